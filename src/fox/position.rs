@@ -1,0 +1,537 @@
+//! A position: where the fox and the hounds stand and who moves next,
+//! with the legal moves from it and the ending rules that judge it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::board::{squares, Board, Square};
+
+/// One of the two sides.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Side {
+    /// The single fox, moving diagonally either way.
+    Fox,
+    /// The hounds, moving diagonally forward only.
+    Hounds,
+}
+
+impl Side {
+    /// The other side.
+    pub const fn other(self) -> Side {
+        match self {
+            Side::Fox => Side::Hounds,
+            Side::Hounds => Side::Fox,
+        }
+    }
+
+    /// `fox` or `hounds`, as written in position notation.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::Fox => "fox",
+            Side::Hounds => "hounds",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Side {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Side, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "fox" | "f" => Ok(Side::Fox),
+            "hounds" | "hound" | "h" => Ok(Side::Hounds),
+            _ => Err(format!("\"{text}\" is not a side: write fox or hounds")),
+        }
+    }
+}
+
+/// The ending rules in force.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Rules {
+    /// The fox wins on reaching row 1; a side that cannot move loses.
+    Standard,
+    /// Standard, plus the coursework's early win when the fox has got past the hounds.
+    #[default]
+    Coursework,
+    /// The early win replaces the row-1 rule (the published analyses' rule).
+    Escape,
+}
+
+impl Rules {
+    /// Every rule set, in the order the documents introduce them.
+    pub const ALL: [Rules; 3] = [Rules::Standard, Rules::Coursework, Rules::Escape];
+
+    /// The name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::Standard => "standard",
+            Rules::Coursework => "coursework",
+            Rules::Escape => "escape",
+        }
+    }
+
+    const fn row_one_wins(self) -> bool {
+        !matches!(self, Rules::Escape)
+    }
+
+    const fn early_win(self) -> bool {
+        !matches!(self, Rules::Standard)
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Rules, String> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                format!("\"{text}\" is not a rule set: write standard, coursework or escape")
+            })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Ending {
+    /// The fox reached row 1.
+    FoxHome,
+    /// The fox got past the hounds: it and a square next to it are out of every hound's reach.
+    FoxEscaped,
+    /// The fox, to move, had no move.
+    FoxTrapped,
+    /// The hounds, to move, had no move.
+    HoundsStuck,
+}
+
+impl Ending {
+    /// The side this ending gives the game to.
+    pub const fn winner(self) -> Side {
+        match self {
+            Ending::FoxTrapped => Side::Hounds,
+            Ending::FoxHome | Ending::FoxEscaped | Ending::HoundsStuck => Side::Fox,
+        }
+    }
+
+    /// A short machine name, used in the game log.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ending::FoxHome => "fox-home",
+            Ending::FoxEscaped => "fox-escaped",
+            Ending::FoxTrapped => "fox-trapped",
+            Ending::HoundsStuck => "hounds-stuck",
+        }
+    }
+}
+
+/// A move of one piece one square diagonally. Only the move generator makes them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    from: Square,
+    to: Square,
+}
+
+impl Move {
+    /// Where the piece stood.
+    pub const fn from(self) -> Square {
+        self.from
+    }
+
+    /// Where the piece goes.
+    pub const fn to(self) -> Square {
+        self.to
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// At most eight legal moves: four hounds with two steps each, or a fox with four.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList {
+    moves: [Move; 8],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        let none = Move {
+            from: Square::new(0, 0),
+            to: Square::new(0, 0),
+        };
+        MoveList {
+            moves: [none; 8],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, from: Square, to: Square) {
+        self.moves[self.len] = Move { from, to };
+        self.len += 1;
+    }
+
+    /// The moves, in generation order: by piece square, then by destination.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// How many moves there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no move.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a vector.
+    pub fn to_vec(&self) -> Vec<Move> {
+        self.as_slice().to_vec()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &MoveList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+/// Why a square cannot be the piece to move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PickError {
+    /// Nothing can stand on a light square.
+    Light(Square),
+    /// Nothing stands there.
+    Empty(Square),
+    /// It is the fox, on the hounds' turn.
+    Fox(Square),
+    /// It is a hound, on the fox's turn.
+    Hound(Square),
+    /// The piece there has no legal move.
+    Stuck(Square),
+}
+
+/// The fox's four diagonal steps, forward (toward row 1) first.
+pub const FOX_STEPS: [(i8, i8); 4] = [(-1, -1), (1, -1), (-1, 1), (1, 1)];
+/// The hounds' two forward steps.
+pub const HOUND_STEPS: [(i8, i8); 2] = [(-1, 1), (1, 1)];
+
+/// Where the fox and the hounds stand, on which board, and who moves next.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    board: Board,
+    fox: Square,
+    hounds: u64,
+    to_move: Side,
+}
+
+/// Why a placement is not a position of its board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PlacementError {
+    /// A piece on a square outside the board.
+    OffBoard(Square),
+    /// A piece on a light square.
+    Light(Square),
+    /// Two pieces on one square.
+    Shared(Square),
+    /// Not one hound per dark square of row 1.
+    HoundCount { expected: usize, found: usize },
+}
+
+impl fmt::Display for PlacementError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlacementError::OffBoard(sq) => write!(f, "{sq} is off the board"),
+            PlacementError::Light(sq) => {
+                write!(f, "{sq} is a light square: pieces stand only on dark squares")
+            }
+            PlacementError::Shared(sq) => write!(f, "two pieces stand on {sq}"),
+            PlacementError::HoundCount { expected, found } => {
+                write!(f, "this board needs {expected} hounds, not {found}")
+            }
+        }
+    }
+}
+
+impl Position {
+    /// The start position: hounds on row 1, the fox on `fox`, `first` to move.
+    pub fn start(board: Board, fox: Square, first: Side) -> Result<Position, PlacementError> {
+        Position::new(board, fox, squares(board.hounds_start()).collect::<Vec<_>>(), first)
+    }
+
+    /// A position from explicit squares, checked against the board.
+    pub fn new(
+        board: Board,
+        fox: Square,
+        hounds: impl IntoIterator<Item = Square>,
+        to_move: Side,
+    ) -> Result<Position, PlacementError> {
+        let check = |sq: Square| {
+            if !board.contains(sq) {
+                Err(PlacementError::OffBoard(sq))
+            } else if !sq.is_dark() {
+                Err(PlacementError::Light(sq))
+            } else {
+                Ok(())
+            }
+        };
+        check(fox)?;
+        let mut mask = 0u64;
+        let mut found = 0;
+        for sq in hounds {
+            check(sq)?;
+            if sq == fox || mask & sq.bit() != 0 {
+                return Err(PlacementError::Shared(sq));
+            }
+            mask |= sq.bit();
+            found += 1;
+        }
+        if found != board.hound_count() {
+            return Err(PlacementError::HoundCount {
+                expected: board.hound_count(),
+                found,
+            });
+        }
+        Ok(Position {
+            board,
+            fox,
+            hounds: mask,
+            to_move,
+        })
+    }
+
+    /// The board this position is on.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The fox's square.
+    pub const fn fox(&self) -> Square {
+        self.fox
+    }
+
+    /// The hounds' squares as a bit mask (bit `row * 8 + col`).
+    pub const fn hound_mask(&self) -> u64 {
+        self.hounds
+    }
+
+    /// The hounds' squares, lowest first.
+    pub fn hounds(&self) -> impl Iterator<Item = Square> {
+        squares(self.hounds)
+    }
+
+    /// The side to move.
+    pub const fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Side> {
+        if sq == self.fox {
+            Some(Side::Fox)
+        } else if self.hounds & sq.bit() != 0 {
+            Some(Side::Hounds)
+        } else {
+            None
+        }
+    }
+
+    fn occupied(&self) -> u64 {
+        self.hounds | self.fox.bit()
+    }
+
+    /// The legal moves of the piece on `from`, whoever's turn it is.
+    fn moves_from(&self, from: Square, list: &mut MoveList) {
+        let steps: &[(i8, i8)] = if from == self.fox {
+            &FOX_STEPS
+        } else {
+            &HOUND_STEPS
+        };
+        for &(dc, dr) in steps {
+            if let Some(to) = self.board.offset(from, dc, dr)
+                && self.occupied() & to.bit() == 0
+            {
+                list.push(from, to);
+            }
+        }
+    }
+
+    /// Every legal move of the side to move, ignoring whether the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        match self.to_move {
+            Side::Fox => self.moves_from(self.fox, &mut list),
+            Side::Hounds => {
+                for hound in self.hounds() {
+                    self.moves_from(hound, &mut list);
+                }
+            }
+        }
+        list
+    }
+
+    /// The squares of the pieces that can move, lowest first.
+    pub fn movable_pieces(&self) -> Vec<Square> {
+        let mut pieces: Vec<Square> = self.legal_moves().iter().map(|m| m.from()).collect();
+        pieces.dedup();
+        pieces
+    }
+
+    /// The legal moves of the piece on `sq`, or why it cannot be the piece to move.
+    pub fn pick(&self, sq: Square) -> Result<MoveList, PickError> {
+        if !sq.is_dark() {
+            return Err(PickError::Light(sq));
+        }
+        match (self.piece_at(sq), self.to_move) {
+            (None, _) => return Err(PickError::Empty(sq)),
+            (Some(Side::Fox), Side::Hounds) => return Err(PickError::Fox(sq)),
+            (Some(Side::Hounds), Side::Fox) => return Err(PickError::Hound(sq)),
+            _ => {}
+        }
+        let mut list = MoveList::new();
+        self.moves_from(sq, &mut list);
+        if list.is_empty() {
+            Err(PickError::Stuck(sq))
+        } else {
+            Ok(list)
+        }
+    }
+
+    /// The legal move from `from` to `to`, if there is one.
+    pub fn find_move(&self, from: Square, to: Square) -> Option<Move> {
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from == from && m.to == to)
+    }
+
+    /// The position after a move from [`Position::legal_moves`].
+    pub fn play(&self, mv: Move) -> Position {
+        let mut next = *self;
+        if mv.from == self.fox {
+            next.fox = mv.to;
+        } else {
+            next.hounds = (self.hounds & !mv.from.bit()) | mv.to.bit();
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The same placement with the other side to move.
+    pub fn with_side(&self, to_move: Side) -> Position {
+        Position { to_move, ..*self }
+    }
+
+    /// Every square some hound could still reach, however the hounds move:
+    /// the forward cone of each hound, clipped to the board.
+    pub fn hound_reach(&self) -> u64 {
+        let board = self.board;
+        let mut reach = 0;
+        for hound in self.hounds() {
+            for row in hound.row()..board.height() {
+                let spread = row - hound.row();
+                let lo = hound.col().saturating_sub(spread);
+                let hi = (hound.col() + spread).min(board.width() - 1);
+                for col in lo..=hi {
+                    reach |= Square::new(col, row).bit();
+                }
+            }
+        }
+        reach
+    }
+
+    /// The coursework's early win: the fox's square and at least one square
+    /// diagonally next to it are out of every hound's reach for good.
+    pub fn fox_escaped(&self) -> bool {
+        let reach = self.hound_reach();
+        reach & self.fox.bit() == 0
+            && FOX_STEPS.iter().any(|&(dc, dr)| {
+                self.board
+                    .offset(self.fox, dc, dr)
+                    .is_some_and(|sq| reach & sq.bit() == 0)
+            })
+    }
+
+    /// How the game ended at this position under `rules`, or `None` if it goes on.
+    pub fn ending(&self, rules: Rules) -> Option<Ending> {
+        if rules.row_one_wins() && self.fox.row() == 0 {
+            return Some(Ending::FoxHome);
+        }
+        if rules.early_win() && self.fox_escaped() {
+            return Some(Ending::FoxEscaped);
+        }
+        if self.legal_moves().is_empty() {
+            return Some(match self.to_move {
+                Side::Fox => Ending::FoxTrapped,
+                Side::Hounds => Ending::HoundsStuck,
+            });
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square::new(b[0] - b'A', b[1] - b'1')
+    }
+
+    #[test]
+    fn start_moves_match_the_coursework() {
+        let start = Position::start(Board::STANDARD, sq("A8"), Side::Fox).unwrap();
+        let moves: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["A8-B7"]);
+        let after = start.play(start.legal_moves()[0]);
+        let names: Vec<String> = after.movable_pieces().iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["B1", "D1", "F1", "H1"]);
+        assert_eq!(after.pick(sq("H1")).unwrap().len(), 1);
+        assert_eq!(after.pick(sq("B7")), Err(PickError::Fox(sq("B7"))));
+        assert_eq!(after.pick(sq("E4")), Err(PickError::Empty(sq("E4"))));
+        assert_eq!(after.pick(sq("A1")), Err(PickError::Light(sq("A1"))));
+    }
+
+    #[test]
+    fn endings_follow_the_rule_sets() {
+        let board = Board::STANDARD;
+        let home = Position::new(board, sq("D1"), [sq("B3"), sq("D3"), sq("F3"), sq("H3")], Side::Hounds).unwrap();
+        assert_eq!(home.ending(Rules::Standard), Some(Ending::FoxHome));
+        assert_eq!(home.ending(Rules::Escape), Some(Ending::FoxEscaped));
+        let trapped = Position::new(board, sq("A4"), [sq("B3"), sq("B5"), sq("F1"), sq("H1")], Side::Fox).unwrap();
+        assert_eq!(trapped.ending(Rules::Coursework), Some(Ending::FoxTrapped));
+        let past = Position::new(board, sq("D3"), [sq("A4"), sq("C4"), sq("E4"), sq("G4")], Side::Fox).unwrap();
+        assert_eq!(past.ending(Rules::Standard), None);
+        assert_eq!(past.ending(Rules::Coursework), Some(Ending::FoxEscaped));
+        let stuck = Position::new(board, sq("A2"), [sq("A8"), sq("C8"), sq("E8"), sq("G8")], Side::Hounds).unwrap();
+        assert_eq!(stuck.ending(Rules::Standard), Some(Ending::HoundsStuck));
+    }
+}
