@@ -4,6 +4,7 @@ mod board;
 mod game;
 mod notation;
 mod position;
+pub mod solver;
 
 pub use board::{squares, Board, BoardError, Square, SquareError, MAX_SIDE, MIN_SIDE};
 pub use game::{Game, Setup};

@@ -1,0 +1,1 @@
+//! The solved game (being written).
