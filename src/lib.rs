@@ -1,8 +1,20 @@
 //! tallyho: Fox and Hounds at the console, after a 1978 BASIC program and a
 //! C school project.
 //!
-//! The crate is a pure core with a thin shell. [`fox`] holds the game itself;
-//! [`render`] and [`input`] turn positions into text and text into commands;
-//! [`console`] and [`session`] hold the conversation with a player.
+//! A pure core with a thin shell:
+//! - [`fox`]: the game itself: board, rules, position notation, solver;
+//! - [`render`]: boards drawn into strings, in letters or colour;
+//! - [`input`]: what a player typed, read into commands and squares;
+//! - [`text`]: every sentence the default flow says;
+//! - [`console`]: the line reader, rustyline or plain lines;
+//! - [`session`]: the conversations, built on the console and the core;
+//! - [`cli`] and [`app`]: the command line and what it runs.
 
+pub mod app;
+pub mod cli;
+pub mod console;
 pub mod fox;
+pub mod input;
+pub mod render;
+pub mod session;
+pub mod text;

@@ -1,0 +1,344 @@
+//! The line reader and writer: rustyline when both stdin and stdout are
+//! terminals, plain lines otherwise. It knows nothing of any game.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use owo_colors::OwoColorize;
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::MemHistory;
+use rustyline::validate::Validator;
+use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
+
+/// The longest line read, in bytes; the rest of a longer line is skipped.
+pub const MAX_LINE: usize = 1000;
+
+/// How a `--color` choice and the environment decide colour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour a terminal, honouring `NO_COLOR` and `CLICOLOR_FORCE`.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe.
+    Always,
+    /// Never colour: the letter board.
+    Never,
+}
+
+impl ColorChoice {
+    /// The one colour decision: the flag, then `NO_COLOR` / `CLICOLOR_FORCE`,
+    /// then whether stdout is a terminal.
+    pub fn decide(self) -> bool {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => {
+                false
+            }
+            ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
+            ColorChoice::Auto => io::stdout().is_terminal(),
+        }
+    }
+}
+
+/// What came back from a question.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Reply {
+    /// A line of text, without its line ending.
+    Line(String),
+    /// A line that cannot be taken as text.
+    Bad(BadLine),
+    /// End of input, Ctrl-C or Ctrl-D: the player has gone.
+    End,
+}
+
+/// Why a line was refused before any game saw it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BadLine {
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// Longer than [`MAX_LINE`] bytes; holds the length.
+    TooLong(usize),
+    /// Control characters, such as escape codes.
+    Control,
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadLine::NotUtf8 => write!(f, "That line is not valid UTF-8 text; type plain text."),
+            BadLine::TooLong(n) => write!(
+                f,
+                "That line is {n} characters long; answers are at most {MAX_LINE}."
+            ),
+            BadLine::Control => {
+                write!(f, "That line holds control characters; type plain text.")
+            }
+        }
+    }
+}
+
+/// Tab completion from the current question's answers.
+#[derive(Default)]
+struct Answers {
+    candidates: Vec<String>,
+}
+
+impl Completer for Answers {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let start = line[..pos].rfind(' ').map_or(0, |i| i + 1);
+        let word = line[start..pos].to_ascii_lowercase();
+        let found = self
+            .candidates
+            .iter()
+            .filter(|c| c.to_ascii_lowercase().starts_with(&word))
+            .map(|c| Pair {
+                display: c.clone(),
+                replacement: c.clone(),
+            })
+            .collect();
+        Ok((start, found))
+    }
+}
+
+impl Hinter for Answers {
+    type Hint = String;
+}
+
+impl Highlighter for Answers {
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
+        &'s self,
+        prompt: &'p str,
+        _default: bool,
+    ) -> Cow<'b, str> {
+        Cow::Borrowed(prompt)
+    }
+}
+
+impl Validator for Answers {}
+
+impl Helper for Answers {}
+
+enum Reader {
+    Editor(Box<Editor<Answers, MemHistory>>),
+    Plain(Box<dyn BufRead>),
+}
+
+/// The conversation's two ends.
+pub struct Console {
+    reader: Reader,
+    out: Box<dyn Write>,
+    colour: bool,
+    clears: bool,
+}
+
+impl Console {
+    /// The process's own stdin and stdout. Interactive (rustyline, screen
+    /// clearing unless `no_clear`) only when both are terminals.
+    pub fn stdio(colour: bool, no_clear: bool) -> Console {
+        let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
+        let editor = interactive.then(|| {
+            let config = Config::builder()
+                .color_mode(if colour {
+                    ColorMode::Forced
+                } else {
+                    ColorMode::Disabled
+                })
+                .auto_add_history(true)
+                .completion_type(CompletionType::List)
+                .build();
+            Editor::with_config(config).ok().map(|mut editor| {
+                editor.set_helper(Some(Answers::default()));
+                editor
+            })
+        });
+        match editor.flatten() {
+            Some(editor) => Console {
+                reader: Reader::Editor(Box::new(editor)),
+                out: Box::new(io::stdout()),
+                colour,
+                clears: !no_clear,
+            },
+            None => Console::scripted(Box::new(io::stdin().lock()), Box::new(io::stdout()), colour),
+        }
+    }
+
+    /// A scripted console over any reader and writer: prompts printed, lines echoed.
+    pub fn scripted(input: Box<dyn BufRead>, out: Box<dyn Write>, colour: bool) -> Console {
+        Console {
+            reader: Reader::Plain(input),
+            out,
+            colour,
+            clears: false,
+        }
+    }
+
+    /// Whether a person is at a terminal (rustyline is reading).
+    pub fn is_interactive(&self) -> bool {
+        matches!(self.reader, Reader::Editor(_))
+    }
+
+    /// Whether output is coloured.
+    pub fn colour(&self) -> bool {
+        self.colour
+    }
+
+    /// Writes text as it is.
+    pub fn write(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Writes a line.
+    pub fn say(&mut self, text: &str) -> io::Result<()> {
+        self.write(text)?;
+        self.write("\n")
+    }
+
+    /// Clears the screen before a board, in a terminal, unless turned off.
+    pub fn clear(&mut self) -> io::Result<()> {
+        if self.clears && self.is_interactive() {
+            self.write("\u{1b}[H\u{1b}[2J")?;
+        }
+        Ok(())
+    }
+
+    /// Asks a question and reads one line. `answers` feeds Tab completion.
+    pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
+        let styled = if self.colour {
+            question.bold().to_string()
+        } else {
+            question.to_string()
+        };
+        match &mut self.reader {
+            Reader::Editor(editor) => {
+                if let Some(helper) = editor.helper_mut() {
+                    helper.candidates = answers.to_vec();
+                }
+                Ok(match editor.readline(&(question, styled.as_str())) {
+                    Ok(line) => check(line.into_bytes()),
+                    Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                        Reply::Bad(BadLine::NotUtf8)
+                    }
+                    Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                        return Err(e);
+                    }
+                    Err(_) => Reply::End,
+                })
+            }
+            Reader::Plain(input) => {
+                self.out.write_all(styled.as_bytes())?;
+                self.out.flush()?;
+                let reply = match read_capped(input.as_mut(), MAX_LINE)? {
+                    None => Reply::End,
+                    Some((bytes, total)) if total > MAX_LINE => {
+                        self.echo(&String::from_utf8_lossy(&bytes))?;
+                        return Ok(Reply::Bad(BadLine::TooLong(total)));
+                    }
+                    Some((bytes, _)) => check(bytes),
+                };
+                match &reply {
+                    Reply::Line(line) => self.echo(line)?,
+                    Reply::Bad(_) | Reply::End => self.echo("")?,
+                }
+                Ok(reply)
+            }
+        }
+    }
+
+    /// Echoes a line after its prompt, so a transcript reads like a conversation.
+    fn echo(&mut self, line: &str) -> io::Result<()> {
+        let shown: String = line.chars().take(60).flat_map(char::escape_debug).collect();
+        let more = if line.chars().count() > 60 { "..." } else { "" };
+        self.say(&format!("{shown}{more}"))
+    }
+}
+
+/// Takes a line's bytes as text, refusing what no game should see.
+fn check(mut bytes: Vec<u8>) -> Reply {
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    if bytes.len() > MAX_LINE {
+        return Reply::Bad(BadLine::TooLong(bytes.len()));
+    }
+    match String::from_utf8(bytes) {
+        Err(_) => Reply::Bad(BadLine::NotUtf8),
+        Ok(line) if line.chars().any(|c| c.is_control() && c != '\t') => {
+            Reply::Bad(BadLine::Control)
+        }
+        Ok(line) => Reply::Line(line),
+    }
+}
+
+/// Reads one line, keeping at most `cap` bytes of it (plus one, to tell it was
+/// longer) and skipping the rest. `None` at end of input.
+fn read_capped(input: &mut dyn BufRead, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
+    let mut kept = Vec::new();
+    let mut total = 0;
+    let mut started = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(started.then_some((kept, total)));
+        }
+        started = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let line = &buf[..newline.unwrap_or(buf.len())];
+        let room = (cap + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&line[..line.len().min(room)]);
+        total += line.len();
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if newline.is_some() {
+            if kept.last() == Some(&b'\r') && total <= cap + 1 {
+                total -= 1;
+            }
+            return Ok(Some((kept, total)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn console(input: &'static [u8]) -> Console {
+        Console::scripted(Box::new(input), Box::new(io::sink()), false)
+    }
+
+    #[test]
+    fn scripted_lines_are_read_and_refused_precisely() {
+        let mut c = console(b"B1\r\nok\n\xff\xfe\n\x1b[31m\n");
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("ok".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::NotUtf8));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::Control));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
+    }
+
+    #[test]
+    fn a_megabyte_line_is_refused_and_the_next_line_read() {
+        let mut input = vec![b'x'; 1 << 20];
+        input.extend_from_slice(b"\nB1");
+        let mut c = Console::scripted(Box::new(io::Cursor::new(input)), Box::new(io::sink()), false);
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::TooLong(1 << 20)));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
+    }
+}

@@ -1,0 +1,152 @@
+//! Every sentence a player reads in the default flow, in one place, so the
+//! flows stay consistent and transcripts stay stable.
+
+use crate::fox::{Board, Ending, Move, PickError, Rules, Side, Square};
+
+/// The program's title.
+pub const TITLE: &str = "FOX AND HOUNDS";
+
+/// The reminder printed above every board.
+pub const REMINDER: &str = "Type help for the rules and commands, or quit to leave.";
+
+/// A list of squares or moves, comma-separated, as prompts show them.
+pub fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A list of choices ending in "or": `A2, C2 or E2`.
+pub fn list_or<T: ToString>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
+    }
+}
+
+/// The side's name as the coursework prints it before a player's name.
+pub const fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Fox => "Fox",
+        Side::Hounds => "Hound",
+    }
+}
+
+/// `Hound (b) next`.
+pub fn next(side: Side, name: &str) -> String {
+    format!("{} ({name}) next", side_title(side))
+}
+
+/// `Hound, b won!`, with the reason.
+pub fn won(ending: Ending, name: &str) -> String {
+    format!("{}, {name} won! {}", side_title(ending.winner()), why(ending))
+}
+
+/// Why a game ended, in a sentence.
+pub const fn why(ending: Ending) -> &'static str {
+    match ending {
+        Ending::FoxHome => "The fox reached row 1.",
+        Ending::FoxEscaped => {
+            "The fox got past the hounds early: no hound can ever reach it or a square next to it."
+        }
+        Ending::FoxTrapped => "The fox is trapped.",
+        Ending::HoundsStuck => "The hounds cannot move.",
+    }
+}
+
+/// The question for the piece to move: `Move (B1, D1, F1, H1)? `.
+pub fn pick_question(pieces: &[Square]) -> String {
+    format!("Move ({})? ", list(pieces))
+}
+
+/// The question for a destination: `Move fox to (B7)? ` or `Move D1 to (C2, E2)? `.
+pub fn destination_question(side: Side, from: Square, to: &[Square]) -> String {
+    match side {
+        Side::Fox => format!("Move fox to ({})? ", list(to)),
+        Side::Hounds => format!("Move {from} to ({})? ", list(to)),
+    }
+}
+
+/// Said when the chosen piece has one move only.
+pub fn only_move(side: Side, from: Square, to: Square) -> String {
+    match side {
+        Side::Fox => format!("The fox can only move to {to}: press Enter to make that move."),
+        Side::Hounds => format!("{from} can only move to {to}: press Enter to make that move."),
+    }
+}
+
+/// Why a square cannot be the piece to move.
+pub fn pick_error(error: &PickError) -> String {
+    match error {
+        PickError::Light(sq) => format!("{sq} is a light square: pieces stand only on dark squares."),
+        PickError::Empty(sq) => format!("There is no piece on {sq}."),
+        PickError::Fox(sq) => format!("{sq} is the fox: it is the hounds' turn."),
+        PickError::Hound(sq) => format!("{sq} is a hound: it is the fox's turn."),
+        PickError::Stuck(sq) => format!("The hound on {sq} cannot move."),
+    }
+}
+
+/// Why a destination was refused.
+pub fn not_a_destination(side: Side, from: Square, to: Square, choices: &[Square]) -> String {
+    let piece = match side {
+        Side::Fox => "The fox".to_string(),
+        Side::Hounds => format!("The hound on {from}"),
+    };
+    format!("{piece} cannot move to {to}: choose {}.", list_or(choices))
+}
+
+/// The legal moves, for the `moves` command.
+pub fn moves(moves: &[Move]) -> String {
+    format!("Legal moves: {}.", list(moves))
+}
+
+/// Said after `undo`.
+pub fn took_back(mv: Move) -> String {
+    format!("Took back {mv}.")
+}
+
+/// Said when there is nothing to undo.
+pub const NOTHING_TO_UNDO: &str = "There is no move to take back.";
+
+/// Said when Enter is pressed at a question that needs an answer.
+pub const NEED_SQUARE: &str = "Type one of the squares listed, or help.";
+
+/// The rules and the commands, for `help` and the menu's rules entry.
+pub fn help(board: Board, rules: Rules) -> String {
+    let home = "The fox wins by reaching row 1";
+    let ending = match rules {
+        Rules::Standard => format!("{home}."),
+        Rules::Coursework => format!(
+            "{home}, or as soon as it has got past the hounds:\n  when no hound can ever reach it, nor a square next to it."
+        ),
+        Rules::Escape => "The fox wins as soon as it has got past the hounds: when no hound\n  can ever reach it, nor a square next to it. Row 1 alone is not enough.".to_string(),
+    };
+    format!(
+        "How to play ({board} board, {rules} rules)
+  One fox (F) and {hounds} hounds (H) stand on the dark squares.
+  Every move is one square diagonally; nobody jumps or captures.
+  The hounds move forward only (up the board), one hound a turn.
+  The fox moves forward or back.
+  {ending}
+  The hounds win by trapping the fox so that it cannot move.
+  If the hounds cannot move, the fox wins.
+Commands at a move prompt
+  B1       pick the piece on B1, or move to B1
+  B1 C2    move from B1 to C2 in one go (B1-C2 works too)
+  moves    list the legal moves
+  hint     name a best move and who wins with best play
+  undo     take back the last move
+  board    show the board again
+  help     show this
+  quit     leave (the score is printed)",
+        hounds = board.hound_count(),
+    )
+}
+
+/// The score line: hounds' player first, as the coursework's screen shows it.
+pub fn score_line(hounds: (&str, u32), fox: (&str, u32)) -> String {
+    format!("{}:{} - {}:{}", hounds.0, hounds.1, fox.0, fox.1)
+}

@@ -1,0 +1,53 @@
+//! Golden transcripts: each `tests/transcripts/*.txt` holds the command line
+//! (first line, after `args:`) and the lines a player types; the snapshot
+//! holds what tallyho printed. Together they are the living spec of each flow.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// Runs tallyho on a script file and returns the whole transcript.
+fn run_script(path: &Path) -> String {
+    let script = std::fs::read(path).expect("script readable");
+    let split = script.iter().position(|&b| b == b'\n').unwrap_or(script.len());
+    let header = String::from_utf8_lossy(&script[..split]).to_string();
+    let args = header
+        .strip_prefix("args:")
+        .unwrap_or_else(|| panic!("{}: first line must start with args:", path.display()));
+    let input = script.get(split + 1..).unwrap_or_default().to_vec();
+    let home = tempfile_dir(path);
+    let output = Command::cargo_bin("tallyho")
+        .expect("binary built")
+        .args(args.split_whitespace())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("TALLYHO_HISTORY")
+        .write_stdin(input)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("tallyho ran");
+    format!(
+        "$ tallyho{args}\n{}\n--- stderr ---\n{}--- exit status: {} ---\n",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        output.status.code().map_or("signal".to_string(), |c| c.to_string()),
+    )
+}
+
+/// A private home directory for one script, so no test touches the real one.
+fn tempfile_dir(path: &Path) -> std::path::PathBuf {
+    let name = path.file_stem().expect("named").to_string_lossy().to_string();
+    let dir = std::env::temp_dir().join(format!("tallyho-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn transcripts() {
+    insta::glob!("transcripts/*.txt", |path| {
+        insta::assert_snapshot!(run_script(path));
+    });
+}
