@@ -68,7 +68,10 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
             let (a, b) = text
                 .split_once(',')
                 .ok_or_else(|| usage("give two names separated by a comma, like Ann,Bob".into()))?;
-            let (a, b) = (input::parse_name(a).map_err(usage)?, input::parse_name(b).map_err(usage)?);
+            let (a, b) = (
+                input::parse_name(a).map_err(usage)?,
+                input::parse_name(b).map_err(usage)?,
+            );
             if a == b {
                 return Err(usage("the two players need different names".into()));
             }

@@ -53,7 +53,12 @@ pub struct GameArgs {
     pub board: Board,
 
     /// Ending rules: standard, coursework (adds the early escape win) or escape (the escape win replaces row 1).
-    #[arg(long, default_value = "coursework", global = true, value_name = "RULES")]
+    #[arg(
+        long,
+        default_value = "coursework",
+        global = true,
+        value_name = "RULES"
+    )]
     pub rules: Rules,
 
     /// Where the fox starts: a dark square of the top row, or "choose" to ask the fox's player.

@@ -337,8 +337,15 @@ mod tests {
     fn a_megabyte_line_is_refused_and_the_next_line_read() {
         let mut input = vec![b'x'; 1 << 20];
         input.extend_from_slice(b"\nB1");
-        let mut c = Console::scripted(Box::new(io::Cursor::new(input)), Box::new(io::sink()), false);
-        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::TooLong(1 << 20)));
+        let mut c = Console::scripted(
+            Box::new(io::Cursor::new(input)),
+            Box::new(io::sink()),
+            false,
+        );
+        assert_eq!(
+            c.ask("? ", &[]).unwrap(),
+            Reply::Bad(BadLine::TooLong(1 << 20))
+        );
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
     }
 }

@@ -134,7 +134,10 @@ pub fn parse_yes_no(line: &str) -> Result<bool, String> {
     match line.trim().to_ascii_lowercase().as_str() {
         "y" | "yes" => Ok(true),
         "n" | "no" => Ok(false),
-        _ => Err(format!("\"{}\" is not an answer: type yes or no", line.trim())),
+        _ => Err(format!(
+            "\"{}\" is not an answer: type yes or no",
+            line.trim()
+        )),
     }
 }
 
@@ -155,7 +158,12 @@ pub fn parse_choice(line: &str, labels: &[&str]) -> Result<usize, String> {
             let first = label.split_whitespace().next().unwrap_or("");
             !text.is_empty() && first.eq_ignore_ascii_case(&text)
         })
-        .ok_or_else(|| format!("\"{}\" is not on the menu: type a number {numbers}", line.trim()))
+        .ok_or_else(|| {
+            format!(
+                "\"{}\" is not on the menu: type a number {numbers}",
+                line.trim()
+            )
+        })
 }
 
 /// The longest name a player may have, in characters.
@@ -198,9 +206,15 @@ mod tests {
         assert_eq!(entry(""), Ok(Entry::Empty));
         assert_eq!(
             entry("hello"),
-            Err("\"hello\" is neither a square nor a command: type a square like B1, or help".into())
+            Err(
+                "\"hello\" is neither a square nor a command: type a square like B1, or help"
+                    .into()
+            )
         );
-        assert_eq!(entry("B1aa"), Err("\"B1aa\" has extra characters after B1".into()));
+        assert_eq!(
+            entry("B1aa"),
+            Err("\"B1aa\" has extra characters after B1".into())
+        );
         assert!(entry("a1 b2 c3").unwrap_err().contains("too many parts"));
         assert!(entry("-").is_err());
     }
@@ -211,7 +225,10 @@ mod tests {
         assert_eq!(parse_yes_no("n"), Ok(false));
         assert!(parse_yes_no("maybe").is_err());
         assert_eq!(parse_choice("2", &["Two players", "Rules", "Quit"]), Ok(1));
-        assert_eq!(parse_choice("quit", &["Two players", "Rules", "Quit"]), Ok(2));
+        assert_eq!(
+            parse_choice("quit", &["Two players", "Rules", "Quit"]),
+            Ok(2)
+        );
         assert!(parse_choice("9", &["Two players", "Rules", "Quit"]).is_err());
         assert!(parse_choice("", &["Two players", "Rules", "Quit"]).is_err());
         assert_eq!(parse_name(" Ann "), Ok("Ann".to_string()));

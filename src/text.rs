@@ -42,7 +42,11 @@ pub fn next(side: Side, name: &str) -> String {
 
 /// `Hound, b won!`, with the reason.
 pub fn won(ending: Ending, name: &str) -> String {
-    format!("{}, {name} won! {}", side_title(ending.winner()), why(ending))
+    format!(
+        "{}, {name} won! {}",
+        side_title(ending.winner()),
+        why(ending)
+    )
 }
 
 /// Why a game ended, in a sentence.
@@ -81,7 +85,9 @@ pub fn only_move(side: Side, from: Square, to: Square) -> String {
 /// Why a square cannot be the piece to move.
 pub fn pick_error(error: &PickError) -> String {
     match error {
-        PickError::Light(sq) => format!("{sq} is a light square: pieces stand only on dark squares."),
+        PickError::Light(sq) => {
+            format!("{sq} is a light square: pieces stand only on dark squares.")
+        }
         PickError::Empty(sq) => format!("There is no piece on {sq}."),
         PickError::Fox(sq) => format!("{sq} is the fox: it is the hounds' turn."),
         PickError::Hound(sq) => format!("{sq} is a hound: it is the fox's turn."),

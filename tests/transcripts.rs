@@ -9,7 +9,10 @@ use assert_cmd::Command;
 /// Runs tallyho on a script file and returns the whole transcript.
 fn run_script(path: &Path) -> String {
     let script = std::fs::read(path).expect("script readable");
-    let split = script.iter().position(|&b| b == b'\n').unwrap_or(script.len());
+    let split = script
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(script.len());
     let header = String::from_utf8_lossy(&script[..split]).to_string();
     let args = header
         .strip_prefix("args:")
@@ -32,13 +35,20 @@ fn run_script(path: &Path) -> String {
         "$ tallyho{args}\n{}\n--- stderr ---\n{}--- exit status: {} ---\n",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
-        output.status.code().map_or("signal".to_string(), |c| c.to_string()),
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |c| c.to_string()),
     )
 }
 
 /// A private home directory for one script, so no test touches the real one.
 fn tempfile_dir(path: &Path) -> std::path::PathBuf {
-    let name = path.file_stem().expect("named").to_string_lossy().to_string();
+    let name = path
+        .file_stem()
+        .expect("named")
+        .to_string_lossy()
+        .to_string();
     let dir = std::env::temp_dir().join(format!("tallyho-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -144,7 +144,7 @@ impl Board {
 
     /// A board of the given size, if it is supported.
     pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || width % 2 != 0 {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !width.is_multiple_of(2) {
             return Err(BoardError::Width(width));
         }
         if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
@@ -155,9 +155,12 @@ impl Board {
 
     /// Every supported board size, smallest first.
     pub fn all() -> impl Iterator<Item = Board> {
-        (MIN_SIDE..=MAX_SIDE)
-            .step_by(2)
-            .flat_map(|w| (MIN_SIDE..=MAX_SIDE).map(move |h| Board { width: w, height: h }))
+        (MIN_SIDE..=MAX_SIDE).step_by(2).flat_map(|w| {
+            (MIN_SIDE..=MAX_SIDE).map(move |h| Board {
+                width: w,
+                height: h,
+            })
+        })
     }
 
     /// Number of columns.
@@ -376,10 +379,7 @@ impl FromStr for Board {
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let syntax = || BoardError::Syntax(text.to_string());
-        let (w, h) = text
-            .trim()
-            .split_once(['x', 'X'])
-            .ok_or_else(syntax)?;
+        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
         let w: u8 = w.trim().parse().map_err(|_| syntax())?;
         let h: u8 = h.trim().parse().map_err(|_| syntax())?;
         Board::new(w, h)
@@ -402,9 +402,19 @@ mod tests {
         assert_eq!(Board::STANDARD.default_fox_start().to_string(), "A8");
         for board in Board::all() {
             assert!(board.default_fox_start().is_dark(), "{board}");
-            assert_eq!(board.hounds_start().count_ones() as usize, board.hound_count());
+            assert_eq!(
+                board.hounds_start().count_ones() as usize,
+                board.hound_count()
+            );
         }
-        assert_eq!("8x7".parse::<Board>().unwrap().default_fox_start().to_string(), "B7");
+        assert_eq!(
+            "8x7"
+                .parse::<Board>()
+                .unwrap()
+                .default_fox_start()
+                .to_string(),
+            "B7"
+        );
     }
 
     #[test]
@@ -412,7 +422,10 @@ mod tests {
         assert_eq!("6x6".parse::<Board>(), Board::new(6, 6));
         assert_eq!("5x6".parse::<Board>(), Err(BoardError::Width(5)));
         assert_eq!("8x9".parse::<Board>(), Err(BoardError::Height(9)));
-        assert!(matches!("eight".parse::<Board>(), Err(BoardError::Syntax(_))));
+        assert!(matches!(
+            "eight".parse::<Board>(),
+            Err(BoardError::Syntax(_))
+        ));
         assert_eq!(Board::all().count(), 15);
     }
 
@@ -426,8 +439,14 @@ mod tests {
         assert_eq!(msg("C9"), "\"C9\" is off the board: columns A-H, rows 1-8");
         assert_eq!(msg("i1"), "\"I1\" is off the board: columns A-H, rows 1-8");
         assert_eq!(msg("A0"), "\"A0\" is off the board: columns A-H, rows 1-8");
-        assert_eq!(msg("1B"), "\"1B\" gives the row first: type the column letter first, like B1");
-        assert_eq!(msg("Ｂ１"), "\"Ｂ１\" uses full-width characters: type plain B1");
+        assert_eq!(
+            msg("1B"),
+            "\"1B\" gives the row first: type the column letter first, like B1"
+        );
+        assert_eq!(
+            msg("Ｂ１"),
+            "\"Ｂ１\" uses full-width characters: type plain B1"
+        );
         assert_eq!(msg(""), "type a square, like B1");
         assert!(b.parse_square("B99999999999999999999").is_err());
     }

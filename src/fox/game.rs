@@ -58,8 +58,10 @@ impl Setup {
         let fox = self
             .fox_start
             .unwrap_or_else(|| self.board.default_fox_start());
-        self.start(fox)
-            .unwrap_or_else(|_| Position::start(self.board, self.board.default_fox_start(), self.first).expect("the default start is legal"))
+        self.start(fox).unwrap_or_else(|_| {
+            Position::start(self.board, self.board.default_fox_start(), self.first)
+                .expect("the default start is legal")
+        })
     }
 }
 
@@ -88,7 +90,9 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// The start position.

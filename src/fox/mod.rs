@@ -6,10 +6,10 @@ mod notation;
 mod position;
 pub mod solver;
 
-pub use board::{squares, Board, BoardError, Square, SquareError, MAX_SIDE, MIN_SIDE};
+pub use board::{Board, BoardError, MAX_SIDE, MIN_SIDE, Square, SquareError, squares};
 pub use game::{Game, Setup};
 pub use notation::NotationError;
 pub use position::{
-    Ending, Move, MoveList, PickError, PlacementError, Position, Rules, Side, FOX_STEPS,
-    HOUND_STEPS,
+    Ending, FOX_STEPS, HOUND_STEPS, Move, MoveList, PickError, PlacementError, Position, Rules,
+    Side,
 };

@@ -12,7 +12,10 @@ pub enum NotationError {
     /// Not three parts separated by `/`.
     Shape(String),
     /// A part that should be a square is not one.
-    Square { what: &'static str, error: SquareError },
+    Square {
+        what: &'static str,
+        error: SquareError,
+    },
     /// The side to move is neither `fox` nor `hounds`.
     Side(String),
     /// The squares do not make a position on this board.
@@ -46,13 +49,19 @@ impl Position {
         };
         let fox = board
             .parse_square(fox)
-            .map_err(|error| NotationError::Square { what: "the fox", error })?;
+            .map_err(|error| NotationError::Square {
+                what: "the fox",
+                error,
+            })?;
         let hounds = hounds
             .split(',')
             .map(|h| {
                 board
                     .parse_square(h)
-                    .map_err(|error| NotationError::Square { what: "a hound", error })
+                    .map_err(|error| NotationError::Square {
+                        what: "a hound",
+                        error,
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let side = match side.trim().to_ascii_lowercase().as_str() {
@@ -91,13 +100,24 @@ mod tests {
     fn notation_errors_are_precise() {
         let err = |t: &str| Position::parse(t, Board::STANDARD).unwrap_err().to_string();
         assert!(err("junk").starts_with("\"junk\" is not a position"));
-        assert_eq!(err("E8/B1,D1,F1,H1/cat"), "\"cat\" is not a side to move: write fox or hounds");
+        assert_eq!(
+            err("E8/B1,D1,F1,H1/cat"),
+            "\"cat\" is not a side to move: write fox or hounds"
+        );
         assert_eq!(err("E8/B1,D1,F1/fox"), "this board needs 4 hounds, not 3");
         assert_eq!(err("E8/B1,B1,F1,H1/fox"), "two pieces stand on B1");
-        assert_eq!(err("D8/B1,D1,F1,H1/fox"), "D8 is a light square: pieces stand only on dark squares");
-        assert_eq!(err("E9/B1,D1,F1,H1/fox"), "the fox: \"E9\" is off the board: columns A-H, rows 1-8");
         assert_eq!(
-            Position::parse("B5/B1,D1/fox", Board::new(4, 4).unwrap()).unwrap_err().to_string(),
+            err("D8/B1,D1,F1,H1/fox"),
+            "D8 is a light square: pieces stand only on dark squares"
+        );
+        assert_eq!(
+            err("E9/B1,D1,F1,H1/fox"),
+            "the fox: \"E9\" is off the board: columns A-H, rows 1-8"
+        );
+        assert_eq!(
+            Position::parse("B5/B1,D1/fox", Board::new(4, 4).unwrap())
+                .unwrap_err()
+                .to_string(),
             "the fox: \"B5\" is off the board: columns A-D, rows 1-4"
         );
     }

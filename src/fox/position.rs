@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::{squares, Board, Square};
+use super::board::{Board, Square, squares};
 
 /// One of the two sides.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -270,7 +270,10 @@ impl fmt::Display for PlacementError {
         match self {
             PlacementError::OffBoard(sq) => write!(f, "{sq} is off the board"),
             PlacementError::Light(sq) => {
-                write!(f, "{sq} is a light square: pieces stand only on dark squares")
+                write!(
+                    f,
+                    "{sq} is a light square: pieces stand only on dark squares"
+                )
             }
             PlacementError::Shared(sq) => write!(f, "two pieces stand on {sq}"),
             PlacementError::HoundCount { expected, found } => {
@@ -283,7 +286,12 @@ impl fmt::Display for PlacementError {
 impl Position {
     /// The start position: hounds on row 1, the fox on `fox`, `first` to move.
     pub fn start(board: Board, fox: Square, first: Side) -> Result<Position, PlacementError> {
-        Position::new(board, fox, squares(board.hounds_start()).collect::<Vec<_>>(), first)
+        Position::new(
+            board,
+            fox,
+            squares(board.hounds_start()).collect::<Vec<_>>(),
+            first,
+        )
     }
 
     /// A position from explicit squares, checked against the board.
@@ -512,7 +520,11 @@ mod tests {
         let moves: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
         assert_eq!(moves, ["A8-B7"]);
         let after = start.play(start.legal_moves()[0]);
-        let names: Vec<String> = after.movable_pieces().iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = after
+            .movable_pieces()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(names, ["B1", "D1", "F1", "H1"]);
         assert_eq!(after.pick(sq("H1")).unwrap().len(), 1);
         assert_eq!(after.pick(sq("B7")), Err(PickError::Fox(sq("B7"))));
@@ -523,15 +535,39 @@ mod tests {
     #[test]
     fn endings_follow_the_rule_sets() {
         let board = Board::STANDARD;
-        let home = Position::new(board, sq("D1"), [sq("B3"), sq("D3"), sq("F3"), sq("H3")], Side::Hounds).unwrap();
+        let home = Position::new(
+            board,
+            sq("D1"),
+            [sq("B3"), sq("D3"), sq("F3"), sq("H3")],
+            Side::Hounds,
+        )
+        .unwrap();
         assert_eq!(home.ending(Rules::Standard), Some(Ending::FoxHome));
         assert_eq!(home.ending(Rules::Escape), Some(Ending::FoxEscaped));
-        let trapped = Position::new(board, sq("A4"), [sq("B3"), sq("B5"), sq("F1"), sq("H1")], Side::Fox).unwrap();
+        let trapped = Position::new(
+            board,
+            sq("A4"),
+            [sq("B3"), sq("B5"), sq("F1"), sq("H1")],
+            Side::Fox,
+        )
+        .unwrap();
         assert_eq!(trapped.ending(Rules::Coursework), Some(Ending::FoxTrapped));
-        let past = Position::new(board, sq("D3"), [sq("A4"), sq("C4"), sq("E4"), sq("G4")], Side::Fox).unwrap();
+        let past = Position::new(
+            board,
+            sq("D3"),
+            [sq("A4"), sq("C4"), sq("E4"), sq("G4")],
+            Side::Fox,
+        )
+        .unwrap();
         assert_eq!(past.ending(Rules::Standard), None);
         assert_eq!(past.ending(Rules::Coursework), Some(Ending::FoxEscaped));
-        let stuck = Position::new(board, sq("A2"), [sq("A8"), sq("C8"), sq("E8"), sq("G8")], Side::Hounds).unwrap();
+        let stuck = Position::new(
+            board,
+            sq("A2"),
+            [sq("A8"), sq("C8"), sq("E8"), sq("G8")],
+            Side::Hounds,
+        )
+        .unwrap();
         assert_eq!(stuck.ending(Rules::Standard), Some(Ending::HoundsStuck));
     }
 }

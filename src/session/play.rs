@@ -7,7 +7,7 @@ use crate::console::{Console, Reply};
 use crate::fox::{Ending, Game, Move, Position, Side, Square};
 use crate::input::{self, Command, Entry};
 use crate::render;
-use crate::session::{ask_until, capitalise, Options};
+use crate::session::{Options, ask_until, capitalise};
 use crate::text;
 
 /// The menu's entries; only what works is shown.
@@ -52,11 +52,12 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     };
     let mut fox = 0;
     let mut played = 0;
-    loop {
-        let Some(ending) = play_game(console, options, &score, fox)? else {
-            break;
+    while let Some(ending) = play_game(console, options, &score, fox)? {
+        let winner = if ending.winner() == Side::Fox {
+            fox
+        } else {
+            1 - fox
         };
-        let winner = if ending.winner() == Side::Fox { fox } else { 1 - fox };
         score.wins[winner] += 1;
         played += 1;
         console.say(&text::won(ending, &score.names[winner]))?;
@@ -64,7 +65,12 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
         if options.games.is_some_and(|n| played >= n) {
             break;
         }
-        let again = ask_until(console, "Play again (yes/no)? ", &yes_no(), input::parse_yes_no)?;
+        let again = ask_until(
+            console,
+            "Play again (yes/no)? ",
+            &yes_no(),
+            input::parse_yes_no,
+        )?;
         if again != Some(true) {
             break;
         }
@@ -268,14 +274,12 @@ fn human_turn(console: &mut Console, game: &mut Game) -> io::Result<bool> {
             Ok(Entry::Move(from, to)) => whole_move(&pos, from, to),
             Ok(Entry::Square(sq)) => match picked {
                 Some(from) if targets.contains(&sq) => Ok(pos.find_move(from, sq).expect("listed")),
-                Some(from) if side == Side::Fox || !movable.contains(&sq) => {
-                    match pos.pick(sq) {
-                        Err(e) if pos.piece_at(sq).is_some() || !sq.is_dark() => {
-                            Err(text::pick_error(&e))
-                        }
-                        _ => Err(text::not_a_destination(side, from, sq, &targets)),
+                Some(from) if side == Side::Fox || !movable.contains(&sq) => match pos.pick(sq) {
+                    Err(e) if pos.piece_at(sq).is_some() || !sq.is_dark() => {
+                        Err(text::pick_error(&e))
                     }
-                }
+                    _ => Err(text::not_a_destination(side, from, sq, &targets)),
+                },
                 _ => match pos.pick(sq) {
                     Ok(_) => {
                         picked = Some(sq);

@@ -1,0 +1,40 @@
+//! Drives the real binary in a pseudo-terminal, so rustyline is reading:
+//! a move typed, Tab completion, and Ctrl-C leaving cleanly with the score.
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::process::unix::WaitStatus;
+use expectrl::{ControlCode, Eof, Expect, Session};
+
+#[test]
+fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-pty-{}", std::process::id()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+
+    session.expect("Fox (Ann) next")?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send_line("B7")?;
+    session.expect("Hound (Bob) next")?;
+    session.expect("Move (B1, D1, F1, H1)? ")?;
+    // "d" and Tab complete to the only hound whose square starts with D.
+    session.send("d\t")?;
+    session.expect("D1")?;
+    session.send("\r")?;
+    session.expect("Move D1 to (C2, E2)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect(Eof)?;
+    let pid = session.get_process().pid();
+    assert_eq!(
+        session.get_process().wait().unwrap(),
+        WaitStatus::Exited(pid, 0)
+    );
+    Ok(())
+}
