@@ -14,6 +14,7 @@ pub mod app;
 pub mod cli;
 pub mod console;
 pub mod fox;
+pub mod history;
 pub mod input;
 pub mod render;
 pub mod session;
