@@ -4,6 +4,7 @@ mod board;
 mod game;
 mod notation;
 mod position;
+pub mod players;
 pub mod solver;
 
 pub use board::{Board, BoardError, MAX_SIDE, MIN_SIDE, Square, SquareError, squares};
