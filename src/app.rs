@@ -1,14 +1,19 @@
 //! From a parsed command line to a running flow: checks what clap could not,
-//! builds the console, and says which errors are the user's.
+//! builds the console, runs the command, and says which errors are the user's.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
+use std::time::Instant;
 
-use crate::cli::Cli;
-use crate::console::Console;
-use crate::fox::Setup;
+use crate::cli::{Cli, Command, GameArgs, LogArgs};
+use crate::console::{Console, Reply};
+use crate::fox::solver;
+use crate::fox::{Board, Game, Position, Rules, Setup, Side};
+use crate::history::{self, Log, Record};
 use crate::input;
+use crate::render;
 use crate::session::{self, Options};
+use crate::text;
 
 /// Why tallyho stopped early.
 #[derive(Debug)]
@@ -34,14 +39,13 @@ impl From<io::Error> for AppError {
     }
 }
 
-/// The setup the command line asks for.
-pub fn setup(cli: &Cli) -> Result<Setup, AppError> {
-    let args = &cli.game;
+/// The setup the command line asks for, with the flow's own defaults.
+pub fn setup(args: &GameArgs, rules: Rules, first: Side) -> Result<Setup, AppError> {
     let mut setup = Setup {
         board: args.board,
-        rules: args.rules,
+        rules: args.rules.unwrap_or(rules),
         fox_start: Some(args.board.default_fox_start()),
-        first: args.first,
+        first: args.first.unwrap_or(first),
     };
     match args.fox_start.as_deref().map(str::trim) {
         None => {}
@@ -58,39 +62,260 @@ pub fn setup(cli: &Cli) -> Result<Setup, AppError> {
     Ok(setup)
 }
 
+/// The game log the command line and environment name, if any.
+pub fn log(args: &LogArgs) -> Option<Log> {
+    if args.no_history {
+        return None;
+    }
+    let path = args
+        .history
+        .clone()
+        .or_else(|| {
+            std::env::var_os("TALLYHO_HISTORY")
+                .filter(|v| !v.is_empty())
+                .map(Into::into)
+        })
+        .or_else(Log::default_path)?;
+    Some(Log::new(path))
+}
+
+/// The names from `--names`: one (against the computer) or two, checked.
+fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let usage = |e: String| AppError::Usage(format!("--names: {e}"));
+    let names = text
+        .split(',')
+        .map(|n| input::parse_name(n).map_err(usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    match names.as_slice() {
+        [_] => Ok(names),
+        [a, b] if a != b => Ok(names),
+        [_, _] => Err(usage("the two players need different names".into())),
+        _ => Err(usage(
+            "give one or two names separated by a comma, like Ann,Bob".into(),
+        )),
+    }
+}
+
 /// Runs what the command line asks for.
 pub fn run(cli: Cli) -> Result<(), AppError> {
-    let setup = setup(&cli)?;
-    let names = match &cli.names {
-        None => None,
-        Some(text) => {
-            let usage = |e: String| AppError::Usage(format!("--names: {e}"));
-            let (a, b) = text
-                .split_once(',')
-                .ok_or_else(|| usage("give two names separated by a comma, like Ann,Bob".into()))?;
-            let (a, b) = (
-                input::parse_name(a).map_err(usage)?,
-                input::parse_name(b).map_err(usage)?,
-            );
-            if a == b {
-                return Err(usage("the two players need different names".into()));
-            }
-            Some((a, b))
-        }
-    };
-    let colour = cli.color.decide();
+    let colour = cli.look.color.decide();
     owo_colors::set_override(colour);
-    let options = Options {
-        setup,
-        players: cli.players,
-        names,
-        games: cli.games,
-        seed: cli.seed,
-    };
-    let mut console = Console::stdio(colour, cli.no_clear);
-    match cli.command {
-        None => session::play::run(&mut console, &options)?,
-        Some(command) => match command {},
+    match &cli.command {
+        None => {
+            let play = &cli.play;
+            let names = names(play.names.as_deref())?;
+            if play.players == Some(2) && names.len() == 1 {
+                return Err(AppError::Usage(
+                    "--names: two players need two names, like Ann,Bob".into(),
+                ));
+            }
+            let mut console = Console::stdio(colour, cli.look.no_clear);
+            let options = Options {
+                setup: setup(&cli.game, Rules::Coursework, Side::Fox)?,
+                players: play.players,
+                names,
+                games: play.games,
+                seed: play.seed.unwrap_or_else(rand::random),
+                level: play.level,
+                fox_level: play.fox_level,
+                hounds_level: play.hounds_level,
+                side: play.side,
+                delay_ms: play
+                    .delay
+                    .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
+                history: log(&cli.log),
+                warned: Default::default(),
+            };
+            session::play::run(&mut console, &options)?;
+        }
+        Some(Command::Classic { play }) => {
+            let console = &mut Console::stdio(colour, cli.look.no_clear);
+            let options = Options {
+                setup: setup(&cli.game, Rules::Standard, Side::Hounds)?,
+                games: play.games,
+                seed: play.seed.unwrap_or_else(rand::random),
+                level: play.level,
+                history: log(&cli.log),
+                ..Options::default()
+            };
+            session::classic::run(console, &options)?;
+        }
+        Some(Command::Analyse { position, json }) => {
+            analyse(&cli.game, position.as_deref(), *json, colour)?;
+        }
+        Some(Command::History { json }) => show_history(&cli.log, *json)?,
+        Some(Command::Replay { number, step }) => {
+            replay(&cli.log, *number, *step, colour, cli.look.no_clear)?;
+        }
     }
     Ok(())
+}
+
+/// `tallyho analyse`: solve a position and report it.
+fn analyse(
+    args: &GameArgs,
+    position: Option<&str>,
+    json: bool,
+    colour: bool,
+) -> Result<(), AppError> {
+    let setup = setup(args, Rules::Coursework, Side::Fox)?;
+    let pos = match position {
+        None => setup.default_start(),
+        Some(text) => {
+            Position::parse(text, setup.board).map_err(|e| AppError::Usage(e.to_string()))?
+        }
+    };
+    if let Some(ending) = pos.ending(setup.rules) {
+        return Err(AppError::Usage(format!(
+            "{pos} is already over under {} rules: {}",
+            setup.rules,
+            text::why(ending).to_lowercase()
+        )));
+    }
+    let started = Instant::now();
+    let analysis = solver::analyse(&pos, setup.rules);
+    let elapsed = started.elapsed();
+    let best: Vec<String> = analysis.best.iter().map(ToString::to_string).collect();
+    let winner = analysis.value.winner;
+    let mut out = io::stdout().lock();
+    if json {
+        let object = serde_json::json!({
+            "winner": winner.name(),
+            "plies": analysis.value.plies,
+            "best": best,
+            "reachable": analysis.reachable,
+            "possible_games": analysis.possible_games.to_string(),
+            "board": setup.board.to_string(),
+            "rules": setup.rules.name(),
+            "position": pos.notation(),
+        });
+        writeln!(out, "{object}")?;
+    } else {
+        write!(out, "{}", render::board(&pos, colour))?;
+        writeln!(
+            out,
+            "Position:    {pos} ({} board, {} rules)",
+            setup.board, setup.rules
+        )?;
+        writeln!(
+            out,
+            "Verdict:     {}",
+            text::verdict(winner, analysis.value.plies, pos.to_move())
+        )?;
+        writeln!(out, "Best moves:  {}", best.join(", "))?;
+        writeln!(out, "Reachable:   {} positions", analysis.reachable)?;
+        writeln!(
+            out,
+            "Games:       {} possible games",
+            analysis.possible_games
+        )?;
+        writeln!(out, "Solved in:   {:.1} ms", elapsed.as_secs_f64() * 1000.0)?;
+    }
+    Ok(())
+}
+
+/// Reads the log, warning once about damaged lines.
+fn read_log(args: &LogArgs) -> Result<(Log, Vec<Record>), AppError> {
+    let log = log(args).ok_or_else(|| {
+        AppError::Usage(
+            "there is no game log: --no-history is set or no home directory is known".into(),
+        )
+    })?;
+    let reading = log.read()?;
+    if reading.skipped > 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "tallyho: {}",
+            text::skipped_lines(reading.skipped, log.path())
+        );
+    }
+    Ok((log, reading.records))
+}
+
+/// `tallyho history`.
+fn show_history(args: &LogArgs, json: bool) -> Result<(), AppError> {
+    let (_, records) = read_log(args)?;
+    let mut out = io::stdout().lock();
+    if json {
+        let text = serde_json::to_string_pretty(&records).map_err(io::Error::other)?;
+        writeln!(out, "{text}")?;
+    } else {
+        writeln!(out, "{}", history::table(&records))?;
+    }
+    Ok(())
+}
+
+/// `tallyho replay N`.
+fn replay(
+    args: &LogArgs,
+    number: u64,
+    step: bool,
+    colour: bool,
+    no_clear: bool,
+) -> Result<(), AppError> {
+    let (log, records) = read_log(args)?;
+    let record = records.iter().find(|r| r.number == number).ok_or_else(|| {
+        let known = match (records.first(), records.last()) {
+            (Some(a), Some(b)) => format!("games {} to {}", a.number, b.number),
+            _ => "no games yet".to_string(),
+        };
+        AppError::Usage(format!(
+            "there is no game {number} in {} ({known})",
+            log.path().display()
+        ))
+    })?;
+    let damaged = |why: String| AppError::Usage(format!("game {number} cannot be replayed: {why}"));
+    let board: Board = record
+        .board
+        .parse()
+        .map_err(|e: crate::fox::BoardError| damaged(e.to_string()))?;
+    let rules: Rules = record.rules.parse().map_err(damaged)?;
+    let start = Position::parse(&record.start, board).map_err(|e| damaged(e.to_string()))?;
+    let mut game = Game::new(start, rules);
+    let mut console = Console::stdio(colour, no_clear);
+    let step = step || console.is_interactive();
+    console.say(&format!(
+        "Game {number}, {}: {} (fox) against {} (hounds), {} board, {} rules",
+        record.date,
+        record.fox.display(),
+        record.hounds.display(),
+        record.board,
+        record.rules
+    ))?;
+    console.write(&render::board(game.position(), colour))?;
+    for (i, text) in record.moves.iter().enumerate() {
+        if step && console.ask("Press Enter for the next move. ", &[])? == Reply::End {
+            return Ok(());
+        }
+        let mv = text
+            .split_once('-')
+            .and_then(|(a, b)| Some((board.parse_square(a).ok()?, board.parse_square(b).ok()?)))
+            .and_then(|(a, b)| game.position().find_move(a, b))
+            .ok_or_else(|| damaged(format!("move {} ({text}) is not legal", i + 1)))?;
+        game.play(mv);
+        console.clear()?;
+        console.say("")?;
+        console.say(&format!(
+            "Move {}: {} {mv}",
+            i + 1,
+            text::side_title(mv_side(&game))
+        ))?;
+        console.write(&render::board(game.position(), colour))?;
+    }
+    if let Some(ending) = game.ending() {
+        console.say(&format!(
+            "{} won. {}",
+            text::side_title(ending.winner()),
+            text::why(ending)
+        ))?;
+    }
+    Ok(())
+}
+
+/// The side that made the last move of a game.
+fn mv_side(game: &Game) -> Side {
+    game.position().to_move().other()
 }

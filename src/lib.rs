@@ -8,6 +8,7 @@
 //! - [`text`]: every sentence the default flow says;
 //! - [`console`]: the line reader, rustyline or plain lines;
 //! - [`session`]: the conversations, built on the console and the core;
+//! - [`history`]: the game log on disk;
 //! - [`cli`] and [`app`]: the command line and what it runs.
 
 pub mod app;

@@ -77,6 +77,27 @@ pub fn board(pos: &Position, colour: bool) -> String {
     out
 }
 
+/// The 1978 program's board: line 1 (the hounds' home) printed first, each
+/// line numbered at the left, each column numbered below, in X/H/F/O letters.
+pub fn classic_board(pos: &Position) -> String {
+    let board = pos.board();
+    let mut out = String::new();
+    for row in 0..board.height() {
+        let letters: Vec<String> = (0..board.width())
+            .map(|col| Cell::of(pos, Square::new(col, row)).letter().to_string())
+            .collect();
+        out.push_str(&format!("{:>2}  {}\n", row + 1, letters.join(" ")));
+    }
+    let numbers: Vec<String> = (1..=board.width()).map(|c| c.to_string()).collect();
+    out.push_str(&format!("    {}\n", numbers.join(" ")));
+    out
+}
+
+/// A square as the 1978 program named it: line, then column (`B1` is `1,2`).
+pub fn line_column(sq: Square) -> String {
+    format!("{},{}", sq.row() + 1, sq.col() + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +117,15 @@ mod tests {
 1 X H X H X H X H
 ";
         assert_eq!(board(&start, false), expected);
+    }
+
+    #[test]
+    fn classic_board_numbers_lines_and_columns() {
+        let start = Setup::default().default_start();
+        let text = classic_board(&start);
+        assert!(text.starts_with(" 1  X H X H X H X H\n 2  O X O X O X O X\n"));
+        assert!(text.ends_with(" 8  F X O X O X O X\n    1 2 3 4 5 6 7 8\n"));
+        assert_eq!(line_column(Square::new(1, 0)), "1,2");
     }
 
     #[test]

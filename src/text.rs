@@ -156,3 +156,121 @@ Commands at a move prompt
 pub fn score_line(hounds: (&str, u32), fox: (&str, u32)) -> String {
     format!("{}:{} - {}:{}", hounds.0, hounds.1, fox.0, fox.1)
 }
+
+/// The 1978 flow's words: upper case, as a teletype printed them.
+pub mod classic {
+    use crate::fox::{Board, Ending};
+
+    /// The banner.
+    pub const BANNER: &str =
+        "TALLY HO!\nFOX AND HOUNDS, AFTER JACK A. INMAN, MICROCOMPUTING, SEPTEMBER 1978";
+
+    /// The first question.
+    pub const WANT_INSTRUCTIONS: &str = "DO YOU WANT INSTRUCTIONS (TYPE YES OR NO)? ";
+
+    /// The instructions.
+    pub fn instructions(board: Board) -> String {
+        format!(
+            "FOX AND HOUNDS IS PLAYED ON THE DARK SQUARES OF A CHECKERBOARD.
+I MOVE THE FOX (F). YOU MOVE THE {hounds} HOUNDS (H).
+EVERY MOVE IS ONE SQUARE DIAGONALLY, AND NOBODY JUMPS.
+YOUR HOUNDS MOVE FORWARD ONLY, TO THE NEXT LINE DOWN THE PAGE.
+MY FOX MOVES FORWARD OR BACKWARD.
+I WIN IF MY FOX REACHES LINE 1. YOU WIN IF YOU TRAP IT.
+X IS A SQUARE NO PIECE CAN USE. O IS AN EMPTY SQUARE.
+GIVE EVERY SQUARE AS LINE, THEN COLUMN: 2,3 IS LINE 2, COLUMN 3.
+FOR A MOVE, GIVE THE HOUND'S SQUARE, THEN WHERE IT GOES.
+YOU MAY TYPE ALL FOUR NUMBERS AT ONCE: 1,2 2,3
+TYPE QUIT TO STOP. YOU MOVE FIRST. GOOD LUCK TO THE HOUNDS!",
+            hounds = number_word(board.hound_count()),
+        )
+    }
+
+    fn number_word(n: usize) -> &'static str {
+        match n {
+            2 => "TWO",
+            3 => "THREE",
+            _ => "FOUR",
+        }
+    }
+
+    /// The reminder printed below the board.
+    pub const YOUR_MOVE: &str = "YOUR MOVE. TYPE LINE, THEN COLUMN.";
+    /// Asks for the hound to move.
+    pub const FROM: &str = "HOUND FROM? ";
+    /// Asks where it goes.
+    pub const TO: &str = "TO? ";
+    /// When the fox has no move.
+    pub const CANT_MOVE: &str = "I CAN'T MOVE.";
+
+    /// The end of a game, from the computer's side.
+    pub const fn result(ending: Ending) -> &'static str {
+        match ending {
+            Ending::FoxTrapped => "YOU WIN!",
+            Ending::FoxHome => "I MADE IT TO LINE 1. I WIN!",
+            Ending::FoxEscaped => "MY FOX IS PAST YOUR HOUNDS. I WIN!",
+            Ending::HoundsStuck => "YOUR HOUNDS CAN'T MOVE. I WIN!",
+        }
+    }
+
+    /// The tally of games won.
+    pub fn tally(you: u32, me: u32) -> String {
+        let games = |n: u32| if n == 1 { "GAME" } else { "GAMES" };
+        format!(
+            "YOU HAVE WON {you} {}, I HAVE WON {me} {}.",
+            games(you),
+            games(me)
+        )
+    }
+
+    /// Asked after every game.
+    pub const AGAIN: &str = "WANT TO PLAY AGAIN (TYPE YES OR NO)? ";
+    /// The last words.
+    pub const BYE: &str = "THANKS FOR THE HUNT.";
+}
+
+/// The computer's name against a person, and its partner's when it plays itself.
+pub const COMPUTER_NAMES: [&str; 2] = ["SWTP", "ALTAIR"];
+
+/// The verdict of best play: `hounds win in 44 plies (22 moves each)`.
+pub fn verdict(winner: Side, plies: u32, to_move: Side) -> String {
+    let who = match winner {
+        Side::Fox => "fox wins",
+        Side::Hounds => "hounds win",
+    };
+    let unit = if plies == 1 { "ply" } else { "plies" };
+    let split = if plies % 2 == 0 {
+        format!("{} moves each", plies / 2)
+    } else {
+        let (first, second) = (plies.div_ceil(2), plies / 2);
+        let name = |s: Side| match s {
+            Side::Fox => "fox",
+            Side::Hounds => "hounds",
+        };
+        format!(
+            "{first} by the {}, {second} by the {}",
+            name(to_move),
+            name(to_move.other())
+        )
+    };
+    format!("{who} in {plies} {unit} ({split})")
+}
+
+/// `Hint: D1-E2 (hounds win in 31 plies)`.
+pub fn hint(mv: Move, verdict: &str) -> String {
+    format!("Hint: {mv} ({verdict})")
+}
+
+/// A computer's move, said before it is played.
+pub fn computer_moves(name: &str, mv: Move) -> String {
+    format!("{name} moves {mv}.")
+}
+
+/// The one warning about corrupt lines in the game log.
+pub fn skipped_lines(count: usize, path: &std::path::Path) -> String {
+    let lines = if count == 1 { "line" } else { "lines" };
+    format!(
+        "Warning: skipped {count} damaged {lines} in {}.",
+        path.display()
+    )
+}

@@ -77,10 +77,10 @@ fn bad_options_are_usage_errors_with_status_2() {
             "--fox-start: the fox cannot start on B8: it starts on a dark square of the top row (A8, C8, E8, G8)",
         ));
     tallyho()
-        .args(["--names", "solo"])
+        .args(["--names", "a,b,c"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--names: give two names"));
+        .stderr(predicate::str::contains("--names: give one or two names"));
     tallyho()
         .args(["--rules", "chess"])
         .assert()

@@ -27,7 +27,12 @@ pub enum Level {
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 4] = [Level::Rubbish, Level::Classic, Level::Cunning, Level::Overpowered];
+    pub const ALL: [Level; 4] = [
+        Level::Rubbish,
+        Level::Classic,
+        Level::Cunning,
+        Level::Overpowered,
+    ];
 
     /// The name used on the command line and in the log.
     pub const fn name(self) -> &'static str {
@@ -93,6 +98,33 @@ impl Computer {
         self.level
     }
 
+    /// Which of several start positions it picks as the fox: the best for the
+    /// fox when it plays perfectly, otherwise one at random.
+    pub fn choose_start(&mut self, starts: &[Position]) -> usize {
+        let all: Vec<usize> = (0..starts.len()).collect();
+        let picks = match (self.level, starts.first()) {
+            (Level::Overpowered, Some(first)) => {
+                let rules = self.rules;
+                let solver = self
+                    .solver
+                    .get_or_insert_with(|| Solver::new(first.board(), rules));
+                // Fox wins sooner first, then hounds' wins later.
+                let score = |p: &Position, solver: &mut Solver| {
+                    let v = solver.value(p);
+                    match v.winner {
+                        Side::Fox => -(v.plies as i64),
+                        Side::Hounds => -1000 + v.plies as i64,
+                    }
+                };
+                let scores: Vec<i64> = starts.iter().map(|p| score(p, solver)).collect();
+                let best = scores.iter().copied().max().unwrap_or(0);
+                all.into_iter().filter(|&i| scores[i] == best).collect()
+            }
+            _ => all,
+        };
+        picks.choose(&mut self.rng).copied().unwrap_or(0)
+    }
+
     /// The move it plays, or `None` if the side to move has none.
     pub fn choose(&mut self, pos: &Position) -> Option<Move> {
         let moves = pos.legal_moves();
@@ -141,7 +173,11 @@ pub fn classic_hounds(pos: &Position) -> Vec<Move> {
         let fox = pos.fox().col() as i32;
         (m.to().col() as i32 - fox).abs() - (m.from().col() as i32 - fox).abs()
     };
-    let rearmost: Vec<Move> = moves.iter().copied().filter(|m| m.from().row() == rear).collect();
+    let rearmost: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.from().row() == rear)
+        .collect();
     let best = rearmost.iter().map(toward).min().unwrap_or(0);
     rearmost.into_iter().filter(|m| toward(m) == best).collect()
 }
@@ -159,18 +195,30 @@ pub fn cunning(pos: &Position, rules: Rules) -> Vec<Move> {
         .map(|&m| (m, -negamax(&pos.play(m), rules, CUNNING_DEPTH - 1, 1)))
         .collect();
     let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
-    scored.into_iter().filter(|&(_, s)| s == best).map(|(m, _)| m).collect()
+    scored
+        .into_iter()
+        .filter(|&(_, s)| s == best)
+        .map(|(m, _)| m)
+        .collect()
 }
 
 /// The score of a position for its side to move.
 fn negamax(pos: &Position, rules: Rules, depth: u32, ply: i32) -> i32 {
     if let Some(ending) = pos.ending(rules) {
         // Quicker wins and slower losses score better.
-        return if ending.winner() == pos.to_move() { WIN - ply } else { ply - WIN };
+        return if ending.winner() == pos.to_move() {
+            WIN - ply
+        } else {
+            ply - WIN
+        };
     }
     if depth == 0 {
         let fox_score = fox_prospects(pos);
-        return if pos.to_move() == Side::Fox { fox_score } else { -fox_score };
+        return if pos.to_move() == Side::Fox {
+            fox_score
+        } else {
+            -fox_score
+        };
     }
     pos.legal_moves()
         .iter()
@@ -228,10 +276,19 @@ mod tests {
         assert_eq!(classic_fox(&open, true).unwrap().to_string(), "D5-E4");
         assert_eq!(classic_fox(&open, false).unwrap().to_string(), "D5-C4");
         let right_blocked = pos("D5/E4,D1,F1,H1/fox");
-        assert_eq!(classic_fox(&right_blocked, true).unwrap().to_string(), "D5-C4");
+        assert_eq!(
+            classic_fox(&right_blocked, true).unwrap().to_string(),
+            "D5-C4"
+        );
         let forward_blocked = pos("D5/C4,E4,F1,H1/fox");
-        assert_eq!(classic_fox(&forward_blocked, true).unwrap().to_string(), "D5-E6");
-        assert_eq!(classic_fox(&forward_blocked, false).unwrap().to_string(), "D5-C6");
+        assert_eq!(
+            classic_fox(&forward_blocked, true).unwrap().to_string(),
+            "D5-E6"
+        );
+        assert_eq!(
+            classic_fox(&forward_blocked, false).unwrap().to_string(),
+            "D5-C6"
+        );
         let edge = pos("A6/B5,D1,F1,H1/fox");
         assert_eq!(classic_fox(&edge, false).unwrap().to_string(), "A6-B7");
         let trapped = pos("A8/B7,D1,F1,H1/fox");

@@ -1,25 +1,76 @@
 //! The conversations. Each flow talks only to the [`Console`] and the core.
 
-use std::io;
+use std::cell::Cell;
+use std::io::{self, Write};
 
 use crate::console::{Console, Reply};
-use crate::fox::Setup;
+use crate::fox::players::Level;
+use crate::fox::{Game, Setup, Side};
+use crate::history::{self, Log, Player, Record};
 
+pub mod classic;
 pub mod play;
 
 /// What the command line settled before the conversation starts.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Options {
     /// Board, rules, fox start and first mover.
     pub setup: Setup,
     /// How many human players; `None` asks on the menu.
     pub players: Option<u8>,
-    /// Player 1 (starting as fox) and Player 2; `None` asks.
-    pub names: Option<(String, String)>,
+    /// Names given on the command line, Player 1 (starting as fox) first.
+    pub names: Vec<String>,
     /// Stop after this many games instead of asking to play again.
     pub games: Option<u32>,
-    /// The seed for the computer players' randomness.
-    pub seed: Option<u64>,
+    /// The seed of every computer player's randomness.
+    pub seed: u64,
+    /// The computer's level; `None` asks (default flow) or plays classic (1978 flow).
+    pub level: Option<Level>,
+    /// Levels for the first game's fox and hounds when the computer plays itself.
+    pub fox_level: Option<Level>,
+    /// See `fox_level`.
+    pub hounds_level: Option<Level>,
+    /// The human's side in the first game against the computer.
+    pub side: Option<Side>,
+    /// Pause before each computer move, in milliseconds.
+    pub delay_ms: u64,
+    /// Where finished games are kept; `None` keeps nothing.
+    pub history: Option<Log>,
+    /// Whether the history warning has been given (it is given once).
+    pub warned: Cell<bool>,
+}
+
+/// Keeps a finished game in the log. A failure is one warning; play goes on.
+pub fn record_game(
+    options: &Options,
+    flow: &str,
+    game: &Game,
+    fox: Player,
+    hounds: Player,
+) -> io::Result<()> {
+    let Some(log) = &options.history else {
+        return Ok(());
+    };
+    let Some(record) = Record::from_game(
+        flow,
+        game,
+        fox,
+        hounds,
+        Some(options.seed),
+        history::utc_now(),
+    ) else {
+        return Ok(());
+    };
+    if let Err(e) = log.append(&record)
+        && !options.warned.replace(true)
+    {
+        let _ = writeln!(
+            io::stderr(),
+            "tallyho: warning: could not keep the game in {}: {e}",
+            log.path().display()
+        );
+    }
+    Ok(())
 }
 
 /// Asks until `parse` accepts the answer. `None` when the player has gone.

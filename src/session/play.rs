@@ -1,38 +1,86 @@
-//! The default flow, after the C coursework: menu, names, a match of games
-//! with the score and the sides swapped every game.
+//! The default flow, after the C coursework: a menu, the players, and a match
+//! of games with the score kept and the sides swapped every game.
 
 use std::io;
+use std::time::Duration;
 
 use crate::console::{Console, Reply};
-use crate::fox::{Ending, Game, Move, Position, Side, Square};
+use crate::fox::players::{Computer, Level};
+use crate::fox::solver::Solver;
+use crate::fox::{Game, Move, Position, Side, Square};
+use crate::history::{self, Player};
 use crate::input::{self, Command, Entry};
 use crate::render;
-use crate::session::{Options, ask_until, capitalise};
+use crate::session::{Options, ask_until, capitalise, record_game};
 use crate::text;
 
-/// The menu's entries; only what works is shown.
-const MENU: [&str; 3] = ["Two players at this terminal", "Rules", "Quit"];
-
-/// Names and wins of the two players; Player 1 is index 0.
-struct Score {
-    names: [String; 2],
-    wins: [u32; 2],
+/// What the menu offers; only what works is shown.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Choice {
+    TwoPlayers,
+    OnePlayer,
+    Watch,
+    History,
+    Rules,
+    Quit,
 }
 
-impl Score {
-    fn line(&self, fox: usize) -> String {
-        let hounds = 1 - fox;
-        text::score_line(
-            (&self.names[hounds], self.wins[hounds]),
-            (&self.names[fox], self.wins[fox]),
-        )
+const MENU: [(Choice, &str); 6] = [
+    (Choice::TwoPlayers, "Two players at this terminal"),
+    (Choice::OnePlayer, "Play against the computer"),
+    (Choice::Watch, "Watch the computer play itself"),
+    (Choice::History, "Game history"),
+    (Choice::Rules, "Rules"),
+    (Choice::Quit, "Quit"),
+];
+
+/// A player's seat: Player 1 is seat 0 and starts as the fox.
+struct Seat {
+    name: String,
+    computer: Option<Computer>,
+    wins: u32,
+}
+
+impl Seat {
+    fn record(&self) -> Player {
+        match &self.computer {
+            Some(c) => Player::computer(self.name.clone(), c.level().name()),
+            None => Player::human(self.name.clone()),
+        }
+    }
+}
+
+/// The match in progress: both seats, who is the fox, and the shared solver for hints.
+struct Match {
+    seats: [Seat; 2],
+    fox: usize,
+    solver: Option<Solver>,
+}
+
+impl Match {
+    fn seat(&self, side: Side) -> usize {
+        match side {
+            Side::Fox => self.fox,
+            Side::Hounds => 1 - self.fox,
+        }
+    }
+
+    fn name(&self, side: Side) -> &str {
+        &self.seats[self.seat(side)].name
+    }
+
+    fn is_computer(&self, side: Side) -> bool {
+        self.seats[self.seat(side)].computer.is_some()
+    }
+
+    fn score_line(&self) -> String {
+        let (h, f) = (&self.seats[self.seat(Side::Hounds)], &self.seats[self.fox]);
+        text::score_line((&h.name, h.wins), (&f.name, f.wins))
     }
 
     fn final_line(&self) -> String {
-        format!(
-            "Final score: {}:{} - {}:{}",
-            self.names[0], self.wins[0], self.names[1], self.wins[1]
-        )
+        let [a, b] = &self.seats;
+        format!("Final score: {}:{} - {}:{}", a.name, a.wins, b.name, b.wins)
     }
 }
 
@@ -40,79 +88,203 @@ impl Score {
 pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     console.say(text::TITLE)?;
     console.say("")?;
-    if options.players.is_none() && !menu(console, options)? {
-        return Ok(());
-    }
-    let Some(names) = names(console, options)? else {
+    let players = match options.players {
+        Some(n) => n,
+        None => match menu(console, options)? {
+            Some(n) => n,
+            None => return Ok(()),
+        },
+    };
+    let Some(seats) = seats(console, options, players)? else {
         return Ok(());
     };
-    let mut score = Score {
-        names,
-        wins: [0, 0],
+    let mut game_match = Match {
+        seats,
+        fox: 0,
+        solver: None,
     };
-    let mut fox = 0;
     let mut played = 0;
-    while let Some(ending) = play_game(console, options, &score, fox)? {
-        let winner = if ending.winner() == Side::Fox {
-            fox
-        } else {
-            1 - fox
-        };
-        score.wins[winner] += 1;
+    while let Some(game) = play_game(console, options, &mut game_match)? {
+        let ending = game.ending().expect("a finished game has an ending");
+        let winner = game_match.seat(ending.winner());
+        game_match.seats[winner].wins += 1;
         played += 1;
-        console.say(&text::won(ending, &score.names[winner]))?;
-        console.say(&score.line(fox))?;
-        if options.games.is_some_and(|n| played >= n) {
+        let (fox, hounds) = (
+            game_match.seats[game_match.fox].record(),
+            game_match.seats[1 - game_match.fox].record(),
+        );
+        record_game(options, "default", &game, fox, hounds)?;
+        console.say(&text::won(ending, &game_match.seats[winner].name))?;
+        console.say(&game_match.score_line())?;
+        let again = match options.games {
+            Some(n) => played < n,
+            None => {
+                ask_until(
+                    console,
+                    "Play again (yes/no)? ",
+                    &yes_no(),
+                    input::parse_yes_no,
+                )? == Some(true)
+            }
+        };
+        if !again {
             break;
         }
-        let again = ask_until(
-            console,
-            "Play again (yes/no)? ",
-            &yes_no(),
-            input::parse_yes_no,
-        )?;
-        if again != Some(true) {
-            break;
-        }
-        fox = 1 - fox;
+        game_match.fox = 1 - game_match.fox;
         console.say(&format!(
             "Sides swap: {} is the fox, {} the hounds.",
-            score.names[fox],
-            score.names[1 - fox]
+            game_match.name(Side::Fox),
+            game_match.name(Side::Hounds)
         ))?;
     }
-    console.say(&score.final_line())
+    console.say(&game_match.final_line())
 }
 
 fn yes_no() -> Vec<String> {
     vec!["yes".to_string(), "no".to_string()]
 }
 
-/// The main menu. `false` when the player quits or leaves.
-fn menu(console: &mut Console, options: &Options) -> io::Result<bool> {
+/// The main menu: how many human players, or `None` to quit.
+fn menu(console: &mut Console, options: &Options) -> io::Result<Option<u8>> {
+    let labels: Vec<&str> = MENU.iter().map(|(_, label)| *label).collect();
     loop {
-        for (i, label) in MENU.iter().enumerate() {
+        for (i, label) in labels.iter().enumerate() {
             console.say(&format!("{}. {label}", i + 1))?;
         }
         let numbers: Vec<String> = (1..=MENU.len()).map(|n| n.to_string()).collect();
         let question = format!("Choose ({})? ", numbers.join(", "));
         let choice = ask_until(console, &question, &numbers, |line| {
-            input::parse_choice(line, &MENU)
+            input::parse_choice(line, &labels)
         })?;
-        match choice {
-            Some(0) => return Ok(true),
-            Some(1) => {
-                console.say(&text::help(options.setup.board, options.setup.rules))?;
-                console.say("")?;
+        match choice.map(|i| MENU[i].0) {
+            Some(Choice::TwoPlayers) => return Ok(Some(2)),
+            Some(Choice::OnePlayer) => return Ok(Some(1)),
+            Some(Choice::Watch) => return Ok(Some(0)),
+            Some(Choice::History) => show_history(console, options)?,
+            Some(Choice::Rules) => {
+                console.say(&text::help(options.setup.board, options.setup.rules))?
             }
-            _ => return Ok(false),
+            Some(Choice::Quit) | None => return Ok(None),
         }
+        console.say("")?;
+    }
+}
+
+/// The game log's table, for the menu.
+fn show_history(console: &mut Console, options: &Options) -> io::Result<()> {
+    let Some(log) = &options.history else {
+        return console.say("The game history is off (--no-history).");
+    };
+    match log.read() {
+        Ok(reading) => {
+            if reading.skipped > 0 {
+                console.say(&text::skipped_lines(reading.skipped, log.path()))?;
+            }
+            console.say(&history::table(&reading.records))
+        }
+        Err(e) => console.say(&format!(
+            "The game history in {} cannot be read: {e}.",
+            log.path().display()
+        )),
+    }
+}
+
+/// Asks for a level unless the options give it.
+fn ask_level(
+    console: &mut Console,
+    given: Option<Level>,
+    whose: &str,
+) -> io::Result<Option<Level>> {
+    if let Some(level) = given {
+        return Ok(Some(level));
+    }
+    for (i, level) in Level::ALL.iter().enumerate() {
+        console.say(&format!(
+            "{}. {} - {}",
+            i + 1,
+            capitalise(level.name()).trim_end_matches('.'),
+            level.description()
+        ))?;
+    }
+    let labels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+    let numbers: Vec<String> = (1..=labels.len()).map(|n| n.to_string()).collect();
+    let question = format!("Which level {whose} ({})? ", numbers.join(", "));
+    Ok(ask_until(console, &question, &numbers, |line| {
+        input::parse_choice(line, &labels)
+    })?
+    .map(|i| Level::ALL[i]))
+}
+
+/// The two seats for a match with `players` humans. `None` when the player leaves.
+fn seats(console: &mut Console, options: &Options, players: u8) -> io::Result<Option<[Seat; 2]>> {
+    let rules = options.setup.rules;
+    let computer = |level: Level, seat: u64| {
+        Some(Computer::new(level, rules, options.seed.wrapping_add(seat)))
+    };
+    let seat = |name: &str, computer: Option<Computer>| Seat {
+        name: name.to_string(),
+        computer,
+        wins: 0,
+    };
+    match players {
+        0 => {
+            let Some(fox) = ask_level(console, options.fox_level.or(options.level), "for the fox")?
+            else {
+                return Ok(None);
+            };
+            let Some(hounds) = ask_level(
+                console,
+                options.hounds_level.or(options.level),
+                "for the hounds",
+            )?
+            else {
+                return Ok(None);
+            };
+            Ok(Some([
+                seat(text::COMPUTER_NAMES[0], computer(fox, 0)),
+                seat(text::COMPUTER_NAMES[1], computer(hounds, 1)),
+            ]))
+        }
+        1 => {
+            let Some(level) = ask_level(console, options.level, "for the computer")? else {
+                return Ok(None);
+            };
+            let side = match options.side {
+                Some(side) => Some(side),
+                None => ask_until(
+                    console,
+                    "Which side will you play first (fox/hounds)? ",
+                    &["fox".into(), "hounds".into()],
+                    |line| line.parse::<Side>(),
+                )?,
+            };
+            let Some(side) = side else { return Ok(None) };
+            let name = match options.names.first() {
+                Some(name) => Some(name.clone()),
+                None => ask_until(console, "What should you be called? ", &[], |line| {
+                    let name = input::parse_name(line)?;
+                    if name == text::COMPUTER_NAMES[0] {
+                        Err("that is the computer's name: choose another".to_string())
+                    } else {
+                        Ok(name)
+                    }
+                })?,
+            };
+            let Some(name) = name else { return Ok(None) };
+            let human = seat(&name, None);
+            let machine = seat(text::COMPUTER_NAMES[0], computer(level, 0));
+            Ok(Some(match side {
+                Side::Fox => [human, machine],
+                Side::Hounds => [machine, human],
+            }))
+        }
+        _ => Ok(names(console, options)?.map(|[a, b]| [seat(&a, None), seat(&b, None)])),
     }
 }
 
 /// The two names, from the options or asked.
 fn names(console: &mut Console, options: &Options) -> io::Result<Option<[String; 2]>> {
-    if let Some((a, b)) = &options.names {
+    if let [a, b] = options.names.as_slice() {
         return Ok(Some([a.clone(), b.clone()]));
     }
     let Some(first) = ask_until(
@@ -144,33 +316,35 @@ fn names(console: &mut Console, options: &Options) -> io::Result<Option<[String;
 fn play_game(
     console: &mut Console,
     options: &Options,
-    score: &Score,
-    fox: usize,
-) -> io::Result<Option<Ending>> {
+    game_match: &mut Match,
+) -> io::Result<Option<Game>> {
     let setup = options.setup;
-    let name_of = |side: Side| -> &str {
-        match side {
-            Side::Fox => &score.names[fox],
-            Side::Hounds => &score.names[1 - fox],
-        }
-    };
     let fox_square = match setup.fox_start {
         Some(sq) => sq,
         None => {
             let choices = setup.fox_choices();
-            let answers: Vec<String> = choices.iter().map(Square::to_string).collect();
-            let question = format!(
-                "{}, where should the fox start ({})? ",
-                name_of(Side::Fox),
-                text::list(&choices)
-            );
-            let picked = ask_until(console, &question, &answers, |line| {
-                let sq = setup.board.parse_square(line).map_err(|e| e.to_string())?;
-                setup.check_fox_start(sq)
-            })?;
-            match picked {
-                Some(sq) => sq,
-                None => return Ok(None),
+            let fox_seat = &mut game_match.seats[game_match.fox];
+            if let Some(computer) = fox_seat.computer.as_mut() {
+                let starts: Vec<Position> = choices
+                    .iter()
+                    .filter_map(|&sq| setup.start(sq).ok())
+                    .collect();
+                starts[computer.choose_start(&starts)].fox()
+            } else {
+                let answers: Vec<String> = choices.iter().map(Square::to_string).collect();
+                let question = format!(
+                    "{}, where should the fox start ({})? ",
+                    fox_seat.name,
+                    text::list(&choices)
+                );
+                let picked = ask_until(console, &question, &answers, |line| {
+                    let sq = setup.board.parse_square(line).map_err(|e| e.to_string())?;
+                    setup.check_fox_start(sq)
+                })?;
+                match picked {
+                    Some(sq) => sq,
+                    None => return Ok(None),
+                }
             }
         }
     };
@@ -179,27 +353,37 @@ fn play_game(
         .unwrap_or_else(|_| setup.default_start());
     let mut game = Game::new(start, setup.rules);
     loop {
-        if let Some(ending) = game.ending() {
+        if game.ending().is_some() {
             console.clear()?;
             console.say("")?;
             console.write(&render::board(game.position(), console.colour()))?;
-            return Ok(Some(ending));
+            return Ok(Some(game));
         }
         let side = game.position().to_move();
         console.clear()?;
         console.say("")?;
-        console.say(&score.line(fox))?;
-        console.say(&text::next(side, name_of(side)))?;
+        console.say(&game_match.score_line())?;
+        console.say(&text::next(side, game_match.name(side)))?;
         console.say(text::REMINDER)?;
         console.write(&render::board(game.position(), console.colour()))?;
-        if !human_turn(console, &mut game)? {
+        let seat = game_match.seat(side);
+        if let Some(computer) = game_match.seats[seat].computer.as_mut() {
+            let mv = computer
+                .choose(game.position())
+                .expect("a game that goes on has a move");
+            console.say(&text::computer_moves(&game_match.seats[seat].name, mv))?;
+            if options.delay_ms > 0 {
+                std::thread::sleep(Duration::from_millis(options.delay_ms));
+            }
+            game.play(mv);
+        } else if !human_turn(console, &mut game, game_match)? {
             return Ok(None);
         }
     }
 }
 
 /// One human turn: a move played or taken back (`true`), or the player gone (`false`).
-fn human_turn(console: &mut Console, game: &mut Game) -> io::Result<bool> {
+fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) -> io::Result<bool> {
     let pos = *game.position();
     let side = pos.to_move();
     let board = pos.board();
@@ -251,15 +435,22 @@ fn human_turn(console: &mut Console, game: &mut Game) -> io::Result<bool> {
                 Command::Help => console.say(&text::help(board, game.rules()))?,
                 Command::Moves => console.say(&text::moves(&pos.legal_moves()))?,
                 Command::Board => console.write(&render::board(&pos, console.colour()))?,
-                Command::Hint => console.say("Hints are not available yet.")?,
+                Command::Hint => {
+                    let solver = game_match
+                        .solver
+                        .get_or_insert_with(|| Solver::new(board, game.rules()));
+                    let value = solver.value(&pos);
+                    if let Some(&best) = solver.best_moves(&pos).first() {
+                        let verdict = text::verdict(value.winner, value.plies, side);
+                        console.say(&text::hint(best, &verdict))?;
+                    }
+                }
                 Command::Quit => return Ok(false),
-                Command::Undo => match game.undo() {
-                    Some(mv) => {
-                        console.say(&text::took_back(mv))?;
+                Command::Undo => {
+                    if undo(console, game, game_match)? {
                         return Ok(true);
                     }
-                    None => console.say(text::NOTHING_TO_UNDO)?,
-                },
+                }
             }
             continue;
         }
@@ -294,6 +485,23 @@ fn human_turn(console: &mut Console, game: &mut Game) -> io::Result<bool> {
             Err(why) => console.say(&why)?,
         }
     }
+}
+
+/// Takes back the last move, and the computer's moves after the human's last
+/// one, so that it is a human's turn again. `true` if anything was taken back.
+fn undo(console: &mut Console, game: &mut Game, game_match: &Match) -> io::Result<bool> {
+    let Some(mv) = game.undo() else {
+        console.say(text::NOTHING_TO_UNDO)?;
+        return Ok(false);
+    };
+    console.say(&text::took_back(mv))?;
+    while game_match.is_computer(game.position().to_move()) {
+        match game.undo() {
+            Some(mv) => console.say(&text::took_back(mv))?,
+            None => break,
+        }
+    }
+    Ok(true)
 }
 
 /// A whole move typed at once, or why it is not legal.
