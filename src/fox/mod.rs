@@ -3,8 +3,8 @@
 mod board;
 mod game;
 mod notation;
-mod position;
 pub mod players;
+mod position;
 pub mod solver;
 
 pub use board::{Board, BoardError, MAX_SIDE, MIN_SIDE, Square, SquareError, squares};
