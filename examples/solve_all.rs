@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use tallyho::fox::solver::{analyse, GameCount};
+use tallyho::fox::solver::{GameCount, analyse};
 use tallyho::fox::{Board, Rules, Setup, Side};
 
 fn main() {
@@ -16,7 +16,12 @@ fn main() {
     );
     for board in Board::all() {
         for rules in Rules::ALL {
-            let setup = Setup { board, rules, fox_start: None, first: Side::Fox };
+            let setup = Setup {
+                board,
+                rules,
+                fox_start: None,
+                first: Side::Fox,
+            };
             let start = setup.default_start();
             let clock = Instant::now();
             let analysis = analyse(&start, rules);
@@ -39,12 +44,22 @@ fn main() {
     for board in Board::all() {
         for rules in Rules::ALL {
             for first in [Side::Fox, Side::Hounds] {
-                let setup = Setup { board, rules, fox_start: None, first };
+                let setup = Setup {
+                    board,
+                    rules,
+                    fox_start: None,
+                    first,
+                };
                 for fox in setup.fox_choices() {
-                    let start = setup.start(fox).expect("every top-row dark square is a start");
+                    let start = setup
+                        .start(fox)
+                        .expect("every top-row dark square is a start");
                     let games = analyse(&start, rules).possible_games;
                     if games > largest.0 {
-                        largest = (games, format!("{board} {rules}, fox on {fox}, {first} first"));
+                        largest = (
+                            games,
+                            format!("{board} {rules}, fox on {fox}, {first} first"),
+                        );
                     }
                 }
             }
@@ -54,7 +69,11 @@ fn main() {
         "\nlargest count over every start: {} ({} bits, {} a u128) at {}; {:.0}ms",
         largest.0,
         largest.0.bits(),
-        if largest.0.to_u128().is_some() { "fits" } else { "does not fit" },
+        if largest.0.to_u128().is_some() {
+            "fits"
+        } else {
+            "does not fit"
+        },
         largest.1,
         clock.elapsed().as_secs_f64() * 1000.0
     );

@@ -15,15 +15,15 @@
 //! let board = Board::new(4, 4).unwrap();
 //! let start = Position::start(board, board.default_fox_start(), Side::Fox).unwrap();
 //! let analysis = analyse(&start, Rules::Standard);
-//! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 6 });
-//! assert!(analysis.reachable > 1);
+//! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 8 });
+//! assert_eq!(analysis.reachable, 110);
 //! ```
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use super::board::{Board, MAX_SIDE};
-use super::position::{Move, Position, Rules, Side, FOX_STEPS, HOUND_STEPS};
+use super::position::{FOX_STEPS, HOUND_STEPS, Move, Position, Rules, Side};
 
 /// What a position is worth with best play.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -55,7 +55,8 @@ pub struct Analysis {
 /// moves at most once more than the hounds. With at most 8 legal moves a ply,
 /// there are fewer than `8^58 = 2^174` move sequences of up to 57 plies.
 /// A `u128` is not provably enough for every position, though it holds every
-/// count from a start position (see `examples/solve_all.rs`).
+/// count from a start position (at most 111 bits; see `examples/solve_all.rs`),
+/// so the search adds in `u128` and repeats in 192 bits only if that overflows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct GameCount([u64; 3]);
 
@@ -100,12 +101,6 @@ impl GameCount {
             rem = cur % u128::from(divisor);
         }
         rem as u64
-    }
-
-    /// The sum of two counts in the search; the bound above rules out overflow.
-    fn add(self, other: GameCount) -> GameCount {
-        self.checked_add(other)
-            .expect("fewer than 2^174 games fit in 192 bits")
     }
 }
 
@@ -166,13 +161,21 @@ const OFF: u8 = u8::MAX;
 
 /// A value as one byte: winner bit and plies (at most 57).
 fn encode(value: Value) -> u8 {
-    let winner = if value.winner == Side::Hounds { HOUNDS_WIN } else { 0 };
+    let winner = if value.winner == Side::Hounds {
+        HOUNDS_WIN
+    } else {
+        0
+    };
     winner | value.plies as u8
 }
 
 fn decode(code: u8) -> Value {
     Value {
-        winner: if code & HOUNDS_WIN != 0 { Side::Hounds } else { Side::Fox },
+        winner: if code & HOUNDS_WIN != 0 {
+            Side::Hounds
+        } else {
+            Side::Fox
+        },
         plies: u32::from(code & !HOUNDS_WIN),
     }
 }
@@ -191,28 +194,36 @@ fn score(code: u8, side: Side) -> u8 {
 /// The value of a position whose best child scores `best` for `side`, the side to move.
 fn from_score(best: u8, side: Side) -> u8 {
     if best >= 128 {
-        encode(Value { winner: side, plies: u32::from(255 - best) + 1 })
+        encode(Value {
+            winner: side,
+            plies: u32::from(255 - best) + 1,
+        })
     } else {
-        encode(Value { winner: side.other(), plies: u32::from(best) + 1 })
+        encode(Value {
+            winner: side.other(),
+            plies: u32::from(best) + 1,
+        })
     }
 }
 
-/// A placement in compact form: the fox's dark-square number and the hounds'
-/// dark squares as a bit set.
+/// A placement in compact form: the rank of the hounds' set of dark squares
+/// and the fox's dark-square number.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Placement {
+    rank: u32,
     fox: u8,
-    hounds: u32,
 }
 
-/// At most eight children of a position.
-struct Children {
-    list: [Placement; 8],
-    len: usize,
+/// A legal-unless-the-fox-is-there hound move of one hound set: the square
+/// it goes to and the rank of the set it makes.
+#[derive(Clone, Copy, Debug)]
+struct HoundMove {
+    to: u8,
+    rank: u32,
 }
 
-/// A board's dark squares numbered 0.. in square order, with each square's
-/// steps and the hounds' reach precomputed, under one set of rules.
+/// A board's dark squares numbered 0.. in square order, with every hound set
+/// and its moves precomputed, under one set of rules.
 #[derive(Clone, Debug)]
 struct Geometry {
     board: Board,
@@ -222,14 +233,17 @@ struct Geometry {
     /// Dark-square number of each square index, or `OFF`.
     number: [u8; 64],
     row: Vec<u8>,
-    fox_steps: Vec<[u8; 4]>,
-    hound_steps: Vec<[u8; 2]>,
-    /// Every dark square a hound on this one could still reach.
-    cone: Vec<u32>,
+    /// The dark squares next to each dark square.
+    fox_steps: Vec<u32>,
     /// `binom[n][r]` for the combinatorial number system.
     binom: [[u32; 5]; 33],
-    /// Entries in a dense table: hound sets times fox squares.
-    size: usize,
+    /// Every hound set, by rank: in colex order, which is increasing mask order.
+    sets: Vec<u32>,
+    /// Every square the hounds of each set could still reach.
+    reach: Vec<u32>,
+    /// The moves of each set, `moves[starts[rank]..starts[rank + 1]]`.
+    starts: Vec<u32>,
+    moves: Vec<HoundMove>,
 }
 
 impl Geometry {
@@ -237,14 +251,21 @@ impl Geometry {
         let squares: Vec<_> = (0..board.height())
             .flat_map(|row| board.dark_squares_of_row(row))
             .collect();
+        let dark = squares.len();
+        let k = board.hound_count();
+        debug_assert!(dark <= 32 && k <= 4 && MAX_SIDE == 8);
         let mut number = [OFF; 64];
         for (i, sq) in squares.iter().enumerate() {
             number[sq.index() as usize] = i as u8;
         }
-        let step = |sq, (dc, dr)| board.offset(sq, dc, dr).map_or(OFF, |to| number[to.index() as usize]);
-        let fox_steps = squares.iter().map(|&sq| FOX_STEPS.map(|s| step(sq, s))).collect();
-        let hound_steps = squares.iter().map(|&sq| HOUND_STEPS.map(|s| step(sq, s))).collect();
-        let cone = squares
+        let steps = |sq, list: &[(i8, i8)]| {
+            list.iter()
+                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
+                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
+        };
+        let fox_steps = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
+        let hound_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &HOUND_STEPS)).collect();
+        let cone: Vec<u32> = squares
             .iter()
             .map(|h| {
                 squares
@@ -260,12 +281,14 @@ impl Geometry {
         for n in 0..33 {
             binom[n][0] = 1;
             for r in 1..5 {
-                binom[n][r] = if n == 0 { 0 } else { binom[n - 1][r - 1] + binom[n - 1][r] };
+                binom[n][r] = if n == 0 {
+                    0
+                } else {
+                    binom[n - 1][r - 1] + binom[n - 1][r]
+                };
             }
         }
-        let dark = squares.len();
-        debug_assert!(dark <= 32 && board.hound_count() <= 4 && MAX_SIDE == 8);
-        Geometry {
+        let mut geo = Geometry {
             board,
             row_one_wins: rules != Rules::Escape,
             early_win: rules != Rules::Standard,
@@ -273,33 +296,62 @@ impl Geometry {
             number,
             row: squares.iter().map(|sq| sq.row()).collect(),
             fox_steps,
-            hound_steps,
-            cone,
             binom,
-            size: binom[dark][board.hound_count()] as usize * dark,
+            sets: Vec::with_capacity(binom[dark][k] as usize),
+            reach: Vec::with_capacity(binom[dark][k] as usize),
+            starts: Vec::with_capacity(binom[dark][k] as usize + 1),
+            moves: Vec::new(),
+        };
+        // Gosper's hack walks the k-sets in increasing mask order.
+        let mut set = (1u64 << k) - 1;
+        while set < 1 << dark {
+            let mask = set as u32;
+            geo.sets.push(mask);
+            geo.reach
+                .push(bits(mask).fold(0, |reach, h| reach | cone[h as usize]));
+            geo.starts.push(geo.moves.len() as u32);
+            for from in bits(mask) {
+                for to in bits(hound_steps[from as usize] & !mask) {
+                    let rank = geo.rank(mask & !(1 << from) | 1 << to);
+                    geo.moves.push(HoundMove { to, rank });
+                }
+            }
+            let low = set & set.wrapping_neg();
+            let next = set + low;
+            set = (((next ^ set) >> 2) / low) | next;
         }
+        geo.starts.push(geo.moves.len() as u32);
+        debug_assert_eq!(geo.sets.len(), binom[dark][k] as usize);
+        geo
+    }
+
+    /// Entries in a dense table: hound sets times fox squares.
+    fn size(&self) -> usize {
+        self.sets.len() * self.dark
+    }
+
+    /// A hound set's colex rank: the sum of `C(square, i)` over its i-th square from 1.
+    fn rank(&self, mask: u32) -> u32 {
+        bits(mask)
+            .zip(1..)
+            .map(|(sq, i)| self.binom[sq as usize][i])
+            .sum()
     }
 
     fn placement(&self, pos: &Position) -> Placement {
         assert_eq!(pos.board(), self.board, "a solver works on one board size");
         let number = |sq: super::board::Square| self.number[sq.index() as usize];
         Placement {
+            rank: self.rank(pos.hounds().fold(0, |mask, h| mask | 1 << number(h))),
             fox: number(pos.fox()),
-            hounds: pos.hounds().fold(0, |mask, h| mask | 1 << number(h)),
         }
     }
 
-    /// The dense table index: the hound set's rank, then the fox's square.
+    /// The dense table index: the hound set's rank, then the fox's square,
+    /// so that a fox move stays within a few cache lines (measured faster
+    /// than the other way round).
     fn index(&self, p: Placement) -> usize {
-        let mut rank = 0;
-        let mut rest = p.hounds;
-        let mut i = 1;
-        while rest != 0 {
-            rank += self.binom[rest.trailing_zeros() as usize][i];
-            rest &= rest - 1;
-            i += 1;
-        }
-        rank as usize * self.dark + p.fox as usize
+        p.rank as usize * self.dark + p.fox as usize
     }
 
     /// Which of the two tables of positions this position belongs to: the
@@ -316,118 +368,209 @@ impl Geometry {
             return true;
         }
         if self.early_win {
-            let mut reach = 0;
-            let mut rest = p.hounds;
-            while rest != 0 {
-                reach |= self.cone[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-            }
-            return reach & 1 << p.fox == 0
-                && self.fox_steps[p.fox as usize]
-                    .iter()
-                    .any(|&to| to != OFF && reach & 1 << to == 0);
+            let reach = self.reach[p.rank as usize];
+            return reach & 1 << p.fox == 0 && self.fox_steps[p.fox as usize] & !reach != 0;
         }
         false
     }
 
-    fn children(&self, p: Placement, side: Side) -> Children {
-        let mut out = Children {
-            list: [p; 8],
-            len: 0,
-        };
-        let occupied = p.hounds | 1 << p.fox;
-        let mut push = |child| {
-            out.list[out.len] = child;
-            out.len += 1;
-        };
+    /// Calls `visit` on every position one move from `p`, `side` to move.
+    #[inline(always)]
+    fn for_each_child(&self, p: Placement, side: Side, mut visit: impl FnMut(Placement)) {
         match side {
             Side::Fox => {
-                for &to in &self.fox_steps[p.fox as usize] {
-                    if to != OFF && occupied & 1 << to == 0 {
-                        push(Placement { fox: to, ..p });
-                    }
+                for fox in bits(self.fox_steps[p.fox as usize] & !self.sets[p.rank as usize]) {
+                    visit(Placement { fox, ..p });
                 }
             }
             Side::Hounds => {
-                let mut rest = p.hounds;
-                while rest != 0 {
-                    let from = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    for &to in &self.hound_steps[from as usize] {
-                        if to != OFF && occupied & 1 << to == 0 {
-                            push(Placement {
-                                hounds: p.hounds & !(1 << from) | 1 << to,
-                                ..p
-                            });
-                        }
+                let range = self.starts[p.rank as usize] as usize
+                    ..self.starts[p.rank as usize + 1] as usize;
+                for mv in &self.moves[range] {
+                    if mv.to != p.fox {
+                        visit(Placement { rank: mv.rank, ..p });
                     }
                 }
             }
         }
-        out
     }
+}
+
+/// The bits of a mask, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            bit
+        })
+    })
 }
 
 /// Solves `p` and every position it leads to into `table` (value codes only).
+/// Children already solved are read in place rather than through a call:
+/// most children are, and the calls dominated the time.
 fn solve_value(geo: &Geometry, table: &mut [u8], p: Placement, side: Side) -> u8 {
-    let index = geo.index(p);
-    if table[index] != UNKNOWN {
-        return table[index];
-    }
     let code = if geo.fox_won(p) {
-        encode(Value { winner: Side::Fox, plies: 0 })
+        encode(Value {
+            winner: Side::Fox,
+            plies: 0,
+        })
     } else {
-        let children = geo.children(p, side);
         let mut best = None;
-        for &child in &children.list[..children.len] {
-            let s = score(solve_value(geo, table, child, side.other()), side);
-            best = best.max(Some(s));
-        }
+        geo.for_each_child(p, side, |child| {
+            let mut code = table[geo.index(child)];
+            if code == UNKNOWN {
+                code = solve_value(geo, table, child, side.other());
+            }
+            best = best.max(Some(score(code, side)));
+        });
         match best {
             Some(best) => from_score(best, side),
-            None => encode(Value { winner: side.other(), plies: 0 }),
+            None => encode(Value {
+                winner: side.other(),
+                plies: 0,
+            }),
         }
     };
-    table[index] = code;
+    table[geo.index(p)] = code;
     code
 }
 
-/// One fresh search that also counts positions and games.
-struct Search<'g> {
-    geo: &'g Geometry,
-    /// Entry number of each solved table index, or `u32::MAX`.
-    entry: Vec<u32>,
-    codes: Vec<u8>,
-    games: Vec<GameCount>,
+/// A table entry of a counting search: a game count with the value code
+/// packed into its top byte, plus one so that zero means "not solved yet"
+/// (and a fresh table is zeroed memory the system hands out lazily). Value
+/// and count share a cache line, and a child's look-up is one load.
+///
+/// Two widths: `u128` (counts below 2^120), which holds every count met in
+/// practice, and [`GameCount`] (below 2^184), used only if `u128` overflows.
+trait Tally: Copy + PartialEq {
+    const ZERO: Self;
+    const ONE: Self;
+    fn checked_add(self, other: Self) -> Option<Self>;
+    /// The entry for a solved position, or `None` if the count needs the top byte.
+    fn pack(code: u8, games: Self) -> Option<Self>;
+    /// The value code of an entry; meaningless for an unsolved one.
+    fn code(self) -> u8;
+    fn games(self) -> Self;
+    fn wide(self) -> GameCount;
 }
 
-impl Search<'_> {
-    fn visit(&mut self, p: Placement, side: Side) -> usize {
-        let index = self.geo.index(p);
-        if self.entry[index] != u32::MAX {
-            return self.entry[index] as usize;
-        }
-        let (code, games) = if self.geo.fox_won(p) {
-            (encode(Value { winner: Side::Fox, plies: 0 }), GameCount::ONE)
+impl Tally for u128 {
+    const ZERO: u128 = 0;
+    const ONE: u128 = 1;
+    fn checked_add(self, other: u128) -> Option<u128> {
+        u128::checked_add(self, other)
+    }
+    fn pack(code: u8, games: u128) -> Option<u128> {
+        (games >> 120 == 0).then(|| (u128::from(code) + 1) << 120 | games)
+    }
+    fn code(self) -> u8 {
+        ((self >> 120) as u8).wrapping_sub(1)
+    }
+    fn games(self) -> u128 {
+        self & ((1 << 120) - 1)
+    }
+    fn wide(self) -> GameCount {
+        GameCount::from(self)
+    }
+}
+
+impl Tally for GameCount {
+    const ZERO: GameCount = GameCount::ZERO;
+    const ONE: GameCount = GameCount::ONE;
+    fn checked_add(self, other: GameCount) -> Option<GameCount> {
+        GameCount::checked_add(self, other)
+    }
+    fn pack(code: u8, games: GameCount) -> Option<GameCount> {
+        let [lo, mid, hi] = games.0;
+        (hi >> 56 == 0).then(|| GameCount([lo, mid, (u64::from(code) + 1) << 56 | hi]))
+    }
+    fn code(self) -> u8 {
+        ((self.0[2] >> 56) as u8).wrapping_sub(1)
+    }
+    fn games(self) -> GameCount {
+        GameCount([self.0[0], self.0[1], self.0[2] & ((1 << 56) - 1)])
+    }
+    fn wide(self) -> GameCount {
+        self
+    }
+}
+
+/// One fresh search that also counts positions and games, in a dense table.
+struct Search<'g, C> {
+    geo: &'g Geometry,
+    table: Vec<C>,
+    reachable: u64,
+    overflow: bool,
+}
+
+impl<C: Tally> Search<'_, C> {
+    fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
+        let mut search = Search {
+            geo,
+            table: vec![C::ZERO; geo.size()],
+            reachable: 0,
+            overflow: false,
+        };
+        search.visit(root, side);
+        search
+    }
+
+    /// Solves and counts `p` and everything it leads to; returns its entry.
+    fn visit(&mut self, p: Placement, side: Side) -> C {
+        let geo = self.geo;
+        let (code, games) = if geo.fox_won(p) {
+            (
+                encode(Value {
+                    winner: Side::Fox,
+                    plies: 0,
+                }),
+                C::ONE,
+            )
         } else {
-            let children = self.geo.children(p, side);
+            let mut children = [(p, 0); 8];
+            let mut len = 0;
+            geo.for_each_child(p, side, |child| {
+                children[len] = (child, geo.index(child));
+                len += 1;
+            });
+            // Load every child's entry before using any: the loads miss the
+            // cache independently, so they overlap.
+            let mut entries = [C::ZERO; 8];
+            for (entry, &(_, i)) in entries.iter_mut().zip(&children[..len]) {
+                *entry = self.table[i];
+            }
             let mut best = None;
-            let mut games = GameCount::ZERO;
-            for &child in &children.list[..children.len] {
-                let e = self.visit(child, side.other());
-                best = best.max(Some(score(self.codes[e], side)));
-                games = games.add(self.games[e]);
+            let mut games = C::ZERO;
+            for (&(child, _), entry) in children[..len].iter().zip(&mut entries) {
+                if *entry == C::ZERO {
+                    *entry = self.visit(child, side.other());
+                }
+                best = best.max(Some(score(entry.code(), side)));
+                match games.checked_add(entry.games()) {
+                    Some(sum) => games = sum,
+                    None => self.overflow = true,
+                }
             }
             match best {
                 Some(best) => (from_score(best, side), games),
-                None => (encode(Value { winner: side.other(), plies: 0 }), GameCount::ONE),
+                None => (
+                    encode(Value {
+                        winner: side.other(),
+                        plies: 0,
+                    }),
+                    C::ONE,
+                ),
             }
         };
-        let e = self.codes.len();
-        self.codes.push(code);
-        self.games.push(games);
-        self.entry[index] = e as u32;
-        e
+        let entry = C::pack(code, games).unwrap_or_else(|| {
+            self.overflow = true;
+            C::pack(code, C::ZERO).expect("an empty count packs")
+        });
+        self.table[geo.index(p)] = entry;
+        self.reachable += 1;
+        entry
     }
 }
 
@@ -441,7 +584,11 @@ fn best_of(pos: &Position, value: Value, child_value: impl FnMut(&Position) -> V
         .iter()
         .copied()
         .filter(|&mv| {
-            child_value(&pos.play(mv)) == Value { winner: value.winner, plies: value.plies - 1 }
+            child_value(&pos.play(mv))
+                == Value {
+                    winner: value.winner,
+                    plies: value.plies - 1,
+                }
         })
         .collect()
 }
@@ -450,22 +597,33 @@ fn best_of(pos: &Position, value: Value, child_value: impl FnMut(&Position) -> V
 /// positions it can reach and how many complete games start from it.
 pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
     let geo = Geometry::new(pos.board(), rules);
-    let mut search = Search {
-        geo: &geo,
-        entry: vec![u32::MAX; geo.size],
-        codes: Vec::new(),
-        games: Vec::new(),
-    };
-    let root = search.visit(geo.placement(pos), pos.to_move());
-    let value = decode(search.codes[root]);
+    let root = geo.placement(pos);
+    let narrow = Search::<u128>::run(&geo, root, pos.to_move());
+    if narrow.overflow {
+        drop(narrow);
+        let wide = Search::<GameCount>::run(&geo, root, pos.to_move());
+        assert!(
+            !wide.overflow,
+            "fewer than 2^174 games always fit in 184 bits"
+        );
+        finish(pos, &wide)
+    } else {
+        finish(pos, &narrow)
+    }
+}
+
+fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
+    let geo = search.geo;
+    let root = geo.index(geo.placement(pos));
+    let value = decode(search.table[root].code());
     let best = best_of(pos, value, |child| {
-        decode(search.codes[search.entry[geo.index(geo.placement(child))] as usize])
+        decode(search.table[geo.index(geo.placement(child))].code())
     });
     Analysis {
         value,
         best,
-        reachable: search.codes.len() as u64,
-        possible_games: search.games[root],
+        reachable: search.reachable,
+        possible_games: search.table[root].games().wide(),
     }
 }
 
@@ -515,9 +673,12 @@ impl Solver {
         let p = self.geo.placement(pos);
         let table = &mut self.tables[self.geo.class(pos)];
         if table.is_empty() {
-            *table = vec![UNKNOWN; self.geo.size];
+            *table = vec![UNKNOWN; self.geo.size()];
         }
-        decode(solve_value(&self.geo, table, p, pos.to_move()))
+        match table[self.geo.index(p)] {
+            UNKNOWN => decode(solve_value(&self.geo, table, p, pos.to_move())),
+            code => decode(code),
+        }
     }
 
     /// Every legal move of `pos` that keeps its value, in generation order;
@@ -535,18 +696,36 @@ mod tests {
     #[test]
     fn game_counts_add_compare_and_print_in_decimal() {
         let big = GameCount::from(u128::MAX);
-        let bigger = big.add(GameCount::ONE);
+        let bigger = big.checked_add(GameCount::ONE).unwrap();
         assert_eq!(bigger.to_u128(), None);
         assert_eq!(bigger.bits(), 129);
-        assert_eq!(bigger.to_string(), "340282366920938463463374607431768211456");
+        assert_eq!(
+            bigger.to_string(),
+            "340282366920938463463374607431768211456"
+        );
         assert_eq!(big.to_string(), u128::MAX.to_string());
         assert!(big < bigger && GameCount::ZERO < GameCount::ONE);
         assert_eq!(GameCount::ZERO.to_string(), "0");
         assert_eq!(format!("{:>5}", GameCount::from(42u64)), "   42");
-        assert_eq!(GameCount::from(10_000_000_000_000_000_000u128).to_string(), "10000000000000000000");
+        assert_eq!(
+            GameCount::from(10_000_000_000_000_000_000u128).to_string(),
+            "10000000000000000000"
+        );
         let max = GameCount([u64::MAX; 3]);
         assert_eq!(max.checked_add(GameCount::ONE), None);
         assert_eq!(max.bits(), 192);
+    }
+
+    #[test]
+    fn both_tallies_count_alike() {
+        let board = Board::new(6, 6).unwrap();
+        let start = Position::start(board, board.default_fox_start(), Side::Fox).unwrap();
+        let geo = Geometry::new(board, Rules::Standard);
+        let root = geo.placement(&start);
+        let narrow = finish(&start, &Search::<u128>::run(&geo, root, Side::Fox));
+        let wide = finish(&start, &Search::<GameCount>::run(&geo, root, Side::Fox));
+        assert_eq!(narrow, wide);
+        assert_eq!(wide.possible_games.to_string(), "56912315752306");
     }
 
     #[test]
@@ -558,12 +737,29 @@ mod tests {
                 assert_ne!(encode(value), UNKNOWN);
             }
         }
-        let fox = |plies| encode(Value { winner: Side::Fox, plies });
+        let fox = |plies| {
+            encode(Value {
+                winner: Side::Fox,
+                plies,
+            })
+        };
         assert!(score(fox(3), Side::Fox) > score(fox(5), Side::Fox));
         assert!(score(fox(3), Side::Hounds) < score(fox(5), Side::Hounds));
         assert!(score(fox(60), Side::Fox) > score(fox(0), Side::Hounds));
-        assert_eq!(decode(from_score(score(fox(3), Side::Fox), Side::Fox)), Value { winner: Side::Fox, plies: 4 });
-        assert_eq!(decode(from_score(score(fox(3), Side::Hounds), Side::Hounds)), Value { winner: Side::Fox, plies: 4 });
+        assert_eq!(
+            decode(from_score(score(fox(3), Side::Fox), Side::Fox)),
+            Value {
+                winner: Side::Fox,
+                plies: 4
+            }
+        );
+        assert_eq!(
+            decode(from_score(score(fox(3), Side::Hounds), Side::Hounds)),
+            Value {
+                winner: Side::Fox,
+                plies: 4
+            }
+        );
     }
 
     /// Every set of `k` numbers below `n`, as bit sets.
@@ -583,15 +779,10 @@ mod tests {
             let geo = Geometry::new(board, Rules::Standard);
             let mut sets = Vec::new();
             subsets(geo.dark as u32, board.hound_count() as u32, 0, 0, &mut sets);
-            let mut seen = vec![false; geo.size];
-            for &hounds in &sets {
-                for fox in 0..geo.dark as u8 {
-                    let index = geo.index(Placement { fox, hounds });
-                    assert!(!seen[index], "{board}");
-                    seen[index] = true;
-                }
+            assert_eq!(sets.len(), geo.sets.len(), "{board}");
+            for &mask in &sets {
+                assert_eq!(geo.sets[geo.rank(mask) as usize], mask, "{board}");
             }
-            assert!(seen.iter().all(|&s| s), "{board}");
         }
     }
 }
