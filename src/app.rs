@@ -202,8 +202,9 @@ fn analyse(
         )?;
         writeln!(
             out,
-            "Verdict:     {}",
-            text::verdict(winner, analysis.value.plies, pos.to_move())
+            "Verdict:     {} ({})",
+            text::verdict(winner, analysis.value.plies),
+            text::plies_split(analysis.value.plies, pos.to_move())
         )?;
         writeln!(out, "Best moves:  {}", best.join(", "))?;
         writeln!(out, "Reachable:   {} positions", analysis.reachable)?;

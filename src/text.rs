@@ -232,28 +232,30 @@ TYPE QUIT TO STOP. YOU MOVE FIRST. GOOD LUCK TO THE HOUNDS!",
 /// The computer's name against a person, and its partner's when it plays itself.
 pub const COMPUTER_NAMES: [&str; 2] = ["SWTP", "ALTAIR"];
 
-/// The verdict of best play: `hounds win in 44 plies (22 moves each)`.
-pub fn verdict(winner: Side, plies: u32, to_move: Side) -> String {
+/// The verdict of best play: `hounds win in 44 plies`.
+pub fn verdict(winner: Side, plies: u32) -> String {
     let who = match winner {
         Side::Fox => "fox wins",
         Side::Hounds => "hounds win",
     };
     let unit = if plies == 1 { "ply" } else { "plies" };
-    let split = if plies % 2 == 0 {
+    format!("{who} in {plies} {unit}")
+}
+
+/// How the plies split between the sides: `22 moves each`, or
+/// `22 by the hounds, 21 by the fox` when `to_move` makes one more.
+pub fn plies_split(plies: u32, to_move: Side) -> String {
+    if plies % 2 == 0 {
         format!("{} moves each", plies / 2)
     } else {
-        let (first, second) = (plies.div_ceil(2), plies / 2);
-        let name = |s: Side| match s {
-            Side::Fox => "fox",
-            Side::Hounds => "hounds",
-        };
         format!(
-            "{first} by the {}, {second} by the {}",
-            name(to_move),
-            name(to_move.other())
+            "{} by the {}, {} by the {}",
+            plies.div_ceil(2),
+            to_move,
+            plies / 2,
+            to_move.other()
         )
-    };
-    format!("{who} in {plies} {unit} ({split})")
+    }
 }
 
 /// `Hint: D1-E2 (hounds win in 31 plies)`.

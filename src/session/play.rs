@@ -441,7 +441,7 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
                         .get_or_insert_with(|| Solver::new(board, game.rules()));
                     let value = solver.value(&pos);
                     if let Some(&best) = solver.best_moves(&pos).first() {
-                        let verdict = text::verdict(value.winner, value.plies, side);
+                        let verdict = text::verdict(value.winner, value.plies);
                         console.say(&text::hint(best, &verdict))?;
                     }
                 }
