@@ -187,6 +187,29 @@ pub fn parse_name(line: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
+/// Reads numbers separated by commas or spaces, as the 1978 program's
+/// `LINE,COLUMN` answers: `1,2`, `1 2`, or `1,2 2,3`.
+pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
+    let parts: Vec<&str> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err("TYPE LINE, THEN COLUMN, LIKE 1,2".to_string());
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<u8>().map_err(|_| {
+                format!(
+                    "\"{}\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2",
+                    p.to_uppercase()
+                )
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,27 +258,4 @@ mod tests {
         assert!(parse_name("").is_err());
         assert!(parse_name(&"x".repeat(21)).is_err());
     }
-}
-
-/// Reads numbers separated by commas or spaces, as the 1978 program's
-/// `LINE,COLUMN` answers: `1,2`, `1 2`, or `1,2 2,3`.
-pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
-    let parts: Vec<&str> = line
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.is_empty() {
-        return Err("TYPE LINE, THEN COLUMN, LIKE 1,2".to_string());
-    }
-    parts
-        .iter()
-        .map(|p| {
-            p.parse::<u8>().map_err(|_| {
-                format!(
-                    "\"{}\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2",
-                    p.to_uppercase()
-                )
-            })
-        })
-        .collect()
 }

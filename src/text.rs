@@ -6,6 +6,9 @@ use crate::fox::{Board, Ending, Move, PickError, Rules, Side, Square};
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
 
+/// Said on leaving before any game was played.
+pub const GOODBYE: &str = "Goodbye.";
+
 /// The reminder printed above every board.
 pub const REMINDER: &str = "Type help for the rules and commands, or quit to leave.";
 
@@ -245,7 +248,7 @@ pub fn verdict(winner: Side, plies: u32) -> String {
 /// How the plies split between the sides: `22 moves each`, or
 /// `22 by the hounds, 21 by the fox` when `to_move` makes one more.
 pub fn plies_split(plies: u32, to_move: Side) -> String {
-    if plies % 2 == 0 {
+    if plies.is_multiple_of(2) {
         format!("{} moves each", plies / 2)
     } else {
         format!(

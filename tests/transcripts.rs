@@ -17,7 +17,7 @@ fn run_script(path: &Path) -> String {
     let args = header
         .strip_prefix("args:")
         .unwrap_or_else(|| panic!("{}: first line must start with args:", path.display()));
-    let input = script.get(split + 1..).unwrap_or_default().to_vec();
+    let input = expand(script.get(split + 1..).unwrap_or_default());
     let home = tempfile_dir(path);
     let output = Command::cargo_bin("tallyho")
         .expect("binary built")
@@ -40,6 +40,21 @@ fn run_script(path: &Path) -> String {
             .code()
             .map_or("signal".to_string(), |c| c.to_string()),
     )
+}
+
+/// Expands the one directive scripts may hold: a line `<<1MB>>` stands for a
+/// line of 1,048,576 letters, too big to keep in the repository.
+fn expand(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in input.split_inclusive(|&b| b == b'\n') {
+        if line.strip_suffix(b"\n").unwrap_or(line) == b"<<1MB>>" {
+            out.extend(std::iter::repeat_n(b'B', 1 << 20));
+            out.push(b'\n');
+        } else {
+            out.extend_from_slice(line);
+        }
+    }
+    out
 }
 
 /// A private home directory for one script, so no test touches the real one.

@@ -20,7 +20,10 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     console.say("")?;
     let answers = vec!["YES".to_string(), "NO".to_string()];
     match console.ask(text::WANT_INSTRUCTIONS, &answers)? {
-        Reply::End => return Ok(()),
+        Reply::End => {
+            console.say(&text::tally(0, 0))?;
+            return console.say(text::BYE);
+        }
         Reply::Line(line)
             if line.trim().eq_ignore_ascii_case("yes") || line.trim().eq_ignore_ascii_case("y") =>
         {
@@ -32,10 +35,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     let mut fox = Computer::new(level, setup.rules, options.seed);
     let (mut you, mut me) = (0, 0);
     let mut played = 0;
-    loop {
-        let Some(game) = play_game(console, options, &mut fox)? else {
-            break;
-        };
+    while let Some(game) = play_game(console, options, &mut fox)? {
         let ending = game.ending().expect("a finished game has an ending");
         match ending.winner() {
             Side::Hounds => you += 1,
@@ -84,10 +84,8 @@ fn play_game(
         }
         console.clear()?;
         console.say("")?;
-        if let Some(ending) = game.ending() {
-            if ending == Ending::FoxTrapped {
-                said = Some(text::CANT_MOVE.to_string());
-            }
+        if game.ending() == Some(Ending::FoxTrapped) {
+            said = Some(text::CANT_MOVE.to_string());
         }
         if let Some(line) = said.take() {
             console.say(&line)?;

@@ -89,14 +89,15 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     console.say(text::TITLE)?;
     console.say("")?;
     let players = match options.players {
-        Some(n) => n,
-        None => match menu(console, options)? {
-            Some(n) => n,
-            None => return Ok(()),
-        },
+        Some(n) => Some(n),
+        None => menu(console, options)?,
     };
-    let Some(seats) = seats(console, options, players)? else {
-        return Ok(());
+    let seats = match players {
+        Some(n) => seats(console, options, n)?,
+        None => None,
+    };
+    let Some(seats) = seats else {
+        return console.say(text::GOODBYE);
     };
     let mut game_match = Match {
         seats,

@@ -1,0 +1,215 @@
+//! Whole sessions, in both flows, fed random input streams: junk, valid moves,
+//! commands, empty lines, very long lines, invalid UTF-8, control characters,
+//! and streams cut off anywhere. Every run must end, without a panic, in
+//! bounded time, having asked its questions through the scripted console.
+//!
+//! CI runs a few dozen cases per flow. For a long run:
+//! `TALLYHO_FUZZ_CASES=20000 cargo test --release --test fuzz_sessions`.
+
+use std::io::{self, Cursor, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use tallyho::console::Console;
+use tallyho::fox::players::Level;
+use tallyho::fox::{Board, Rules, Setup, Side};
+use tallyho::session::{self, Options};
+
+/// A writer the test can read back after the session has it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One line of input, as a player or a broken script might send it.
+fn line() -> impl Strategy<Value = Vec<u8>> {
+    let square =
+        (0u8..10, 0u8..10).prop_map(|(c, r)| format!("{}{}", (b'A' + c) as char, r).into_bytes());
+    let words = proptest::sample::select(vec![
+        "help",
+        "moves",
+        "undo",
+        "board",
+        "hint",
+        "quit",
+        "yes",
+        "no",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "fox",
+        "hounds",
+        "rubbish",
+        "classic",
+        "cunning",
+        "overpowered",
+        "Ann",
+        "Bob",
+        "",
+        " ",
+        "-",
+        "?",
+        ",",
+        "B1 C2",
+        "b1-c2",
+        "1,2",
+        "1,2 2,3",
+        "2,1",
+        "Ｂ１",
+        "B1aa",
+        "aaB1",
+        "0",
+        "99",
+    ])
+    .prop_map(|w| w.as_bytes().to_vec());
+    prop_oneof![
+        4 => words,
+        4 => square,
+        1 => proptest::collection::vec(any::<u8>(), 0..40),
+        1 => (1usize..3000).prop_map(|n| vec![b'x'; n]),
+        1 => Just(vec![0xff, 0xfe, b'B', b'1']),
+        1 => Just(b"\x1b[2J\x03\x04".to_vec()),
+    ]
+}
+
+/// A whole input stream, cut off at some point.
+fn stream() -> impl Strategy<Value = Vec<u8>> {
+    (
+        proptest::collection::vec(line(), 0..150),
+        any::<proptest::sample::Index>(),
+    )
+        .prop_map(|(lines, cut)| {
+            let mut bytes = Vec::new();
+            for l in lines {
+                bytes.extend_from_slice(&l);
+                bytes.push(b'\n');
+            }
+            let keep = if bytes.is_empty() {
+                0
+            } else {
+                cut.index(bytes.len() + 1)
+            };
+            bytes.truncate(keep);
+            bytes
+        })
+}
+
+fn options() -> impl Strategy<Value = (Options, bool)> {
+    let boards = proptest::sample::select(vec!["4x4", "6x6", "4x6", "8x8", "8x7"]);
+    let levels = proptest::sample::select(Level::ALL.to_vec());
+    (
+        boards,
+        proptest::sample::select(Rules::ALL.to_vec()),
+        proptest::option::of(0u8..=2),
+        proptest::option::of(levels.clone()),
+        proptest::option::of(levels),
+        any::<bool>(),
+        any::<bool>(),
+        any::<u64>(),
+        any::<bool>(),
+        proptest::option::of(1u32..3),
+    )
+        .prop_map(
+            |(
+                board,
+                rules,
+                players,
+                level,
+                fox_level,
+                hounds_first,
+                choose,
+                seed,
+                classic,
+                games,
+            )| {
+                let board: Board = board.parse().expect("a supported board");
+                let setup = Setup {
+                    board,
+                    rules,
+                    fox_start: (!choose).then(|| board.default_fox_start()),
+                    first: if hounds_first {
+                        Side::Hounds
+                    } else {
+                        Side::Fox
+                    },
+                };
+                let options = Options {
+                    setup,
+                    players,
+                    games,
+                    seed,
+                    level,
+                    fox_level,
+                    ..Options::default()
+                };
+                (options, classic)
+            },
+        )
+}
+
+/// Runs one session on a thread, so that a hang fails the test instead of stalling it.
+fn run_session(options: Options, classic: bool, input: Vec<u8>) -> Result<String, String> {
+    let out = Shared::default();
+    let sink = out.clone();
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
+        let result = if classic {
+            session::classic::run(&mut console, &options)
+        } else {
+            session::play::run(&mut console, &options)
+        };
+        let _ = done.send(result.map_err(|e| e.to_string()));
+    });
+    match finished.recv_timeout(Duration::from_secs(120)) {
+        Ok(Ok(())) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
+        Ok(Err(e)) => Err(format!("session failed: {e}")),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err("session did not end in time".into()),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("session panicked".into()),
+    }
+}
+
+fn cases() -> u32 {
+    std::env::var("TALLYHO_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
+
+#[test]
+fn random_input_never_breaks_a_session() {
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(options(), stream()), |((options, classic), input)| {
+            let text = run_session(options, classic, input).map_err(TestCaseError::fail)?;
+            // Every session says goodbye: the final score or the 1978 farewell.
+            prop_assert!(
+                text.contains("Final score")
+                    || text.contains("THANKS FOR THE HUNT")
+                    || text.ends_with("Goodbye.\n"),
+                "unexpected ending: {}",
+                &text[text.len().saturating_sub(300)..]
+            );
+            Ok(())
+        })
+        .expect("no input breaks a session");
+}
