@@ -126,3 +126,111 @@ fn a_closed_stdout_ends_quietly() {
     assert!(status.success(), "status {status:?}, stderr {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn analyse_reports_the_solved_start_in_json() {
+    let output = tallyho()
+        .args(["analyse", "--board", "4x4", "--rules", "standard", "--json"])
+        .output()
+        .expect("ran");
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(json["winner"], "hounds");
+    assert_eq!(json["plies"], 8);
+    assert_eq!(json["best"], serde_json::json!(["A4-B3"]));
+    assert_eq!(json["reachable"], 110);
+    assert!(json["possible_games"].is_string());
+    assert_eq!(json["board"], "4x4");
+    assert_eq!(json["rules"], "standard");
+    assert_eq!(json["position"], "A4/B1,D1/fox");
+}
+
+#[test]
+fn analyse_text_names_the_verdict_best_moves_and_counts() {
+    tallyho()
+        .args(["analyse", "E8/B1,D1,F1,H1/fox"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Verdict:     hounds win in"))
+        .stdout(predicate::str::contains("Best moves:"))
+        .stdout(predicate::str::contains("Reachable:"))
+        .stdout(predicate::str::contains("possible games"))
+        .stdout(predicate::str::contains("Solved in:"));
+}
+
+#[test]
+fn analyse_refuses_bad_positions_with_status_2() {
+    let cases = [
+        ("E8/B1,B1,F1,H1/fox", "two pieces stand on B1"),
+        ("E8/B1,D1,F1,H2/fox", "H2 is a light square"),
+        ("E8/B1,D1,F1/fox", "this board needs 4 hounds, not 3"),
+        ("E9/B1,D1,F1,H1/fox", "\"E9\" is off the board"),
+        (
+            "D1/B3,D3,F3,H3/hounds",
+            "is already over under coursework rules: the fox reached row 1",
+        ),
+        ("A8/B7,D1,F1,H1/fox", "the fox is trapped"),
+        ("junk", "\"junk\" is not a position"),
+        ("E8/B1,D1,F1,H1/cat", "\"cat\" is not a side to move"),
+    ];
+    for (position, message) in cases {
+        tallyho()
+            .args(["analyse", position])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn help_and_version_at_every_level() {
+    tallyho()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("tallyho "));
+    for args in [
+        vec!["--help"],
+        vec!["classic", "--help"],
+        vec!["analyse", "--help"],
+        vec!["history", "--help"],
+        vec!["replay", "--help"],
+    ] {
+        tallyho()
+            .args(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("--board"))
+            .stdout(predicate::str::contains("--color"));
+    }
+    tallyho()
+        .arg("--help")
+        .assert()
+        .stdout(predicate::str::contains("--players"))
+        .stdout(predicate::str::contains("--fox-level"))
+        .stdout(predicate::str::contains("--delay"))
+        .stdout(predicate::str::contains("--history"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_session_and_another_seed_another() {
+    let watch = |seed: &str| {
+        tallyho()
+            .args([
+                "--players",
+                "0",
+                "--level",
+                "rubbish",
+                "--games",
+                "3",
+                "--no-history",
+                "--seed",
+                seed,
+            ])
+            .output()
+            .expect("ran")
+            .stdout
+    };
+    assert_eq!(watch("42"), watch("42"));
+    assert_ne!(watch("42"), watch("43"));
+}
