@@ -152,18 +152,21 @@ pub fn parse_choice(line: &str, labels: &[&str]) -> Result<usize, String> {
             Err(format!("{n} is not on the menu: type a number {numbers}"))
         };
     }
-    labels
-        .iter()
-        .position(|label| {
-            let first = label.split_whitespace().next().unwrap_or("");
-            !text.is_empty() && first.eq_ignore_ascii_case(&text)
+    // A word of exactly one entry's label also chooses it: "rules", "history".
+    let matching: Vec<usize> = (0..labels.len())
+        .filter(|&i| {
+            labels[i]
+                .split_whitespace()
+                .any(|word| !text.is_empty() && word.eq_ignore_ascii_case(&text))
         })
-        .ok_or_else(|| {
-            format!(
-                "\"{}\" is not on the menu: type a number {numbers}",
-                line.trim()
-            )
-        })
+        .collect();
+    match matching[..] {
+        [only] => Ok(only),
+        _ => Err(format!(
+            "\"{}\" is not on the menu: type a number {numbers}",
+            line.trim()
+        )),
+    }
 }
 
 /// The longest name a player may have, in characters.
@@ -254,6 +257,15 @@ mod tests {
         );
         assert!(parse_choice("9", &["Two players", "Rules", "Quit"]).is_err());
         assert!(parse_choice("", &["Two players", "Rules", "Quit"]).is_err());
+        assert_eq!(
+            parse_choice("PLAYERS", &["Two players", "Rules", "Quit"]),
+            Ok(0)
+        );
+        let menu = [
+            "Play against the computer",
+            "Watch the computer play itself",
+        ];
+        assert!(parse_choice("computer", &menu).is_err(), "ambiguous");
         assert_eq!(parse_name(" Ann "), Ok("Ann".to_string()));
         assert!(parse_name("").is_err());
         assert!(parse_name(&"x".repeat(21)).is_err());
