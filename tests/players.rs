@@ -27,20 +27,32 @@ fn reachable() -> impl Strategy<Value = (Position, Rules)> {
         any::<bool>(),
         proptest::collection::vec(any::<proptest::sample::Index>(), 0..60),
     )
-        .prop_filter_map("the game ended before the walk", |(board, rules, hounds_first, walk)| {
-            let board: Board = board.parse().ok()?;
-            let first = if hounds_first { Side::Hounds } else { Side::Fox };
-            let setup = Setup { board, rules, fox_start: None, first };
-            let mut pos = setup.default_start();
-            for step in walk {
-                if pos.ending(rules).is_some() {
-                    return None;
+        .prop_filter_map(
+            "the game ended before the walk",
+            |(board, rules, hounds_first, walk)| {
+                let board: Board = board.parse().ok()?;
+                let first = if hounds_first {
+                    Side::Hounds
+                } else {
+                    Side::Fox
+                };
+                let setup = Setup {
+                    board,
+                    rules,
+                    fox_start: None,
+                    first,
+                };
+                let mut pos = setup.default_start();
+                for step in walk {
+                    if pos.ending(rules).is_some() {
+                        return None;
+                    }
+                    let moves = pos.legal_moves();
+                    pos = pos.play(*step.get(&moves));
                 }
-                let moves = pos.legal_moves();
-                pos = pos.play(*step.get(&moves));
-            }
-            pos.ending(rules).is_none().then_some((pos, rules))
-        })
+                pos.ending(rules).is_none().then_some((pos, rules))
+            },
+        )
 }
 
 proptest! {
@@ -73,10 +85,18 @@ fn overpowered_hounds_beat_every_fox() {
             let mut game = Game::new(setup.default_start(), setup.rules);
             while game.ending().is_none() {
                 let pos = *game.position();
-                let player = if pos.to_move() == Side::Fox { &mut fox } else { &mut hounds };
+                let player = if pos.to_move() == Side::Fox {
+                    &mut fox
+                } else {
+                    &mut hounds
+                };
                 assert!(game.play(player.choose(&pos).expect("a move")));
             }
-            assert_eq!(game.ending().map(|e| e.winner()), Some(Side::Hounds), "fox {level}");
+            assert_eq!(
+                game.ending().map(|e| e.winner()),
+                Some(Side::Hounds),
+                "fox {level}"
+            );
         }
     }
 }
