@@ -67,7 +67,18 @@ fn play_game(
     fox: &mut Computer,
 ) -> io::Result<Option<Game>> {
     let setup = options.setup;
-    let start = setup.default_start();
+    // With `--fox-start choose`, the computer's fox picks its own start.
+    let start = match setup.fox_start {
+        Some(_) => setup.default_start(),
+        None => {
+            let starts: Vec<Position> = setup
+                .fox_choices()
+                .into_iter()
+                .filter_map(|sq| setup.start(sq).ok())
+                .collect();
+            starts[fox.choose_start(&starts)]
+        }
+    };
     let mut game = Game::new(start, setup.rules);
     let mut said: Option<String> = None;
     loop {
