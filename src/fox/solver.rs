@@ -1,12 +1,18 @@
 //! The solved game: exact values, every best move and exact game counts,
 //! by exhaustive search of the positions a position can lead to.
 //!
-//! Hounds only move forward, so the game graph is acyclic and a memoised
-//! depth-first search is exact. Positions are kept in a dense table instead of
-//! a hash map: the hounds' set of dark squares is ranked with the combinatorial
-//! number system and multiplied by the fox's dark square. The side to move is
-//! not part of the index: every ply changes the sum of all pieces' rows by one,
-//! so within one search the placement alone fixes whose turn it is.
+//! Hounds only move forward, so the game graph is acyclic and a search from
+//! the ends back is exact. Positions are kept in a dense table instead of a
+//! hash map: the hounds' set of dark squares is numbered (by the sum of the
+//! hounds' rows, then with the combinatorial number system) and multiplied by
+//! the fox's dark square. The side to move is not part of the index: every ply
+//! changes the sum of all pieces' rows by one, so within one search the
+//! placement alone fixes whose turn it is.
+//!
+//! A full analysis marks every reachable position going forward, then solves
+//! them backward one row sum of the hounds at a time: a hound move adds one to
+//! it, so a set's children are whole rows of the level above, read in order.
+//! The [`Solver`] of single values fills its table by memoised depth-first search.
 //!
 //! ```
 //! use tallyho::fox::solver::{analyse, Value};
@@ -206,20 +212,20 @@ fn from_score(best: u8, side: Side) -> u8 {
     }
 }
 
-/// A placement in compact form: the rank of the hounds' set of dark squares
-/// and the fox's dark-square number.
+/// A placement in compact form: the number of the hounds' set of dark
+/// squares (see `Geometry::sets`) and the fox's dark-square number.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Placement {
-    rank: u32,
+    set: u32,
     fox: u8,
 }
 
 /// A legal-unless-the-fox-is-there hound move of one hound set: the square
-/// it goes to and the rank of the set it makes.
+/// it goes to and the number of the set it makes.
 #[derive(Clone, Copy, Debug)]
 struct HoundMove {
     to: u8,
-    rank: u32,
+    set: u32,
 }
 
 /// A board's dark squares numbered 0.. in square order, with every hound set
@@ -232,16 +238,23 @@ struct Geometry {
     dark: usize,
     /// Dark-square number of each square index, or `OFF`.
     number: [u8; 64],
-    row: Vec<u8>,
     /// The dark squares next to each dark square.
     fox_steps: Vec<u32>,
+    /// The dark squares on even rows (counting from 0).
+    even_rows: u32,
     /// `binom[n][r]` for the combinatorial number system.
     binom: [[u32; 5]; 33],
-    /// Every hound set, by rank: in colex order, which is increasing mask order.
+    /// Every hound set, numbered by the sum of the hounds' rows (every hound
+    /// move adds one), then in colex order.
     sets: Vec<u32>,
-    /// Every square the hounds of each set could still reach.
-    reach: Vec<u32>,
-    /// The moves of each set, `moves[starts[rank]..starts[rank + 1]]`.
+    /// The number of each set by its colex rank.
+    by_rank: Vec<u32>,
+    /// The first set number of each row sum, then the number of sets:
+    /// the sets of row sum `s` are `levels[s]..levels[s + 1]`.
+    levels: Vec<u32>,
+    /// The fox squares on which the fox has won, by set: row 1 or escaped, as the rules say.
+    won: Vec<u32>,
+    /// The moves of each set, `moves[starts[set]..starts[set + 1]]`.
     starts: Vec<u32>,
     moves: Vec<HoundMove>,
 }
@@ -263,7 +276,7 @@ impl Geometry {
                 .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
                 .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
         };
-        let fox_steps = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
+        let fox_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
         let hound_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &HOUND_STEPS)).collect();
         let cone: Vec<u32> = squares
             .iter()
@@ -277,6 +290,15 @@ impl Geometry {
                     .fold(0, |mask, (i, _)| mask | 1 << i)
             })
             .collect();
+        let row: Vec<u8> = squares.iter().map(|sq| sq.row()).collect();
+        let mask_where = |keep: &dyn Fn(usize) -> bool| {
+            (0..dark)
+                .filter(|&i| keep(i))
+                .fold(0u32, |mask, i| mask | 1 << i)
+        };
+        let all = mask_where(&|_| true);
+        let even_rows = mask_where(&|i| row[i].is_multiple_of(2));
+        let row_one = mask_where(&|i| row[i] == 0);
         let mut binom = [[0u32; 5]; 33];
         for n in 0..33 {
             binom[n][0] = 1;
@@ -288,40 +310,80 @@ impl Geometry {
                 };
             }
         }
+        let count = binom[dark][k] as usize;
+        let row_sum = |mask: u32| {
+            bits(mask)
+                .map(|h| usize::from(row[h as usize]))
+                .sum::<usize>()
+        };
+        // Gosper's hack walks the k-sets in colex order, which is increasing mask order.
+        let mut colex = Vec::with_capacity(count);
+        let mut set = (1u64 << k) - 1;
+        while set < 1 << dark {
+            colex.push(set as u32);
+            let low = set & set.wrapping_neg();
+            let next = set + low;
+            set = (((next ^ set) >> 2) / low) | next;
+        }
+        debug_assert_eq!(colex.len(), count);
+        // A counting sort by row sum.
+        let top = k * (usize::from(board.height()) - 1);
+        let mut levels = vec![0u32; top + 2];
+        for &mask in &colex {
+            levels[row_sum(mask) + 1] += 1;
+        }
+        for s in 1..levels.len() {
+            levels[s] += levels[s - 1];
+        }
+        let mut next = levels.clone();
+        let mut sets = vec![0; count];
+        let by_rank: Vec<u32> = colex
+            .iter()
+            .map(|&mask| {
+                let slot = &mut next[row_sum(mask)];
+                sets[*slot as usize] = mask;
+                *slot += 1;
+                *slot - 1
+            })
+            .collect();
         let mut geo = Geometry {
             board,
             row_one_wins: rules != Rules::Escape,
             early_win: rules != Rules::Standard,
             dark,
             number,
-            row: squares.iter().map(|sq| sq.row()).collect(),
             fox_steps,
+            even_rows,
             binom,
-            sets: Vec::with_capacity(binom[dark][k] as usize),
-            reach: Vec::with_capacity(binom[dark][k] as usize),
-            starts: Vec::with_capacity(binom[dark][k] as usize + 1),
-            moves: Vec::new(),
+            sets,
+            by_rank,
+            levels,
+            won: Vec::with_capacity(count),
+            starts: Vec::with_capacity(count + 1),
+            moves: Vec::with_capacity(count * 2 * k),
         };
-        // Gosper's hack walks the k-sets in increasing mask order.
-        let mut set = (1u64 << k) - 1;
-        while set < 1 << dark {
-            let mask = set as u32;
-            geo.sets.push(mask);
-            geo.reach
-                .push(bits(mask).fold(0, |reach, h| reach | cone[h as usize]));
+        for i in 0..count {
+            let mask = geo.sets[i];
+            let mut won = if geo.row_one_wins { row_one } else { 0 };
+            if geo.early_win {
+                let open = all & !bits(mask).fold(0, |reach, h| reach | cone[h as usize]);
+                for fox in bits(open) {
+                    if geo.fox_steps[fox as usize] & open != 0 {
+                        won |= 1 << fox;
+                    }
+                }
+            }
+            geo.won.push(won);
             geo.starts.push(geo.moves.len() as u32);
             for from in bits(mask) {
                 for to in bits(hound_steps[from as usize] & !mask) {
-                    let rank = geo.rank(mask & !(1 << from) | 1 << to);
-                    geo.moves.push(HoundMove { to, rank });
+                    let set = geo.set_number(mask & !(1 << from) | 1 << to);
+                    debug_assert_eq!(geo.level(set), geo.level(i as u32) + 1);
+                    geo.moves.push(HoundMove { to, set });
                 }
             }
-            let low = set & set.wrapping_neg();
-            let next = set + low;
-            set = (((next ^ set) >> 2) / low) | next;
         }
         geo.starts.push(geo.moves.len() as u32);
-        debug_assert_eq!(geo.sets.len(), binom[dark][k] as usize);
         geo
     }
 
@@ -330,28 +392,35 @@ impl Geometry {
         self.sets.len() * self.dark
     }
 
-    /// A hound set's colex rank: the sum of `C(square, i)` over its i-th square from 1.
-    fn rank(&self, mask: u32) -> u32 {
-        bits(mask)
+    /// A hound set's number: from its colex rank, the sum of `C(square, i)`
+    /// over its i-th square from 1.
+    fn set_number(&self, mask: u32) -> u32 {
+        let rank: u32 = bits(mask)
             .zip(1..)
             .map(|(sq, i)| self.binom[sq as usize][i])
-            .sum()
+            .sum();
+        self.by_rank[rank as usize]
+    }
+
+    /// The row sum of a set, from its number.
+    fn level(&self, set: u32) -> usize {
+        self.levels.partition_point(|&start| start <= set) - 1
     }
 
     fn placement(&self, pos: &Position) -> Placement {
         assert_eq!(pos.board(), self.board, "a solver works on one board size");
         let number = |sq: super::board::Square| self.number[sq.index() as usize];
         Placement {
-            rank: self.rank(pos.hounds().fold(0, |mask, h| mask | 1 << number(h))),
+            set: self.set_number(pos.hounds().fold(0, |mask, h| mask | 1 << number(h))),
             fox: number(pos.fox()),
         }
     }
 
-    /// The dense table index: the hound set's rank, then the fox's square,
+    /// The dense table index: the hound set's number, then the fox's square,
     /// so that a fox move stays within a few cache lines (measured faster
     /// than the other way round).
     fn index(&self, p: Placement) -> usize {
-        p.rank as usize * self.dark + p.fox as usize
+        p.set as usize * self.dark + p.fox as usize
     }
 
     /// Which of the two tables of positions this position belongs to: the
@@ -364,14 +433,12 @@ impl Geometry {
 
     /// Whether the fox has won by reaching row 1 or by escaping (as the rules allow).
     fn fox_won(&self, p: Placement) -> bool {
-        if self.row_one_wins && self.row[p.fox as usize] == 0 {
-            return true;
-        }
-        if self.early_win {
-            let reach = self.reach[p.rank as usize];
-            return reach & 1 << p.fox == 0 && self.fox_steps[p.fox as usize] & !reach != 0;
-        }
-        false
+        self.won[p.set as usize] & 1 << p.fox != 0
+    }
+
+    /// The moves of a hound set, the fox aside.
+    fn moves_of(&self, set: u32) -> &[HoundMove] {
+        &self.moves[self.starts[set as usize] as usize..self.starts[set as usize + 1] as usize]
     }
 
     /// Calls `visit` on every position one move from `p`, `side` to move.
@@ -379,16 +446,14 @@ impl Geometry {
     fn for_each_child(&self, p: Placement, side: Side, mut visit: impl FnMut(Placement)) {
         match side {
             Side::Fox => {
-                for fox in bits(self.fox_steps[p.fox as usize] & !self.sets[p.rank as usize]) {
+                for fox in bits(self.fox_steps[p.fox as usize] & !self.sets[p.set as usize]) {
                     visit(Placement { fox, ..p });
                 }
             }
             Side::Hounds => {
-                let range = self.starts[p.rank as usize] as usize
-                    ..self.starts[p.rank as usize + 1] as usize;
-                for mv in &self.moves[range] {
+                for mv in self.moves_of(p.set) {
                     if mv.to != p.fox {
-                        visit(Placement { rank: mv.rank, ..p });
+                        visit(Placement { set: mv.set, ..p });
                     }
                 }
             }
@@ -412,10 +477,7 @@ fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
 /// most children are, and the calls dominated the time.
 fn solve_value(geo: &Geometry, table: &mut [u8], p: Placement, side: Side) -> u8 {
     let code = if geo.fox_won(p) {
-        encode(Value {
-            winner: Side::Fox,
-            plies: 0,
-        })
+        FOX_NOW
     } else {
         let mut best = None;
         geo.for_each_child(p, side, |child| {
@@ -427,32 +489,30 @@ fn solve_value(geo: &Geometry, table: &mut [u8], p: Placement, side: Side) -> u8
         });
         match best {
             Some(best) => from_score(best, side),
-            None => encode(Value {
-                winner: side.other(),
-                plies: 0,
-            }),
+            None => now(side.other()),
         }
     };
     table[geo.index(p)] = code;
     code
 }
 
-/// A table entry of a counting search: a game count with the value code
-/// packed into its top byte, plus one so that zero means "not solved yet"
-/// (and a fresh table is zeroed memory the system hands out lazily). Value
-/// and count share a cache line, and a child's look-up is one load.
-///
-/// Two widths: `u128` (counts below 2^120), which holds every count met in
-/// practice, and [`GameCount`] (below 2^184), used only if `u128` overflows.
-trait Tally: Copy + PartialEq {
+/// The value code of an ended position won by `winner`.
+const fn now(winner: Side) -> u8 {
+    match winner {
+        Side::Fox => 0,
+        Side::Hounds => HOUNDS_WIN,
+    }
+}
+
+/// The value code of a position the fox has won.
+const FOX_NOW: u8 = now(Side::Fox);
+
+/// A game count in one of two widths: `u128`, which holds every count met
+/// in practice, and [`GameCount`], used only if `u128` overflows.
+trait Tally: Copy {
     const ZERO: Self;
     const ONE: Self;
     fn checked_add(self, other: Self) -> Option<Self>;
-    /// The entry for a solved position, or `None` if the count needs the top byte.
-    fn pack(code: u8, games: Self) -> Option<Self>;
-    /// The value code of an entry; meaningless for an unsolved one.
-    fn code(self) -> u8;
-    fn games(self) -> Self;
     fn wide(self) -> GameCount;
 }
 
@@ -461,15 +521,6 @@ impl Tally for u128 {
     const ONE: u128 = 1;
     fn checked_add(self, other: u128) -> Option<u128> {
         u128::checked_add(self, other)
-    }
-    fn pack(code: u8, games: u128) -> Option<u128> {
-        (games >> 120 == 0).then(|| (u128::from(code) + 1) << 120 | games)
-    }
-    fn code(self) -> u8 {
-        ((self >> 120) as u8).wrapping_sub(1)
-    }
-    fn games(self) -> u128 {
-        self & ((1 << 120) - 1)
     }
     fn wide(self) -> GameCount {
         GameCount::from(self)
@@ -482,95 +533,182 @@ impl Tally for GameCount {
     fn checked_add(self, other: GameCount) -> Option<GameCount> {
         GameCount::checked_add(self, other)
     }
-    fn pack(code: u8, games: GameCount) -> Option<GameCount> {
-        let [lo, mid, hi] = games.0;
-        (hi >> 56 == 0).then(|| GameCount([lo, mid, (u64::from(code) + 1) << 56 | hi]))
-    }
-    fn code(self) -> u8 {
-        ((self.0[2] >> 56) as u8).wrapping_sub(1)
-    }
-    fn games(self) -> GameCount {
-        GameCount([self.0[0], self.0[1], self.0[2] & ((1 << 56) - 1)])
-    }
     fn wide(self) -> GameCount {
         self
     }
 }
 
-/// One fresh search that also counts positions and games, in a dense table.
+/// Every position reachable from a root, as one mask of fox squares per
+/// hound set; with whose turn it is at each.
+struct Reach {
+    /// The reached fox squares of each hound set.
+    seen: Vec<u32>,
+    /// The root's row sum: no set below it is reached.
+    first: usize,
+    /// 0 if the fox moves where the row sum plus the fox's row is even, else 1.
+    parity: usize,
+}
+
+impl Reach {
+    /// Marks everything reachable from `root`, `side` to move, level by level:
+    /// fox moves stay in a set's row of the table, hound moves go up a level.
+    fn from(geo: &Geometry, root: Placement, side: Side) -> Reach {
+        let first = geo.level(root.set);
+        let fox_row = geo.even_rows >> root.fox & 1 == 0;
+        let mut reach = Reach {
+            seen: vec![0; geo.sets.len()],
+            first,
+            parity: (first + usize::from(fox_row) + usize::from(side == Side::Hounds)) % 2,
+        };
+        reach.seen[root.set as usize] = 1 << root.fox;
+        for level in first..geo.levels.len() - 1 {
+            let fox_turn = reach.fox_turn(geo, level);
+            for set in geo.levels[level]..geo.levels[level + 1] {
+                let seen = reach.seen[set as usize];
+                if seen == 0 {
+                    continue;
+                }
+                let live = seen & !geo.won[set as usize];
+                let steps =
+                    bits(live & fox_turn).fold(0, |steps, fox| steps | geo.fox_steps[fox as usize]);
+                let seen = seen | steps & !geo.sets[set as usize];
+                reach.seen[set as usize] = seen;
+                let hounds_turn = seen & !fox_turn & !geo.won[set as usize];
+                if hounds_turn != 0 {
+                    for mv in geo.moves_of(set) {
+                        reach.seen[mv.set as usize] |= hounds_turn & !(1 << mv.to);
+                    }
+                }
+            }
+        }
+        reach
+    }
+
+    /// The fox squares on which the fox is to move, in the sets of row sum `level`.
+    fn fox_turn(&self, geo: &Geometry, level: usize) -> u32 {
+        if (level + self.parity).is_multiple_of(2) {
+            geo.even_rows
+        } else {
+            !geo.even_rows
+        }
+    }
+
+    fn count(&self) -> u64 {
+        self.seen
+            .iter()
+            .map(|seen| u64::from(seen.count_ones()))
+            .sum()
+    }
+}
+
+/// One fresh search that also counts positions and games. Every position
+/// reachable from the root is marked first; then values and game counts are
+/// worked out level by level, from the highest row sum down, so the children
+/// of each hound set are read as whole rows of a table of the level above.
+/// Counts are kept for two levels only, which fit in the cache.
 struct Search<'g, C> {
     geo: &'g Geometry,
-    table: Vec<C>,
+    /// The value code of every reached position, by table index.
+    values: Vec<u8>,
     reachable: u64,
+    /// The root's game count.
+    games: C,
     overflow: bool,
 }
 
 impl<C: Tally> Search<'_, C> {
     fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
-        let mut search = Search {
+        let reach = Reach::from(geo, root, side);
+        let dark = geo.dark;
+        let levels = &geo.levels;
+        let widest = (reach.first..levels.len() - 1)
+            .map(|level| (levels[level + 1] - levels[level]) as usize)
+            .max()
+            .unwrap_or(0);
+        let mut values = vec![0u8; geo.size()];
+        // The counts of the level being solved and of the one above.
+        let mut here = vec![C::ZERO; widest * dark];
+        let mut above = vec![C::ZERO; widest * dark];
+        let mut overflow = false;
+        let mut add = |sum: &mut C, games: C| match sum.checked_add(games) {
+            Some(total) => *sum = total,
+            None => overflow = true,
+        };
+        for level in (reach.first..levels.len() - 1).rev() {
+            std::mem::swap(&mut here, &mut above);
+            let fox_turn = reach.fox_turn(geo, level);
+            let (low, high) = (levels[level], levels[level + 1]);
+            for set in low..high {
+                let seen = reach.seen[set as usize];
+                if seen == 0 {
+                    continue;
+                }
+                let row = set as usize * dark;
+                let counts = (set - low) as usize * dark;
+                let won = geo.won[set as usize];
+                for fox in bits(seen & won) {
+                    values[row + fox as usize] = FOX_NOW;
+                    here[counts + fox as usize] = C::ONE;
+                }
+                let hounds_turn = seen & !fox_turn & !won;
+                if hounds_turn != 0 {
+                    let mut best = [0u8; 32];
+                    let mut games = [C::ZERO; 32];
+                    let mut moved = 0;
+                    for mv in geo.moves_of(set) {
+                        let foxes = hounds_turn & !(1 << mv.to);
+                        moved |= foxes;
+                        let child = mv.set as usize * dark;
+                        let child_counts = (mv.set - high) as usize * dark;
+                        for fox in bits(foxes) {
+                            let fox = fox as usize;
+                            let code = values[child + fox];
+                            best[fox] = best[fox].max(score(code, Side::Hounds));
+                            add(&mut games[fox], above[child_counts + fox]);
+                        }
+                    }
+                    for fox in bits(hounds_turn) {
+                        let fox = fox as usize;
+                        if moved & 1 << fox != 0 {
+                            values[row + fox] = from_score(best[fox], Side::Hounds);
+                            here[counts + fox] = games[fox];
+                        } else {
+                            values[row + fox] = FOX_NOW;
+                            here[counts + fox] = C::ONE;
+                        }
+                    }
+                }
+                let hounds = geo.sets[set as usize];
+                for fox in bits(seen & fox_turn & !won) {
+                    let mut best = None;
+                    let mut games = C::ZERO;
+                    for to in bits(geo.fox_steps[fox as usize] & !hounds) {
+                        let to = to as usize;
+                        best = best.max(Some(score(values[row + to], Side::Fox)));
+                        add(&mut games, here[counts + to]);
+                    }
+                    let fox = fox as usize;
+                    match best {
+                        Some(best) => {
+                            values[row + fox] = from_score(best, Side::Fox);
+                            here[counts + fox] = games;
+                        }
+                        None => {
+                            values[row + fox] = now(Side::Hounds);
+                            here[counts + fox] = C::ONE;
+                        }
+                    }
+                }
+            }
+        }
+        let games = here[(root.set - levels[reach.first]) as usize * dark + root.fox as usize];
+        Search {
             geo,
-            table: vec![C::ZERO; geo.size()],
-            reachable: 0,
-            overflow: false,
-        };
-        search.visit(root, side);
-        search
-    }
-
-    /// Solves and counts `p` and everything it leads to; returns its entry.
-    fn visit(&mut self, p: Placement, side: Side) -> C {
-        let geo = self.geo;
-        let (code, games) = if geo.fox_won(p) {
-            (
-                encode(Value {
-                    winner: Side::Fox,
-                    plies: 0,
-                }),
-                C::ONE,
-            )
-        } else {
-            let mut children = [(p, 0); 8];
-            let mut len = 0;
-            geo.for_each_child(p, side, |child| {
-                children[len] = (child, geo.index(child));
-                len += 1;
-            });
-            // Load every child's entry before using any: the loads miss the
-            // cache independently, so they overlap.
-            let mut entries = [C::ZERO; 8];
-            for (entry, &(_, i)) in entries.iter_mut().zip(&children[..len]) {
-                *entry = self.table[i];
-            }
-            let mut best = None;
-            let mut games = C::ZERO;
-            for (&(child, _), entry) in children[..len].iter().zip(&mut entries) {
-                if *entry == C::ZERO {
-                    *entry = self.visit(child, side.other());
-                }
-                best = best.max(Some(score(entry.code(), side)));
-                match games.checked_add(entry.games()) {
-                    Some(sum) => games = sum,
-                    None => self.overflow = true,
-                }
-            }
-            match best {
-                Some(best) => (from_score(best, side), games),
-                None => (
-                    encode(Value {
-                        winner: side.other(),
-                        plies: 0,
-                    }),
-                    C::ONE,
-                ),
-            }
-        };
-        let entry = C::pack(code, games).unwrap_or_else(|| {
-            self.overflow = true;
-            C::pack(code, C::ZERO).expect("an empty count packs")
-        });
-        self.table[geo.index(p)] = entry;
-        self.reachable += 1;
-        entry
+            values,
+            reachable: reach.count(),
+            games,
+            overflow,
+        }
     }
 }
 
@@ -615,15 +753,15 @@ pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
 fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
     let geo = search.geo;
     let root = geo.index(geo.placement(pos));
-    let value = decode(search.table[root].code());
+    let value = decode(search.values[root]);
     let best = best_of(pos, value, |child| {
-        decode(search.table[geo.index(geo.placement(child))].code())
+        decode(search.values[geo.index(geo.placement(child))])
     });
     Analysis {
         value,
         best,
         reachable: search.reachable,
-        possible_games: search.table[root].games().wide(),
+        possible_games: search.games.wide(),
     }
 }
 
@@ -781,7 +919,7 @@ mod tests {
             subsets(geo.dark as u32, board.hound_count() as u32, 0, 0, &mut sets);
             assert_eq!(sets.len(), geo.sets.len(), "{board}");
             for &mask in &sets {
-                assert_eq!(geo.sets[geo.rank(mask) as usize], mask, "{board}");
+                assert_eq!(geo.sets[geo.set_number(mask) as usize], mask, "{board}");
             }
         }
     }
