@@ -242,6 +242,10 @@ struct Geometry {
     fox_steps: Vec<u32>,
     /// The dark squares on even rows (counting from 0).
     even_rows: u32,
+    /// Each dark square's number among those of its rows' parity.
+    compact: [u8; 32],
+    /// How many dark squares the rows of one parity have at most.
+    half: usize,
     /// `binom[n][r]` for the combinatorial number system.
     binom: [[u32; 5]; 33],
     /// Every hound set, numbered by the sum of the hounds' rows (every hound
@@ -299,6 +303,10 @@ impl Geometry {
         let all = mask_where(&|_| true);
         let even_rows = mask_where(&|i| row[i].is_multiple_of(2));
         let row_one = mask_where(&|i| row[i] == 0);
+        let mut compact = [0; 32];
+        for (i, sq) in squares.iter().enumerate() {
+            compact[i] = (sq.row() / 2) * (board.width() / 2) + sq.col() / 2;
+        }
         let mut binom = [[0u32; 5]; 33];
         for n in 0..33 {
             binom[n][0] = 1;
@@ -354,6 +362,8 @@ impl Geometry {
             number,
             fox_steps,
             even_rows,
+            compact,
+            half: (usize::from(board.height()).div_ceil(2)) * usize::from(board.width() / 2),
             binom,
             sets,
             by_rank,
@@ -507,12 +517,19 @@ const fn now(winner: Side) -> u8 {
 /// The value code of a position the fox has won.
 const FOX_NOW: u8 = now(Side::Fox);
 
-/// A game count in one of two widths: `u128`, which holds every count met
-/// in practice, and [`GameCount`], used only if `u128` overflows.
+/// A solved position's entry in a counting search: its game count with its
+/// value code in the top byte, so that a child's look-up is one load.
+///
+/// Two widths: `u128` (counts below 2^120), which holds every count met in
+/// practice, and [`GameCount`] (below 2^184), used only if `u128` overflows.
 trait Tally: Copy {
     const ZERO: Self;
     const ONE: Self;
     fn checked_add(self, other: Self) -> Option<Self>;
+    /// The entry for a solved position, or `None` if the count needs the top byte.
+    fn pack(code: u8, games: Self) -> Option<Self>;
+    fn code(self) -> u8;
+    fn games(self) -> Self;
     fn wide(self) -> GameCount;
 }
 
@@ -521,6 +538,15 @@ impl Tally for u128 {
     const ONE: u128 = 1;
     fn checked_add(self, other: u128) -> Option<u128> {
         u128::checked_add(self, other)
+    }
+    fn pack(code: u8, games: u128) -> Option<u128> {
+        (games >> 120 == 0).then(|| u128::from(code) << 120 | games)
+    }
+    fn code(self) -> u8 {
+        (self >> 120) as u8
+    }
+    fn games(self) -> u128 {
+        self & ((1 << 120) - 1)
     }
     fn wide(self) -> GameCount {
         GameCount::from(self)
@@ -532,6 +558,16 @@ impl Tally for GameCount {
     const ONE: GameCount = GameCount::ONE;
     fn checked_add(self, other: GameCount) -> Option<GameCount> {
         GameCount::checked_add(self, other)
+    }
+    fn pack(code: u8, games: GameCount) -> Option<GameCount> {
+        let [lo, mid, hi] = games.0;
+        (hi >> 56 == 0).then(|| GameCount([lo, mid, u64::from(code) << 56 | hi]))
+    }
+    fn code(self) -> u8 {
+        (self.0[2] >> 56) as u8
+    }
+    fn games(self) -> GameCount {
+        GameCount([self.0[0], self.0[1], self.0[2] & ((1 << 56) - 1)])
     }
     fn wide(self) -> GameCount {
         self
@@ -604,36 +640,47 @@ impl Reach {
 /// One fresh search that also counts positions and games. Every position
 /// reachable from the root is marked first; then values and game counts are
 /// worked out level by level, from the highest row sum down, so the children
-/// of each hound set are read as whole rows of a table of the level above.
-/// Counts are kept for two levels only, which fit in the cache.
+/// of each hound set are read as whole rows of the level above.
+///
+/// Only the positions with the fox to move are kept, and for two levels: a
+/// hound move's child is one of them a level up, and a fox move's child is a
+/// position of the same row, worked out just before. That fits in the cache.
 struct Search<'g, C> {
     geo: &'g Geometry,
-    /// The value code of every reached position, by table index.
-    values: Vec<u8>,
+    root: Placement,
+    /// The root's entry.
+    entry: C,
+    /// The value codes of the root's set's row with the hounds to move.
+    root_row: [u8; 32],
+    /// The entries of the fox to move a level above the root, by `row_of` and `Geometry::half`.
+    above: Vec<C>,
     reachable: u64,
-    /// The root's game count.
-    games: C,
     overflow: bool,
 }
 
 impl<C: Tally> Search<'_, C> {
     fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
         let reach = Reach::from(geo, root, side);
-        let dark = geo.dark;
         let levels = &geo.levels;
+        let half = geo.half;
         let widest = (reach.first..levels.len() - 1)
             .map(|level| (levels[level + 1] - levels[level]) as usize)
             .max()
             .unwrap_or(0);
-        let mut values = vec![0u8; geo.size()];
-        // The counts of the level being solved and of the one above.
-        let mut here = vec![C::ZERO; widest * dark];
-        let mut above = vec![C::ZERO; widest * dark];
+        // The entries of the level being solved and of the one above.
+        let mut here = vec![C::ZERO; widest * half];
+        let mut above = vec![C::ZERO; widest * half];
         let mut overflow = false;
-        let mut add = |sum: &mut C, games: C| match sum.checked_add(games) {
-            Some(total) => *sum = total,
-            None => overflow = true,
+        let mut pack = |code, games| {
+            C::pack(code, games).unwrap_or_else(|| {
+                overflow = true;
+                C::pack(code, C::ZERO).expect("an empty count packs")
+            })
         };
+        let ended = |code| pack_const::<C>(code);
+        let mut root_entry = C::ZERO;
+        let mut root_row = [0; 32];
+        let mut add_overflow = false;
         for level in (reach.first..levels.len() - 1).rev() {
             std::mem::swap(&mut here, &mut above);
             let fox_turn = reach.fox_turn(geo, level);
@@ -643,12 +690,11 @@ impl<C: Tally> Search<'_, C> {
                 if seen == 0 {
                     continue;
                 }
-                let row = set as usize * dark;
-                let counts = (set - low) as usize * dark;
                 let won = geo.won[set as usize];
-                for fox in bits(seen & won) {
-                    values[row + fox as usize] = FOX_NOW;
-                    here[counts + fox as usize] = C::ONE;
+                // The positions of this row with the hounds to move.
+                let mut row = [C::ZERO; 32];
+                for fox in bits(seen & !fox_turn & won) {
+                    row[fox as usize] = ended(FOX_NOW);
                 }
                 let hounds_turn = seen & !fox_turn & !won;
                 if hounds_turn != 0 {
@@ -658,58 +704,87 @@ impl<C: Tally> Search<'_, C> {
                     for mv in geo.moves_of(set) {
                         let foxes = hounds_turn & !(1 << mv.to);
                         moved |= foxes;
-                        let child = mv.set as usize * dark;
-                        let child_counts = (mv.set - high) as usize * dark;
+                        let child = &above[(mv.set - high) as usize * half..][..half];
                         for fox in bits(foxes) {
                             let fox = fox as usize;
-                            let code = values[child + fox];
-                            best[fox] = best[fox].max(score(code, Side::Hounds));
-                            add(&mut games[fox], above[child_counts + fox]);
+                            let entry = child[geo.compact[fox] as usize];
+                            best[fox] = best[fox].max(score(entry.code(), Side::Hounds));
+                            match games[fox].checked_add(entry.games()) {
+                                Some(sum) => games[fox] = sum,
+                                None => add_overflow = true,
+                            }
                         }
                     }
                     for fox in bits(hounds_turn) {
                         let fox = fox as usize;
-                        if moved & 1 << fox != 0 {
-                            values[row + fox] = from_score(best[fox], Side::Hounds);
-                            here[counts + fox] = games[fox];
+                        row[fox] = if moved & 1 << fox != 0 {
+                            pack(from_score(best[fox], Side::Hounds), games[fox])
                         } else {
-                            values[row + fox] = FOX_NOW;
-                            here[counts + fox] = C::ONE;
-                        }
+                            ended(FOX_NOW)
+                        };
                     }
                 }
                 let hounds = geo.sets[set as usize];
-                for fox in bits(seen & fox_turn & !won) {
-                    let mut best = None;
-                    let mut games = C::ZERO;
-                    for to in bits(geo.fox_steps[fox as usize] & !hounds) {
-                        let to = to as usize;
-                        best = best.max(Some(score(values[row + to], Side::Fox)));
-                        add(&mut games, here[counts + to]);
-                    }
+                let out = &mut here[(set - low) as usize * half..][..half];
+                for fox in bits(seen & fox_turn) {
                     let fox = fox as usize;
-                    match best {
-                        Some(best) => {
-                            values[row + fox] = from_score(best, Side::Fox);
-                            here[counts + fox] = games;
+                    out[geo.compact[fox] as usize] = if won & 1 << fox != 0 {
+                        ended(FOX_NOW)
+                    } else {
+                        let mut best = None;
+                        let mut games = C::ZERO;
+                        for to in bits(geo.fox_steps[fox] & !hounds) {
+                            let entry = row[to as usize];
+                            best = best.max(Some(score(entry.code(), Side::Fox)));
+                            match games.checked_add(entry.games()) {
+                                Some(sum) => games = sum,
+                                None => add_overflow = true,
+                            }
                         }
-                        None => {
-                            values[row + fox] = now(Side::Hounds);
-                            here[counts + fox] = C::ONE;
+                        match best {
+                            Some(best) => pack(from_score(best, Side::Fox), games),
+                            None => ended(now(Side::Hounds)),
                         }
+                    };
+                }
+                if set == root.set {
+                    root_entry = if fox_turn & 1 << root.fox != 0 {
+                        out[geo.compact[root.fox as usize] as usize]
+                    } else {
+                        row[root.fox as usize]
+                    };
+                    for (code, entry) in root_row.iter_mut().zip(row) {
+                        *code = entry.code();
                     }
                 }
             }
         }
-        let games = here[(root.set - levels[reach.first]) as usize * dark + root.fox as usize];
         Search {
             geo,
-            values,
+            root,
+            entry: root_entry,
+            root_row,
+            above,
             reachable: reach.count(),
-            games,
-            overflow,
+            overflow: overflow || add_overflow,
         }
     }
+
+    /// The value code of a child of the root.
+    fn child_code(&self, child: Placement) -> u8 {
+        if child.set == self.root.set {
+            self.root_row[child.fox as usize]
+        } else {
+            let low = self.geo.levels[self.geo.level(child.set)];
+            let row = (child.set - low) as usize * self.geo.half;
+            self.above[row + self.geo.compact[child.fox as usize] as usize].code()
+        }
+    }
+}
+
+/// The entry of an ended position: one game.
+fn pack_const<C: Tally>(code: u8) -> C {
+    C::pack(code, C::ONE).expect("one game packs")
 }
 
 /// The legal moves of `pos` whose child has `value` one ply closer to the end.
@@ -752,16 +827,15 @@ pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
 
 fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
     let geo = search.geo;
-    let root = geo.index(geo.placement(pos));
-    let value = decode(search.values[root]);
+    let value = decode(search.entry.code());
     let best = best_of(pos, value, |child| {
-        decode(search.values[geo.index(geo.placement(child))])
+        decode(search.child_code(geo.placement(child)))
     });
     Analysis {
         value,
         best,
         reachable: search.reachable,
-        possible_games: search.games.wide(),
+        possible_games: search.entry.games().wide(),
     }
 }
 
