@@ -242,10 +242,12 @@ struct Geometry {
     fox_steps: Vec<u32>,
     /// The dark squares on even rows (counting from 0).
     even_rows: u32,
-    /// Each dark square's number among those of its rows' parity.
-    compact: [u8; 32],
-    /// How many dark squares the rows of one parity have at most.
-    half: usize,
+    /// Each dark square's lane: its number among the squares of its rows' parity.
+    lane: [u8; 32],
+    /// The lanes of the dark squares next to each dark square.
+    lane_steps: Vec<u32>,
+    /// Dark squares in a row.
+    per_row: u32,
     /// `binom[n][r]` for the combinatorial number system.
     binom: [[u32; 5]; 33],
     /// Every hound set, numbered by the sum of the hounds' rows (every hound
@@ -303,9 +305,9 @@ impl Geometry {
         let all = mask_where(&|_| true);
         let even_rows = mask_where(&|i| row[i].is_multiple_of(2));
         let row_one = mask_where(&|i| row[i] == 0);
-        let mut compact = [0; 32];
+        let mut lane = [0; 32];
         for (i, sq) in squares.iter().enumerate() {
-            compact[i] = (sq.row() / 2) * (board.width() / 2) + sq.col() / 2;
+            lane[i] = (sq.row() / 2) * (board.width() / 2) + sq.col() / 2;
         }
         let mut binom = [[0u32; 5]; 33];
         for n in 0..33 {
@@ -362,8 +364,9 @@ impl Geometry {
             number,
             fox_steps,
             even_rows,
-            compact,
-            half: (usize::from(board.height()).div_ceil(2)) * usize::from(board.width() / 2),
+            lane,
+            lane_steps: Vec::new(),
+            per_row: u32::from(board.width() / 2),
             binom,
             sets,
             by_rank,
@@ -372,6 +375,9 @@ impl Geometry {
             starts: Vec::with_capacity(count + 1),
             moves: Vec::with_capacity(count * 2 * k),
         };
+        geo.lane_steps = (0..dark)
+            .map(|i| geo.lanes(geo.fox_steps[i], row[i] % 2 == 1))
+            .collect();
         for i in 0..count {
             let mask = geo.sets[i];
             let mut won = if geo.row_one_wins { row_one } else { 0 };
@@ -395,6 +401,22 @@ impl Geometry {
         }
         geo.starts.push(geo.moves.len() as u32);
         geo
+    }
+
+    /// The lanes of the squares of `mask` on even rows, or on odd ones.
+    #[inline(always)]
+    fn lanes(&self, mask: u32, even: bool) -> u32 {
+        let width = self.per_row;
+        let row = (1 << width) - 1;
+        let mut out = 0;
+        let mut rest = mask >> if even { 0 } else { width };
+        let mut shift = 0;
+        while rest != 0 {
+            out |= (rest & row) << shift;
+            rest >>= 2 * width;
+            shift += width;
+        }
+        out
     }
 
     /// Entries in a dense table: hound sets times fox squares.
@@ -517,57 +539,78 @@ const fn now(winner: Side) -> u8 {
 /// The value code of a position the fox has won.
 const FOX_NOW: u8 = now(Side::Fox);
 
-/// A solved position's entry in a counting search: its game count with its
-/// value code in the top byte, so that a child's look-up is one load.
+/// A game count in one of two widths: [`Narrow`], which holds every count
+/// met in practice, and [`GameCount`], used only if that overflows.
 ///
-/// Two widths: `u128` (counts below 2^120), which holds every count met in
-/// practice, and [`GameCount`] (below 2^184), used only if `u128` overflows.
+/// Counts are added lane by lane over whole rows, unused lanes too, so
+/// addition wraps silently; each position's count is then checked against a
+/// limit (2^120 and 2^184), and a position has at most eight children, so
+/// the counts that matter cannot wrap.
 trait Tally: Copy {
     const ZERO: Self;
     const ONE: Self;
-    fn checked_add(self, other: Self) -> Option<Self>;
-    /// The entry for a solved position, or `None` if the count needs the top byte.
-    fn pack(code: u8, games: Self) -> Option<Self>;
-    fn code(self) -> u8;
-    fn games(self) -> Self;
+    /// The sum, wrapping; `normalise` it before use.
+    fn add(self, other: Self) -> Self;
+    /// The same count in its usual form, after adding.
+    fn normalise(self) -> Self;
+    /// Nonzero if the (normalised) count is at or above the limit.
+    fn excess(self) -> u64;
     fn wide(self) -> GameCount;
 }
 
-impl Tally for u128 {
-    const ZERO: u128 = 0;
-    const ONE: u128 = 1;
-    fn checked_add(self, other: u128) -> Option<u128> {
-        u128::checked_add(self, other)
+/// A count below 2^120 in two 60-bit halves, low first, each in a `u64`:
+/// adding up to eight of them half by half cannot carry out of a `u64`, so
+/// two plain additions (one vector instruction) do, and the carry waits
+/// for `normalise`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Narrow([u64; 2]);
+
+const HALF_BITS: u32 = 60;
+const HALF_MASK: u64 = (1 << HALF_BITS) - 1;
+
+impl Tally for Narrow {
+    const ZERO: Narrow = Narrow([0; 2]);
+    const ONE: Narrow = Narrow([1, 0]);
+    #[inline(always)]
+    fn add(self, other: Narrow) -> Narrow {
+        Narrow([
+            self.0[0].wrapping_add(other.0[0]),
+            self.0[1].wrapping_add(other.0[1]),
+        ])
     }
-    fn pack(code: u8, games: u128) -> Option<u128> {
-        (games >> 120 == 0).then(|| u128::from(code) << 120 | games)
+    #[inline(always)]
+    fn normalise(self) -> Narrow {
+        let [low, high] = self.0;
+        Narrow([low & HALF_MASK, high.wrapping_add(low >> HALF_BITS)])
     }
-    fn code(self) -> u8 {
-        (self >> 120) as u8
-    }
-    fn games(self) -> u128 {
-        self & ((1 << 120) - 1)
+    #[inline(always)]
+    fn excess(self) -> u64 {
+        self.0[1] >> HALF_BITS
     }
     fn wide(self) -> GameCount {
-        GameCount::from(self)
+        GameCount::from(u128::from(self.0[1]) << HALF_BITS | u128::from(self.0[0]))
     }
 }
 
 impl Tally for GameCount {
     const ZERO: GameCount = GameCount::ZERO;
     const ONE: GameCount = GameCount::ONE;
-    fn checked_add(self, other: GameCount) -> Option<GameCount> {
-        GameCount::checked_add(self, other)
+    fn add(self, other: GameCount) -> GameCount {
+        let mut out = [0; 3];
+        let mut carry = false;
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (sum, c1) = self.0[i].overflowing_add(other.0[i]);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            *limb = sum;
+            carry = c1 || c2;
+        }
+        GameCount(out)
     }
-    fn pack(code: u8, games: GameCount) -> Option<GameCount> {
-        let [lo, mid, hi] = games.0;
-        (hi >> 56 == 0).then(|| GameCount([lo, mid, u64::from(code) << 56 | hi]))
+    fn normalise(self) -> GameCount {
+        self
     }
-    fn code(self) -> u8 {
-        (self.0[2] >> 56) as u8
-    }
-    fn games(self) -> GameCount {
-        GameCount([self.0[0], self.0[1], self.0[2] & ((1 << 56) - 1)])
+    fn excess(self) -> u64 {
+        self.0[2] >> 56
     }
     fn wide(self) -> GameCount {
         self
@@ -644,46 +687,55 @@ impl Reach {
 ///
 /// Only the positions with the fox to move are kept, and for two levels: a
 /// hound move's child is one of them a level up, and a fox move's child is a
-/// position of the same row, worked out just before. That fits in the cache.
+/// position of the same row, worked out just before. Within a row, the fox
+/// squares of one parity are numbered as lanes (see `Geometry::lane`); a
+/// hound move leaves the fox where it is, so a row's hounds-to-move lanes
+/// line up with its children's fox-to-move lanes and are added up lane by lane.
 struct Search<'g, C> {
     geo: &'g Geometry,
     root: Placement,
-    /// The root's entry.
-    entry: C,
-    /// The value codes of the root's set's row with the hounds to move.
-    root_row: [u8; 32],
-    /// The entries of the fox to move a level above the root, by `row_of` and `Geometry::half`.
-    above: Vec<C>,
+    /// The root's value code and game count.
+    code: u8,
+    games: C,
+    /// The hounds' scores (see `FOX_WON`) of the root's set's row with the hounds to move, by lane.
+    root_row: [u8; LANES],
+    /// The hounds' scores of the fox to move a level above the root, by `LANES` per set.
+    above: Vec<u8>,
     reachable: u64,
     overflow: bool,
+}
+
+/// Lanes in a row of a level: fox squares of one parity.
+const LANES: usize = 16;
+
+/// A level's positions with the fox to move: hounds' scores and game counts,
+/// `LANES` per hound set of the level.
+struct Level<C> {
+    codes: Vec<u8>,
+    games: Vec<C>,
 }
 
 impl<C: Tally> Search<'_, C> {
     fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
         let reach = Reach::from(geo, root, side);
         let levels = &geo.levels;
-        let half = geo.half;
         let widest = (reach.first..levels.len() - 1)
             .map(|level| (levels[level + 1] - levels[level]) as usize)
             .max()
             .unwrap_or(0);
-        // The entries of the level being solved and of the one above.
-        let mut here = vec![C::ZERO; widest * half];
-        let mut above = vec![C::ZERO; widest * half];
-        let mut overflow = false;
-        let mut pack = |code, games| {
-            C::pack(code, games).unwrap_or_else(|| {
-                overflow = true;
-                C::pack(code, C::ZERO).expect("an empty count packs")
-            })
+        let level = || Level {
+            codes: vec![0u8; widest * LANES],
+            games: vec![C::ZERO; widest * LANES],
         };
-        let ended = |code| pack_const::<C>(code);
-        let mut root_entry = C::ZERO;
-        let mut root_row = [0; 32];
-        let mut add_overflow = false;
+        // The level being solved and the one above.
+        let (mut here, mut above) = (level(), level());
+        let mut excess = 0;
+        let mut root_entry = (0, C::ZERO);
+        let mut root_row = [0; LANES];
         for level in (reach.first..levels.len() - 1).rev() {
             std::mem::swap(&mut here, &mut above);
             let fox_turn = reach.fox_turn(geo, level);
+            let fox_even = fox_turn == geo.even_rows;
             let (low, high) = (levels[level], levels[level + 1]);
             for set in low..high {
                 let seen = reach.seen[set as usize];
@@ -691,100 +743,120 @@ impl<C: Tally> Search<'_, C> {
                     continue;
                 }
                 let won = geo.won[set as usize];
-                // The positions of this row with the hounds to move.
-                let mut row = [C::ZERO; 32];
-                for fox in bits(seen & !fox_turn & won) {
-                    row[fox as usize] = ended(FOX_NOW);
-                }
-                let hounds_turn = seen & !fox_turn & !won;
+                // The positions of this row with the hounds to move, by lane.
+                let mut codes = [FOX_WON; LANES];
+                let mut games = [C::ONE; LANES];
+                let hounds_turn = geo.lanes(seen & !fox_turn & !won, !fox_even);
                 if hounds_turn != 0 {
-                    let mut best = [0u8; 32];
-                    let mut games = [C::ZERO; 32];
+                    // One more lane than a row has, where a move's exclusion goes if
+                    // the hound lands on a square of the other parity.
+                    let mut best = [FOX_WON; LANES + 1];
+                    let mut sums = [C::ZERO; LANES + 1];
                     let mut moved = 0;
                     for mv in geo.moves_of(set) {
-                        let foxes = hounds_turn & !(1 << mv.to);
-                        moved |= foxes;
-                        let child = &above[(mv.set - high) as usize * half..][..half];
-                        for fox in bits(foxes) {
-                            let fox = fox as usize;
-                            let entry = child[geo.compact[fox] as usize];
-                            best[fox] = best[fox].max(score(entry.code(), Side::Hounds));
-                            match games[fox].checked_add(entry.games()) {
-                                Some(sum) => games[fox] = sum,
-                                None => add_overflow = true,
-                            }
-                        }
-                    }
-                    for fox in bits(hounds_turn) {
-                        let fox = fox as usize;
-                        row[fox] = if moved & 1 << fox != 0 {
-                            pack(from_score(best[fox], Side::Hounds), games[fox])
+                        // The fox cannot stand where the hound lands: that lane
+                        // keeps what it had, and every other lane adds the child.
+                        let to = if geo.even_rows >> mv.to & 1 != u32::from(fox_even) {
+                            geo.lane[mv.to as usize] as usize
                         } else {
-                            ended(FOX_NOW)
+                            LANES
                         };
+                        moved |= hounds_turn & !(1 << to);
+                        let kept = (best[to], sums[to]);
+                        let child = (mv.set - high) as usize * LANES;
+                        let child_codes = &above.codes[child..][..LANES];
+                        let child_games = &above.games[child..][..LANES];
+                        for lane in 0..LANES {
+                            best[lane] = best[lane].max(child_codes[lane]);
+                            sums[lane] = sums[lane].add(child_games[lane]);
+                        }
+                        (best[to], sums[to]) = kept;
+                    }
+                    for lane in bits(moved) {
+                        let lane = lane as usize;
+                        codes[lane] = one_ply_more(best[lane]);
+                        games[lane] = sums[lane].normalise();
+                        excess |= games[lane].excess();
                     }
                 }
-                let hounds = geo.sets[set as usize];
-                let out = &mut here[(set - low) as usize * half..][..half];
+                let hounds = geo.lanes(geo.sets[set as usize], !fox_even);
+                let row = (set - low) as usize * LANES;
                 for fox in bits(seen & fox_turn) {
-                    let fox = fox as usize;
-                    out[geo.compact[fox] as usize] = if won & 1 << fox != 0 {
-                        ended(FOX_NOW)
+                    let lane = geo.lane[fox as usize] as usize;
+                    let steps = geo.lane_steps[fox as usize] & !hounds;
+                    let (code, count) = if won & 1 << fox != 0 {
+                        (FOX_WON, C::ONE)
+                    } else if steps == 0 {
+                        (HOUNDS_WON, C::ONE)
                     } else {
-                        let mut best = None;
-                        let mut games = C::ZERO;
-                        for to in bits(geo.fox_steps[fox] & !hounds) {
-                            let entry = row[to as usize];
-                            best = best.max(Some(score(entry.code(), Side::Fox)));
-                            match games.checked_add(entry.games()) {
-                                Some(sum) => games = sum,
-                                None => add_overflow = true,
-                            }
+                        let mut best = HOUNDS_WON;
+                        let mut sum = C::ZERO;
+                        for to in bits(steps) {
+                            let to = to as usize;
+                            best = best.min(codes[to]);
+                            sum = sum.add(games[to]);
                         }
-                        match best {
-                            Some(best) => pack(from_score(best, Side::Fox), games),
-                            None => ended(now(Side::Hounds)),
-                        }
+                        let sum = sum.normalise();
+                        excess |= sum.excess();
+                        (one_ply_more(best), sum)
                     };
+                    here.codes[row + lane] = code;
+                    here.games[row + lane] = count;
                 }
                 if set == root.set {
+                    let lane = geo.lane[root.fox as usize] as usize;
                     root_entry = if fox_turn & 1 << root.fox != 0 {
-                        out[geo.compact[root.fox as usize] as usize]
+                        (here.codes[row + lane], here.games[row + lane])
                     } else {
-                        row[root.fox as usize]
+                        (codes[lane], games[lane])
                     };
-                    for (code, entry) in root_row.iter_mut().zip(row) {
-                        *code = entry.code();
-                    }
+                    root_row = codes;
                 }
             }
         }
         Search {
             geo,
             root,
-            entry: root_entry,
+            code: code_of(root_entry.0),
+            games: root_entry.1,
             root_row,
-            above,
+            above: above.codes,
             reachable: reach.count(),
-            overflow: overflow || add_overflow,
+            overflow: excess != 0,
         }
     }
 
     /// The value code of a child of the root.
     fn child_code(&self, child: Placement) -> u8 {
+        let lane = self.geo.lane[child.fox as usize] as usize;
         if child.set == self.root.set {
-            self.root_row[child.fox as usize]
+            code_of(self.root_row[lane])
         } else {
             let low = self.geo.levels[self.geo.level(child.set)];
-            let row = (child.set - low) as usize * self.geo.half;
-            self.above[row + self.geo.compact[child.fox as usize] as usize].code()
+            code_of(self.above[(child.set - low) as usize * LANES + lane])
         }
     }
 }
 
-/// The entry of an ended position: one game.
-fn pack_const<C: Tally>(code: u8) -> C {
-    C::pack(code, C::ONE).expect("one game packs")
+/// A position's value as the hounds' score (see `score`): the fox wins
+/// in `s` plies below 128, the hounds in `255 - s` from 128 up. The best
+/// move for the hounds has the greatest score, for the fox the least, and
+/// either way one more ply takes a score one step nearer the middle.
+const FOX_WON: u8 = 0;
+const HOUNDS_WON: u8 = 255;
+
+#[inline(always)]
+fn one_ply_more(best: u8) -> u8 {
+    if best >= 128 { best - 1 } else { best + 1 }
+}
+
+/// The value code of a hounds' score.
+fn code_of(hounds_score: u8) -> u8 {
+    if hounds_score >= 128 {
+        HOUNDS_WIN | (255 - hounds_score)
+    } else {
+        hounds_score
+    }
 }
 
 /// The legal moves of `pos` whose child has `value` one ply closer to the end.
@@ -811,7 +883,7 @@ fn best_of(pos: &Position, value: Value, child_value: impl FnMut(&Position) -> V
 pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
     let geo = Geometry::new(pos.board(), rules);
     let root = geo.placement(pos);
-    let narrow = Search::<u128>::run(&geo, root, pos.to_move());
+    let narrow = Search::<Narrow>::run(&geo, root, pos.to_move());
     if narrow.overflow {
         drop(narrow);
         let wide = Search::<GameCount>::run(&geo, root, pos.to_move());
@@ -827,7 +899,7 @@ pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
 
 fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
     let geo = search.geo;
-    let value = decode(search.entry.code());
+    let value = decode(search.code);
     let best = best_of(pos, value, |child| {
         decode(search.child_code(geo.placement(child)))
     });
@@ -835,7 +907,7 @@ fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
         value,
         best,
         reachable: search.reachable,
-        possible_games: search.entry.games().wide(),
+        possible_games: search.games.wide(),
     }
 }
 
@@ -934,7 +1006,7 @@ mod tests {
         let start = Position::start(board, board.default_fox_start(), Side::Fox).unwrap();
         let geo = Geometry::new(board, Rules::Standard);
         let root = geo.placement(&start);
-        let narrow = finish(&start, &Search::<u128>::run(&geo, root, Side::Fox));
+        let narrow = finish(&start, &Search::<Narrow>::run(&geo, root, Side::Fox));
         let wide = finish(&start, &Search::<GameCount>::run(&geo, root, Side::Fox));
         assert_eq!(narrow, wide);
         assert_eq!(wide.possible_games.to_string(), "56912315752306");
