@@ -378,16 +378,28 @@ impl Geometry {
         geo.lane_steps = (0..dark)
             .map(|i| geo.lanes(geo.fox_steps[i], row[i] % 2 == 1))
             .collect();
+        // The squares next to any of a set, a shift of the square numbers
+        // per direction: `shifts` holds each distance and the squares with a
+        // neighbour that far on.
+        let per_row = usize::from(board.width() / 2);
+        let shifts: Vec<(usize, u32)> = (per_row - 1..=per_row + 1)
+            .map(|gap| {
+                let from = mask_where(&|i| i + gap < dark && geo.fox_steps[i] >> (i + gap) & 1 != 0);
+                (gap, from)
+            })
+            .collect();
+        let next_to = |set: u32| {
+            shifts.iter().fold(0, |out, &(gap, from)| {
+                out | (set & from) << gap | (set >> gap & from)
+            })
+        };
+        debug_assert!((0..dark).all(|i| next_to(1 << i) == geo.fox_steps[i]));
         for i in 0..count {
             let mask = geo.sets[i];
             let mut won = if geo.row_one_wins { row_one } else { 0 };
             if geo.early_win {
                 let open = all & !bits(mask).fold(0, |reach, h| reach | cone[h as usize]);
-                for fox in bits(open) {
-                    if geo.fox_steps[fox as usize] & open != 0 {
-                        won |= 1 << fox;
-                    }
-                }
+                won |= open & next_to(open);
             }
             geo.won.push(won);
             geo.starts.push(geo.moves.len() as u32);
@@ -427,10 +439,14 @@ impl Geometry {
     /// A hound set's number: from its colex rank, the sum of `C(square, i)`
     /// over its i-th square from 1.
     fn set_number(&self, mask: u32) -> u32 {
-        let rank: u32 = bits(mask)
-            .zip(1..)
-            .map(|(sq, i)| self.binom[sq as usize][i])
-            .sum();
+        let (mut rest, mut rank) = (mask, 0);
+        for i in 1..5 {
+            if rest == 0 {
+                break;
+            }
+            rank += self.binom[rest.trailing_zeros() as usize][i];
+            rest &= rest - 1;
+        }
         self.by_rank[rank as usize]
     }
 
