@@ -384,7 +384,8 @@ impl Geometry {
         let per_row = usize::from(board.width() / 2);
         let shifts: Vec<(usize, u32)> = (per_row - 1..=per_row + 1)
             .map(|gap| {
-                let from = mask_where(&|i| i + gap < dark && geo.fox_steps[i] >> (i + gap) & 1 != 0);
+                let from =
+                    mask_where(&|i| i + gap < dark && geo.fox_steps[i] >> (i + gap) & 1 != 0);
                 (gap, from)
             })
             .collect();
