@@ -99,6 +99,31 @@ fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
     }
 }
 
+/// Refuses `--names` and computer options that the chosen players would ignore.
+fn check_players(play: &crate::cli::PlayArgs, names: &[String]) -> Result<(), AppError> {
+    let usage = |why: &str| Err(AppError::Usage(why.to_string()));
+    let computer_options = play.level.is_some()
+        || play.fox_level.is_some()
+        || play.hounds_level.is_some()
+        || play.side.is_some();
+    match play.players {
+        Some(2) if names.len() == 1 => usage("--names: two players need two names, like Ann,Bob"),
+        Some(2) if computer_options => {
+            usage("--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1")
+        }
+        Some(1) if names.len() == 2 => usage("--names: against the computer, give your name alone"),
+        Some(1) if names.first().is_some_and(|n| n == text::COMPUTER_NAMES[0]) => {
+            usage("--names: SWTP is the computer's name; choose another")
+        }
+        Some(1) if play.fox_level.is_some() || play.hounds_level.is_some() => {
+            usage("--fox-level and --hounds-level are for watching (--players 0); use --level")
+        }
+        Some(0) if !names.is_empty() => usage("--names: the computer names its own players"),
+        Some(0) if play.side.is_some() => usage("--side is for playing against the computer (--players 1)"),
+        _ => Ok(()),
+    }
+}
+
 /// Runs what the command line asks for.
 pub fn run(cli: Cli) -> Result<(), AppError> {
     let colour = cli.look.color.decide();
@@ -107,11 +132,7 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
         None => {
             let play = &cli.play;
             let names = names(play.names.as_deref())?;
-            if play.players == Some(2) && names.len() == 1 {
-                return Err(AppError::Usage(
-                    "--names: two players need two names, like Ann,Bob".into(),
-                ));
-            }
+            check_players(play, &names)?;
             let mut console = Console::stdio(colour, cli.look.no_clear);
             let options = Options {
                 setup: setup(&cli.game, Rules::Coursework, Side::Fox)?,
@@ -131,10 +152,10 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
             };
             session::play::run(&mut console, &options)?;
         }
-        Some(Command::Classic { play }) => {
+        Some(Command::Classic { game, play }) => {
             let console = &mut Console::stdio(colour, cli.look.no_clear);
             let options = Options {
-                setup: setup(&cli.game, Rules::Standard, Side::Hounds)?,
+                setup: setup(game, Rules::Standard, Side::Hounds)?,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
                 level: play.level,
@@ -143,8 +164,12 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
             };
             session::classic::run(console, &options)?;
         }
-        Some(Command::Analyse { position, json }) => {
-            analyse(&cli.game, position.as_deref(), *json, colour)?;
+        Some(Command::Analyse {
+            game,
+            position,
+            json,
+        }) => {
+            analyse(game, position.as_deref(), *json, colour)?;
         }
         Some(Command::History { json }) => show_history(&cli.log, *json)?,
         Some(Command::Replay { number, step }) => {
@@ -162,6 +187,11 @@ fn analyse(
     colour: bool,
 ) -> Result<(), AppError> {
     let setup = setup(args, Rules::Coursework, Side::Fox)?;
+    if setup.fox_start.is_none() {
+        return Err(AppError::Usage(
+            "--fox-start: analyse needs a square, not choose".into(),
+        ));
+    }
     let pos = match position {
         None => setup.default_start(),
         Some(text) => {
@@ -225,11 +255,16 @@ fn read_log(args: &LogArgs) -> Result<(Log, Vec<Record>), AppError> {
             "there is no game log: --no-history is set or no home directory is known".into(),
         )
     })?;
-    let reading = log.read()?;
+    let reading = log.read().map_err(|e| {
+        AppError::Io(io::Error::new(
+            e.kind(),
+            format!("cannot read the game log {}: {e}", log.path().display()),
+        ))
+    })?;
     if reading.skipped > 0 {
         let _ = writeln!(
             io::stderr(),
-            "tallyho: {}",
+            "tallyho: warning: {}",
             text::skipped_lines(reading.skipped, log.path())
         );
     }
@@ -259,12 +294,13 @@ fn replay(
 ) -> Result<(), AppError> {
     let (log, records) = read_log(args)?;
     let record = records.iter().find(|r| r.number == number).ok_or_else(|| {
-        let known = match (records.first(), records.last()) {
-            (Some(a), Some(b)) => format!("games {} to {}", a.number, b.number),
-            _ => "no games yet".to_string(),
+        let known = if records.is_empty() {
+            "it has no games yet"
+        } else {
+            "tallyho history lists its games"
         };
         AppError::Usage(format!(
-            "there is no game {number} in {} ({known})",
+            "there is no game {number} in {}: {known}",
             log.path().display()
         ))
     })?;
@@ -288,8 +324,16 @@ fn replay(
     ))?;
     console.write(&render::board(game.position(), colour))?;
     for (i, text) in record.moves.iter().enumerate() {
-        if step && console.ask("Press Enter for the next move. ", &[])? == Reply::End {
-            return Ok(());
+        if step {
+            match console.ask("Press Enter for the next move, or q to stop. ", &[])? {
+                Reply::End => return Ok(()),
+                Reply::Line(line)
+                    if matches!(line.trim().to_ascii_lowercase().as_str(), "q" | "quit") =>
+                {
+                    return Ok(());
+                }
+                _ => {}
+            }
         }
         let mv = text
             .split_once('-')
@@ -299,24 +343,17 @@ fn replay(
         game.play(mv);
         console.clear()?;
         console.say("")?;
-        console.say(&format!(
-            "Move {}: {} {mv}",
-            i + 1,
-            text::side_title(mv_side(&game))
-        ))?;
+        let mover = game.position().to_move().other();
+        console.say(&format!("Move {}: {} {mv}", i + 1, text::side_title(mover)))?;
         console.write(&render::board(game.position(), colour))?;
     }
     if let Some(ending) = game.ending() {
-        console.say(&format!(
-            "{} won. {}",
-            text::side_title(ending.winner()),
-            text::why(ending)
-        ))?;
+        let winner = match ending.winner() {
+            Side::Fox => &record.fox,
+            Side::Hounds => &record.hounds,
+        };
+        console.say(&text::won(ending, &winner.display()))?;
     }
     Ok(())
 }
 
-/// The side that made the last move of a game.
-fn mv_side(game: &Game) -> Side {
-    game.position().to_move().other()
-}

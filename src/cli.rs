@@ -36,25 +36,25 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The game's setup, shared by every command.
+/// The game's setup, for the flows and `analyse`.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
     /// Board size WIDTHxHEIGHT: even width 4-8, height 4-8.
-    #[arg(long, default_value = "8x8", global = true, value_name = "WxH")]
+    #[arg(long, default_value = "8x8", value_name = "WxH")]
     pub board: Board,
 
     /// Ending rules: standard, coursework (adds the early escape win) or escape
     /// (the escape win replaces row 1). Default: coursework; standard for classic.
-    #[arg(long, global = true, value_name = "RULES")]
+    #[arg(long, value_name = "RULES")]
     pub rules: Option<Rules>,
 
     /// Where the fox starts: a dark square of the top row, or "choose" to ask the
     /// fox's player. Default: the leftmost dark square of the top row (A8 on 8x8).
-    #[arg(long, global = true, value_name = "SQUARE|choose")]
+    #[arg(long, value_name = "SQUARE|choose")]
     pub fox_start: Option<String>,
 
     /// Who moves first: fox or hounds. Default: fox; hounds for classic.
-    #[arg(long, global = true, value_name = "SIDE")]
+    #[arg(long, value_name = "SIDE")]
     pub first: Option<Side>,
 }
 
@@ -130,13 +130,21 @@ pub struct PlayArgs {
 pub enum Command {
     /// The 1978 BASIC program's game: you are the hounds, the computer the fox.
     Classic {
-        /// The fox's level (default classic), games, seed and delay.
+        /// The game's setup.
+        #[command(flatten)]
+        game: GameArgs,
+
+        /// The fox's level (default classic), games and seed.
         #[command(flatten)]
         play: ClassicArgs,
     },
     /// Solve a position: who wins with best play, the best moves, and counts.
     #[command(alias = "analyze")]
     Analyse {
+        /// The board and rules (and the start position's fox square and first mover).
+        #[command(flatten)]
+        game: GameArgs,
+
         /// A position such as E8/B1,D1,F1,H1/fox (fox/hounds/side to move).
         /// Default: the start position of the board and rules.
         position: Option<String>,

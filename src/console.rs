@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 use rustyline::completion::{Completer, Pair};
@@ -14,7 +16,7 @@ use rustyline::validate::Validator;
 use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
-pub const MAX_LINE: usize = 1000;
+pub const MAX_LINE: usize = 100;
 
 /// How a `--color` choice and the environment decide colour.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
@@ -73,7 +75,7 @@ impl std::fmt::Display for BadLine {
             BadLine::NotUtf8 => write!(f, "That line is not valid UTF-8 text; type plain text."),
             BadLine::TooLong(n) => write!(
                 f,
-                "That line is {n} characters long; answers are at most {MAX_LINE}."
+                "That line is {n} bytes long; no answer is longer than {MAX_LINE}."
             ),
             BadLine::Control => {
                 write!(f, "That line holds control characters; type plain text.")
@@ -135,12 +137,28 @@ enum Reader {
     Plain(Box<dyn BufRead>),
 }
 
+/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses), in a terminal.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Catches Ctrl-C between prompts, so that leaving then is as clean as leaving
+/// at a prompt (where rustyline reads Ctrl-C as a key). A second Ctrl-C before
+/// the first is noticed ends the program at once.
+fn catch_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
 /// The conversation's two ends.
 pub struct Console {
     reader: Reader,
     out: Box<dyn Write>,
     colour: bool,
     clears: bool,
+    /// Notes said since the last clear, said again after it.
+    carried: Vec<String>,
 }
 
 impl Console {
@@ -164,12 +182,16 @@ impl Console {
             })
         });
         match editor.flatten() {
-            Some(editor) => Console {
+            Some(editor) => {
+                catch_ctrl_c();
+                Console {
                 reader: Reader::Editor(Box::new(editor)),
                 out: Box::new(io::stdout()),
-                colour,
-                clears: !no_clear,
-            },
+                    colour,
+                    clears: !no_clear,
+                    carried: Vec::new(),
+                }
+            }
             None => Console::scripted(Box::new(io::stdin().lock()), Box::new(io::stdout()), colour),
         }
     }
@@ -181,7 +203,27 @@ impl Console {
             out,
             colour,
             clears: false,
+            carried: Vec::new(),
         }
+    }
+
+    /// Whether the player pressed Ctrl-C while no question was asked.
+    pub fn interrupted(&self) -> bool {
+        self.is_interactive() && INTERRUPTED.load(Ordering::SeqCst)
+    }
+
+    /// Waits, so a person can follow the computer's moves. `false` if the
+    /// player pressed Ctrl-C meanwhile.
+    pub fn pause(&mut self, millis: u64) -> bool {
+        let end = Instant::now() + Duration::from_millis(millis);
+        while !self.interrupted() {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return true;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(50)));
+        }
+        false
     }
 
     /// Whether a person is at a terminal (rustyline is reading).
@@ -206,16 +248,32 @@ impl Console {
         self.write("\n")
     }
 
-    /// Clears the screen before a board, in a terminal, unless turned off.
+    /// Says a line that should survive the next clear of the screen, such as
+    /// the computer's move: it is said now and, in a terminal, again after it.
+    pub fn note(&mut self, text: &str) -> io::Result<()> {
+        if self.clears && self.is_interactive() {
+            self.carried.push(text.to_string());
+        }
+        self.say(text)
+    }
+
+    /// Clears the screen before a board, in a terminal, unless turned off,
+    /// and says again the notes given since the last clear.
     pub fn clear(&mut self) -> io::Result<()> {
         if self.clears && self.is_interactive() {
             self.write("\u{1b}[H\u{1b}[2J")?;
+            for note in std::mem::take(&mut self.carried) {
+                self.say(&note)?;
+            }
         }
         Ok(())
     }
 
     /// Asks a question and reads one line. `answers` feeds Tab completion.
     pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
+        if self.interrupted() {
+            return Ok(Reply::End);
+        }
         let styled = if self.colour {
             question.bold().to_string()
         } else {

@@ -187,6 +187,9 @@ pub fn parse_name(line: &str) -> Result<String, String> {
     if name.contains(',') {
         return Err("a name cannot hold a comma".to_string());
     }
+    if Command::from_word(name).is_some() {
+        return Err(format!("\"{name}\" is a command: choose another name"));
+    }
     Ok(name.to_string())
 }
 

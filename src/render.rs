@@ -38,14 +38,14 @@ impl Cell {
         }
     }
 
-    /// The square two characters wide on a coloured background.
+    /// The square two characters wide on a coloured background. Pieces keep
+    /// their letter, so the board reads without telling colours apart.
     fn coloured(self) -> String {
-        let blank = "  ";
         match self {
-            Cell::Light => blank.on_red().to_string(),
-            Cell::Empty => blank.on_black().to_string(),
-            Cell::Fox => blank.on_yellow().to_string(),
-            Cell::Hound => blank.on_green().to_string(),
+            Cell::Light => "  ".on_red().to_string(),
+            Cell::Empty => "  ".on_black().to_string(),
+            Cell::Fox => "F ".black().bold().on_yellow().to_string(),
+            Cell::Hound => "H ".black().bold().on_green().to_string(),
         }
     }
 }

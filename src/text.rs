@@ -9,6 +9,9 @@ pub const TITLE: &str = "FOX AND HOUNDS";
 /// Said on leaving before any game was played.
 pub const GOODBYE: &str = "Goodbye.";
 
+/// The reminder above the board while the computer plays itself.
+pub const WATCHING: &str = "Press Ctrl-C to stop watching.";
+
 /// The reminder printed above every board.
 pub const REMINDER: &str = "Type help for the rules and commands, or quit to leave.";
 
@@ -57,7 +60,7 @@ pub const fn why(ending: Ending) -> &'static str {
     match ending {
         Ending::FoxHome => "The fox reached row 1.",
         Ending::FoxEscaped => {
-            "The fox got past the hounds early: no hound can ever reach it or a square next to it."
+            "The fox got past the hounds: no hound can ever reach it, and it has a square to move to that no hound can reach either."
         }
         Ending::FoxTrapped => "The fox is trapped.",
         Ending::HoundsStuck => "The hounds cannot move.",
@@ -118,7 +121,7 @@ pub fn took_back(mv: Move) -> String {
 }
 
 /// Said when there is nothing to undo.
-pub const NOTHING_TO_UNDO: &str = "There is no move to take back.";
+pub const NOTHING_TO_UNDO: &str = "There is no move of yours to take back.";
 
 /// Said when Enter is pressed at a question that needs an answer.
 pub const NEED_SQUARE: &str = "Type one of the squares listed, or help.";
@@ -129,9 +132,9 @@ pub fn help(board: Board, rules: Rules) -> String {
     let ending = match rules {
         Rules::Standard => format!("{home}."),
         Rules::Coursework => format!(
-            "{home}, or as soon as it has got past the hounds:\n  when no hound can ever reach it, nor a square next to it."
+            "{home}, or as soon as it has got past the hounds:\n  when its square and one square next to it are out of every hound's reach."
         ),
-        Rules::Escape => "The fox wins as soon as it has got past the hounds: when no hound\n  can ever reach it, nor a square next to it. Row 1 alone is not enough.".to_string(),
+        Rules::Escape => "The fox wins as soon as it has got past the hounds: when its square and\n  one square next to it are out of every hound's reach. Row 1 alone is not enough.".to_string(),
     };
     format!(
         "How to play ({board} board, {rules} rules)
@@ -162,7 +165,7 @@ pub fn score_line(hounds: (&str, u32), fox: (&str, u32)) -> String {
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
 pub mod classic {
-    use crate::fox::{Board, Ending};
+    use crate::fox::{Board, Ending, Side};
 
     /// The banner.
     pub const BANNER: &str =
@@ -172,7 +175,7 @@ pub mod classic {
     pub const WANT_INSTRUCTIONS: &str = "DO YOU WANT INSTRUCTIONS (TYPE YES OR NO)? ";
 
     /// The instructions.
-    pub fn instructions(board: Board) -> String {
+    pub fn instructions(board: Board, first: Side) -> String {
         format!(
             "FOX AND HOUNDS IS PLAYED ON THE DARK SQUARES OF A CHECKERBOARD.
 I MOVE THE FOX (F). YOU MOVE THE {hounds} HOUNDS (H).
@@ -184,8 +187,12 @@ X IS A SQUARE NO PIECE CAN USE. O IS AN EMPTY SQUARE.
 GIVE EVERY SQUARE AS LINE, THEN COLUMN: 2,3 IS LINE 2, COLUMN 3.
 FOR A MOVE, GIVE THE HOUND'S SQUARE, THEN WHERE IT GOES.
 YOU MAY TYPE ALL FOUR NUMBERS AT ONCE: 1,2 2,3
-TYPE QUIT TO STOP. YOU MOVE FIRST. GOOD LUCK TO THE HOUNDS!",
+TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
             hounds = number_word(board.hound_count()),
+            first = match first {
+                Side::Hounds => "YOU MOVE FIRST.",
+                Side::Fox => "I MOVE FIRST.",
+            },
         )
     }
 

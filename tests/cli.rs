@@ -189,19 +189,22 @@ fn help_and_version_at_every_level() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("tallyho "));
-    for args in [
-        vec!["--help"],
-        vec!["classic", "--help"],
-        vec!["analyse", "--help"],
-        vec!["history", "--help"],
-        vec!["replay", "--help"],
-    ] {
+    for args in [vec!["--help"], vec!["classic", "--help"], vec!["analyse", "--help"]] {
         tallyho()
             .args(&args)
             .assert()
             .success()
             .stdout(predicate::str::contains("--board"))
+            .stdout(predicate::str::contains("--rules"))
             .stdout(predicate::str::contains("--color"));
+    }
+    for args in [vec!["history", "--help"], vec!["replay", "--help"]] {
+        tallyho()
+            .args(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("--history"))
+            .stdout(predicate::str::contains("--board").not());
     }
     tallyho()
         .arg("--help")

@@ -145,7 +145,7 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
     assert!(text.starts_with("Game 1, "), "{text}");
     assert!(text.contains(&format!("Move {plies}: ")));
     assert!(text.trim_end().ends_with('.'));
-    assert!(text.contains(" won. "));
+    assert!(text.contains(" won! "), "{text}");
     tallyho(&log)
         .args(["replay", "7"])
         .assert()

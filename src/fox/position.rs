@@ -46,7 +46,7 @@ impl FromStr for Side {
         match text.trim().to_ascii_lowercase().as_str() {
             "fox" | "f" => Ok(Side::Fox),
             "hounds" | "hound" | "h" => Ok(Side::Hounds),
-            _ => Err(format!("\"{text}\" is not a side: write fox or hounds")),
+            _ => Err(format!("\"{text}\" is not a side: type fox or hounds")),
         }
     }
 }

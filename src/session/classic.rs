@@ -27,7 +27,11 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
         Reply::Line(line)
             if line.trim().eq_ignore_ascii_case("yes") || line.trim().eq_ignore_ascii_case("y") =>
         {
-            console.say(&text::instructions(setup.board))?;
+            let instructions = text::instructions(setup.board, setup.first);
+            for line in instructions.lines() {
+                // Kept for after the screen is cleared before the first board.
+                console.note(line)?;
+            }
         }
         // As in 1978: anything but yes skips the instructions.
         _ => {}
@@ -35,6 +39,8 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     let mut fox = Computer::new(level, setup.rules, options.seed);
     let (mut you, mut me) = (0, 0);
     let mut played = 0;
+    // Whether the player left during a game, whose tally is then still to say.
+    let mut left_mid_game = true;
     while let Some(game) = play_game(console, options, &mut fox)? {
         let ending = game.ending().expect("a finished game has an ending");
         match ending.winner() {
@@ -44,6 +50,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
         let human = Player::human("YOU");
         let computer = Player::computer("", level.name());
         record_game(options, "classic", &game, computer, human)?;
+        console.say(&text::tally(you, me))?;
         played += 1;
         let again = match options.games {
             Some(n) => played < n,
@@ -53,10 +60,13 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
             ),
         };
         if !again {
+            left_mid_game = false;
             break;
         }
     }
-    console.say(&text::tally(you, me))?;
+    if left_mid_game {
+        console.say(&text::tally(you, me))?;
+    }
     console.say(text::BYE)
 }
 

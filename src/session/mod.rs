@@ -73,7 +73,8 @@ pub fn record_game(
     Ok(())
 }
 
-/// Asks until `parse` accepts the answer. `None` when the player has gone.
+/// Asks until `parse` accepts the answer. `None` when the player has gone
+/// (end of input, Ctrl-C, or `quit`).
 pub fn ask_until<T>(
     console: &mut Console,
     question: &str,
@@ -84,6 +85,8 @@ pub fn ask_until<T>(
         match console.ask(question, answers)? {
             Reply::End => return Ok(None),
             Reply::Bad(why) => console.say(&why.to_string())?,
+            // `quit` leaves from every question, as from every move prompt.
+            Reply::Line(line) if line.trim().eq_ignore_ascii_case("quit") => return Ok(None),
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
                 Err(why) => console.say(&capitalise(&why))?,

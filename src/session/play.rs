@@ -2,7 +2,6 @@
 //! of games with the score kept and the sides swapped every game.
 
 use std::io;
-use std::time::Duration;
 
 use crate::console::{Console, Reply};
 use crate::fox::players::{Computer, Level};
@@ -132,7 +131,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
             break;
         }
         game_match.fox = 1 - game_match.fox;
-        console.say(&format!(
+        console.note(&format!(
             "Sides swap: {} is the fox, {} the hounds.",
             game_match.name(Side::Fox),
             game_match.name(Side::Hounds)
@@ -179,7 +178,7 @@ fn show_history(console: &mut Console, options: &Options) -> io::Result<()> {
     match log.read() {
         Ok(reading) => {
             if reading.skipped > 0 {
-                console.say(&text::skipped_lines(reading.skipped, log.path()))?;
+                console.say(&format!("Warning: {}", text::skipped_lines(reading.skipped, log.path())))?;
             }
             console.say(&history::table(&reading.records))
         }
@@ -365,16 +364,17 @@ fn play_game(
         console.say("")?;
         console.say(&game_match.score_line())?;
         console.say(&text::next(side, game_match.name(side)))?;
-        console.say(text::REMINDER)?;
+        let watching = game_match.seats.iter().all(|seat| seat.computer.is_some());
+        console.say(if watching { text::WATCHING } else { text::REMINDER })?;
         console.write(&render::board(game.position(), console.colour()))?;
         let seat = game_match.seat(side);
         if let Some(computer) = game_match.seats[seat].computer.as_mut() {
             let mv = computer
                 .choose(game.position())
                 .expect("a game that goes on has a move");
-            console.say(&text::computer_moves(&game_match.seats[seat].name, mv))?;
-            if options.delay_ms > 0 {
-                std::thread::sleep(Duration::from_millis(options.delay_ms));
+            console.note(&text::computer_moves(&game_match.seats[seat].name, mv))?;
+            if !console.pause(options.delay_ms) || console.interrupted() {
+                return Ok(None);
             }
             game.play(mv);
         } else if !human_turn(console, &mut game, game_match)? {
@@ -455,9 +455,19 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
             }
             continue;
         }
-        // As in the coursework, any input makes a piece's only move.
+        // As in the coursework, any input makes a piece's only move, except
+        // another legal move typed whole, or another hound picked instead.
         if let Some(mv) = only {
-            return Ok(game.play(mv));
+            return match entry {
+                Ok(Entry::Move(from, to)) if pos.find_move(from, to).is_some() => {
+                    Ok(game.play(pos.find_move(from, to).expect("found")))
+                }
+                Ok(Entry::Square(sq)) if side == Side::Hounds && sq != mv.from() && movable.contains(&sq) => {
+                    picked = Some(sq);
+                    continue;
+                }
+                _ => Ok(game.play(mv)),
+            };
         }
         let chosen: Result<Move, String> = match entry {
             Ok(Entry::Command(_)) => unreachable!("commands are handled above"),
@@ -488,18 +498,22 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
     }
 }
 
-/// Takes back the last move, and the computer's moves after the human's last
-/// one, so that it is a human's turn again. `true` if anything was taken back.
+/// Takes back the last move made by a person, and the computer's replies
+/// after it, so that it is that person's turn again. `true` if anything was
+/// taken back. A computer's move alone is never taken back: the player could
+/// otherwise re-roll it.
 fn undo(console: &mut Console, game: &mut Game, game_match: &Match) -> io::Result<bool> {
-    let Some(mv) = game.undo() else {
+    let positions = game.positions();
+    let last_human = (0..game.moves().len())
+        .rev()
+        .find(|&ply| !game_match.is_computer(positions[ply].to_move()));
+    let Some(ply) = last_human else {
         console.say(text::NOTHING_TO_UNDO)?;
         return Ok(false);
     };
-    console.say(&text::took_back(mv))?;
-    while game_match.is_computer(game.position().to_move()) {
-        match game.undo() {
-            Some(mv) => console.say(&text::took_back(mv))?,
-            None => break,
+    while game.moves().len() > ply {
+        if let Some(mv) = game.undo() {
+            console.note(&text::took_back(mv))?;
         }
     }
     Ok(true)
