@@ -62,7 +62,7 @@ pub struct Analysis {
 /// there are fewer than `8^58 = 2^174` move sequences of up to 57 plies.
 /// A `u128` is not provably enough for every position, though it holds every
 /// count from a start position (at most 111 bits; see `examples/solve_all.rs`),
-/// so the search adds in `u128` and repeats in 192 bits only if that overflows.
+/// so the search counts below 2^120 and repeats in 192 bits only if a count reaches that.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct GameCount([u64; 3]);
 
