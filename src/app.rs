@@ -108,9 +108,9 @@ fn check_players(play: &crate::cli::PlayArgs, names: &[String]) -> Result<(), Ap
         || play.side.is_some();
     match play.players {
         Some(2) if names.len() == 1 => usage("--names: two players need two names, like Ann,Bob"),
-        Some(2) if computer_options => {
-            usage("--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1")
-        }
+        Some(2) if computer_options => usage(
+            "--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1",
+        ),
         Some(1) if names.len() == 2 => usage("--names: against the computer, give your name alone"),
         Some(1) if names.first().is_some_and(|n| n == text::COMPUTER_NAMES[0]) => {
             usage("--names: SWTP is the computer's name; choose another")
@@ -119,7 +119,9 @@ fn check_players(play: &crate::cli::PlayArgs, names: &[String]) -> Result<(), Ap
             usage("--fox-level and --hounds-level are for watching (--players 0); use --level")
         }
         Some(0) if !names.is_empty() => usage("--names: the computer names its own players"),
-        Some(0) if play.side.is_some() => usage("--side is for playing against the computer (--players 1)"),
+        Some(0) if play.side.is_some() => {
+            usage("--side is for playing against the computer (--players 1)")
+        }
         _ => Ok(()),
     }
 }
@@ -356,4 +358,3 @@ fn replay(
     }
     Ok(())
 }
-

@@ -185,8 +185,8 @@ impl Console {
             Some(editor) => {
                 catch_ctrl_c();
                 Console {
-                reader: Reader::Editor(Box::new(editor)),
-                out: Box::new(io::stdout()),
+                    reader: Reader::Editor(Box::new(editor)),
+                    out: Box::new(io::stdout()),
                     colour,
                     clears: !no_clear,
                     carried: Vec::new(),

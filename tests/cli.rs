@@ -189,7 +189,11 @@ fn help_and_version_at_every_level() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("tallyho "));
-    for args in [vec!["--help"], vec!["classic", "--help"], vec!["analyse", "--help"]] {
+    for args in [
+        vec!["--help"],
+        vec!["classic", "--help"],
+        vec!["analyse", "--help"],
+    ] {
         tallyho()
             .args(&args)
             .assert()

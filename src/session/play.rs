@@ -178,7 +178,10 @@ fn show_history(console: &mut Console, options: &Options) -> io::Result<()> {
     match log.read() {
         Ok(reading) => {
             if reading.skipped > 0 {
-                console.say(&format!("Warning: {}", text::skipped_lines(reading.skipped, log.path())))?;
+                console.say(&format!(
+                    "Warning: {}",
+                    text::skipped_lines(reading.skipped, log.path())
+                ))?;
             }
             console.say(&history::table(&reading.records))
         }
@@ -365,7 +368,11 @@ fn play_game(
         console.say(&game_match.score_line())?;
         console.say(&text::next(side, game_match.name(side)))?;
         let watching = game_match.seats.iter().all(|seat| seat.computer.is_some());
-        console.say(if watching { text::WATCHING } else { text::REMINDER })?;
+        console.say(if watching {
+            text::WATCHING
+        } else {
+            text::REMINDER
+        })?;
         console.write(&render::board(game.position(), console.colour()))?;
         let seat = game_match.seat(side);
         if let Some(computer) = game_match.seats[seat].computer.as_mut() {
@@ -462,7 +469,9 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
                 Ok(Entry::Move(from, to)) if pos.find_move(from, to).is_some() => {
                     Ok(game.play(pos.find_move(from, to).expect("found")))
                 }
-                Ok(Entry::Square(sq)) if side == Side::Hounds && sq != mv.from() && movable.contains(&sq) => {
+                Ok(Entry::Square(sq))
+                    if side == Side::Hounds && sq != mv.from() && movable.contains(&sq) =>
+                {
                     picked = Some(sq);
                     continue;
                 }
