@@ -74,6 +74,12 @@ impl GameCount {
 
     /// The sum, or `None` if it does not fit in 192 bits.
     pub fn checked_add(self, other: GameCount) -> Option<GameCount> {
+        let (sum, carry) = self.carrying_add(other);
+        (!carry).then_some(sum)
+    }
+
+    /// The sum modulo 2^192, and whether it overflowed.
+    fn carrying_add(self, other: GameCount) -> (GameCount, bool) {
         let mut out = [0; 3];
         let mut carry = false;
         for (i, limb) in out.iter_mut().enumerate() {
@@ -82,7 +88,7 @@ impl GameCount {
             *limb = sum;
             carry = c1 || c2;
         }
-        (!carry).then_some(GameCount(out))
+        (GameCount(out), carry)
     }
 
     /// The count as a `u128`, if it fits.
@@ -613,15 +619,7 @@ impl Tally for GameCount {
     const ZERO: GameCount = GameCount::ZERO;
     const ONE: GameCount = GameCount::ONE;
     fn add(self, other: GameCount) -> GameCount {
-        let mut out = [0; 3];
-        let mut carry = false;
-        for (i, limb) in out.iter_mut().enumerate() {
-            let (sum, c1) = self.0[i].overflowing_add(other.0[i]);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            *limb = sum;
-            carry = c1 || c2;
-        }
-        GameCount(out)
+        self.carrying_add(other).0
     }
     fn normalise(self) -> GameCount {
         self
