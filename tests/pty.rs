@@ -38,3 +38,23 @@ fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Erro
     );
     Ok(())
 }
+
+#[test]
+fn lines_typed_ahead_in_a_terminal_are_all_played() -> Result<(), expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-pty-ahead-{}", std::process::id()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Move fox to (B7)? ")?;
+    // Three answers in one burst, as a paste would send them.
+    session.send("B7\rD1\rC2\r")?;
+    session.expect("Move fox to (A6, C6, A8, C8)? ")?;
+    session.send(ControlCode::EndOfTransmission)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect(Eof)?;
+    Ok(())
+}
