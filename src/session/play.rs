@@ -448,7 +448,10 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
                         .solver
                         .get_or_insert_with(|| Solver::new(board, game.rules()));
                     let value = solver.value(&pos);
-                    if let Some(&best) = solver.best_moves(&pos).first() {
+                    let best = solver.best_moves(&pos);
+                    // Once a hound is picked, a best move of that hound comes first.
+                    let from_picked = best.iter().find(|m| Some(m.from()) == picked);
+                    if let Some(&best) = from_picked.or(best.first()) {
                         let verdict = text::verdict(value.winner, value.plies);
                         console.say(&text::hint(best, &verdict))?;
                     }
