@@ -324,10 +324,7 @@ impl Console {
 }
 
 /// Takes a line's bytes as text, refusing what no game should see.
-fn check(mut bytes: Vec<u8>) -> Reply {
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
+fn check(bytes: Vec<u8>) -> Reply {
     if bytes.len() > MAX_LINE {
         return Reply::Bad(BadLine::TooLong(bytes.len()));
     }
@@ -340,8 +337,9 @@ fn check(mut bytes: Vec<u8>) -> Reply {
     }
 }
 
-/// Reads one line, keeping at most `cap` bytes of it (plus one, to tell it was
-/// longer) and skipping the rest. `None` at end of input.
+/// Reads one line without its line ending, keeping at most `cap` bytes of it
+/// (plus one, to tell it was longer) and skipping the rest; also returns its
+/// whole length. `None` at end of input.
 fn read_capped(input: &mut dyn BufRead, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
     let mut kept = Vec::new();
     let mut total = 0;
@@ -364,7 +362,9 @@ fn read_capped(input: &mut dyn BufRead, cap: usize) -> io::Result<Option<(Vec<u8
         let used = newline.map_or(buf.len(), |i| i + 1);
         input.consume(used);
         if newline.is_some() {
-            if kept.last() == Some(&b'\r') && total <= cap + 1 {
+            // A CRLF line ending is a line ending, not part of the answer.
+            if total == kept.len() && kept.last() == Some(&b'\r') {
+                kept.pop();
                 total -= 1;
             }
             return Ok(Some((kept, total)));

@@ -1,15 +1,17 @@
 //! Drives the real binary in a pseudo-terminal, so rustyline is reading:
-//! a move typed, Tab completion, and Ctrl-C leaving cleanly with the score.
+//! a move typed, Tab completion, lines typed ahead, and Ctrl-C or Ctrl-D
+//! leaving cleanly with the score.
 
 use std::process::Command;
 use std::time::Duration;
 
 use expectrl::process::unix::WaitStatus;
+use expectrl::session::OsSession;
 use expectrl::{ControlCode, Eof, Expect, Session};
 
-#[test]
-fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-pty-{}", std::process::id()));
+/// tallyho for two named players in a fresh pseudo-terminal, with a private home.
+fn spawn_two_players(tag: &str) -> Result<OsSession, expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-pty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
         .env("HOME", &home)
@@ -17,6 +19,12 @@ fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Erro
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
+#[test]
+fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Error> {
+    let mut session = spawn_two_players("ctrl-c")?;
 
     session.expect("Fox (Ann) next")?;
     session.expect("Move fox to (B7)? ")?;
@@ -41,14 +49,7 @@ fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Erro
 
 #[test]
 fn lines_typed_ahead_in_a_terminal_are_all_played() -> Result<(), expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-pty-ahead-{}", std::process::id()));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut session = spawn_two_players("ahead")?;
     session.expect("Move fox to (B7)? ")?;
     // Three answers in one burst, as a paste would send them.
     session.send("B7\rD1\rC2\r")?;
