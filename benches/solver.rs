@@ -4,8 +4,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use tallyho::fox::solver::{Solver, analyse};
-use tallyho::fox::{Rules, Setup};
+use tallyho::games::fox::solver::{Solver, analyse};
+use tallyho::games::fox::{Rules, Setup};
 
 fn solve_8x8_start(c: &mut Criterion) {
     let start = Setup::default().default_start();

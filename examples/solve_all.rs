@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 
-use tallyho::fox::solver::{GameCount, analyse};
-use tallyho::fox::{Board, Rules, Setup, Side};
+use tallyho::games::fox::solver::{GameCount, analyse};
+use tallyho::games::fox::{Board, Rules, Setup, Side};
 
 fn main() {
     println!(

@@ -5,8 +5,8 @@
 //! `--all` plays every pairing of levels.
 
 use clap::Parser;
-use tallyho::fox::players::{Computer, Level};
-use tallyho::fox::{Board, Game, Rules, Setup, Side};
+use tallyho::games::fox::players::{Computer, Level};
+use tallyho::games::fox::{Board, Game, Rules, Setup, Side};
 
 #[derive(Parser)]
 struct Args {

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use crate::cli::{Cli, Command, GameArgs, LogArgs};
 use crate::console::{Console, Reply};
-use crate::fox::solver;
-use crate::fox::{Board, Game, Position, Rules, Setup, Side};
+use crate::games::fox::solver;
+use crate::games::fox::{Board, Game, Position, Rules, Setup, Side};
 use crate::history::{self, Log, Record};
 use crate::input;
 use crate::render;
@@ -310,7 +310,7 @@ fn replay(
     let board: Board = record
         .board
         .parse()
-        .map_err(|e: crate::fox::BoardError| damaged(e.to_string()))?;
+        .map_err(|e: crate::games::fox::BoardError| damaged(e.to_string()))?;
     let rules: Rules = record.rules.parse().map_err(damaged)?;
     let start = Position::parse(&record.start, board).map_err(|e| damaged(e.to_string()))?;
     let mut game = Game::new(start, rules);

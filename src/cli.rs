@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::console::ColorChoice;
-use crate::fox::players::Level;
-use crate::fox::{Board, Rules, Side};
+use crate::games::fox::players::Level;
+use crate::games::fox::{Board, Rules, Side};
 
 /// Fox and Hounds at the console, after a 1978 BASIC program and a C school project.
 ///

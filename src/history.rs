@@ -14,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fox::Game;
+use crate::games::fox::Game;
 
 /// One side's player: a name, and for a computer player its level.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub struct Record {
     pub hounds: Player,
     /// The winning side: `fox` or `hounds`.
     pub winner: String,
-    /// How the game ended, like `fox-trapped` (see [`crate::fox::Ending::name`]).
+    /// How the game ended, like `fox-trapped` (see [`crate::games::fox::Ending::name`]).
     pub ending: String,
     /// How many moves (plies) were played.
     pub plies: u32,

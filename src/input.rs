@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::fox::{Board, Square, SquareError};
+use crate::games::fox::{Board, Square, SquareError};
 
 /// A command that works at every move prompt.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -14,7 +14,7 @@
 pub mod app;
 pub mod cli;
 pub mod console;
-pub mod fox;
+pub mod games;
 pub mod history;
 pub mod input;
 pub mod render;

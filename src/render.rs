@@ -2,7 +2,7 @@
 
 use owo_colors::OwoColorize;
 
-use crate::fox::{Position, Side, Square};
+use crate::games::fox::{Position, Side, Square};
 
 /// What stands on a square, as the boards draw it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -101,7 +101,7 @@ pub fn line_column(sq: Square) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fox::Setup;
+    use crate::games::fox::Setup;
 
     #[test]
     fn letter_board_of_the_start() {

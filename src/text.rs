@@ -1,7 +1,7 @@
 //! Every sentence a player reads in the default flow, in one place, so the
 //! flows stay consistent and transcripts stay stable.
 
-use crate::fox::{Board, Ending, Move, PickError, Rules, Side, Square};
+use crate::games::fox::{Board, Ending, Move, PickError, Rules, Side, Square};
 
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
@@ -165,7 +165,7 @@ pub fn score_line(hounds: (&str, u32), fox: (&str, u32)) -> String {
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
 pub mod classic {
-    use crate::fox::{Board, Ending, Side};
+    use crate::games::fox::{Board, Ending, Side};
 
     /// The banner.
     pub const BANNER: &str =

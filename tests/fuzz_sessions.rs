@@ -15,8 +15,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use tallyho::console::Console;
-use tallyho::fox::players::Level;
-use tallyho::fox::{Board, Rules, Setup, Side};
+use tallyho::games::fox::players::Level;
+use tallyho::games::fox::{Board, Rules, Setup, Side};
 use tallyho::session::{self, Options};
 
 /// A writer the test can read back after the session has it.

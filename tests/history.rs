@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use tallyho::fox::{Game, Rules, Setup};
+use tallyho::games::fox::{Game, Rules, Setup};
 use tallyho::history::{Log, Player, Reading, Record, format_utc, table, utc_now};
 
 /// A fresh path under the system temp folder, unique to this process and call.

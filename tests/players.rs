@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use proptest::prelude::*;
-use tallyho::fox::players::{Computer, Level};
-use tallyho::fox::solver::Solver;
-use tallyho::fox::{Board, Game, Position, Rules, Setup, Side};
+use tallyho::games::fox::players::{Computer, Level};
+use tallyho::games::fox::solver::Solver;
+use tallyho::games::fox::{Board, Game, Position, Rules, Setup, Side};
 
 type Key = (Board, Rules);
 

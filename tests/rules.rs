@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use tallyho::fox::{Board, Game, Position, Rules, Setup, Side, Square};
+use tallyho::games::fox::{Board, Game, Position, Rules, Setup, Side, Square};
 
 /// Any supported board.
 fn boards() -> impl Strategy<Value = Board> {
@@ -16,7 +16,7 @@ fn boards() -> impl Strategy<Value = Board> {
 /// Any placement of the fox and the hounds on dark squares of a board, either side to move.
 fn positions() -> impl Strategy<Value = Position> {
     boards().prop_flat_map(|board| {
-        let dark: Vec<Square> = tallyho::fox::squares(board.dark_mask()).collect();
+        let dark: Vec<Square> = tallyho::games::fox::squares(board.dark_mask()).collect();
         let n = board.hound_count() + 1;
         (subsequence(dark, n).prop_shuffle(), any::<bool>()).prop_map(move |(squares, fox)| {
             let side = if fox { Side::Fox } else { Side::Hounds };

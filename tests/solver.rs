@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use tallyho::fox::solver::{Analysis, GameCount, Solver, Value, analyse};
-use tallyho::fox::{Board, Move, Position, Rules, Setup, Side, squares};
+use tallyho::games::fox::solver::{Analysis, GameCount, Solver, Value, analyse};
+use tallyho::games::fox::{Board, Move, Position, Rules, Setup, Side, squares};
 
 /// Memoised minimax straight from the semantics, one rule set.
 struct Reference {

@@ -4,8 +4,8 @@
 use std::io;
 
 use crate::console::{Console, Reply};
-use crate::fox::players::{Computer, Level};
-use crate::fox::{Board, Ending, Game, Move, Position, Side, Square};
+use crate::games::fox::players::{Computer, Level};
+use crate::games::fox::{Board, Ending, Game, Move, Position, Side, Square};
 use crate::history::Player;
 use crate::input;
 use crate::render;

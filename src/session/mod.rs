@@ -4,8 +4,8 @@ use std::cell::Cell;
 use std::io::{self, Write};
 
 use crate::console::{Console, Reply};
-use crate::fox::players::Level;
-use crate::fox::{Game, Setup, Side};
+use crate::games::fox::players::Level;
+use crate::games::fox::{Game, Setup, Side};
 use crate::history::{self, Log, Player, Record};
 
 pub mod classic;

@@ -4,9 +4,9 @@
 use std::io;
 
 use crate::console::{Console, Reply};
-use crate::fox::players::{Computer, Level};
-use crate::fox::solver::Solver;
-use crate::fox::{Game, Move, Position, Side, Square};
+use crate::games::fox::players::{Computer, Level};
+use crate::games::fox::solver::Solver;
+use crate::games::fox::{Game, Move, Position, Side, Square};
 use crate::history::{self, Player};
 use crate::input::{self, Command, Entry};
 use crate::render;

@@ -15,8 +15,8 @@
 //! The [`Solver`] of single values fills its table by memoised depth-first search.
 //!
 //! ```
-//! use tallyho::fox::solver::{analyse, Value};
-//! use tallyho::fox::{Board, Position, Rules, Side};
+//! use tallyho::games::fox::solver::{analyse, Value};
+//! use tallyho::games::fox::{Board, Position, Rules, Side};
 //!
 //! let board = Board::new(4, 4).unwrap();
 //! let start = Position::start(board, board.default_fox_start(), Side::Fox).unwrap();

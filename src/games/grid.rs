@@ -1,12 +1,10 @@
-//! The board: its size, its squares, and which of them are dark.
+//! Squares and board sizes shared by every grid game, with the `B1` square
+//! notation and its precise errors.
 
 use std::fmt;
-use std::str::FromStr;
 
-/// The smallest and largest supported board sides.
-pub const MIN_SIDE: u8 = 4;
-/// The largest supported board side (a standard checkerboard).
-pub const MAX_SIDE: u8 = 8;
+/// The widest and tallest grid any game uses.
+pub const GRID: u8 = 8;
 
 /// One square of a board up to 8x8, stored as `row * 8 + column`.
 ///
@@ -17,18 +15,18 @@ pub struct Square(u8);
 impl Square {
     /// The square at a zero-based column and row, both below 8.
     pub const fn new(col: u8, row: u8) -> Square {
-        assert!(col < MAX_SIDE && row < MAX_SIDE);
-        Square(row * MAX_SIDE + col)
+        assert!(col < GRID && row < GRID);
+        Square(row * GRID + col)
     }
 
     /// Zero-based column: 0 is `A`.
     pub const fn col(self) -> u8 {
-        self.0 % MAX_SIDE
+        self.0 % GRID
     }
 
     /// Zero-based row: 0 is rank `1`.
     pub const fn row(self) -> u8 {
-        self.0 / MAX_SIDE
+        self.0 / GRID
     }
 
     /// The index `row * 8 + column`, from 0 to 63.
@@ -38,7 +36,7 @@ impl Square {
 
     /// The square with this index, if it is below 64.
     pub const fn from_index(index: u8) -> Option<Square> {
-        if index < MAX_SIDE * MAX_SIDE {
+        if index < GRID * GRID {
             Some(Square(index))
         } else {
             None
@@ -70,7 +68,7 @@ impl Square {
     pub fn offset(self, dc: i8, dr: i8) -> Option<Square> {
         let col = self.col() as i8 + dc;
         let row = self.row() as i8 + dr;
-        if (0..MAX_SIDE as i8).contains(&col) && (0..MAX_SIDE as i8).contains(&row) {
+        if (0..GRID as i8).contains(&col) && (0..GRID as i8).contains(&row) {
             Some(Square::new(col as u8, row as u8))
         } else {
             None
@@ -96,71 +94,21 @@ pub fn squares(mut mask: u64) -> impl Iterator<Item = Square> {
     })
 }
 
-/// A board size: an even width from 4 to 8 and a height from 4 to 8.
+/// The size of a rectangular board, up to 8x8. Games check their own limits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Board {
+pub struct Size {
     width: u8,
     height: u8,
 }
 
-/// Why a board size was refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum BoardError {
-    /// Not of the form `WxH`.
-    Syntax(String),
-    /// The width is odd or out of range.
-    Width(u8),
-    /// The height is out of range.
-    Height(u8),
-}
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Syntax(text) => write!(
-                f,
-                "\"{text}\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
-            ),
-            BoardError::Width(w) => write!(
-                f,
-                "a board {w} squares wide is not supported: the width must be 4, 6 or 8"
-            ),
-            BoardError::Height(h) => write!(
-                f,
-                "a board {h} squares high is not supported: the height must be 4 to 8"
-            ),
+impl Size {
+    /// A board `width` columns wide and `height` rows high; `None` beyond 8x8 or at 0.
+    pub const fn new(width: u8, height: u8) -> Option<Size> {
+        if width == 0 || height == 0 || width > GRID || height > GRID {
+            None
+        } else {
+            Some(Size { width, height })
         }
-    }
-}
-
-impl std::error::Error for BoardError {}
-
-impl Board {
-    /// The standard 8x8 checkerboard.
-    pub const STANDARD: Board = Board {
-        width: 8,
-        height: 8,
-    };
-
-    /// A board of the given size, if it is supported.
-    pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !width.is_multiple_of(2) {
-            return Err(BoardError::Width(width));
-        }
-        if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
-            return Err(BoardError::Height(height));
-        }
-        Ok(Board { width, height })
-    }
-
-    /// Every supported board size, smallest first.
-    pub fn all() -> impl Iterator<Item = Board> {
-        (MIN_SIDE..=MAX_SIDE).step_by(2).flat_map(|w| {
-            (MIN_SIDE..=MAX_SIDE).map(move |h| Board {
-                width: w,
-                height: h,
-            })
-        })
     }
 
     /// Number of columns.
@@ -171,16 +119,6 @@ impl Board {
     /// Number of rows.
     pub const fn height(self) -> u8 {
         self.height
-    }
-
-    /// The number of hounds: one for every dark square of row 1.
-    pub const fn hound_count(self) -> usize {
-        self.width as usize / 2
-    }
-
-    /// The zero-based row the fox starts on.
-    pub const fn top_row(self) -> u8 {
-        self.height - 1
     }
 
     /// The square at a zero-based column and row, if it is on this board.
@@ -198,36 +136,20 @@ impl Board {
         sq.offset(dc, dr).filter(|&s| self.contains(s))
     }
 
-    /// Mask of every dark square of this board.
-    pub fn dark_mask(self) -> u64 {
-        (0..self.height)
-            .flat_map(|row| (0..self.width).map(move |col| Square::new(col, row)))
-            .filter(|sq| sq.is_dark())
-            .fold(0, |mask, sq| mask | sq.bit())
-    }
-
-    /// The dark squares of one zero-based row, left to right.
-    pub fn dark_squares_of_row(self, row: u8) -> impl Iterator<Item = Square> {
-        (0..self.width)
-            .map(move |col| Square::new(col, row))
-            .filter(|sq| sq.is_dark())
-    }
-
-    /// The fox's default start: the leftmost dark square of the top row (`A8` on 8x8).
-    pub fn default_fox_start(self) -> Square {
-        self.dark_squares_of_row(self.top_row())
-            .next()
-            .expect("every row of a board at least 4 wide has a dark square")
-    }
-
-    /// The hounds' start: every dark square of row 1.
-    pub fn hounds_start(self) -> u64 {
-        self.dark_squares_of_row(0).fold(0, |m, sq| m | sq.bit())
+    /// Every square of the board, row by row from row 1, left to right.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        (0..self.height).flat_map(move |row| (0..self.width).map(move |col| Square::new(col, row)))
     }
 
     /// The last file letter, for messages: `H` on an 8-wide board.
     pub fn last_file(self) -> char {
         (b'A' + self.width - 1) as char
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
     }
 }
 
@@ -237,7 +159,7 @@ pub enum SquareError {
     /// Nothing was typed.
     Empty,
     /// The text does not start with a column letter and a row number.
-    Syntax { text: String, board: Board },
+    Syntax { text: String, size: Size },
     /// A square, then more characters.
     Trailing { text: String, square: String },
     /// The row number came first.
@@ -245,18 +167,18 @@ pub enum SquareError {
     /// Full-width look-alike characters.
     FullWidth { text: String, plain: String },
     /// A square beyond the board's edge.
-    OffBoard { text: String, board: Board },
+    OffBoard { text: String, size: Size },
 }
 
 impl fmt::Display for SquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SquareError::Empty => write!(f, "type a square, like B1"),
-            SquareError::Syntax { text, board } => write!(
+            SquareError::Syntax { text, size } => write!(
                 f,
                 "\"{text}\" is not a square: type a column letter A-{} then a row number 1-{}, like B1",
-                board.last_file(),
-                board.height()
+                size.last_file(),
+                size.height()
             ),
             SquareError::Trailing { text, square } => {
                 write!(f, "\"{text}\" has extra characters after {square}")
@@ -269,12 +191,12 @@ impl fmt::Display for SquareError {
                 f,
                 "\"{text}\" uses full-width characters: type plain {plain}"
             ),
-            SquareError::OffBoard { text, board } => write!(
+            SquareError::OffBoard { text, size } => write!(
                 f,
                 "\"{}\" is off the board: columns A-{}, rows 1-{}",
                 text.to_ascii_uppercase(),
-                board.last_file(),
-                board.height()
+                size.last_file(),
+                size.height()
             ),
         }
     }
@@ -302,7 +224,7 @@ fn plain_ascii(text: &str) -> Option<String> {
     changed.then_some(plain)
 }
 
-impl Board {
+impl Size {
     /// Reads a square such as `B1` or ` b1 `: a column letter, then a row number.
     pub fn parse_square(self, text: &str) -> Result<Square, SquareError> {
         let trimmed = text.trim();
@@ -320,7 +242,7 @@ impl Board {
         }
         let syntax = || SquareError::Syntax {
             text: trimmed.to_string(),
-            board: self,
+            size: self,
         };
         let bytes = trimmed.as_bytes();
         let letter = bytes[0];
@@ -356,33 +278,9 @@ impl Board {
             Some(sq) => Ok(sq),
             None => Err(SquareError::OffBoard {
                 text: square_text,
-                board: self,
+                size: self,
             }),
         }
-    }
-}
-
-impl Default for Board {
-    fn default() -> Board {
-        Board::STANDARD
-    }
-}
-
-impl fmt::Display for Board {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.width, self.height)
-    }
-}
-
-impl FromStr for Board {
-    type Err = BoardError;
-
-    fn from_str(text: &str) -> Result<Board, BoardError> {
-        let syntax = || BoardError::Syntax(text.to_string());
-        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
-        let w: u8 = w.trim().parse().map_err(|_| syntax())?;
-        let h: u8 = h.trim().parse().map_err(|_| syntax())?;
-        Board::new(w, h)
     }
 }
 
@@ -391,47 +289,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn b1_is_dark_and_a1_is_light() {
-        assert!(!Square::new(0, 0).is_dark());
-        assert!(Square::new(1, 0).is_dark());
-        assert!(Square::new(0, 7).is_dark());
-    }
-
-    #[test]
-    fn default_fox_start_is_a8_on_8x8_and_dark_everywhere() {
-        assert_eq!(Board::STANDARD.default_fox_start().to_string(), "A8");
-        for board in Board::all() {
-            assert!(board.default_fox_start().is_dark(), "{board}");
-            assert_eq!(
-                board.hounds_start().count_ones() as usize,
-                board.hound_count()
-            );
-        }
-        assert_eq!(
-            "8x7"
-                .parse::<Board>()
-                .unwrap()
-                .default_fox_start()
-                .to_string(),
-            "B7"
-        );
-    }
-
-    #[test]
-    fn board_sizes_parse_with_precise_errors() {
-        assert_eq!("6x6".parse::<Board>(), Board::new(6, 6));
-        assert_eq!("5x6".parse::<Board>(), Err(BoardError::Width(5)));
-        assert_eq!("8x9".parse::<Board>(), Err(BoardError::Height(9)));
-        assert!(matches!(
-            "eight".parse::<Board>(),
-            Err(BoardError::Syntax(_))
-        ));
-        assert_eq!(Board::all().count(), 15);
-    }
-
-    #[test]
     fn squares_parse_like_the_coursework_table_but_stricter() {
-        let b = Board::STANDARD;
+        let b = Size::new(8, 8).unwrap();
         assert_eq!(b.parse_square(" b1 "), Ok(Square::new(1, 0)));
         let msg = |t: &str| b.parse_square(t).unwrap_err().to_string();
         assert_eq!(msg("B1aa"), "\"B1aa\" has extra characters after B1");
@@ -449,5 +308,14 @@ mod tests {
         );
         assert_eq!(msg(""), "type a square, like B1");
         assert!(b.parse_square("B99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn squares_of_a_mask_in_index_order() {
+        let found: Vec<Square> =
+            squares(Square::new(3, 2).bit() | Square::new(1, 0).bit()).collect();
+        assert_eq!(found, vec![Square::new(1, 0), Square::new(3, 2)]);
+        assert_eq!(Square::new(7, 7).to_string(), "H8");
+        assert_eq!(Size::new(6, 6).unwrap().squares().count(), 36);
     }
 }

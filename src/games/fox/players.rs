@@ -264,7 +264,7 @@ fn fox_prospects(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fox::Board;
+    use crate::games::fox::Board;
 
     fn pos(text: &str) -> Position {
         Position::parse(text, Board::STANDARD).unwrap()
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn every_level_plays_only_legal_moves_and_the_same_seed_repeats() {
-        let start = crate::fox::Setup::default().default_start();
+        let start = crate::games::fox::Setup::default().default_start();
         for level in Level::ALL {
             let mut a = Computer::new(level, Rules::Coursework, 7);
             let mut b = Computer::new(level, Rules::Coursework, 7);

@@ -1,0 +1,225 @@
+//! The board: its size, its squares, and which of them are dark.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::games::grid::Size;
+pub use crate::games::grid::{Square, SquareError, squares};
+
+/// The smallest and largest supported board sides.
+pub const MIN_SIDE: u8 = 4;
+/// The largest supported board side (a standard checkerboard).
+pub const MAX_SIDE: u8 = 8;
+
+/// A board size: an even width from 4 to 8 and a height from 4 to 8.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    width: u8,
+    height: u8,
+}
+
+/// Why a board size was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BoardError {
+    /// Not of the form `WxH`.
+    Syntax(String),
+    /// The width is odd or out of range.
+    Width(u8),
+    /// The height is out of range.
+    Height(u8),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Syntax(text) => write!(
+                f,
+                "\"{text}\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
+            ),
+            BoardError::Width(w) => write!(
+                f,
+                "a board {w} squares wide is not supported: the width must be 4, 6 or 8"
+            ),
+            BoardError::Height(h) => write!(
+                f,
+                "a board {h} squares high is not supported: the height must be 4 to 8"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+impl Board {
+    /// The standard 8x8 checkerboard.
+    pub const STANDARD: Board = Board {
+        width: 8,
+        height: 8,
+    };
+
+    /// A board of the given size, if it is supported.
+    pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !width.is_multiple_of(2) {
+            return Err(BoardError::Width(width));
+        }
+        if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(BoardError::Height(height));
+        }
+        Ok(Board { width, height })
+    }
+
+    /// Every supported board size, smallest first.
+    pub fn all() -> impl Iterator<Item = Board> {
+        (MIN_SIDE..=MAX_SIDE).step_by(2).flat_map(|w| {
+            (MIN_SIDE..=MAX_SIDE).map(move |h| Board {
+                width: w,
+                height: h,
+            })
+        })
+    }
+
+    /// Number of columns.
+    pub const fn width(self) -> u8 {
+        self.width
+    }
+
+    /// Number of rows.
+    pub const fn height(self) -> u8 {
+        self.height
+    }
+
+    /// The number of hounds: one for every dark square of row 1.
+    pub const fn hound_count(self) -> usize {
+        self.width as usize / 2
+    }
+
+    /// The zero-based row the fox starts on.
+    pub const fn top_row(self) -> u8 {
+        self.height - 1
+    }
+
+    /// The square at a zero-based column and row, if it is on this board.
+    pub fn square(self, col: u8, row: u8) -> Option<Square> {
+        (col < self.width && row < self.height).then(|| Square::new(col, row))
+    }
+
+    /// Whether a square lies on this board.
+    pub fn contains(self, sq: Square) -> bool {
+        sq.col() < self.width && sq.row() < self.height
+    }
+
+    /// The square `dc` columns and `dr` rows from `sq`, if it is on this board.
+    pub fn offset(self, sq: Square, dc: i8, dr: i8) -> Option<Square> {
+        sq.offset(dc, dr).filter(|&s| self.contains(s))
+    }
+
+    /// Mask of every dark square of this board.
+    pub fn dark_mask(self) -> u64 {
+        (0..self.height)
+            .flat_map(|row| (0..self.width).map(move |col| Square::new(col, row)))
+            .filter(|sq| sq.is_dark())
+            .fold(0, |mask, sq| mask | sq.bit())
+    }
+
+    /// The dark squares of one zero-based row, left to right.
+    pub fn dark_squares_of_row(self, row: u8) -> impl Iterator<Item = Square> {
+        (0..self.width)
+            .map(move |col| Square::new(col, row))
+            .filter(|sq| sq.is_dark())
+    }
+
+    /// The fox's default start: the leftmost dark square of the top row (`A8` on 8x8).
+    pub fn default_fox_start(self) -> Square {
+        self.dark_squares_of_row(self.top_row())
+            .next()
+            .expect("every row of a board at least 4 wide has a dark square")
+    }
+
+    /// The hounds' start: every dark square of row 1.
+    pub fn hounds_start(self) -> u64 {
+        self.dark_squares_of_row(0).fold(0, |m, sq| m | sq.bit())
+    }
+
+    /// The last file letter, for messages: `H` on an 8-wide board.
+    pub fn last_file(self) -> char {
+        self.size().last_file()
+    }
+
+    /// The board as a plain grid size.
+    pub fn size(self) -> Size {
+        Size::new(self.width, self.height).expect("a fox board is at most 8x8")
+    }
+
+    /// Reads a square such as `B1` or ` b1 `: a column letter, then a row number.
+    pub fn parse_square(self, text: &str) -> Result<Square, SquareError> {
+        self.size().parse_square(text)
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::STANDARD
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        let syntax = || BoardError::Syntax(text.to_string());
+        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let w: u8 = w.trim().parse().map_err(|_| syntax())?;
+        let h: u8 = h.trim().parse().map_err(|_| syntax())?;
+        Board::new(w, h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn b1_is_dark_and_a1_is_light() {
+        assert!(!Square::new(0, 0).is_dark());
+        assert!(Square::new(1, 0).is_dark());
+        assert!(Square::new(0, 7).is_dark());
+    }
+
+    #[test]
+    fn default_fox_start_is_a8_on_8x8_and_dark_everywhere() {
+        assert_eq!(Board::STANDARD.default_fox_start().to_string(), "A8");
+        for board in Board::all() {
+            assert!(board.default_fox_start().is_dark(), "{board}");
+            assert_eq!(
+                board.hounds_start().count_ones() as usize,
+                board.hound_count()
+            );
+        }
+        assert_eq!(
+            "8x7"
+                .parse::<Board>()
+                .unwrap()
+                .default_fox_start()
+                .to_string(),
+            "B7"
+        );
+    }
+
+    #[test]
+    fn board_sizes_parse_with_precise_errors() {
+        assert_eq!("6x6".parse::<Board>(), Board::new(6, 6));
+        assert_eq!("5x6".parse::<Board>(), Err(BoardError::Width(5)));
+        assert_eq!("8x9".parse::<Board>(), Err(BoardError::Height(9)));
+        assert!(matches!(
+            "eight".parse::<Board>(),
+            Err(BoardError::Syntax(_))
+        ));
+        assert_eq!(Board::all().count(), 15);
+    }
+}

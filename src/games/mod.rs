@@ -1,0 +1,137 @@
+//! The games' pure cores, one folder each, and the seams the shell sees them
+//! through. Nothing under `games/` prints, reads, sleeps or looks at the clock.
+//!
+//! A game is a [`Rules`] value (its setup: board size, rule options) plus
+//! computer players ([`Computer`]). The shell keeps a game in progress as the
+//! list of positions since the start, so rules that look back (a draw by
+//! repetition) see the whole game, and taking a move back is dropping a position.
+
+use std::fmt;
+use std::str::FromStr;
+
+pub mod fox;
+pub mod grid;
+
+pub use grid::Square;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome<S> {
+    /// One side won. `how` names the way in the log: `fox-trapped`, `no-moves`.
+    Win {
+        /// The side that won.
+        winner: S,
+        /// A short kebab-case name of how, stable across releases.
+        how: &'static str,
+    },
+    /// Nobody won. `how` is `repetition`, `forty-moves`, `agreed`, `equal-points`…
+    Draw {
+        /// A short kebab-case name of how, stable across releases.
+        how: &'static str,
+    },
+}
+
+impl<S: Copy> Outcome<S> {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<S> {
+        match *self {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+
+    /// How it ended, as the log names it.
+    pub fn how(&self) -> &'static str {
+        match *self {
+            Outcome::Win { how, .. } | Outcome::Draw { how } => how,
+        }
+    }
+}
+
+/// The rules of one two-sided game under one setup.
+///
+/// Positions are values. A move is named by a player as a path of squares
+/// ([`Rules::path`]): the shell narrows the legal moves by the squares typed
+/// so far, so a game never parses a whole move itself.
+pub trait Rules {
+    /// Everything that decides what may happen next.
+    type Position: Clone + PartialEq + fmt::Debug;
+    /// One move. `Display` is its notation in the game log (`A8-B7`, `22x15x6`);
+    /// it must tell apart every two legal moves of a position.
+    type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
+    /// One of the two sides. `Display` is its name in the log (`fox`, `black`).
+    type Side: Copy + Eq + fmt::Debug + fmt::Display;
+
+    /// The game's name in the log and on the command line: `fox`, `draughts`, `fish`.
+    const GAME: &'static str;
+
+    /// The two sides: seat 1 plays the first in the first game, and the
+    /// seats swap sides after each game.
+    fn sides(&self) -> [Self::Side; 2];
+
+    /// The start position of this setup.
+    fn start(&self) -> Self::Position;
+
+    /// The side to move.
+    fn to_move(&self, pos: &Self::Position) -> Self::Side;
+
+    /// Every legal move, in a stable order. Empty when the game is over.
+    fn legal_moves(&self, pos: &Self::Position) -> Vec<Self::Move>;
+
+    /// The position after a legal move.
+    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position;
+
+    /// The outcome, if the game is over. `history` is every position since
+    /// the start, the current one last; it is never empty.
+    fn outcome(&self, history: &[Self::Position]) -> Option<Outcome<Self::Side>>;
+
+    /// The squares a player names for a move, in order: `[from, to]`,
+    /// `[from, landing, landing]` for a multi-jump, or `[to]` for a placement.
+    fn path(&self, mv: &Self::Move) -> Vec<Square>;
+
+    /// The position in the game's text notation, as the log and `analyse` use it.
+    fn notation(&self, pos: &Self::Position) -> String;
+
+    /// Reads a position in the game's notation, checked.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, String>;
+
+    /// The setup as name/value pairs for the log (`board`, `rules`…).
+    fn setup(&self) -> Vec<(&'static str, String)>;
+}
+
+/// A computer player of one game. Each holds its own seeded randomness, so
+/// the same seed and the same moves give the same choices.
+pub trait Computer<R: Rules> {
+    /// The move to play, or `None` if there is none. `history` is as in
+    /// [`Rules::outcome`]. A player that searches stops when `deadline` says so.
+    fn choose(
+        &mut self,
+        rules: &R,
+        history: &[R::Position],
+        deadline: &dyn Deadline,
+    ) -> Option<R::Move>;
+}
+
+/// When a computer must stop thinking. The shell owns the clock; the core
+/// only asks. A search checks it every few thousand nodes.
+pub trait Deadline {
+    /// Whether time is up (or the player pressed Ctrl-C).
+    fn passed(&self) -> bool;
+}
+
+/// A deadline that never passes: for exact solvers, tests and tools.
+pub struct Never;
+
+impl Deadline for Never {
+    fn passed(&self) -> bool {
+        false
+    }
+}
+
+/// A computer level: a name on the command line and in the log.
+pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> + 'static {
+    /// Every level, weakest first.
+    const ALL: &'static [Self];
+    /// A line saying how it plays, for the menu.
+    fn description(self) -> &'static str;
+}
