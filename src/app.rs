@@ -1,34 +1,42 @@
 //! From a parsed command line to a running flow: checks what clap could not,
-//! builds the console, runs the command, and says which errors are the user's.
+//! picks the game and its face, runs the command, and says which errors are
+//! the user's.
 
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use crate::cli::{Cli, Command, GameArgs, LogArgs};
-use crate::console::{Console, Reply};
+use crate::cli::{Cli, Command, FoxArgs, LogArgs, PlayArgs};
+use crate::faces::fox::FoxFace;
+use crate::faces::fox::classic;
+use crate::faces::fox::render;
+use crate::faces::fox::text;
+use crate::games::Rules as _;
 use crate::games::fox::solver;
-use crate::games::fox::{Board, Game, Position, Rules, Setup, Side};
-use crate::history::{self, Log, Record};
-use crate::input;
-use crate::render;
-use crate::session::{self, Options};
-use crate::text;
+use crate::games::fox::{Position, Rules, Setup, Side};
+use crate::shell::ask::{parse_name, same_name};
+use crate::shell::console::Console;
+use crate::shell::history::{self, Keeper, Log, LogError, Record, TableError};
+use crate::shell::matchplay::{self, Options};
+use crate::shell::replay::{self, ReplayError};
+use crate::shell::safe;
 
 /// Why tallyho stopped early.
 #[derive(Debug)]
 pub enum AppError {
     /// The command line or its input was wrong (exit status 2).
     Usage(String),
-    /// Anything else (exit status 1).
+    /// A file or the terminal failed, or a logged game is damaged (exit status 1).
     Io(io::Error),
+    /// Something tallyho was asked to read is not usable (exit status 1).
+    Failed(String),
 }
 
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AppError::Usage(why) => f.write_str(why),
-            AppError::Io(e) => write!(f, "{e}"),
+            AppError::Usage(why) | AppError::Failed(why) => f.write_str(why),
+            AppError::Io(e) => write!(f, "{}", safe::text(&e.to_string())),
         }
     }
 }
@@ -39,8 +47,23 @@ impl From<io::Error> for AppError {
     }
 }
 
-/// The setup the command line asks for, with the flow's own defaults.
-pub fn setup(args: &GameArgs, rules: Rules, first: Side) -> Result<Setup, AppError> {
+impl From<LogError> for AppError {
+    fn from(e: LogError) -> AppError {
+        AppError::Failed(e.to_string())
+    }
+}
+
+impl From<TableError> for AppError {
+    fn from(e: TableError) -> AppError {
+        match e {
+            TableError::Log(e) => e.into(),
+            TableError::Out(e) => AppError::Io(e),
+        }
+    }
+}
+
+/// The Fox and Hounds setup the command line asks for, with the flow's own defaults.
+pub fn setup(args: &FoxArgs, rules: Rules, first: Side) -> Result<Setup, AppError> {
     let mut setup = Setup {
         board: args.board,
         rules: args.rules.unwrap_or(rules),
@@ -87,11 +110,11 @@ fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
     let usage = |e: String| AppError::Usage(format!("--names: {e}"));
     let names = text
         .split(',')
-        .map(|n| input::parse_name(n).map_err(usage))
+        .map(|n| parse_name(n).map_err(usage))
         .collect::<Result<Vec<_>, _>>()?;
     match names.as_slice() {
         [_] => Ok(names),
-        [a, b] if a != b => Ok(names),
+        [a, b] if !same_name(a, b) => Ok(names),
         [_, _] => Err(usage("the two players need different names".into())),
         _ => Err(usage(
             "give one or two names separated by a comma, like Ann,Bob".into(),
@@ -100,27 +123,31 @@ fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
 }
 
 /// Refuses `--names` and computer options that the chosen players would ignore.
-fn check_players(play: &crate::cli::PlayArgs, names: &[String]) -> Result<(), AppError> {
-    let usage = |why: &str| Err(AppError::Usage(why.to_string()));
+fn check_players(play: &PlayArgs, names: &[String], computer: &str) -> Result<(), AppError> {
+    let usage = |why: String| Err(AppError::Usage(why));
     let computer_options = play.level.is_some()
         || play.fox_level.is_some()
         || play.hounds_level.is_some()
         || play.side.is_some();
     match play.players {
-        Some(2) if names.len() == 1 => usage("--names: two players need two names, like Ann,Bob"),
+        Some(2) if names.len() == 1 => {
+            usage("--names: two players need two names, like Ann,Bob".into())
+        }
         Some(2) if computer_options => usage(
-            "--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1",
+            "--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1".into(),
         ),
-        Some(1) if names.len() == 2 => usage("--names: against the computer, give your name alone"),
-        Some(1) if names.first().is_some_and(|n| n == text::COMPUTER_NAMES[0]) => {
-            usage("--names: SWTP is the computer's name; choose another")
+        Some(1) if names.len() == 2 => {
+            usage("--names: against the computer, give your name alone".into())
         }
-        Some(1) if play.fox_level.is_some() || play.hounds_level.is_some() => {
-            usage("--fox-level and --hounds-level are for watching (--players 0); use --level")
-        }
-        Some(0) if !names.is_empty() => usage("--names: the computer names its own players"),
+        Some(1) if names.first().is_some_and(|n| same_name(n, computer)) => usage(format!(
+            "--names: {computer} is the computer's name; choose another"
+        )),
+        Some(1) if play.fox_level.is_some() || play.hounds_level.is_some() => usage(
+            "--fox-level and --hounds-level are for watching (--players 0); use --level".into(),
+        ),
+        Some(0) if !names.is_empty() => usage("--names: the computer names its own players".into()),
         Some(0) if play.side.is_some() => {
-            usage("--side is for playing against the computer (--players 1)")
+            usage("--side is for playing against the computer (--players 1)".into())
         }
         _ => Ok(()),
     }
@@ -128,54 +155,64 @@ fn check_players(play: &crate::cli::PlayArgs, names: &[String]) -> Result<(), Ap
 
 /// Runs what the command line asks for.
 pub fn run(cli: Cli) -> Result<(), AppError> {
-    let colour = cli.look.color.decide();
-    owo_colors::set_override(colour);
-    match &cli.command {
+    match cli.command {
         None => {
+            let colour = cli.look.color.decide();
             let play = &cli.play;
             let names = names(play.names.as_deref())?;
-            check_players(play, &names)?;
+            check_players(play, &names, text::COMPUTER_NAMES[0])?;
             let mut console = Console::stdio(colour, cli.look.no_clear);
             let options = Options {
-                setup: setup(&cli.game, Rules::Coursework, Side::Fox)?,
+                rules: setup(&cli.game, Rules::Coursework, Side::Fox)?,
+                flow: "default",
                 players: play.players,
                 names,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
                 level: play.level,
-                fox_level: play.fox_level,
-                hounds_level: play.hounds_level,
+                side_levels: [play.fox_level, play.hounds_level],
                 side: play.side,
                 delay_ms: play
                     .delay
                     .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
-                history: log(&cli.log),
-                warned: Default::default(),
+                think_ms: 1000,
+                log: Keeper::new(log(&cli.log)),
             };
-            session::play::run(&mut console, &options)?;
+            matchplay::run(&mut console, &FoxFace, &options)?;
         }
-        Some(Command::Classic { game, play }) => {
-            let console = &mut Console::stdio(colour, cli.look.no_clear);
-            let options = Options {
-                setup: setup(game, Rules::Standard, Side::Hounds)?,
+        Some(Command::Classic {
+            game,
+            play,
+            look,
+            log: log_args,
+        }) => {
+            let colour = look.color.decide();
+            let console = &mut Console::stdio(colour, look.no_clear);
+            let options = classic::Options {
+                setup: setup(&game, Rules::Standard, Side::Hounds)?,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
                 level: play.level,
-                history: log(&cli.log),
-                ..Options::default()
+                log: Keeper::new(log(&log_args)),
             };
-            session::classic::run(console, &options)?;
+            classic::run(console, &options)?;
         }
         Some(Command::Analyse {
             game,
             position,
             json,
+            look,
         }) => {
-            analyse(game, position.as_deref(), *json, colour)?;
+            analyse(&game, position.as_deref(), json, look.color.decide())?;
         }
-        Some(Command::History { json }) => show_history(&cli.log, *json)?,
-        Some(Command::Replay { number, step }) => {
-            replay(&cli.log, *number, *step, colour, cli.look.no_clear)?;
+        Some(Command::History { json, log }) => show_history(&log, json)?,
+        Some(Command::Replay {
+            number,
+            step,
+            look,
+            log,
+        }) => {
+            replay(&log, number, step, look.color.decide(), look.no_clear)?;
         }
     }
     Ok(())
@@ -183,7 +220,7 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
 
 /// `tallyho analyse`: solve a position and report it.
 fn analyse(
-    args: &GameArgs,
+    args: &FoxArgs,
     position: Option<&str>,
     json: bool,
     colour: bool,
@@ -250,40 +287,72 @@ fn analyse(
     Ok(())
 }
 
-/// Reads the log, warning once about damaged lines.
-fn read_log(args: &LogArgs) -> Result<(Log, Vec<Record>), AppError> {
-    let log = log(args).ok_or_else(|| {
+/// The log `history` and `replay` read: there must be one.
+fn needed_log(args: &LogArgs) -> Result<Log, AppError> {
+    log(args).ok_or_else(|| {
         AppError::Usage(
             "there is no game log: --no-history is set or no home directory is known".into(),
         )
-    })?;
-    let reading = log.read().map_err(|e| {
-        AppError::Io(io::Error::new(
-            e.kind(),
-            format!("cannot read the game log {}: {e}", log.path().display()),
-        ))
-    })?;
-    if reading.skipped > 0 {
-        let _ = writeln!(
-            io::stderr(),
-            "tallyho: warning: {}",
-            text::skipped_lines(reading.skipped, log.path())
-        );
-    }
-    Ok((log, reading.records))
+    })
 }
 
-/// `tallyho history`.
+/// Says on standard error that another program holds the log's lock.
+fn waiting_for(log: &Log) -> impl FnMut() + '_ {
+    move || {
+        history::warn(&format!(
+            "waiting for another program to let go of {}",
+            safe::text(&log.path().display().to_string())
+        ))
+    }
+}
+
+/// `tallyho history`: the table, or every record as one JSON array, streamed.
 fn show_history(args: &LogArgs, json: bool) -> Result<(), AppError> {
-    let (_, records) = read_log(args)?;
-    let mut out = io::stdout().lock();
-    if json {
-        let text = serde_json::to_string_pretty(&records).map_err(io::Error::other)?;
-        writeln!(out, "{text}")?;
+    let log = needed_log(args)?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let damaged = if json {
+        let mut records = log.stream(&mut waiting_for(&log))?;
+        write!(out, "[")?;
+        let mut first = true;
+        while let Some(record) = records.next_record()? {
+            if !first {
+                write!(out, ",")?;
+            }
+            first = false;
+            write!(out, "\n  ")?;
+            serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+        }
+        writeln!(out, "{}]", if first { "" } else { "\n" })?;
+        records.damaged()
     } else {
-        writeln!(out, "{}", history::table(&records))?;
+        history::write_table(&log, &mut out, &mut waiting_for(&log))?
+    };
+    out.flush()?;
+    if damaged > 0 {
+        history::warn(&history::damaged_lines(damaged, log.path()));
     }
     Ok(())
+}
+
+/// Finds game `number` in the log, reading no further than it.
+fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
+    let mut records = log.stream(&mut waiting_for(log))?;
+    let mut any = false;
+    while let Some(record) = records.next_record()? {
+        if record.number == number {
+            return Ok(record);
+        }
+        any = true;
+    }
+    let known = if any {
+        "tallyho history lists its games"
+    } else {
+        "it has no games yet"
+    };
+    Err(AppError::Usage(format!(
+        "there is no game {number} in {}: {known}",
+        safe::text(&log.path().display().to_string())
+    )))
 }
 
 /// `tallyho replay N`.
@@ -294,67 +363,35 @@ fn replay(
     colour: bool,
     no_clear: bool,
 ) -> Result<(), AppError> {
-    let (log, records) = read_log(args)?;
-    let record = records.iter().find(|r| r.number == number).ok_or_else(|| {
-        let known = if records.is_empty() {
-            "it has no games yet"
-        } else {
-            "tallyho history lists its games"
-        };
-        AppError::Usage(format!(
-            "there is no game {number} in {}: {known}",
-            log.path().display()
+    let log = needed_log(args)?;
+    let record = find_record(&log, number)?;
+    let damaged = |why: String| {
+        AppError::Failed(format!(
+            "game {number} cannot be replayed: {}",
+            safe::text(&why)
         ))
-    })?;
-    let damaged = |why: String| AppError::Usage(format!("game {number} cannot be replayed: {why}"));
-    let board: Board = record
-        .board
-        .parse()
-        .map_err(|e: crate::games::fox::BoardError| damaged(e.to_string()))?;
-    let rules: Rules = record.rules.parse().map_err(damaged)?;
-    let start = Position::parse(&record.start, board).map_err(|e| damaged(e.to_string()))?;
-    let mut game = Game::new(start, rules);
+    };
+    let pairs: Vec<(&str, &str)> = record
+        .setup
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     let mut console = Console::stdio(colour, no_clear);
     let step = step || console.is_interactive();
-    console.say(&format!(
-        "Game {number}, {}: {} (fox) against {} (hounds), {} board, {} rules",
-        record.date,
-        record.fox.display(),
-        record.hounds.display(),
-        record.board,
-        record.rules
-    ))?;
-    console.write(&render::board(game.position(), colour))?;
-    for (i, text) in record.moves.iter().enumerate() {
-        if step {
-            match console.ask("Press Enter for the next move, or q to stop. ", &[])? {
-                Reply::End => return Ok(()),
-                Reply::Line(line)
-                    if matches!(line.trim().to_ascii_lowercase().as_str(), "q" | "quit") =>
-                {
-                    return Ok(());
-                }
-                _ => {}
-            }
+    let result = match record.game.as_str() {
+        "fox" => {
+            let rules = Setup::from_setup(&pairs).map_err(damaged)?;
+            replay::replay(&mut console, &rules, &FoxFace, &record, step)
         }
-        let mv = text
-            .split_once('-')
-            .and_then(|(a, b)| Some((board.parse_square(a).ok()?, board.parse_square(b).ok()?)))
-            .and_then(|(a, b)| game.position().find_move(a, b))
-            .ok_or_else(|| damaged(format!("move {} ({text}) is not legal", i + 1)))?;
-        game.play(mv);
-        console.clear()?;
-        console.say("")?;
-        let mover = game.position().to_move().other();
-        console.say(&format!("Move {}: {} {mv}", i + 1, text::side_title(mover)))?;
-        console.write(&render::board(game.position(), colour))?;
+        other => {
+            return Err(damaged(format!(
+                "tallyho does not know the game \"{other}\""
+            )));
+        }
+    };
+    match result {
+        Ok(()) => Ok(()),
+        Err(ReplayError::Damaged(why)) => Err(damaged(why)),
+        Err(ReplayError::Io(e)) => Err(AppError::Io(e)),
     }
-    if let Some(ending) = game.ending() {
-        let winner = match ending.winner() {
-            Side::Fox => &record.fox,
-            Side::Hounds => &record.hounds,
-        };
-        console.say(&text::won(ending, &winner.display()))?;
-    }
-    Ok(())
 }

@@ -1,23 +1,34 @@
 //! The command line, as clap reads it. Nothing here acts.
+//!
+//! Each command declares only the options that mean something to it, and
+//! an option may come before or after its command: [`parse`] moves options
+//! written before a command to after it, so clap checks them against that
+//! command and refuses, naming it, an option that means nothing there.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::console::ColorChoice;
 use crate::games::fox::players::Level;
 use crate::games::fox::{Board, Rules, Side};
+use crate::shell::console::ColorChoice;
 
-/// Fox and Hounds at the console, after a 1978 BASIC program and a C school project.
+/// Classic console board games: Fox and Hounds after a 1978 BASIC program
+/// and a C school project.
 ///
-/// With no command, plays the default flow: a menu, the players, and a match in
-/// which the players swap sides every game.
+/// With no command, plays Fox and Hounds' default flow: a menu, the players,
+/// and a match in which the players swap sides every game.
 #[derive(Parser, Debug)]
 #[command(name = "tallyho", version, propagate_version = true)]
 pub struct Cli {
     /// The game's setup (board, rules, fox start, first mover).
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: FoxArgs,
+
+    /// Who plays.
+    #[command(flatten)]
+    pub play: PlayArgs,
 
     /// How the conversation looks.
     #[command(flatten)]
@@ -27,18 +38,14 @@ pub struct Cli {
     #[command(flatten)]
     pub log: LogArgs,
 
-    /// Who plays, for the default flow.
-    #[command(flatten)]
-    pub play: PlayArgs,
-
     /// What to do; without one, play.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
-/// The game's setup, for the flows and `analyse`.
+/// Fox and Hounds' setup.
 #[derive(Args, Debug, Clone)]
-pub struct GameArgs {
+pub struct FoxArgs {
     /// Board size WIDTHxHEIGHT: even width 4-8, height 4-8.
     #[arg(long, default_value = "8x8", value_name = "WxH")]
     pub board: Board,
@@ -61,13 +68,21 @@ pub struct GameArgs {
 /// Colour and screen.
 #[derive(Args, Debug, Clone)]
 pub struct LookArgs {
-    /// Colour: auto colours a terminal and honours NO_COLOR and CLICOLOR_FORCE.
-    #[arg(long, value_enum, default_value_t, global = true, value_name = "WHEN")]
+    /// Colour: auto colours a terminal and honours NO_COLOR, CLICOLOR_FORCE and TERM=dumb.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
     pub color: ColorChoice,
 
     /// Never clear the screen before a board.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub no_clear: bool,
+}
+
+/// Colour alone, for commands that never clear the screen.
+#[derive(Args, Debug, Clone)]
+pub struct ColorArgs {
+    /// Colour: auto colours a terminal and honours NO_COLOR, CLICOLOR_FORCE and TERM=dumb.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: ColorChoice,
 }
 
 /// The game log.
@@ -75,13 +90,16 @@ pub struct LookArgs {
 pub struct LogArgs {
     /// The game log file. Default: $TALLYHO_HISTORY, else history.jsonl in the
     /// user's data directory (~/.local/share/tallyho on Linux).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
 
     /// Keep no record of finished games.
-    #[arg(long, global = true, conflicts_with = "history")]
+    #[arg(long, conflicts_with = "history")]
     pub no_history: bool,
 }
+
+/// The longest pause before a computer move, in milliseconds.
+pub const MAX_DELAY: u64 = 10_000;
 
 /// Who plays and how many games: options that skip questions, for scripts.
 #[derive(Args, Debug, Clone, Default)]
@@ -119,31 +137,39 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SIDE")]
     pub side: Option<Side>,
 
-    /// Pause before each computer move, in milliseconds.
+    /// Pause before each computer move, in milliseconds (at most 10000).
     /// Default: 700 in a terminal, 0 in a script.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
     pub delay: Option<u64>,
 }
 
-/// The commands besides playing.
+/// The commands besides playing the default flow.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The 1978 BASIC program's game: you are the hounds, the computer the fox.
     Classic {
         /// The game's setup.
         #[command(flatten)]
-        game: GameArgs,
+        game: FoxArgs,
 
         /// The fox's level (default classic), games and seed.
         #[command(flatten)]
         play: ClassicArgs,
+
+        /// How the conversation looks.
+        #[command(flatten)]
+        look: LookArgs,
+
+        /// Where finished games are kept.
+        #[command(flatten)]
+        log: LogArgs,
     },
-    /// Solve a position: who wins with best play, the best moves, and counts.
+    /// Solve a Fox and Hounds position: who wins with best play, the best moves, and counts.
     #[command(alias = "analyze")]
     Analyse {
         /// The board and rules (and the start position's fox square and first mover).
         #[command(flatten)]
-        game: GameArgs,
+        game: FoxArgs,
 
         /// A position such as E8/B1,D1,F1,H1/fox (fox/hounds/side to move).
         /// Default: the start position of the board and rules.
@@ -152,21 +178,38 @@ pub enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+
+        /// Colour of the board.
+        #[command(flatten)]
+        look: ColorArgs,
     },
-    /// List the finished games, oldest first.
+    /// List the finished games of every game, oldest first.
     History {
-        /// Print the records as JSON.
+        /// Print the records as JSON, one array.
         #[arg(long)]
         json: bool,
+
+        /// Where finished games are kept.
+        #[command(flatten)]
+        log: LogArgs,
     },
     /// Replay a finished game from the log, move by move.
     Replay {
         /// The game's number, as `tallyho history` lists it.
         number: u64,
 
-        /// Wait for Enter between moves (the default in a terminal).
+        /// Wait between moves (the default in a terminal): Enter or n goes on,
+        /// b goes back, a number jumps to that move, q stops.
         #[arg(long)]
         step: bool,
+
+        /// How the conversation looks.
+        #[command(flatten)]
+        look: LookArgs,
+
+        /// Where finished games are kept.
+        #[command(flatten)]
+        log: LogArgs,
     },
 }
 
@@ -184,4 +227,163 @@ pub struct ClassicArgs {
     /// Seed for the computer fox's randomness.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+}
+
+/// The longest argument read; a longer one is refused without being echoed.
+pub const MAX_ARG: usize = 4096;
+
+/// Why the command line was not read: the message, and whether it is a
+/// request for help or the version (exit status 0) rather than a mistake (2).
+pub struct Refusal {
+    /// What to print, safe for a terminal.
+    pub message: String,
+    /// Help or version, printed on standard output.
+    pub informational: bool,
+}
+
+/// Reads the command line: arguments before a command are moved after it,
+/// and long or odd arguments are never echoed whole.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if let Some((i, arg)) = args.iter().enumerate().find(|(_, a)| a.len() > MAX_ARG) {
+        return Err(Refusal {
+            message: format!(
+                "error: argument {i} is {} bytes long; no argument may be longer than {MAX_ARG}\n",
+                arg.len()
+            ),
+            informational: false,
+        });
+    }
+    let command = Cli::command();
+    let mut ordered: Vec<OsString> = args.iter().take(1).cloned().collect();
+    ordered.extend(reorder(&command, args.get(1..).unwrap_or_default()));
+    let matches = command.try_get_matches_from(ordered).map_err(refusal)?;
+    Cli::from_arg_matches(&matches).map_err(refusal)
+}
+
+fn refusal(e: clap::Error) -> Refusal {
+    let informational = !e.use_stderr();
+    let message = e.render().to_string();
+    Refusal {
+        message: if informational {
+            message
+        } else {
+            shorten(&message)
+        },
+        informational,
+    }
+}
+
+/// An error message with control characters escaped and any word longer
+/// than 80 characters cut: clap quotes the argument it refuses.
+fn shorten(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|line| {
+            line.split(' ')
+                .map(|word| {
+                    let safe = crate::shell::safe::text(word);
+                    if safe.chars().count() > 80 {
+                        let kept: String = safe.chars().take(60).collect();
+                        format!("{kept}…")
+                    } else {
+                        safe
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Moves the options written before each command to after it, at every
+/// level, so that clap checks each option against the command it is for.
+/// `args` are the words after the command's own name.
+fn reorder(command: &clap::Command, args: &[OsString]) -> Vec<OsString> {
+    let mut before = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].to_string_lossy();
+        if arg == "--" {
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            before.push(args[i].clone());
+            let takes_value = !long.contains('=')
+                && command
+                    .get_arguments()
+                    .find(|a| a.get_long() == Some(long))
+                    .is_some_and(|a| a.get_action().takes_values());
+            if takes_value && let Some(value) = args.get(i + 1) {
+                before.push(value.clone());
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if arg.starts_with('-') && arg.len() > 1 {
+            before.push(args[i].clone());
+            i += 1;
+            continue;
+        }
+        let sub = command
+            .get_subcommands()
+            .find(|s| s.get_name() == arg || s.get_all_aliases().any(|a| a == arg));
+        if let Some(sub) = sub {
+            let mut inner = before;
+            inner.extend(args[i + 1..].iter().cloned());
+            let mut out = vec![args[i].clone()];
+            out.extend(reorder(sub, &inner));
+            return out;
+        }
+        break;
+    }
+    args.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        let command = Cli::command();
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        std::iter::once(args[0].clone())
+            .chain(reorder(&command, &args[1..]))
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn options_before_a_command_go_after_it() {
+        assert_eq!(
+            words(&["tallyho", "--board", "6x6", "analyse", "--json"]),
+            ["tallyho", "analyse", "--board", "6x6", "--json"]
+        );
+        assert_eq!(
+            words(&["tallyho", "--players", "2", "--names", "A,B"]),
+            ["tallyho", "--players", "2", "--names", "A,B"]
+        );
+        assert_eq!(
+            words(&["tallyho", "--names", "history", "history"]),
+            ["tallyho", "history", "--names", "history"]
+        );
+    }
+
+    #[test]
+    fn an_option_where_it_means_nothing_is_refused_by_name() {
+        let refused = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(r) => r.message,
+        };
+        assert!(refused(&["tallyho", "--players", "2", "history"]).contains("--players"));
+        assert!(refused(&["tallyho", "analyse", "--history", "x"]).contains("--history"));
+        assert!(parse(["tallyho", "--board", "6x6", "analyse"].map(OsString::from)).is_ok());
+        let long = "x".repeat(100_000);
+        let message = refused(&["tallyho", "--board", &long]);
+        assert!(message.len() < 400, "{message}");
+        let message = refused(&["tallyho", "--board", &"y".repeat(1000)]);
+        assert!(message.len() < 400, "{message}");
+    }
 }

@@ -1,22 +1,17 @@
-//! tallyho: Fox and Hounds at the console, after a 1978 BASIC program and a
-//! C school project.
+//! tallyho: classic console board games in one cabinet, after a 1978 BASIC
+//! program and a handful of school projects.
 //!
 //! A pure core with a thin shell:
-//! - [`fox`]: the game itself: board, rules, position notation, solver;
-//! - [`render`]: boards drawn into strings, in letters or colour;
-//! - [`input`]: what a player typed, read into commands and squares;
-//! - [`text`]: every sentence the default flow says;
-//! - [`console`]: the line reader, rustyline or plain lines;
-//! - [`session`]: the conversations, built on the console and the core;
-//! - [`history`]: the game log on disk;
+//! - [`games`]: each game's rules, notation and computer players, one
+//!   folder per game, and the seams ([`games::Rules`], [`games::Computer`])
+//!   every game offers. Nothing there prints, reads or looks at the clock.
+//! - [`faces`]: what each game says and draws: boards, sentences, help.
+//! - [`shell`]: everything between a person and a game, knowing no rules:
+//!   the line reader, questions, matches, the game log, replays, signals.
 //! - [`cli`] and [`app`]: the command line and what it runs.
 
 pub mod app;
 pub mod cli;
-pub mod console;
+pub mod faces;
 pub mod games;
-pub mod history;
-pub mod input;
-pub mod render;
-pub mod session;
-pub mod text;
+pub mod shell;

@@ -1,12 +1,22 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use tallyho::app::{self, AppError};
-use tallyho::cli::Cli;
+use tallyho::cli;
 
 fn main() -> ExitCode {
-    match app::run(Cli::parse()) {
+    let cli = match cli::parse(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(refusal) if refusal.informational => {
+            let _ = io::stdout().write_all(refusal.message.as_bytes());
+            return ExitCode::SUCCESS;
+        }
+        Err(refusal) => {
+            let _ = io::stderr().write_all(refusal.message.as_bytes());
+            return ExitCode::from(2);
+        }
+    };
+    match app::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`tallyho history | head -1`): nothing left to say.
         Err(AppError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -14,7 +24,7 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "tallyho: {e}");
             ExitCode::from(match e {
                 AppError::Usage(_) => 2,
-                AppError::Io(_) => 1,
+                AppError::Io(_) | AppError::Failed(_) => 1,
             })
         }
     }

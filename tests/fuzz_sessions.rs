@@ -14,10 +14,35 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use tallyho::console::Console;
+use tallyho::faces::fox::{FoxFace, classic};
 use tallyho::games::fox::players::Level;
 use tallyho::games::fox::{Board, Rules, Setup, Side};
-use tallyho::session::{self, Options};
+use tallyho::shell::console::Console;
+use tallyho::shell::history::Keeper;
+use tallyho::shell::matchplay::{self, Options};
+
+/// One session of either flow.
+enum Session {
+    Match(Options<Setup>),
+    Classic(classic::Options),
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Session::Match(o) => write!(
+                f,
+                "match {:?} players {:?} games {:?} seed {} level {:?} {:?}",
+                o.rules, o.players, o.games, o.seed, o.level, o.side_levels
+            ),
+            Session::Classic(o) => write!(
+                f,
+                "classic {:?} games {:?} seed {} level {:?}",
+                o.setup, o.games, o.seed, o.level
+            ),
+        }
+    }
+}
 
 /// A writer the test can read back after the session has it.
 #[derive(Clone, Default)]
@@ -109,7 +134,7 @@ fn stream() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-fn options() -> impl Strategy<Value = (Options, bool)> {
+fn options() -> impl Strategy<Value = Session> {
     let boards = proptest::sample::select(vec!["4x4", "6x6", "4x6", "8x8", "8x7"]);
     let levels = proptest::sample::select(Level::ALL.to_vec());
     (
@@ -148,31 +173,43 @@ fn options() -> impl Strategy<Value = (Options, bool)> {
                         Side::Fox
                     },
                 };
-                let options = Options {
-                    setup,
+                if classic {
+                    return Session::Classic(classic::Options {
+                        setup,
+                        games,
+                        seed,
+                        level,
+                        log: Keeper::default(),
+                    });
+                }
+                Session::Match(Options {
+                    rules: setup,
+                    flow: "default",
                     players,
+                    names: Vec::new(),
                     games,
                     seed,
                     level,
-                    fox_level,
-                    ..Options::default()
-                };
-                (options, classic)
+                    side_levels: [fox_level, None],
+                    side: None,
+                    delay_ms: 0,
+                    think_ms: 1000,
+                    log: Keeper::default(),
+                })
             },
         )
 }
 
 /// Runs one session on a thread, so that a hang fails the test instead of stalling it.
-fn run_session(options: Options, classic: bool, input: Vec<u8>) -> Result<String, String> {
+fn run_session(session: Session, input: Vec<u8>) -> Result<String, String> {
     let out = Shared::default();
     let sink = out.clone();
     let (done, finished) = mpsc::channel();
     thread::spawn(move || {
         let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
-        let result = if classic {
-            session::classic::run(&mut console, &options)
-        } else {
-            session::play::run(&mut console, &options)
+        let result = match session {
+            Session::Classic(options) => classic::run(&mut console, &options),
+            Session::Match(options) => matchplay::run(&mut console, &FoxFace, &options),
         };
         let _ = done.send(result.map_err(|e| e.to_string()));
     });
@@ -199,8 +236,8 @@ fn random_input_never_breaks_a_session() {
         ..Config::default()
     });
     runner
-        .run(&(options(), stream()), |((options, classic), input)| {
-            let text = run_session(options, classic, input).map_err(TestCaseError::fail)?;
+        .run(&(options(), stream()), |(session, input)| {
+            let text = run_session(session, input).map_err(TestCaseError::fail)?;
             // Every session says goodbye: the final score or the 1978 farewell.
             prop_assert!(
                 text.contains("Final score")

@@ -1,14 +1,19 @@
 //! The game log: records round-trip, numbers never repeat, damaged lines are
-//! skipped, and appenders in many threads and processes never lose a record.
+//! skipped, only regular files are logs, a failed write leaves no torn line,
+//! old logs stay readable, and appenders in many threads and processes never
+//! lose a record.
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
-use tallyho::games::fox::{Game, Rules, Setup};
-use tallyho::history::{Log, Player, Reading, Record, format_utc, table, utc_now};
+use tallyho::games::fox::Setup;
+use tallyho::games::{Game, Rules};
+use tallyho::shell::date::{format_utc, utc_now};
+use tallyho::shell::history::{Log, LogError, Record, Seat, Widths, parse_record, write_table};
 
 /// A fresh path under the system temp folder, unique to this process and call.
 fn temp_path(what: &str) -> PathBuf {
@@ -19,116 +24,149 @@ fn temp_path(what: &str) -> PathBuf {
         std::process::id()
     ));
     let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
     dir.join("history.jsonl")
 }
 
 /// Removes a test's folder.
-fn clean(path: &std::path::Path) {
+fn clean(path: &Path) {
     let _ = fs::remove_dir_all(path.parent().expect("a test path has a folder"));
 }
 
 /// A finished game: the first legal move every ply, until the game ends.
-fn finished_game() -> Game {
+fn finished_game() -> (Setup, Game<Setup>) {
     let setup = Setup::default();
-    let mut game = Game::new(setup.default_start(), Rules::Coursework);
-    while game.ending().is_none() {
-        let mv = game.position().legal_moves()[0];
-        assert!(game.play(mv));
+    let mut game = Game::new(Rules::start(&setup));
+    while game.outcome(&setup).is_none() {
+        let mv = setup.legal_moves(game.position())[0];
+        game.play(&setup, mv).unwrap();
     }
-    game
+    (setup, game)
+}
+
+fn seat(name: &str, side: &str, level: Option<&str>) -> Seat {
+    Seat {
+        name: name.to_string(),
+        side: side.to_string(),
+        level: level.map(String::from),
+    }
 }
 
 fn record() -> Record {
-    Record::from_game(
-        "default",
-        &finished_game(),
-        Player::human("Alice"),
-        Player::computer("", "cunning"),
-        Some(42),
-        "2026-11-23T02:11:11Z".to_string(),
-    )
-    .expect("the game has ended")
+    let (setup, game) = finished_game();
+    let outcome = game.outcome(&setup).unwrap();
+    let seats = vec![
+        seat("Alice", "fox", None),
+        seat("", "hounds", Some("cunning")),
+    ];
+    Record {
+        date: "2026-11-23T02:11:11Z".to_string(),
+        ..Record::of_game(&setup, "default", seats, &game, outcome, Some(42))
+    }
+}
+
+fn no_wait() -> impl FnMut() {
+    || {}
+}
+
+/// Every record of a log, and the damaged lines.
+fn read(log: &Log) -> (Vec<Record>, usize) {
+    let mut records = log.stream(&mut no_wait()).unwrap();
+    let mut all = Vec::new();
+    while let Some(r) = records.next_record().unwrap() {
+        all.push(r);
+    }
+    (all, records.damaged())
+}
+
+fn numbers(log: &Log) -> Vec<u64> {
+    read(log).0.iter().map(|r| r.number).collect()
 }
 
 #[test]
 fn record_from_a_finished_game() {
-    let game = finished_game();
+    let (setup, game) = finished_game();
+    let outcome = game.outcome(&setup).unwrap();
     let r = record();
-    assert_eq!(r.number, 0);
-    assert_eq!(r.flow, "default");
-    assert_eq!(r.board, "8x8");
-    assert_eq!(r.rules, "coursework");
+    assert_eq!((r.version, r.number), (2, 0));
+    assert_eq!((r.game.as_str(), r.flow.as_str()), ("fox", "default"));
+    assert_eq!(r.setup["board"], "8x8");
+    assert_eq!(r.setup["rules"], "coursework");
     assert_eq!(r.start, "A8/B1,D1,F1,H1/fox");
     assert_eq!(r.plies as usize, game.moves().len());
-    assert_eq!(r.moves.len(), game.moves().len());
     assert_eq!(r.moves[0], game.moves()[0].to_string());
-    assert!(r.moves.iter().all(|m| m.len() == 5 && &m[2..3] == "-"));
-    let ending = game.ending().unwrap();
-    assert_eq!(r.ending, ending.name());
-    assert_eq!(r.winner, ending.winner().name());
-    assert_eq!(r.seed, Some(42));
-}
-
-#[test]
-fn an_unfinished_game_has_no_record() {
-    let game = Game::new(Setup::default().default_start(), Rules::Coursework);
-    let none = Record::from_game(
-        "classic",
-        &game,
-        Player::human("a"),
-        Player::human("b"),
-        None,
-        utc_now(),
+    assert_eq!(r.outcome.winner, outcome.winner().map(|s| s.to_string()));
+    assert_eq!(r.outcome.how, outcome.how());
+    assert_eq!(
+        r.winning_seat().unwrap().side,
+        outcome.winner().unwrap().to_string()
     );
-    assert_eq!(none, None);
+    assert_eq!(r.seed, Some(42));
 }
 
 #[test]
 fn round_trip_and_numbering() {
     let path = temp_path("round-trip");
     let log = Log::new(path.clone());
-    assert_eq!(log.path(), path);
     for expected in 1..=3 {
-        assert_eq!(log.append(&record()).unwrap(), expected);
+        assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), expected);
     }
-    let reading = log.read().unwrap();
-    assert_eq!(reading.skipped, 0);
-    let numbers: Vec<u64> = reading.records.iter().map(|r| r.number).collect();
-    assert_eq!(numbers, [1, 2, 3]);
-    for r in &reading.records {
+    let (records, damaged) = read(&log);
+    assert_eq!(damaged, 0);
+    for (i, r) in records.iter().enumerate() {
         assert_eq!(
             *r,
             Record {
-                number: r.number,
+                number: i as u64 + 1,
                 ..record()
             }
         );
     }
-    // One JSON object per line, each ending in a newline.
     let text = fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 3);
-    assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\"number\":1,\"date\":\"2026-11-23T02:11:11Z\""));
+    assert!(text.starts_with("{\"version\":2,\"number\":1,\"date\":\"2026-11-23T02:11:11Z\""));
     clean(&path);
 }
 
 #[test]
-fn a_corrupt_line_is_skipped_and_its_number_never_reused() {
+fn a_log_of_the_first_release_stays_readable() {
+    let log = Log::new(PathBuf::from("tests/data/history-v1.jsonl"));
+    let (records, damaged) = read(&log);
+    assert_eq!(damaged, 0);
+    assert_eq!(records.len(), 6);
+    let first = &records[0];
+    assert_eq!((first.version, first.number), (1, 1));
+    assert_eq!(first.game, "fox");
+    assert_eq!(first.seats[0], seat("SWTP", "fox", Some("rubbish")));
+    assert_eq!(first.seats[1], seat("ALTAIR", "hounds", Some("rubbish")));
+    assert_eq!(first.outcome.winner.as_deref(), Some("hounds"));
+    assert_eq!(records[3].flow, "classic");
+    assert_eq!(records[2].setup["board"], "6x6");
+    // A log of the first release goes on numbering after its last game.
+    let path = temp_path("v1");
+    fs::copy("tests/data/history-v1.jsonl", &path).unwrap();
+    assert_eq!(
+        Log::new(path.clone())
+            .append(&record(), &mut no_wait())
+            .unwrap(),
+        7
+    );
+    clean(&path);
+}
+
+#[test]
+fn damaged_last_lines_count_as_numbers_used() {
     let path = temp_path("corrupt");
     let log = Log::new(path.clone());
-    log.append(&record()).unwrap();
-    log.append(&record()).unwrap();
-    // Damage record 2 so that its number can no longer be read.
+    log.append(&record(), &mut no_wait()).unwrap();
+    log.append(&record(), &mut no_wait()).unwrap();
     let text = fs::read_to_string(&path).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     lines[1] = "{\"number\":2,\"date\": this is not json";
     fs::write(&path, lines.join("\n") + "\n").unwrap();
-
-    assert_eq!(log.append(&record()).unwrap(), 3);
-    let reading = log.read().unwrap();
-    assert_eq!(reading.skipped, 1);
-    let numbers: Vec<u64> = reading.records.iter().map(|r| r.number).collect();
-    assert_eq!(numbers, [1, 3]);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
+    assert_eq!(read(&log).1, 1);
+    assert_eq!(numbers(&log), [1, 3]);
     clean(&path);
 }
 
@@ -136,62 +174,198 @@ fn a_corrupt_line_is_skipped_and_its_number_never_reused() {
 fn a_truncated_last_line_gets_a_fresh_line_after_it() {
     let path = temp_path("truncated");
     let log = Log::new(path.clone());
-    log.append(&record()).unwrap();
-    // A writer cut off mid-record: half a line, no newline.
+    log.append(&record(), &mut no_wait()).unwrap();
     let whole = serde_json::to_string(&record()).unwrap();
     let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
     std::io::Write::write_all(&mut file, &whole.as_bytes()[..whole.len() / 2]).unwrap();
     drop(file);
-
-    assert_eq!(log.read().unwrap().skipped, 1);
-    assert_eq!(log.append(&record()).unwrap(), 3);
-    let reading = log.read().unwrap();
-    assert_eq!(reading.skipped, 1);
-    let numbers: Vec<u64> = reading.records.iter().map(|r| r.number).collect();
-    assert_eq!(numbers, [1, 3]);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
+    assert_eq!(read(&log).1, 1);
+    assert_eq!(numbers(&log), [1, 3]);
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 3);
     clean(&path);
 }
 
 #[test]
-fn a_missing_file_reads_as_empty() {
-    let path = temp_path("missing");
-    let reading = Log::new(path.clone()).read().unwrap();
-    assert_eq!(reading, Reading::default());
-    assert!(!path.exists(), "reading creates nothing");
-}
-
-#[test]
-fn an_unwritable_path_is_an_error() {
-    let path = temp_path("unwritable");
-    let folder = path.parent().unwrap();
-    fs::create_dir_all(folder).unwrap();
-    let blocker = folder.join("a-file");
-    fs::write(&blocker, "not a folder").unwrap();
-    let log = Log::new(blocker.join("history.jsonl"));
-    assert!(log.append(&record()).is_err());
-    assert!(log.read().is_err());
-    // The log is a folder: it can be neither appended to nor read.
-    let log = Log::new(folder.to_path_buf());
-    assert!(log.append(&record()).is_err());
+fn the_largest_number_is_never_shared() {
+    let path = temp_path("largest");
+    let last = Record {
+        number: u64::MAX,
+        ..record()
+    };
+    fs::write(&path, serde_json::to_string(&last).unwrap() + "\n").unwrap();
+    let log = Log::new(path.clone());
+    let refused = log.append(&record(), &mut no_wait()).unwrap_err();
+    assert!(matches!(refused, LogError::Full(_)), "{refused}");
+    assert!(refused.to_string().contains("largest number"));
+    assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 1);
     clean(&path);
 }
 
 #[test]
-fn default_path_is_named_history_jsonl() {
-    // Only the name is checked: the real home directory is never touched.
-    if let Some(path) = Log::default_path() {
-        assert_eq!(path.file_name().unwrap(), "history.jsonl");
-        assert!(path.to_string_lossy().contains("tallyho"));
+fn a_byte_order_mark_is_tolerated() {
+    let path = temp_path("bom");
+    let mut text = b"\xEF\xBB\xBF".to_vec();
+    text.extend(
+        serde_json::to_string(&Record {
+            number: 5,
+            ..record()
+        })
+        .unwrap()
+        .bytes(),
+    );
+    text.push(b'\n');
+    fs::write(&path, text).unwrap();
+    let log = Log::new(path.clone());
+    assert_eq!(numbers(&log), [5]);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 6);
+    clean(&path);
+}
+
+#[test]
+fn a_missing_file_reads_as_empty_and_is_not_made() {
+    let path = temp_path("missing");
+    assert_eq!(read(&Log::new(path.clone())), (vec![], 0));
+    assert!(!path.exists());
+    clean(&path);
+}
+
+#[test]
+fn only_a_regular_file_is_a_log() {
+    let path = temp_path("special");
+    let folder = path.parent().unwrap().to_path_buf();
+    let fifo = folder.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for special in [
+        fifo,
+        PathBuf::from("/dev/zero"),
+        PathBuf::from("/dev/null"),
+        folder,
+    ] {
+        let log = Log::new(special.clone());
+        let appended = log.append(&record(), &mut no_wait());
+        assert!(
+            matches!(appended, Err(LogError::NotAFile(_))),
+            "{special:?}: {appended:?}"
+        );
+        assert!(matches!(
+            log.stream(&mut no_wait()),
+            Err(LogError::NotAFile(_))
+        ));
     }
+    clean(&path);
+}
+
+#[test]
+fn a_lock_held_too_long_gives_up_after_saying_so() {
+    let path = temp_path("locked");
+    let log = Log::new(path.clone()).with_patience(Duration::from_millis(1500));
+    log.append(&record(), &mut no_wait()).unwrap();
+    let holder = fs::File::open(&path).unwrap();
+    holder.lock().unwrap();
+    let mut told = 0;
+    let refused = log.append(&record(), &mut || told += 1).unwrap_err();
+    assert!(matches!(refused, LogError::Locked(..)), "{refused}");
+    assert_eq!(told, 1, "said once, after a second");
+    drop(holder);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 2);
+    clean(&path);
+}
+
+/// Set in a child process: a log to append to with a file size limit.
+const CHILD_FULL: &str = "TALLYHO_HISTORY_TEST_FULL_DISK";
+
+/// The child's half of the full-disk test: the file may grow by 10 bytes only.
+#[test]
+fn child_full_disk() {
+    let Some(path) = std::env::var_os(CHILD_FULL) else {
+        return;
+    };
+    let path = PathBuf::from(path);
+    let length = fs::metadata(&path).unwrap().len();
+    // SAFETY: plain calls that set this process's own limit and signal disposition.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        let limit = libc::rlimit {
+            rlim_cur: length + 10,
+            rlim_max: libc::RLIM_INFINITY,
+        };
+        assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
+    }
+    let failed = Log::new(path.clone()).append(&record(), &mut no_wait());
+    assert!(matches!(failed, Err(LogError::Io(..))), "{failed:?}");
+    assert_eq!(fs::metadata(&path).unwrap().len(), length, "cut back");
+}
+
+#[test]
+fn a_full_disk_leaves_no_torn_line() {
+    let path = temp_path("full");
+    let log = Log::new(path.clone());
+    log.append(&record(), &mut no_wait()).unwrap();
+    let before = fs::read(&path).unwrap();
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_full_disk", "--test-threads=1", "--quiet"])
+        .env(CHILD_FULL, &path)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(fs::read(&path).unwrap(), before);
+    // The next game goes in as if nothing happened.
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 2);
+    assert_eq!(
+        read(&log),
+        (
+            vec![
+                Record {
+                    number: 1,
+                    ..record()
+                },
+                Record {
+                    number: 2,
+                    ..record()
+                }
+            ],
+            0
+        )
+    );
+    clean(&path);
+}
+
+#[test]
+fn a_huge_line_is_damage_not_memory() {
+    let path = temp_path("huge");
+    let mut text = vec![b'{'; 3 << 20];
+    text.push(b'\n');
+    text.extend(
+        serde_json::to_string(&Record {
+            number: 9,
+            ..record()
+        })
+        .unwrap()
+        .bytes(),
+    );
+    text.push(b'\n');
+    fs::write(&path, text).unwrap();
+    let log = Log::new(path.clone());
+    assert_eq!(numbers(&log), [9]);
+    assert_eq!(read(&log).1, 1);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 10);
+    clean(&path);
 }
 
 /// Checks a log holds exactly records 1..=n, every one well formed.
-fn assert_complete(path: &std::path::Path, n: u64) {
-    let reading = Log::new(path.to_path_buf()).read().unwrap();
-    assert_eq!(reading.skipped, 0);
-    assert_eq!(reading.records.len() as u64, n);
-    let numbers: BTreeSet<u64> = reading.records.iter().map(|r| r.number).collect();
+fn assert_complete(path: &Path, n: u64) {
+    let log = Log::new(path.to_path_buf());
+    let (records, damaged) = read(&log);
+    assert_eq!(damaged, 0);
+    let numbers: BTreeSet<u64> = records.iter().map(|r| r.number).collect();
     assert_eq!(numbers, (1..=n).collect());
     assert_eq!(fs::read_to_string(path).unwrap().lines().count() as u64, n);
 }
@@ -204,7 +378,7 @@ fn threads_appending_at_once_lose_nothing() {
             let log = Log::new(path.clone());
             std::thread::spawn(move || {
                 (0..50)
-                    .map(|_| log.append(&record()).unwrap())
+                    .map(|_| log.append(&record(), &mut no_wait()).unwrap())
                     .collect::<Vec<u64>>()
             })
         })
@@ -229,7 +403,7 @@ fn child_appender() {
     if let Some(path) = std::env::var_os(CHILD_LOG) {
         let log = Log::new(PathBuf::from(path));
         for _ in 0..25 {
-            log.append(&record()).unwrap();
+            log.append(&record(), &mut no_wait()).unwrap();
         }
     }
 }
@@ -255,51 +429,95 @@ fn processes_appending_at_once_lose_nothing() {
     clean(&path);
 }
 
+fn table(records: &[Record]) -> String {
+    let path = temp_path("table");
+    let text: String = records
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    fs::write(&path, text).unwrap();
+    let mut out = Vec::new();
+    write_table(&Log::new(path.clone()), &mut out, &mut no_wait()).unwrap();
+    clean(&path);
+    String::from_utf8(out).unwrap()
+}
+
 #[test]
-fn table_aligns_names_of_any_width() {
-    let row = |number, fox: Player, hounds: Player, winner: &str, plies| Record {
+fn table_aligns_names_by_display_width_and_cuts_long_ones() {
+    let row = |number, a: Seat, b: Seat, winner: Option<&str>, plies| Record {
         number,
         plies,
-        fox,
-        hounds,
-        winner: winner.to_string(),
-        date: "2026-11-23T02:11:11Z".to_string(),
+        seats: vec![a, b],
+        outcome: tallyho::shell::history::Ending {
+            winner: winner.map(String::from),
+            how: "fox-home".to_string(),
+        },
         ..record()
     };
     let records = [
         row(
             1,
-            Player::human("Al"),
-            Player::human("Bernadette"),
-            "fox",
+            seat("Al", "fox", None),
+            seat("狐狸先生", "hounds", None),
+            Some("fox"),
             7,
         ),
         row(
             2,
-            Player::human("Bernadette"),
-            Player::human("Al"),
-            "hounds",
+            seat("狐狸先生", "fox", None),
+            seat("Al", "hounds", None),
+            Some("hounds"),
             31,
         ),
         row(
             10,
-            Player::computer("", "cunning"),
-            Player::computer("Rex", "easy"),
-            "hounds",
+            seat("", "fox", Some("cunning")),
+            seat(&"R".repeat(60), "hounds", Some("easy")),
+            None,
             112,
         ),
     ];
     let expected = "\
-No.  Date              Fox                 Hounds      Winner      Plies
-  1  2026-11-23 02:11  Al                  Bernadette  Al              7
-  2  2026-11-23 02:11  Bernadette          Al          Al             31
- 10  2026-11-23 02:11  Computer (cunning)  Rex (easy)  Rex (easy)    112";
+No.  Date              Game  First                    Second                              Winner  Plies
+  1  2026-11-23 02:11  fox   Al (fox)                 狐狸先生 (hounds)                   Al          7
+  2  2026-11-23 02:11  fox   狐狸先生 (fox)           Al (hounds)                         Al         31
+ 10  2026-11-23 02:11  fox   Computer (fox, cunning)  RRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRR…  draw      112
+";
     assert_eq!(table(&records), expected);
 }
 
 #[test]
+fn nothing_from_the_log_reaches_the_terminal_as_an_escape() {
+    let evil = Record {
+        date: "\u{1b}]0;pwned\u{7}".to_string(),
+        seats: vec![
+            seat("\u{1b}[2J\u{202e}Ann", "fox", None),
+            seat(&"x".repeat(65_536), "hounds", Some("\u{9b}31m")),
+        ],
+        flow: "\u{1b}c".to_string(),
+        ..record()
+    };
+    let text = table(&[evil]);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{9b}') && !text.contains('\u{202e}'),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}"));
+    assert!(text.lines().all(|l| l.chars().count() < 200));
+}
+
+#[test]
 fn an_empty_table_says_so() {
-    assert_eq!(table(&[]), "No games yet.");
+    assert_eq!(table(&[]), "No games yet.\n");
+    assert!(Widths::default().header().starts_with("No.  Date"));
+}
+
+#[test]
+fn lines_that_are_not_records_are_refused() {
+    assert!(parse_record(b"{}").is_none());
+    assert!(parse_record(b"[1,2]").is_none());
+    assert!(parse_record(b"{\"number\":-1}").is_none());
+    assert!(parse_record(&serde_json::to_vec(&record()).unwrap()).is_some());
 }
 
 #[test]
@@ -309,7 +527,6 @@ fn dates_are_iso_8601_utc() {
     assert_eq!(format_utc(951_868_799), "2000-02-29T23:59:59Z");
     assert_eq!(format_utc(951_868_800), "2000-03-01T00:00:00Z");
     assert_eq!(format_utc(1_795_399_871), "2026-11-23T02:11:11Z");
-
     let now = utc_now();
     let b = now.as_bytes();
     assert_eq!(b.len(), 20, "{now}");

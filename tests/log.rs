@@ -74,12 +74,17 @@ fn two_processes_playing_at_once_keep_every_game_with_unique_numbers() {
     seen.sort_unstable();
     assert_eq!(seen, (1..=2 * games as u64).collect::<Vec<_>>());
     for record in &all {
+        assert_eq!(record["version"], 2);
+        assert_eq!(record["game"], "fox");
         assert_eq!(record["flow"], "default");
-        assert_eq!(record["board"], "8x8");
-        assert!(matches!(record["winner"].as_str(), Some("fox" | "hounds")));
+        assert_eq!(record["setup"]["board"], "8x8");
+        assert!(matches!(
+            record["outcome"]["winner"].as_str(),
+            Some("fox" | "hounds")
+        ));
         let moves = record["moves"].as_array().expect("moves");
         assert_eq!(moves.len() as u64, record["plies"].as_u64().expect("plies"));
-        assert_eq!(record["fox"]["computer"], "rubbish");
+        assert_eq!(record["seats"][0]["level"], "rubbish");
         assert!(record["seed"].is_u64());
     }
 }
@@ -203,7 +208,7 @@ fn history_into_a_closed_pipe_exits_quietly() {
 }
 
 #[test]
-fn no_history_keeps_nothing_and_an_unwritable_log_warns_once() {
+fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
     let log = log_path("none");
     tallyho(&log)
         .args([
@@ -227,6 +232,10 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_once() {
         .expect("ran");
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("warning: this game was not kept").count(),
+        3,
+        "{stderr}"
+    );
     assert!(String::from_utf8_lossy(&output.stdout).contains("Final score"));
 }

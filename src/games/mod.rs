@@ -10,8 +10,10 @@ use std::fmt;
 use std::str::FromStr;
 
 pub mod fox;
+mod game;
 pub mod grid;
 
+pub use game::{Game, PlayError};
 pub use grid::Square;
 
 /// How a finished game ended.
@@ -59,11 +61,16 @@ pub trait Rules {
     /// One move. `Display` is its notation in the game log (`A8-B7`, `22x15x6`);
     /// it must tell apart every two legal moves of a position.
     type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
-    /// One of the two sides. `Display` is its name in the log (`fox`, `black`).
-    type Side: Copy + Eq + fmt::Debug + fmt::Display;
+    /// One of the two sides. `Display` is its name in the log and in
+    /// questions (`fox`, `black`); `FromStr` is the one parser of a side.
+    type Side: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String>;
 
     /// The game's name in the log and on the command line: `fox`, `draughts`, `fish`.
     const GAME: &'static str;
+
+    /// Whether players may agree a draw or resign (draughts); the shell then
+    /// offers `draw` and `resign`, and logs `agreed` and `resigned` endings.
+    const BY_AGREEMENT: bool = false;
 
     /// The two sides: seat 1 plays the first in the first game, and the
     /// seats swap sides after each game.
@@ -97,6 +104,35 @@ pub trait Rules {
 
     /// The setup as name/value pairs for the log (`board`, `rules`…).
     fn setup(&self) -> Vec<(&'static str, String)>;
+
+    /// The setup again from the log's pairs; the error says what is wrong.
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Self, String>
+    where
+        Self: Sized;
+
+    /// When the setup leaves the start open: the side whose player picks it,
+    /// and the starts to pick from. `None` when [`Rules::start`] is the start.
+    fn start_choices(&self) -> Option<(Self::Side, Vec<Self::Position>)> {
+        None
+    }
+}
+
+/// The levels and players a game's computer offers.
+pub trait Computers: Rules + Sized {
+    /// A computer level.
+    type Level: Level;
+    /// A computer player at one level.
+    type Player: Computer<Self>;
+
+    /// A player at `level`, its randomness seeded from `seed`.
+    fn computer(&self, level: Self::Level, seed: u64) -> Self::Player;
+
+    /// The strongest level, which gives hints.
+    fn best_level() -> Self::Level {
+        *Self::Level::ALL
+            .last()
+            .expect("a game has a computer level")
+    }
 }
 
 /// A computer player of one game. Each holds its own seeded randomness, so
@@ -110,6 +146,55 @@ pub trait Computer<R: Rules> {
         history: &[R::Position],
         deadline: &dyn Deadline,
     ) -> Option<R::Move>;
+
+    /// Picks one of `starts` (see [`Rules::start_choices`]); the first by default.
+    fn choose_start(&mut self, rules: &R, starts: &[R::Position]) -> usize {
+        let _ = (rules, starts);
+        0
+    }
+
+    /// The best moves and the verdict on them, for a hint; `None` when this
+    /// player cannot judge.
+    fn advise(
+        &mut self,
+        rules: &R,
+        history: &[R::Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Advice<R::Move, R::Side>> {
+        let _ = (rules, history, deadline);
+        None
+    }
+}
+
+/// A judgement of a position by a computer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verdict<S> {
+    /// Exact: `winner` wins with best play, in `plies` when known.
+    Win {
+        /// The side that wins.
+        winner: S,
+        /// Plies to the end with best play (the winner hurries, the loser holds out).
+        plies: Option<u32>,
+    },
+    /// Exact: a draw with best play.
+    Draw,
+    /// A score for the side to move, in the game's own units (points,
+    /// hundredths of a man); `exact` when it is the value with best play.
+    Score {
+        /// Positive is good for the side to move.
+        value: i32,
+        /// Whether the search saw to the end.
+        exact: bool,
+    },
+}
+
+/// What a hint tells: the best moves found, best first, and the verdict.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Advice<M, S> {
+    /// Every move judged best, in order of preference; never empty.
+    pub best: Vec<M>,
+    /// The verdict with best play.
+    pub verdict: Verdict<S>,
 }
 
 /// When a computer must stop thinking. The shell owns the clock; the core

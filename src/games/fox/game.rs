@@ -1,7 +1,10 @@
-//! A game in progress: how it was set up, the moves so far, and taking them back.
+//! The setup of a game, and Fox and Hounds as the shell sees it through the
+//! game seams; also the older game-in-progress type the core tests use.
 
 use super::board::{Board, Square};
+use super::players::{Computer, Level};
 use super::position::{Ending, Move, PlacementError, Position, Rules, Side};
+use crate::games::{self, Advice, Deadline, Outcome, Verdict};
 
 /// Everything fixed before the first move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,5 +135,146 @@ impl Game {
         let mv = self.moves.pop()?;
         self.positions.pop();
         Some(mv)
+    }
+}
+
+/// Fox and Hounds as the shell sees it: the setup is the rules value.
+impl games::Rules for Setup {
+    type Position = Position;
+    type Move = Move;
+    type Side = Side;
+
+    const GAME: &'static str = "fox";
+
+    fn sides(&self) -> [Side; 2] {
+        [Side::Fox, Side::Hounds]
+    }
+
+    fn start(&self) -> Position {
+        self.default_start()
+    }
+
+    fn to_move(&self, pos: &Position) -> Side {
+        pos.to_move()
+    }
+
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if pos.ending(self.rules).is_some() {
+            return Vec::new();
+        }
+        pos.legal_moves().to_vec()
+    }
+
+    fn play(&self, pos: &Position, mv: &Move) -> Position {
+        pos.play(*mv)
+    }
+
+    fn outcome(&self, history: &[Position]) -> Option<Outcome<Side>> {
+        let ending = history.last()?.ending(self.rules)?;
+        Some(Outcome::Win {
+            winner: ending.winner(),
+            how: ending.name(),
+        })
+    }
+
+    fn path(&self, mv: &Move) -> Vec<Square> {
+        vec![mv.from(), mv.to()]
+    }
+
+    fn notation(&self, pos: &Position) -> String {
+        pos.notation()
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, String> {
+        Position::parse(text, self.board).map_err(|e| e.to_string())
+    }
+
+    fn setup(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("board", self.board.to_string()),
+            ("rules", self.rules.name().to_string()),
+        ]
+    }
+
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, String> {
+        let get = |key: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("the setup has no {key}"))
+        };
+        let board: Board = get("board")?
+            .parse()
+            .map_err(|e: super::BoardError| e.to_string())?;
+        let rules: Rules = get("rules")?.parse()?;
+        Ok(Setup {
+            board,
+            rules,
+            ..Setup::default()
+        })
+    }
+
+    fn start_choices(&self) -> Option<(Side, Vec<Position>)> {
+        if self.fox_start.is_some() {
+            return None;
+        }
+        let starts = self
+            .fox_choices()
+            .into_iter()
+            .filter_map(|sq| self.start(sq).ok())
+            .collect();
+        Some((Side::Fox, starts))
+    }
+}
+
+impl games::Computers for Setup {
+    type Level = Level;
+    type Player = Computer;
+
+    fn computer(&self, level: Level, seed: u64) -> Computer {
+        Computer::new(level, self.rules, seed)
+    }
+}
+
+impl games::Level for Level {
+    const ALL: &'static [Level] = &Level::ALL;
+
+    fn description(self) -> &'static str {
+        Level::description(self)
+    }
+}
+
+impl games::Computer<Setup> for Computer {
+    fn choose(
+        &mut self,
+        _rules: &Setup,
+        history: &[Position],
+        _deadline: &dyn Deadline,
+    ) -> Option<Move> {
+        Computer::choose(self, history.last()?)
+    }
+
+    fn choose_start(&mut self, _rules: &Setup, starts: &[Position]) -> usize {
+        Computer::choose_start(self, starts)
+    }
+
+    fn advise(
+        &mut self,
+        rules: &Setup,
+        history: &[Position],
+        _deadline: &dyn Deadline,
+    ) -> Option<Advice<Move, Side>> {
+        let pos = history.last()?;
+        let solver = self.solver(pos.board(), rules.rules);
+        let value = solver.value(pos);
+        let best = solver.best_moves(pos);
+        (!best.is_empty()).then_some(Advice {
+            best,
+            verdict: Verdict::Win {
+                winner: value.winner,
+                plies: Some(value.plies),
+            },
+        })
     }
 }

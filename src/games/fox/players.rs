@@ -8,7 +8,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::board::Square;
+use super::board::{Board, Square};
 use super::position::{Move, Position, Rules, Side};
 use super::solver::Solver;
 
@@ -96,6 +96,11 @@ impl Computer {
     /// Its level.
     pub fn level(&self) -> Level {
         self.level
+    }
+
+    /// Its solver, made on first use: the judge of hints.
+    pub fn solver(&mut self, board: Board, rules: Rules) -> &mut Solver {
+        self.solver.get_or_insert_with(|| Solver::new(board, rules))
     }
 
     /// Which of several start positions it picks as the fox: the best for the

@@ -3,14 +3,29 @@
 
 use std::io;
 
-use crate::console::{Console, Reply};
+use super::render;
+use super::text::classic as text;
 use crate::games::fox::players::{Computer, Level};
-use crate::games::fox::{Board, Ending, Game, Move, Position, Side, Square};
-use crate::history::Player;
-use crate::input;
-use crate::render;
-use crate::session::{Options, record_game};
-use crate::text::classic as text;
+use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
+use crate::games::{Game, Outcome};
+use crate::shell::ask::{is_quit, parse_yes_no};
+use crate::shell::console::{Console, Reply};
+use crate::shell::history::{Keeper, Record, Seat};
+use crate::shell::signals;
+
+/// What the command line settled for the 1978 flow.
+pub struct Options {
+    /// Board, rules, fox start and first mover.
+    pub setup: Setup,
+    /// Stop after this many games instead of asking to play again.
+    pub games: Option<u32>,
+    /// The seed of the computer fox's randomness.
+    pub seed: u64,
+    /// The computer fox's level (classic unless given).
+    pub level: Option<Level>,
+    /// Where finished games are kept.
+    pub log: Keeper,
+}
 
 /// Runs the 1978 flow to its end.
 pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
@@ -41,22 +56,38 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     let mut played = 0;
     // Whether the player left during a game, whose tally is then still to say.
     let mut left_mid_game = true;
-    while let Some(game) = play_game(console, options, &mut fox)? {
-        let ending = game.ending().expect("a finished game has an ending");
+    while let Some((game, ending)) = play_game(console, options, &mut fox)? {
         match ending.winner() {
             Side::Hounds => you += 1,
             Side::Fox => me += 1,
         }
-        let human = Player::human("YOU");
-        let computer = Player::computer("", level.name());
-        record_game(options, "classic", &game, computer, human)?;
+        signals::set_farewell(Some(text::tally(you, me)));
+        let seats = vec![
+            Seat {
+                name: "YOU".to_string(),
+                side: Side::Hounds.to_string(),
+                level: None,
+            },
+            Seat {
+                name: String::new(),
+                side: Side::Fox.to_string(),
+                level: Some(level.name().to_string()),
+            },
+        ];
+        let outcome = Outcome::Win {
+            winner: ending.winner(),
+            how: ending.name(),
+        };
+        let record = Record::of_game(&setup, "classic", seats, &game, outcome, Some(options.seed));
+        options.log.keep(&record);
         console.say(&text::tally(you, me))?;
         played += 1;
         let again = match options.games {
             Some(n) => played < n,
+            // As in 1978: anything but yes is no.
             None => matches!(
                 console.ask(text::AGAIN, &answers)?,
-                Reply::Line(line) if input::parse_yes_no(&line) == Ok(true)
+                Reply::Line(line) if parse_yes_no(&line) == Ok(true)
             ),
         };
         if !again {
@@ -64,18 +95,19 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
             break;
         }
     }
+    signals::set_farewell(None);
     if left_mid_game {
         console.say(&text::tally(you, me))?;
     }
     console.say(text::BYE)
 }
 
-/// One game; `None` when the player leaves first.
+/// One game and how it ended; `None` when the player leaves first.
 fn play_game(
     console: &mut Console,
     options: &Options,
     fox: &mut Computer,
-) -> io::Result<Option<Game>> {
+) -> io::Result<Option<(Game<Setup>, Ending)>> {
     let setup = options.setup;
     // With `--fox-start choose`, the computer's fox picks its own start.
     let start = match setup.fox_start {
@@ -89,13 +121,14 @@ fn play_game(
             starts[fox.choose_start(&starts)]
         }
     };
-    let mut game = Game::new(start, setup.rules);
+    let mut game: Game<Setup> = Game::new(start);
     let mut said: Option<String> = None;
     loop {
         let pos = *game.position();
-        if pos.to_move() == Side::Fox && game.ending().is_none() {
+        let ending = pos.ending(setup.rules);
+        if pos.to_move() == Side::Fox && ending.is_none() {
             let mv = fox.choose(&pos).expect("a fox that can move has a move");
-            game.play(mv);
+            game.play(&setup, mv).map_err(io::Error::other)?;
             said = Some(format!(
                 "I MOVED FROM {} TO {}",
                 render::line_column(mv.from()),
@@ -105,22 +138,22 @@ fn play_game(
         }
         console.clear()?;
         console.say("")?;
-        if game.ending() == Some(Ending::FoxTrapped) {
+        if ending == Some(Ending::FoxTrapped) {
             said = Some(text::CANT_MOVE.to_string());
         }
         if let Some(line) = said.take() {
             console.say(&line)?;
         }
         console.write(&render::classic_board(game.position()))?;
-        if let Some(ending) = game.ending() {
+        if let Some(ending) = ending {
             console.say(text::result(ending))?;
-            return Ok(Some(game));
+            return Ok(Some((game, ending)));
         }
         console.say(text::YOUR_MOVE)?;
         let Some(mv) = ask_move(console, &pos)? else {
             return Ok(None);
         };
-        game.play(mv);
+        game.play(&setup, mv).map_err(io::Error::other)?;
     }
 }
 
@@ -138,13 +171,10 @@ fn ask_move(console: &mut Console, pos: &Position) -> io::Result<Option<Move>> {
             }
             Reply::Line(line) => line,
         };
-        if matches!(
-            line.trim().to_ascii_lowercase().as_str(),
-            "quit" | "end" | "stop"
-        ) {
+        if is_quit(&line) {
             return Ok(None);
         }
-        let numbers = match input::parse_numbers(&line) {
+        let numbers = match parse_numbers(&line) {
             Ok(numbers) => numbers,
             Err(why) => {
                 console.say(&why)?;
@@ -219,4 +249,27 @@ fn destination(pos: &Position, from: Square, to: Square) -> Result<Move, String>
     } else {
         format!("{at} IS NOT EMPTY.")
     })
+}
+
+/// Reads numbers separated by commas or spaces, as the 1978 program's
+/// `LINE,COLUMN` answers: `1,2`, `1 2`, or `1,2 2,3`.
+pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
+    let parts: Vec<&str> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err("TYPE LINE, THEN COLUMN, LIKE 1,2".to_string());
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<u8>().map_err(|_| {
+                format!(
+                    "\"{}\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2",
+                    p.to_uppercase()
+                )
+            })
+        })
+        .collect()
 }

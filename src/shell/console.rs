@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
@@ -14,6 +13,8 @@ use rustyline::hint::Hinter;
 use rustyline::history::MemHistory;
 use rustyline::validate::Validator;
 use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
+
+use super::signals;
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
@@ -32,7 +33,7 @@ pub enum ColorChoice {
 
 impl ColorChoice {
     /// The one colour decision: the flag, then `NO_COLOR` / `CLICOLOR_FORCE`,
-    /// then whether stdout is a terminal.
+    /// then `TERM=dumb`, then whether stdout is a terminal.
     pub fn decide(self) -> bool {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
         match self {
@@ -42,9 +43,15 @@ impl ColorChoice {
                 false
             }
             ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
+            ColorChoice::Auto if dumb_terminal() => false,
             ColorChoice::Auto => io::stdout().is_terminal(),
         }
     }
+}
+
+/// Whether `TERM=dumb` asks for no colour, no screen control and no line editing.
+pub fn dumb_terminal() -> bool {
+    std::env::var_os("TERM").is_some_and(|t| t == "dumb")
 }
 
 /// What came back from a question.
@@ -133,22 +140,11 @@ impl Validator for Answers {}
 impl Helper for Answers {}
 
 enum Reader {
+    /// rustyline, at a terminal.
     Editor(Box<Editor<Answers, MemHistory>>),
-    Plain(Box<dyn BufRead>),
-}
-
-/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses), in a terminal.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Catches Ctrl-C between prompts, so that leaving then is as clean as leaving
-/// at a prompt (where rustyline reads Ctrl-C as a key). A second Ctrl-C before
-/// the first is noticed ends the program at once.
-fn catch_ctrl_c() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    /// Plain lines. `echo` repeats each line after its prompt, for scripts;
+    /// a dumb terminal echoes what is typed itself.
+    Plain { input: Box<dyn BufRead>, echo: bool },
 }
 
 /// The conversation's two ends.
@@ -162,10 +158,25 @@ pub struct Console {
 }
 
 impl Console {
-    /// The process's own stdin and stdout. Interactive (rustyline, screen
-    /// clearing unless `no_clear`) only when both are terminals.
+    /// The process's own stdin and stdout. A person is at a terminal when
+    /// both are terminals: then rustyline reads (plain lines on a dumb
+    /// terminal), the screen is cleared unless `no_clear`, and Ctrl-C between
+    /// prompts is caught. Anything else is a script.
     pub fn stdio(colour: bool, no_clear: bool) -> Console {
         let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
+        signals::install(interactive);
+        if interactive && dumb_terminal() {
+            return Console {
+                reader: Reader::Plain {
+                    input: Box::new(io::stdin().lock()),
+                    echo: false,
+                },
+                out: Box::new(io::stdout()),
+                colour,
+                clears: false,
+                carried: Vec::new(),
+            };
+        }
         let editor = interactive.then(|| {
             let config = Config::builder()
                 .color_mode(if colour {
@@ -182,16 +193,13 @@ impl Console {
             })
         });
         match editor.flatten() {
-            Some(editor) => {
-                catch_ctrl_c();
-                Console {
-                    reader: Reader::Editor(Box::new(editor)),
-                    out: Box::new(io::stdout()),
-                    colour,
-                    clears: !no_clear,
-                    carried: Vec::new(),
-                }
-            }
+            Some(editor) => Console {
+                reader: Reader::Editor(Box::new(editor)),
+                out: Box::new(io::stdout()),
+                colour,
+                clears: !no_clear,
+                carried: Vec::new(),
+            },
             None => Console::scripted(Box::new(io::stdin().lock()), Box::new(io::stdout()), colour),
         }
     }
@@ -199,7 +207,7 @@ impl Console {
     /// A scripted console over any reader and writer: prompts printed, lines echoed.
     pub fn scripted(input: Box<dyn BufRead>, out: Box<dyn Write>, colour: bool) -> Console {
         Console {
-            reader: Reader::Plain(input),
+            reader: Reader::Plain { input, echo: true },
             out,
             colour,
             clears: false,
@@ -209,7 +217,7 @@ impl Console {
 
     /// Whether the player pressed Ctrl-C while no question was asked.
     pub fn interrupted(&self) -> bool {
-        self.is_interactive() && INTERRUPTED.load(Ordering::SeqCst)
+        self.is_interactive() && signals::interrupted()
     }
 
     /// Waits, so a person can follow the computer's moves. `false` if the
@@ -226,9 +234,9 @@ impl Console {
         false
     }
 
-    /// Whether a person is at a terminal (rustyline is reading).
+    /// Whether a person is at a terminal.
     pub fn is_interactive(&self) -> bool {
-        matches!(self.reader, Reader::Editor(_))
+        !matches!(self.reader, Reader::Plain { echo: true, .. })
     }
 
     /// Whether output is coloured.
@@ -295,10 +303,23 @@ impl Console {
                     Err(_) => Reply::End,
                 })
             }
-            Reader::Plain(input) => {
+            Reader::Plain { input, echo } => {
+                let echo = *echo;
                 self.out.write_all(styled.as_bytes())?;
                 self.out.flush()?;
-                let reply = match read_capped(input.as_mut(), MAX_LINE)? {
+                let read = read_capped(input.as_mut(), MAX_LINE)?;
+                if !echo {
+                    if read.is_none() {
+                        // End of input leaves the cursor after the prompt.
+                        self.say("")?;
+                    }
+                    return Ok(match read {
+                        None => Reply::End,
+                        Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
+                        Some((bytes, _)) => check(bytes),
+                    });
+                }
+                let reply = match read {
                     None => Reply::End,
                     Some((bytes, total)) if total > MAX_LINE => {
                         self.echo(&String::from_utf8_lossy(&bytes))?;

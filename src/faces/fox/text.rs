@@ -1,19 +1,10 @@
 //! Every sentence a player reads in the default flow, in one place, so the
 //! flows stay consistent and transcripts stay stable.
 
-use crate::games::fox::{Board, Ending, Move, PickError, Rules, Side, Square};
+use crate::games::fox::{Board, Ending, PickError, Rules, Side, Square};
 
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
-
-/// Said on leaving before any game was played.
-pub const GOODBYE: &str = "Goodbye.";
-
-/// The reminder above the board while the computer plays itself.
-pub const WATCHING: &str = "Press Ctrl-C to stop watching.";
-
-/// The reminder printed above every board.
-pub const REMINDER: &str = "Type help for the rules and commands, or quit to leave.";
 
 /// A list of squares or moves, comma-separated, as prompts show them.
 pub fn list<T: ToString>(items: &[T]) -> String {
@@ -39,11 +30,6 @@ pub const fn side_title(side: Side) -> &'static str {
         Side::Fox => "Fox",
         Side::Hounds => "Hound",
     }
-}
-
-/// `Hound (b) next`.
-pub fn next(side: Side, name: &str) -> String {
-    format!("{} ({name}) next", side_title(side))
 }
 
 /// `Hound, b won!`, with the reason.
@@ -110,19 +96,6 @@ pub fn not_a_destination(side: Side, from: Square, to: Square, choices: &[Square
     format!("{piece} cannot move to {to}: choose {}.", list_or(choices))
 }
 
-/// The legal moves, for the `moves` command.
-pub fn moves(moves: &[Move]) -> String {
-    format!("Legal moves: {}.", list(moves))
-}
-
-/// Said after `undo`.
-pub fn took_back(mv: Move) -> String {
-    format!("Took back {mv}.")
-}
-
-/// Said when there is nothing to undo.
-pub const NOTHING_TO_UNDO: &str = "There is no move of yours to take back.";
-
 /// Said when Enter is pressed at a question that needs an answer.
 pub const NEED_SQUARE: &str = "Type one of the squares listed, or help.";
 
@@ -156,11 +129,6 @@ Commands at a move prompt
   quit     leave (the score is printed)",
         hounds = board.hound_count(),
     )
-}
-
-/// The score line: hounds' player first, as the coursework's screen shows it.
-pub fn score_line(hounds: (&str, u32), fox: (&str, u32)) -> String {
-    format!("{}:{} - {}:{}", hounds.0, hounds.1, fox.0, fox.1)
 }
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
@@ -266,23 +234,4 @@ pub fn plies_split(plies: u32, to_move: Side) -> String {
             to_move.other()
         )
     }
-}
-
-/// `Hint: D1-E2 (hounds win in 31 plies)`.
-pub fn hint(mv: Move, verdict: &str) -> String {
-    format!("Hint: {mv} ({verdict})")
-}
-
-/// A computer's move, said before it is played.
-pub fn computer_moves(name: &str, mv: Move) -> String {
-    format!("{name} moves {mv}.")
-}
-
-/// The one warning about corrupt lines in the game log.
-pub fn skipped_lines(count: usize, path: &std::path::Path) -> String {
-    let lines = if count == 1 { "line" } else { "lines" };
-    format!(
-        "Warning: skipped {count} damaged {lines} in {}.",
-        path.display()
-    )
 }

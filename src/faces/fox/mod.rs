@@ -1,0 +1,231 @@
+//! Fox and Hounds' face: the coursework's boards and sentences for the
+//! default flow, and the 1978 conversation in [`classic`].
+
+use crate::faces::Face;
+use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
+use crate::games::{Outcome, Verdict};
+
+pub mod classic;
+pub mod render;
+pub mod text;
+
+/// The default flow's face, after the C coursework.
+pub struct FoxFace;
+
+/// Reads a line of squares typed at a move prompt: one square, or two for
+/// a whole move (`B1 C2`, `b1-c2`).
+pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
+    let text = line.trim();
+    let parts: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == '-' || c == ',')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let unknown =
+        || format!("\"{text}\" is neither a square nor a command: type a square like B1, or help");
+    let square = |part: &str| board.parse_square(part).map_err(|e| e.to_string());
+    match parts[..] {
+        [one] => match board.parse_square(one) {
+            Ok(sq) => Ok(vec![sq]),
+            Err(SquareError::Syntax { .. })
+                if one.len() > 2 && one.chars().all(|c| c.is_ascii_alphabetic()) =>
+            {
+                Err(unknown())
+            }
+            Err(e) => Err(e.to_string()),
+        },
+        [from, to] => Ok(vec![square(from)?, square(to)?]),
+        [] => Err(unknown()),
+        _ => Err(format!(
+            "\"{text}\" has too many parts: type one square, or a move like B1-C2"
+        )),
+    }
+}
+
+/// The ending a log name stands for.
+pub fn ending_named(how: &str) -> Option<Ending> {
+    [
+        Ending::FoxHome,
+        Ending::FoxEscaped,
+        Ending::FoxTrapped,
+        Ending::HoundsStuck,
+    ]
+    .into_iter()
+    .find(|e| e.name() == how)
+}
+
+/// The destinations of the piece on `from`.
+fn targets(pos: &Position, from: Square) -> Vec<Square> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|m| m.to())
+        .collect()
+}
+
+/// Why the squares typed make no move, in the coursework's sentences.
+pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
+    let side = pos.to_move();
+    match (typed, tried) {
+        ([from], [sq]) => match pos.pick(*sq) {
+            Err(e) if pos.piece_at(*sq).is_some() || !sq.is_dark() => text::pick_error(&e),
+            _ => text::not_a_destination(side, *from, *sq, &targets(pos, *from)),
+        },
+        (_, [sq]) => match pos.pick(*sq) {
+            Err(e) => text::pick_error(&e),
+            Ok(_) => text::NEED_SQUARE.to_string(),
+        },
+        (_, [from, to]) => match pos.pick(*from) {
+            Err(e) => text::pick_error(&e),
+            Ok(_) => text::not_a_destination(side, *from, *to, &targets(pos, *from)),
+        },
+        _ => text::NEED_SQUARE.to_string(),
+    }
+}
+
+impl Face<Setup> for FoxFace {
+    fn title(&self) -> &str {
+        text::TITLE
+    }
+
+    fn computer_names(&self) -> [&'static str; 2] {
+        text::COMPUTER_NAMES
+    }
+
+    fn side_title(&self, side: Side) -> &'static str {
+        text::side_title(side)
+    }
+
+    fn side_noun(&self, side: Side) -> &'static str {
+        match side {
+            Side::Fox => "fox",
+            Side::Hounds => "hound",
+        }
+    }
+
+    fn board(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        _last: Option<&Move>,
+        colour: bool,
+    ) -> String {
+        history
+            .last()
+            .map_or_else(String::new, |pos| render::board(pos, colour))
+    }
+
+    fn square(&self, _rules: &Setup, sq: Square) -> String {
+        sq.to_string()
+    }
+
+    fn parse_squares(
+        &self,
+        rules: &Setup,
+        _pos: &Position,
+        line: &str,
+    ) -> Result<Vec<Square>, String> {
+        parse_squares(rules.board, line)
+    }
+
+    fn move_question(
+        &self,
+        _rules: &Setup,
+        pos: &Position,
+        typed: &[Square],
+        next: &[Square],
+    ) -> String {
+        match typed {
+            [from, ..] => text::destination_question(pos.to_move(), *from, next),
+            [] => text::pick_question(next),
+        }
+    }
+
+    fn only_move(&self, _rules: &Setup, pos: &Position, _typed: &[Square], mv: &Move) -> String {
+        text::only_move(pos.to_move(), mv.from(), mv.to())
+    }
+
+    fn refusal(
+        &self,
+        _rules: &Setup,
+        pos: &Position,
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String {
+        refusal(pos, typed, tried)
+    }
+
+    fn move_name(&self, _rules: &Setup, _pos: &Position, mv: &Move) -> String {
+        mv.to_string()
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        match (outcome, ending_named(outcome.how())) {
+            (Outcome::Win { winner: side, .. }, Some(ending)) => {
+                text::won(ending, winner.unwrap_or(text::side_title(*side)))
+            }
+            (Outcome::Win { winner: side, how }, None) => format!(
+                "{}, {} won! ({how})",
+                text::side_title(*side),
+                winner.unwrap_or("?")
+            ),
+            (Outcome::Draw { how }, _) => format!("A draw ({how})."),
+        }
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        text::help(rules.board, rules.rules)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        let verdict = match *verdict {
+            Verdict::Win {
+                winner,
+                plies: Some(plies),
+            } => text::verdict(winner, plies),
+            Verdict::Win {
+                winner,
+                plies: None,
+            } => format!("{winner} win"),
+            Verdict::Draw => "a draw".to_string(),
+            Verdict::Score { value, .. } => format!("{value:+} for the {to_move}"),
+        };
+        format!("Hint: {move_name} ({verdict})")
+    }
+
+    fn start_question(
+        &self,
+        rules: &Setup,
+        name: &str,
+        starts: &[Position],
+    ) -> (String, Vec<String>) {
+        let squares: Vec<Square> = starts.iter().map(Position::fox).collect();
+        let _ = rules;
+        (
+            format!(
+                "{name}, where should the fox start ({})? ",
+                text::list(&squares)
+            ),
+            squares.iter().map(ToString::to_string).collect(),
+        )
+    }
+
+    fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
+        let sq = rules.board.parse_square(line).map_err(|e| e.to_string())?;
+        let sq = rules.check_fox_start(sq)?;
+        starts
+            .iter()
+            .position(|p| p.fox() == sq)
+            .ok_or_else(|| format!("the fox cannot start on {sq}"))
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        format!(
+            "Sides swap: {} is the fox, {} the hounds.",
+            names[0], names[1]
+        )
+    }
+}

@@ -1,0 +1,101 @@
+//! What each game says and draws: boards, sentences, help, and how a
+//! player names squares. A face returns strings; the shell prints them.
+//!
+//! The shell runs every game through the [`Face`] of that game, so it never
+//! needs to know a rule to say something about it.
+
+use crate::games::{Outcome, Rules, Square, Verdict};
+
+pub mod fox;
+
+/// How the shell talks about one game.
+pub trait Face<R: Rules> {
+    /// The title said first: `FOX AND HOUNDS`.
+    fn title(&self) -> &str;
+
+    /// The computer's name against a person, and its partner's when it plays itself.
+    fn computer_names(&self) -> [&'static str; 2];
+
+    /// A side as the turn line names it before a player's name: `Fox`, `Hound`.
+    fn side_title(&self, side: R::Side) -> &'static str;
+
+    /// A side as "starts as …" names it: `fox`, `hound`.
+    fn side_noun(&self, side: R::Side) -> &'static str;
+
+    /// Lines shown above the board on every turn, after whose turn it is
+    /// (draughts: the pieces each side holds).
+    fn status(&self, rules: &R, pos: &R::Position) -> Vec<String> {
+        let _ = (rules, pos);
+        Vec::new()
+    }
+
+    /// The board. `history` is every position so far, the current one last;
+    /// `last` is the move that led to it.
+    fn board(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        last: Option<&R::Move>,
+        colour: bool,
+    ) -> String;
+
+    /// A square as a player types it: `B1`, `22`, `(2,4)`.
+    fn square(&self, rules: &R, sq: Square) -> String;
+
+    /// Reads the squares of a line typed at a move prompt: one square, or a
+    /// whole path. The error says what was wrong, as a sentence.
+    fn parse_squares(
+        &self,
+        rules: &R,
+        pos: &R::Position,
+        line: &str,
+    ) -> Result<Vec<Square>, String>;
+
+    /// The move question, given the squares chosen so far and the squares
+    /// that may come next: `Move (B1, D1, F1, H1)? `, `Move D1 to (C2, E2)? `.
+    fn move_question(
+        &self,
+        rules: &R,
+        pos: &R::Position,
+        typed: &[Square],
+        next: &[Square],
+    ) -> String;
+
+    /// Said once when only one move is left for the squares chosen.
+    fn only_move(&self, rules: &R, pos: &R::Position, typed: &[Square], mv: &R::Move) -> String;
+
+    /// Why `tried`, typed after `typed`, is no legal move, as a sentence.
+    fn refusal(&self, rules: &R, pos: &R::Position, typed: &[Square], tried: &[Square]) -> String;
+
+    /// A move as players read it in sentences and lists: `A8-B7`.
+    fn move_name(&self, rules: &R, pos: &R::Position, mv: &R::Move) -> String;
+
+    /// A computer's move, said before it is played.
+    fn computer_moves(&self, name: &str, move_name: &str) -> String;
+
+    /// The result: `Hound, b won! The fox is trapped.` `winner` names the
+    /// winning player.
+    fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
+
+    /// The rules and the commands.
+    fn help(&self, rules: &R) -> String;
+
+    /// A hint: the move and the verdict with best play.
+    fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
+
+    /// The question for a start square when the setup leaves it open, with
+    /// the answers offered for completion.
+    fn start_question(
+        &self,
+        rules: &R,
+        name: &str,
+        starts: &[R::Position],
+    ) -> (String, Vec<String>);
+
+    /// Reads the answer to the start question: an index into `starts`.
+    fn parse_start(&self, rules: &R, line: &str, starts: &[R::Position]) -> Result<usize, String>;
+
+    /// Said when the players swap sides after a game; `names` are in the
+    /// order of [`Rules::sides`].
+    fn swap_notice(&self, names: [&str; 2]) -> String;
+}

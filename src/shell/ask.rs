@@ -1,0 +1,194 @@
+//! Asking until an answer is valid, and the answers every question shares:
+//! the words that leave, yes and no, menu choices and names. Each has one
+//! parser here, so every flow reads them alike.
+
+use std::io;
+
+use unicode_width::UnicodeWidthChar;
+
+use super::console::{Console, Reply};
+
+/// The words that leave from any question or move prompt.
+pub const QUIT_WORDS: [&str; 6] = ["quit", "q", "exit", "bye", "stop", "end"];
+
+/// Whether a line asks to leave.
+pub fn is_quit(line: &str) -> bool {
+    let word = line.trim();
+    QUIT_WORDS.iter().any(|q| q.eq_ignore_ascii_case(word))
+}
+
+/// Asks until `parse` accepts the answer. `None` when the player has gone
+/// (end of input, Ctrl-C, or a word that leaves).
+pub fn ask_until<T>(
+    console: &mut Console,
+    question: &str,
+    answers: &[String],
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> io::Result<Option<T>> {
+    loop {
+        match console.ask(question, answers)? {
+            Reply::End => return Ok(None),
+            Reply::Bad(why) => console.say(&why.to_string())?,
+            Reply::Line(line) if is_quit(&line) => return Ok(None),
+            Reply::Line(line) => match parse(&line) {
+                Ok(value) => return Ok(Some(value)),
+                Err(why) => console.say(&capitalise(&why))?,
+            },
+        }
+    }
+}
+
+/// Asks a yes-or-no question until it is answered. `None` when the player leaves.
+pub fn ask_yes_no(console: &mut Console, question: &str) -> io::Result<Option<bool>> {
+    let answers = ["yes".to_string(), "no".to_string()];
+    ask_until(console, question, &answers, parse_yes_no)
+}
+
+/// An error message as a sentence: capital first letter, closing full stop.
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+/// Reads a yes-or-no answer: `y`, `yes`, `n`, `no`, in any case.
+pub fn parse_yes_no(line: &str) -> Result<bool, String> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Ok(true),
+        "n" | "no" => Ok(false),
+        _ => Err(format!(
+            "\"{}\" is not an answer: type yes or no",
+            line.trim()
+        )),
+    }
+}
+
+/// Reads a menu choice by its number or by a word of its label.
+pub fn parse_choice(line: &str, labels: &[&str]) -> Result<usize, String> {
+    let text = line.trim().to_ascii_lowercase();
+    let numbers = format!("1-{}", labels.len());
+    if let Ok(n) = text.parse::<usize>() {
+        return if (1..=labels.len()).contains(&n) {
+            Ok(n - 1)
+        } else {
+            Err(format!("{n} is not on the menu: type a number {numbers}"))
+        };
+    }
+    // A word of exactly one entry's label also chooses it: "rules", "history".
+    let matching: Vec<usize> = (0..labels.len())
+        .filter(|&i| {
+            labels[i]
+                .split_whitespace()
+                .any(|word| !text.is_empty() && word.eq_ignore_ascii_case(&text))
+        })
+        .collect();
+    match matching[..] {
+        [only] => Ok(only),
+        _ => Err(format!(
+            "\"{}\" is not on the menu: type a number {numbers}",
+            line.trim()
+        )),
+    }
+}
+
+/// The longest name a player may have, in characters.
+pub const MAX_NAME: usize = 20;
+
+/// Checks a player's name: a visible character, not too long, nothing
+/// invisible that could pass for something else, not a word that leaves.
+pub fn parse_name(line: &str) -> Result<String, String> {
+    let name = line.trim();
+    if name.is_empty() {
+        return Err("a name needs at least one character".to_string());
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(format!("a name can be at most {MAX_NAME} characters long"));
+    }
+    if name.chars().any(|c| c.is_control()) {
+        return Err("a name cannot hold control characters".to_string());
+    }
+    if let Some(c) = name.chars().find(|&c| is_format(c)) {
+        return Err(format!(
+            "a name cannot hold invisible characters such as U+{:04X}",
+            c as u32
+        ));
+    }
+    if !name
+        .chars()
+        .any(|c| !c.is_whitespace() && c.width().unwrap_or(0) > 0)
+    {
+        return Err("a name needs a visible character".to_string());
+    }
+    if name.contains(',') {
+        return Err("a name cannot hold a comma".to_string());
+    }
+    if is_quit(name) || super::turn::Command::from_word(name).is_some() {
+        return Err(format!("\"{name}\" is a command: choose another name"));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether two names are the same name, as players would see them.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+/// Unicode's format characters (category Cf): invisible, yet they change
+/// how text around them shows, like zero-width spaces and direction overrides.
+pub fn is_format(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
+        | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_and_names() {
+        assert_eq!(parse_yes_no(" YES "), Ok(true));
+        assert_eq!(parse_yes_no("n"), Ok(false));
+        assert!(parse_yes_no("maybe").is_err());
+        let menu = ["Two players", "Rules", "Quit"];
+        assert_eq!(parse_choice("2", &menu), Ok(1));
+        assert_eq!(parse_choice("quit", &menu), Ok(2));
+        assert!(parse_choice("9", &menu).is_err());
+        assert!(parse_choice("", &menu).is_err());
+        assert_eq!(parse_choice("PLAYERS", &menu), Ok(0));
+        let menu = [
+            "Play against the computer",
+            "Watch the computer play itself",
+        ];
+        assert!(parse_choice("computer", &menu).is_err(), "ambiguous");
+        assert_eq!(parse_name(" Ann "), Ok("Ann".to_string()));
+        assert_eq!(parse_name("狐狸先生"), Ok("狐狸先生".to_string()));
+        assert!(parse_name("").is_err());
+        assert!(parse_name(&"x".repeat(21)).is_err());
+    }
+
+    #[test]
+    fn names_refuse_the_invisible() {
+        let why = |n: &str| parse_name(n).unwrap_err();
+        assert_eq!(
+            why("\u{200B}"),
+            "a name cannot hold invisible characters such as U+200B"
+        );
+        assert_eq!(
+            why("Ann\u{202E}"),
+            "a name cannot hold invisible characters such as U+202E"
+        );
+        assert_eq!(why("\u{0301}"), "a name needs a visible character");
+        assert_eq!(why("\u{3000}"), "a name needs at least one character");
+        assert_eq!(why("exit"), "\"exit\" is a command: choose another name");
+        assert!(same_name("swtp", "SWTP"));
+    }
+}

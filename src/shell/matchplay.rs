@@ -1,0 +1,671 @@
+//! A match of any game: the menu, the players, and games played one after
+//! another with the score kept and the sides swapped every game. The game's
+//! rules and face say everything about the game itself.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use crate::faces::Face;
+use crate::games::{Computer, Computers, Deadline, Game, Level, Outcome, Rules, Square, Verdict};
+
+use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, same_name};
+use super::console::Console;
+use super::history::{self, Keeper, Seat as LoggedSeat};
+use super::signals;
+use super::turn::{self, Command, Turn};
+
+/// Said on leaving before any game was played.
+pub const GOODBYE: &str = "Goodbye.";
+
+/// The reminder printed above every board.
+pub const REMINDER: &str = "Type help for the rules and commands, or quit to leave.";
+
+/// The reminder above the board while the computer plays itself.
+pub const WATCHING: &str = "Press Ctrl-C to stop watching.";
+
+/// Said when there is nothing to undo.
+pub const NOTHING_TO_UNDO: &str = "There is no move of yours to take back.";
+
+/// What the command line settled before the match starts.
+pub struct Options<R: Computers> {
+    /// The game and its setup.
+    pub rules: R,
+    /// The flow's name in the log: `default`.
+    pub flow: &'static str,
+    /// How many human players; `None` asks on the menu.
+    pub players: Option<u8>,
+    /// Names given on the command line, Player 1 first.
+    pub names: Vec<String>,
+    /// Stop after this many games instead of asking to play again.
+    pub games: Option<u32>,
+    /// The seed of every computer player's randomness.
+    pub seed: u64,
+    /// The computer's level; `None` asks.
+    pub level: Option<R::Level>,
+    /// When the computer plays itself: the first game's levels, in the order of the sides.
+    pub side_levels: [Option<R::Level>; 2],
+    /// Against the computer: the person's side in the first game.
+    pub side: Option<R::Side>,
+    /// Pause before each computer move, in milliseconds.
+    pub delay_ms: u64,
+    /// How long a computer that searches may think, in milliseconds.
+    pub think_ms: u64,
+    /// Where finished games are kept.
+    pub log: Keeper,
+}
+
+/// What the menu offers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Choice {
+    TwoPlayers,
+    OnePlayer,
+    Watch,
+    History,
+    Rules,
+    Quit,
+}
+
+const MENU: [(Choice, &str); 6] = [
+    (Choice::TwoPlayers, "Two players at this terminal"),
+    (Choice::OnePlayer, "Play against the computer"),
+    (Choice::Watch, "Watch the computer play itself"),
+    (Choice::History, "Game history"),
+    (Choice::Rules, "Rules"),
+    (Choice::Quit, "Quit"),
+];
+
+/// A seat at the table: Player 1 is seat 0.
+struct Seat<R: Computers> {
+    name: String,
+    computer: Option<(R::Level, R::Player)>,
+    wins: u32,
+}
+
+/// The match in progress.
+struct Match<R: Computers> {
+    seats: [Seat<R>; 2],
+    /// Which seat plays the first of the sides this game.
+    first: usize,
+    draws: u32,
+    /// The strongest computer, made on the first hint.
+    adviser: Option<R::Player>,
+}
+
+impl<R: Computers> Match<R> {
+    fn seat(&self, rules: &R, side: R::Side) -> usize {
+        if side == rules.sides()[0] {
+            self.first
+        } else {
+            1 - self.first
+        }
+    }
+
+    fn name(&self, rules: &R, side: R::Side) -> &str {
+        &self.seats[self.seat(rules, side)].name
+    }
+
+    fn is_computer(&self, rules: &R, side: R::Side) -> bool {
+        self.seats[self.seat(rules, side)].computer.is_some()
+    }
+
+    /// `b:0 - a:0`: the second side's player first, as the coursework shows it.
+    fn score_line(&self, rules: &R) -> String {
+        let [first, second] = rules.sides();
+        let (a, b) = (
+            &self.seats[self.seat(rules, second)],
+            &self.seats[self.seat(rules, first)],
+        );
+        let mut line = format!("{}:{} - {}:{}", a.name, a.wins, b.name, b.wins);
+        if self.draws > 0 {
+            line.push_str(&format!(" ({} drawn)", self.draws));
+        }
+        line
+    }
+
+    /// `Final score: a:0 - b:0`, Player 1 first.
+    fn final_line(&self) -> String {
+        let [a, b] = &self.seats;
+        let mut line = format!("Final score: {}:{} - {}:{}", a.name, a.wins, b.name, b.wins);
+        if self.draws > 0 {
+            line.push_str(&format!(" ({} drawn)", self.draws));
+        }
+        line
+    }
+}
+
+/// The shell's clock, as the core sees it: time is up at `end`, or when the
+/// player presses Ctrl-C.
+struct Thinking<'a> {
+    end: Instant,
+    console: &'a Console,
+}
+
+impl Deadline for Thinking<'_> {
+    fn passed(&self) -> bool {
+        Instant::now() >= self.end || self.console.interrupted()
+    }
+}
+
+/// Runs a match to its end.
+pub fn run<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+) -> io::Result<()> {
+    console.say(face.title())?;
+    console.say("")?;
+    let players = match options.players {
+        Some(n) => Some(n),
+        None => menu(console, face, options)?,
+    };
+    let seats = match players {
+        Some(n) => seats(console, face, options, n)?,
+        None => None,
+    };
+    let Some(seats) = seats else {
+        return console.say(GOODBYE);
+    };
+    let rules = &options.rules;
+    let mut game_match = Match {
+        seats,
+        first: 0,
+        draws: 0,
+        adviser: None,
+    };
+    let mut played = 0;
+    signals::set_farewell(Some(game_match.final_line()));
+    while let Some(game) = play_game(console, face, options, &mut game_match)? {
+        let outcome = game.outcome(rules).expect("a finished game has an outcome");
+        let winner = outcome.winner().map(|side| game_match.seat(rules, side));
+        match winner {
+            Some(seat) => game_match.seats[seat].wins += 1,
+            None => game_match.draws += 1,
+        }
+        played += 1;
+        signals::set_farewell(Some(game_match.final_line()));
+        record(options, &game_match, &game, outcome);
+        let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
+        console.say(&face.result(&outcome, winner_name))?;
+        console.say(&game_match.score_line(rules))?;
+        let again = match options.games {
+            Some(n) => played < n,
+            None => ask_yes_no(console, "Play again (yes/no)? ")? == Some(true),
+        };
+        if !again {
+            break;
+        }
+        game_match.first = 1 - game_match.first;
+        let [first, second] = rules.sides();
+        console.note(&face.swap_notice([
+            game_match.name(rules, first),
+            game_match.name(rules, second),
+        ]))?;
+    }
+    signals::set_farewell(None);
+    console.say(&game_match.final_line())
+}
+
+/// Keeps a finished game in the log, if there is one.
+fn record<R: Computers>(
+    options: &Options<R>,
+    game_match: &Match<R>,
+    game: &Game<R>,
+    outcome: Outcome<R::Side>,
+) {
+    let rules = &options.rules;
+    let seats = game_match.seats.iter().enumerate().map(|(i, seat)| {
+        let side = rules.sides()[if i == game_match.first { 0 } else { 1 }];
+        LoggedSeat {
+            name: seat.name.clone(),
+            side: side.to_string(),
+            level: seat.computer.as_ref().map(|(level, _)| level.to_string()),
+        }
+    });
+    let record = history::Record::of_game(
+        rules,
+        options.flow,
+        seats.collect(),
+        game,
+        outcome,
+        Some(options.seed),
+    );
+    options.log.keep(&record);
+}
+
+/// The main menu: how many human players, or `None` to quit.
+fn menu<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+) -> io::Result<Option<u8>> {
+    let labels: Vec<&str> = MENU.iter().map(|(_, label)| *label).collect();
+    loop {
+        for (i, label) in labels.iter().enumerate() {
+            console.say(&format!("{}. {label}", i + 1))?;
+        }
+        let numbers: Vec<String> = (1..=MENU.len()).map(|n| n.to_string()).collect();
+        let question = format!("Choose ({})? ", numbers.join(", "));
+        let choice = ask_until(console, &question, &numbers, |line| {
+            parse_choice(line, &labels)
+        })?;
+        match choice.map(|i| MENU[i].0) {
+            Some(Choice::TwoPlayers) => return Ok(Some(2)),
+            Some(Choice::OnePlayer) => return Ok(Some(1)),
+            Some(Choice::Watch) => return Ok(Some(0)),
+            Some(Choice::History) => history::show_in_menu(console, &options.log)?,
+            Some(Choice::Rules) => console.say(&face.help(&options.rules))?,
+            Some(Choice::Quit) | None => return Ok(None),
+        }
+        console.say("")?;
+    }
+}
+
+/// Asks for a level unless the options give it.
+fn ask_level<L: Level>(
+    console: &mut Console,
+    given: Option<L>,
+    whose: &str,
+) -> io::Result<Option<L>> {
+    if let Some(level) = given {
+        return Ok(Some(level));
+    }
+    for (i, level) in L::ALL.iter().enumerate() {
+        console.say(&format!(
+            "{}. {} - {}",
+            i + 1,
+            capitalise(&level.to_string()).trim_end_matches('.'),
+            level.description()
+        ))?;
+    }
+    let labels: Vec<String> = L::ALL.iter().map(ToString::to_string).collect();
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let numbers: Vec<String> = (1..=labels.len()).map(|n| n.to_string()).collect();
+    let question = format!("Which level {whose} ({})? ", numbers.join(", "));
+    Ok(ask_until(console, &question, &numbers, |line| {
+        parse_choice(line, &labels)
+    })?
+    .map(|i| L::ALL[i]))
+}
+
+/// The two seats for a match with `players` people. `None` when the player leaves.
+fn seats<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    players: u8,
+) -> io::Result<Option<[Seat<R>; 2]>> {
+    let rules = &options.rules;
+    let sides = rules.sides();
+    let computer_names = face.computer_names();
+    let seat = |name: &str, computer: Option<R::Level>, seed: u64| Seat {
+        name: name.to_string(),
+        computer: computer.map(|level| {
+            (
+                level,
+                rules.computer(level, options.seed.wrapping_add(seed)),
+            )
+        }),
+        wins: 0,
+    };
+    match players {
+        0 => {
+            let mut levels = [None, None];
+            for (i, side) in sides.into_iter().enumerate() {
+                let given = options.side_levels[i].or(options.level);
+                let Some(level) = ask_level(console, given, &format!("for the {side}"))? else {
+                    return Ok(None);
+                };
+                levels[i] = Some(level);
+            }
+            Ok(Some([
+                seat(computer_names[0], levels[0], 0),
+                seat(computer_names[1], levels[1], 1),
+            ]))
+        }
+        1 => {
+            let Some(level) = ask_level(console, options.level, "for the computer")? else {
+                return Ok(None);
+            };
+            let side = match options.side {
+                Some(side) => Some(side),
+                None => {
+                    let listed: Vec<String> = sides.iter().map(ToString::to_string).collect();
+                    ask_until(
+                        console,
+                        &format!("Which side will you play first ({})? ", listed.join("/")),
+                        &listed,
+                        |line| line.parse::<R::Side>(),
+                    )?
+                }
+            };
+            let Some(side) = side else { return Ok(None) };
+            let name = match options.names.first() {
+                Some(name) => Some(name.clone()),
+                None => ask_until(console, "What should you be called? ", &[], |line| {
+                    let name = parse_name(line)?;
+                    if same_name(&name, computer_names[0]) {
+                        Err("that is the computer's name: choose another".to_string())
+                    } else {
+                        Ok(name)
+                    }
+                })?,
+            };
+            let Some(name) = name else { return Ok(None) };
+            let human = seat(&name, None, 0);
+            let machine = seat(computer_names[0], Some(level), 0);
+            Ok(Some(if side == sides[0] {
+                [human, machine]
+            } else {
+                [machine, human]
+            }))
+        }
+        _ => {
+            Ok(names(console, face, options)?.map(|[a, b]| [seat(&a, None, 0), seat(&b, None, 1)]))
+        }
+    }
+}
+
+/// The two names, from the options or asked.
+fn names<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+) -> io::Result<Option<[String; 2]>> {
+    if let [a, b] = options.names.as_slice() {
+        return Ok(Some([a.clone(), b.clone()]));
+    }
+    let [first, second] = options.rules.sides();
+    let Some(one) = ask_until(
+        console,
+        &format!(
+            "What should Player 1 be called (starts as {})? ",
+            face.side_noun(first)
+        ),
+        &[],
+        parse_name,
+    )?
+    else {
+        return Ok(None);
+    };
+    let two = ask_until(
+        console,
+        &format!(
+            "What should Player 2 be called (starts as {})? ",
+            face.side_noun(second)
+        ),
+        &[],
+        |line| {
+            let name = parse_name(line)?;
+            if same_name(&name, &one) {
+                Err("that is Player 1's name: choose another".to_string())
+            } else {
+                Ok(name)
+            }
+        },
+    )?;
+    Ok(two.map(|two| [one, two]))
+}
+
+/// The start position: the setup's, or one the player to pick chooses.
+/// `None` when the player leaves.
+fn choose_start<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    rules: &R,
+    game_match: &mut Match<R>,
+) -> io::Result<Option<R::Position>> {
+    let Some((side, starts)) = rules.start_choices().filter(|(_, s)| !s.is_empty()) else {
+        return Ok(Some(rules.start()));
+    };
+    let seat = game_match.seat(rules, side);
+    let seat = &mut game_match.seats[seat];
+    if let Some((_, computer)) = seat.computer.as_mut() {
+        let i = computer.choose_start(rules, &starts).min(starts.len() - 1);
+        return Ok(Some(starts[i].clone()));
+    }
+    let (question, answers) = face.start_question(rules, &seat.name, &starts);
+    let picked = ask_until(console, &question, &answers, |line| {
+        face.parse_start(rules, line, &starts)
+    })?;
+    Ok(picked.and_then(|i| starts.get(i).cloned()))
+}
+
+/// Plays one game. `None` when the player leaves before it ends.
+fn play_game<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game_match: &mut Match<R>,
+) -> io::Result<Option<Game<R>>> {
+    let rules = &options.rules;
+    let Some(start) = choose_start(console, face, rules, game_match)? else {
+        return Ok(None);
+    };
+    let mut game: Game<R> = Game::new(start);
+    let watching = game_match.seats.iter().all(|seat| seat.computer.is_some());
+    let mut commands = vec![
+        Command::Help,
+        Command::Moves,
+        Command::Undo,
+        Command::Board,
+        Command::Hint,
+    ];
+    if R::BY_AGREEMENT {
+        commands.extend([Command::Draw, Command::Resign]);
+    }
+    commands.push(Command::Quit);
+    loop {
+        let last = game.moves().last();
+        if game.outcome(rules).is_some() {
+            console.clear()?;
+            console.say("")?;
+            console.write(&face.board(rules, game.positions(), last, console.colour()))?;
+            return Ok(Some(game));
+        }
+        let pos = game.position();
+        let side = rules.to_move(pos);
+        console.clear()?;
+        console.say("")?;
+        console.say(&game_match.score_line(rules))?;
+        console.say(&format!(
+            "{} ({}) next",
+            face.side_title(side),
+            game_match.name(rules, side)
+        ))?;
+        for line in face.status(rules, pos) {
+            console.say(&line)?;
+        }
+        console.say(if watching { WATCHING } else { REMINDER })?;
+        console.write(&face.board(rules, game.positions(), last, console.colour()))?;
+        let seat = game_match.seat(rules, side);
+        if let Some((_, computer)) = game_match.seats[seat].computer.as_mut() {
+            let deadline = Thinking {
+                end: Instant::now() + Duration::from_millis(options.think_ms),
+                console,
+            };
+            let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
+                // A computer with no move to make has lost by the rules already.
+                return Ok(None);
+            };
+            if console.interrupted() {
+                return Ok(None);
+            }
+            let said = face.computer_moves(
+                &game_match.seats[seat].name,
+                &face.move_name(rules, pos, &mv),
+            );
+            console.note(&said)?;
+            if !console.pause(options.delay_ms) || console.interrupted() {
+                return Ok(None);
+            }
+            game.play(rules, mv).map_err(io::Error::other)?;
+            continue;
+        }
+        let last = last.cloned();
+        // Asked again, without the board again, while a command changes nothing.
+        let mut told_only = None;
+        loop {
+            let adviser = &mut game_match.adviser;
+            let mut on_hint = |console: &mut Console, picked: &[Square]| {
+                hint(console, face, options, game.positions(), adviser, picked)
+            };
+            let asking = turn::TurnOf {
+                rules,
+                face,
+                history: game.positions(),
+                last: last.as_ref(),
+                commands: &commands,
+            };
+            let turn = turn::ask_move(console, &asking, &mut on_hint, &mut told_only)?;
+            let changed = match turn {
+                Turn::Play(mv) => {
+                    game.play(rules, mv).map_err(io::Error::other)?;
+                    true
+                }
+                Turn::Leave => return Ok(None),
+                Turn::Command(Command::Undo) => undo(console, face, rules, &mut game, game_match)?,
+                Turn::Command(Command::Resign) => {
+                    let winner = other_side(rules, side);
+                    game.settle(
+                        rules,
+                        Outcome::Win {
+                            winner,
+                            how: "resigned",
+                        },
+                    );
+                    true
+                }
+                Turn::Command(Command::Draw) => {
+                    offer_draw(console, options, &mut game, game_match)?
+                }
+                Turn::Command(_) => false,
+            };
+            if changed {
+                break;
+            }
+        }
+    }
+}
+
+/// The side that is not `side`.
+fn other_side<R: Rules>(rules: &R, side: R::Side) -> R::Side {
+    let [a, b] = rules.sides();
+    if side == a { b } else { a }
+}
+
+/// A draw offered by the player to move: the other player answers, or the
+/// computer accepts when its best line is no better for it than a draw.
+fn offer_draw<R: Computers>(
+    console: &mut Console,
+    options: &Options<R>,
+    game: &mut Game<R>,
+    game_match: &mut Match<R>,
+) -> io::Result<bool> {
+    let rules = &options.rules;
+    let side = rules.to_move(game.position());
+    let other = other_side(rules, side);
+    let offerer = game_match.name(rules, side).to_string();
+    let answerer = game_match.name(rules, other).to_string();
+    let accepted = if game_match.is_computer(rules, other) {
+        let seat = game_match.seat(rules, other);
+        let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
+            return Ok(false);
+        };
+        let deadline = Thinking {
+            end: Instant::now() + Duration::from_millis(options.think_ms),
+            console,
+        };
+        // The verdict is from the offerer's side: the computer takes a draw
+        // when the offerer stands at least as well.
+        let accepts = match computer
+            .advise(rules, game.positions(), &deadline)
+            .map(|a| a.verdict)
+        {
+            Some(Verdict::Draw) => true,
+            Some(Verdict::Win { winner, .. }) => winner == side,
+            Some(Verdict::Score { value, .. }) => value >= 0,
+            None => false,
+        };
+        let said = if accepts { "accepts" } else { "declines" };
+        console.say(&format!("{answerer} {said} the draw."))?;
+        accepts
+    } else {
+        ask_yes_no(
+            console,
+            &format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? "),
+        )? == Some(true)
+    };
+    if accepted {
+        game.settle(rules, Outcome::Draw { how: "agreed" });
+    } else if !game_match.is_computer(rules, other) {
+        console.say("The game goes on.")?;
+    }
+    Ok(accepted)
+}
+
+/// A hint from the strongest computer, preferring a move of the piece picked.
+fn hint<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    history: &[R::Position],
+    adviser: &mut Option<R::Player>,
+    picked: &[Square],
+) -> io::Result<()> {
+    let rules = &options.rules;
+    let adviser = adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
+    let deadline = Thinking {
+        end: Instant::now() + Duration::from_millis(options.think_ms),
+        console,
+    };
+    let Some(pos) = history.last() else {
+        return Ok(());
+    };
+    let Some(advice) = adviser.advise(rules, history, &deadline) else {
+        return console.say("No hint is known for this position.");
+    };
+    let from_picked = advice
+        .best
+        .iter()
+        .find(|m| rules.path(m).starts_with(picked));
+    let Some(best) = from_picked.or(advice.best.first()) else {
+        return Ok(());
+    };
+    let text = face.hint(
+        &face.move_name(rules, pos, best),
+        &advice.verdict,
+        rules.to_move(pos),
+    );
+    console.say(&text)
+}
+
+/// Takes back the last move made by a person, and the computer's replies
+/// after it, so that it is that person's turn again. A computer's move alone
+/// is never taken back: the player could otherwise re-roll it. `true` if
+/// anything was taken back.
+fn undo<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    rules: &R,
+    game: &mut Game<R>,
+    game_match: &Match<R>,
+) -> io::Result<bool> {
+    let positions = game.positions();
+    let last_human = (0..game.moves().len())
+        .rev()
+        .find(|&ply| !game_match.is_computer(rules, rules.to_move(&positions[ply])));
+    let Some(ply) = last_human else {
+        console.say(NOTHING_TO_UNDO)?;
+        return Ok(false);
+    };
+    while game.moves().len() > ply {
+        let before = game.positions()[game.moves().len() - 1].clone();
+        if let Some(mv) = game.undo() {
+            console.note(&format!(
+                "Took back {}.",
+                face.move_name(rules, &before, &mv)
+            ))?;
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,84 @@
+//! Text from outside (the game log, file names, error messages) made safe
+//! for a terminal, and laid out by display width.
+//!
+//! Control characters (C0, DEL, C1) and invisible format characters (among
+//! them the bidirectional overrides) are shown escaped, as `\u{1b}`, so no
+//! file can move the cursor, retitle the window or turn text around.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::ask::is_format;
+
+/// The text with every character that could control a terminal escaped.
+pub fn text(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_control() || is_format(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The columns `text` takes in a terminal.
+pub fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// `text` cut to at most `max` columns, with `…` where it was cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if width(text) <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// `text` cut to `columns` and padded with spaces to exactly that width,
+/// on the left when `right` aligns it right.
+pub fn pad(text: &str, columns: usize, right: bool) -> String {
+    let text = cut(text, columns);
+    let fill = " ".repeat(columns.saturating_sub(width(&text)));
+    if right {
+        format!("{fill}{text}")
+    } else {
+        format!("{text}{fill}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_reach_the_screen_as_text() {
+        assert_eq!(text("a\u{1b}]0;owned\u{7}b"), "a\\u{1b}]0;owned\\u{7}b");
+        assert_eq!(
+            text("x\u{202e}y\u{9b}z\u{7f}"),
+            "x\\u{202e}y\\u{9b}z\\u{7f}"
+        );
+        assert_eq!(text("狐狸 🦊"), "狐狸 🦊");
+    }
+
+    #[test]
+    fn cells_align_by_display_width() {
+        assert_eq!(width("狐狸"), 4);
+        assert_eq!(pad("狐狸", 6, false), "狐狸  ");
+        assert_eq!(pad("42", 4, true), "  42");
+        assert_eq!(cut("abcdefgh", 5), "abcd…");
+        assert_eq!(cut("狐狸狐狸", 5), "狐狸…");
+        assert_eq!(width(&pad(&"x".repeat(70_000), 20, false)), 20);
+    }
+}

@@ -1,0 +1,321 @@
+//! A person's turn: a move typed as a path of squares, narrowed square by
+//! square against the legal moves, and the commands of every move prompt.
+//!
+//! The squares typed so far pick out the legal moves whose path starts with
+//! them. Where every such move goes on to the same square, that square is
+//! filled in (the fox's own square). When one move is left, Enter plays it.
+//! When none is, the game's face says why.
+
+use std::io;
+
+use crate::faces::Face;
+use crate::games::{Rules, Square};
+
+use super::ask::{capitalise, is_quit};
+use super::console::{Console, Reply};
+
+/// A command that works at every move prompt.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Command {
+    /// Show the rules and the commands.
+    Help,
+    /// List the legal moves.
+    Moves,
+    /// Take back the last move, or the square just chosen.
+    Undo,
+    /// Print the board again.
+    Board,
+    /// Name a best move and the verdict.
+    Hint,
+    /// Offer a draw (games that have draws by agreement).
+    Draw,
+    /// Give the game up (games that allow it).
+    Resign,
+    /// Leave the game.
+    Quit,
+}
+
+impl Command {
+    /// Every command, in the order help lists them.
+    pub const ALL: [Command; 8] = [
+        Command::Help,
+        Command::Moves,
+        Command::Undo,
+        Command::Board,
+        Command::Hint,
+        Command::Draw,
+        Command::Resign,
+        Command::Quit,
+    ];
+
+    /// The word that calls it.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Command::Help => "help",
+            Command::Moves => "moves",
+            Command::Undo => "undo",
+            Command::Board => "board",
+            Command::Hint => "hint",
+            Command::Draw => "draw",
+            Command::Resign => "resign",
+            Command::Quit => "quit",
+        }
+    }
+
+    /// The command a word names, with a few common aliases.
+    pub fn from_word(word: &str) -> Option<Command> {
+        let word = word.trim().to_ascii_lowercase();
+        if is_quit(&word) {
+            return Some(Command::Quit);
+        }
+        if matches!(word.as_str(), "?" | "h") {
+            return Some(Command::Help);
+        }
+        Command::ALL.into_iter().find(|c| c.word() == word)
+    }
+}
+
+/// What a person's turn came to.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Turn<M> {
+    /// Play this legal move.
+    Play(M),
+    /// A command the match carries out: undo, hint, draw, resign.
+    Command(Command),
+    /// The player has gone.
+    Leave,
+}
+
+/// A square on the path being typed, and whether the player typed it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Step {
+    square: Square,
+    typed: bool,
+}
+
+/// Whose turn it is to ask: the game, what has happened, and the commands offered.
+pub struct TurnOf<'a, R: Rules, F> {
+    /// The rules.
+    pub rules: &'a R,
+    /// The game's face.
+    pub face: &'a F,
+    /// Every position so far, the current one last.
+    pub history: &'a [R::Position],
+    /// The move that led here.
+    pub last: Option<&'a R::Move>,
+    /// The commands this game offers.
+    pub commands: &'a [Command],
+}
+
+/// Asks for one move until it is legal or a command ends the asking.
+/// `commands` are the commands this game offers; help, moves, board and
+/// hint are answered here (`hint` gets the squares chosen so far, to prefer
+/// a move of the piece already picked), the rest go back to the match.
+/// `told_only` remembers which only move was announced, across askings of
+/// one turn.
+pub fn ask_move<R: Rules, F: Face<R>>(
+    console: &mut Console,
+    turn: &TurnOf<'_, R, F>,
+    hint: &mut dyn FnMut(&mut Console, &[Square]) -> io::Result<()>,
+    told_only: &mut Option<usize>,
+) -> io::Result<Turn<R::Move>> {
+    let TurnOf {
+        rules,
+        face,
+        history,
+        last,
+        commands,
+    } = *turn;
+    let Some(pos) = history.last() else {
+        return Ok(Turn::Leave);
+    };
+    let legal = rules.legal_moves(pos);
+    let paths: Vec<Vec<Square>> = legal.iter().map(|m| rules.path(m)).collect();
+    let mut path: Vec<Step> = Vec::new();
+    loop {
+        fill_in(&mut path, &paths);
+        let typed: Vec<Square> = path.iter().map(|s| s.square).collect();
+        let candidates: Vec<usize> = (0..legal.len())
+            .filter(|&i| paths[i].starts_with(&typed))
+            .collect();
+        let only = match candidates[..] {
+            [i] => Some(i),
+            _ => None,
+        };
+        if let Some(i) = only
+            && *told_only != Some(i)
+        {
+            console.say(&face.only_move(rules, pos, &typed, &legal[i]))?;
+            *told_only = Some(i);
+        }
+        let next = next_squares(&typed, &candidates, &paths);
+        let question = face.move_question(rules, pos, &typed, &next);
+        let mut answers: Vec<String> = next.iter().map(|&sq| face.square(rules, sq)).collect();
+        answers.extend(commands.iter().map(|c| c.word().to_string()));
+        let line = match console.ask(&question, &answers)? {
+            Reply::End => return Ok(Turn::Leave),
+            Reply::Bad(why) => {
+                console.say(&why.to_string())?;
+                continue;
+            }
+            Reply::Line(line) => line,
+        };
+        let chosen_by_player = path.iter().any(|s| s.typed);
+        if line.trim().is_empty() {
+            if let Some(i) = only {
+                return Ok(Turn::Play(legal[i].clone()));
+            }
+            if chosen_by_player {
+                drop_last_choice(&mut path);
+            } else {
+                console.say(&face.refusal(rules, pos, &typed, &[]))?;
+            }
+            continue;
+        }
+        if let Some(command) = Command::from_word(&line).filter(|c| commands.contains(c)) {
+            match command {
+                Command::Help => console.say(&face.help(rules))?,
+                Command::Moves => {
+                    let names: Vec<String> = legal
+                        .iter()
+                        .map(|m| face.move_name(rules, pos, m))
+                        .collect();
+                    console.say(&format!("Legal moves: {}.", names.join(", ")))?;
+                }
+                Command::Board => {
+                    console.write(&face.board(rules, history, last, console.colour()))?
+                }
+                Command::Hint => hint(console, &typed)?,
+                Command::Undo if chosen_by_player => drop_last_choice(&mut path),
+                Command::Quit => return Ok(Turn::Leave),
+                other => return Ok(Turn::Command(other)),
+            }
+            continue;
+        }
+        let tried = match face.parse_squares(rules, pos, &line) {
+            Ok(squares) => squares,
+            Err(why) => {
+                console.say(&capitalise(&why))?;
+                continue;
+            }
+        };
+        // The squares go on from those chosen so far, or start afresh:
+        // another hound picked, or a whole move typed at the destination prompt.
+        let mut found = false;
+        for start in [typed.clone(), Vec::new()] {
+            let attempt: Vec<Square> = start.iter().chain(&tried).copied().collect();
+            if let Some(i) = (0..legal.len()).find(|&i| paths[i] == attempt) {
+                return Ok(Turn::Play(legal[i].clone()));
+            }
+            if paths.iter().any(|p| p.starts_with(&attempt)) {
+                path.truncate(start.len());
+                path.extend(tried.iter().map(|&square| Step {
+                    square,
+                    typed: true,
+                }));
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            console.say(&face.refusal(rules, pos, &typed, &tried))?;
+        }
+    }
+}
+
+/// Fills in the squares every remaining move agrees on, short of the last
+/// square of any of them: choosing the last square is always the player's.
+fn fill_in(path: &mut Vec<Step>, paths: &[Vec<Square>]) {
+    loop {
+        let typed: Vec<Square> = path.iter().map(|s| s.square).collect();
+        let mut going_on = paths.iter().filter(|p| p.starts_with(&typed));
+        let Some(first) = going_on.next() else { return };
+        let n = typed.len();
+        let Some(&square) = first.get(n) else { return };
+        let agree = first.len() > n + 1 && going_on.all(|p| p.len() > n + 1 && p[n] == square);
+        if !agree {
+            return;
+        }
+        path.push(Step {
+            square,
+            typed: false,
+        });
+    }
+}
+
+/// Drops the last square the player chose, and any filled in after it.
+fn drop_last_choice(path: &mut Vec<Step>) {
+    if let Some(i) = path.iter().rposition(|s| s.typed) {
+        path.truncate(i);
+    }
+    // What was filled in before it is filled in again by the next round.
+    while path.last().is_some_and(|s| !s.typed) {
+        path.pop();
+    }
+}
+
+/// The squares that may come next, in the order of the legal moves.
+fn next_squares(typed: &[Square], candidates: &[usize], paths: &[Vec<Square>]) -> Vec<Square> {
+    let mut next = Vec::new();
+    for &i in candidates {
+        if let Some(&sq) = paths[i].get(typed.len())
+            && !next.contains(&sq)
+        {
+            next.push(sq);
+        }
+    }
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(col: u8, row: u8) -> Square {
+        Square::new(col, row)
+    }
+
+    #[test]
+    fn the_one_piece_is_filled_in_but_never_the_last_square() {
+        let fox = sq(0, 7);
+        let paths = vec![vec![fox, sq(1, 6)]];
+        let mut path = Vec::new();
+        fill_in(&mut path, &paths);
+        assert_eq!(
+            path,
+            vec![Step {
+                square: fox,
+                typed: false
+            }]
+        );
+        let hounds = vec![vec![sq(1, 0), sq(0, 1)], vec![sq(3, 0), sq(2, 1)]];
+        let mut path = Vec::new();
+        fill_in(&mut path, &hounds);
+        assert!(path.is_empty());
+    }
+
+    #[test]
+    fn undo_drops_the_chosen_square_and_what_followed() {
+        let mut path = vec![
+            Step {
+                square: sq(1, 0),
+                typed: true,
+            },
+            Step {
+                square: sq(2, 1),
+                typed: false,
+            },
+        ];
+        drop_last_choice(&mut path);
+        assert!(path.is_empty());
+    }
+
+    #[test]
+    fn commands_have_aliases_and_the_leaving_words() {
+        assert_eq!(Command::from_word(" HELP "), Some(Command::Help));
+        assert_eq!(Command::from_word("?"), Some(Command::Help));
+        assert_eq!(Command::from_word("exit"), Some(Command::Quit));
+        assert_eq!(Command::from_word("resign"), Some(Command::Resign));
+        assert_eq!(Command::from_word("B1"), None);
+    }
+}
