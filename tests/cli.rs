@@ -241,3 +241,97 @@ fn the_same_seed_gives_the_same_session_and_another_seed_another() {
     assert_eq!(watch("42"), watch("42"));
     assert_ne!(watch("42"), watch("43"));
 }
+
+#[test]
+fn an_option_goes_before_or_after_its_command_and_nowhere_else() {
+    // Before the command, it still means what it says.
+    let json = |args: &[&str]| {
+        let out = tallyho().args(args).output().expect("ran");
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
+    };
+    let before = json(&["--board", "6x6", "analyse", "--json"]);
+    let after = json(&["analyse", "--board", "6x6", "--json"]);
+    assert_eq!(before["board"], "6x6");
+    assert_eq!(before, after);
+    // Where it means nothing, it is refused by name.
+    for (args, option) in [
+        (&["--players", "2", "history"][..], "--players"),
+        (&["analyse", "--history", "x.jsonl"][..], "--history"),
+        (&["--level", "cunning", "replay", "1"][..], "--level"),
+        (&["history", "--board", "4x4"][..], "--board"),
+        (&["classic", "--names", "a,b"][..], "--names"),
+    ] {
+        tallyho()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(option));
+    }
+    // Each command's help lists its own options only.
+    tallyho()
+        .args(["history", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--json"))
+        .stdout(predicate::str::contains("--players").not())
+        .stdout(predicate::str::contains("--board").not());
+}
+
+#[test]
+fn bounds_and_huge_arguments() {
+    tallyho()
+        .args(TWO)
+        .args(["--delay", "999999999"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--delay"));
+    let huge = "x".repeat(100_000);
+    let out = tallyho().args(["--board", &huge]).output().expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.len() < 500,
+        "{} bytes of error",
+        out.stderr.len()
+    );
+    let long = "y".repeat(3000);
+    let out = tallyho().args(["--board", &long]).output().expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.len() < 500,
+        "{} bytes of error",
+        out.stderr.len()
+    );
+}
+
+#[test]
+fn term_dumb_gets_no_colour() {
+    tallyho()
+        .args(TWO)
+        .env("TERM", "dumb")
+        .env("CLICOLOR_FORCE", "0")
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\u{1b}").not());
+}
+
+#[test]
+fn names_must_be_visible_and_not_the_computers() {
+    for (names, why) in [
+        ("\u{200b},b", "invisible"),
+        ("a\u{202e}x,b", "invisible"),
+        ("a,A", "different names"),
+    ] {
+        tallyho()
+            .args(["--players", "2", "--names", names])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    }
+    tallyho()
+        .args(["--players", "1", "--names", "swtp"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("computer's name"));
+}

@@ -239,3 +239,177 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
     );
     assert!(String::from_utf8_lossy(&output.stdout).contains("Final score"));
 }
+
+#[test]
+fn a_fifo_or_a_device_is_refused_and_never_hangs() {
+    let dir = log_path("special");
+    let fifo = dir.parent().expect("folder").join("fifo");
+    assert!(
+        StdCommand::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    for special in [
+        fifo.as_path(),
+        Path::new("/dev/zero"),
+        Path::new("/dev/null"),
+    ] {
+        for command in [&["history"][..], &["replay", "1"][..]] {
+            tallyho(special)
+                .args(command)
+                .timeout(std::time::Duration::from_secs(10))
+                .assert()
+                .code(1)
+                .stderr(predicate::str::contains("is not a regular file"));
+        }
+        // While playing, it is a warning and play goes on.
+        tallyho(special)
+            .args([
+                "--players",
+                "0",
+                "--level",
+                "rubbish",
+                "--games",
+                "1",
+                "--seed",
+                "1",
+            ])
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("warning: this game was not kept"))
+            .stdout(predicate::str::contains("Final score"));
+    }
+}
+
+#[test]
+fn replay_stops_at_the_end_and_reports_moves_after_it() {
+    let log = log_path("after-end");
+    tallyho(&log)
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "2",
+        ])
+        .assert()
+        .success();
+    let line = std::fs::read_to_string(&log).expect("log");
+    let mut record: serde_json::Value = serde_json::from_str(line.trim()).expect("json");
+    let moves = record["moves"].as_array_mut().expect("moves");
+    let last = moves.last().expect("a move").clone();
+    moves.push(last);
+    std::fs::write(&log, record.to_string() + "\n").expect("written");
+    tallyho(&log)
+        .args(["replay", "1"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("1 more moves are logged"));
+}
+
+#[test]
+fn escapes_in_the_log_reach_the_terminal_as_text() {
+    let log = log_path("escapes");
+    tallyho(&log)
+        .args(["--players", "2", "--names", "a,b", "--games", "1"])
+        .write_stdin("")
+        .assert()
+        .success();
+    let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
+    let evil = v1
+        .lines()
+        .next()
+        .expect("a record")
+        .replace("\"SWTP\"", "\"\\u001b]0;owned\\u0007\\u001b[2J\"")
+        .replace("\"rubbish\"", &format!("\"{}\"", "z".repeat(65_536)));
+    std::fs::write(&log, format!("\u{feff}{evil}\n")).expect("written");
+    let out = tallyho(&log).arg("history").output().expect("ran");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("\\u{1b}]0;owned"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() < 200), "{text}");
+    let out = tallyho(&log).args(["replay", "1"]).output().expect("ran");
+    assert!(out.status.success());
+    assert!(!out.stdout.contains(&0x1b));
+}
+
+#[test]
+fn every_game_of_a_first_release_log_replays() {
+    let log = log_path("v1");
+    std::fs::copy("tests/data/history-v1.jsonl", &log).expect("copied");
+    for n in 1..=6 {
+        tallyho(&log)
+            .args(["replay", &n.to_string()])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(" won! "));
+    }
+    tallyho(&log)
+        .arg("history")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("fox classic"));
+}
+
+/// The figures the README quotes for a log of 100,000 games: one append,
+/// and the peak memory of `history` and `replay` reading it.
+/// `cargo test --release --test log -- --ignored --nocapture scale`
+#[test]
+#[ignore = "builds a 100,000-game log; run by hand for the README's figures"]
+fn scale_of_a_hundred_thousand_games() {
+    use tallyho::shell::history::{Log, parse_record};
+    let log = log_path("scale");
+    let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
+    let record = parse_record(v1.lines().next().expect("a line").as_bytes()).expect("a record");
+    let line = serde_json::to_string(&record).expect("json");
+    let mut text = String::new();
+    for n in 1..=100_000 {
+        text.push_str(&line.replacen("\"number\":1,", &format!("\"number\":{n},"), 1));
+        text.push('\n');
+    }
+    std::fs::write(&log, &text).expect("written");
+    println!("log: {} MB", text.len() / 1_000_000);
+    // A forked child starts with this process's memory: let the log text go first.
+    drop(text);
+    // The first append also waits for the freshly written file to reach the disk.
+    Log::new(log.clone())
+        .append(&record, &mut || {})
+        .expect("appended");
+    let started = std::time::Instant::now();
+    let number = Log::new(log.clone())
+        .append(&record, &mut || {})
+        .expect("appended");
+    println!(
+        "append to 100,000 games: {:.2} ms (number {number})",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    // GNU time reports the child's own peak (a forked child's count would
+    // include this process's memory).
+    for args in [
+        &["history"][..],
+        &["history", "--json"][..],
+        &["replay", "100002"][..],
+    ] {
+        let out = StdCommand::new("/usr/bin/time")
+            .args(["-f", "%e s, peak %M KB"])
+            .arg(env!("CARGO_BIN_EXE_tallyho"))
+            .args(args)
+            .env("TALLYHO_HISTORY", &log)
+            .stdout(Stdio::null())
+            .output()
+            .expect("GNU time is installed");
+        assert!(out.status.success());
+        println!(
+            "tallyho {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use expectrl::process::unix::WaitStatus;
 use expectrl::session::OsSession;
-use expectrl::{ControlCode, Eof, Expect, Session};
+use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 
 /// tallyho for two named players in a fresh pseudo-terminal, with a private home.
 fn spawn_two_players(tag: &str) -> Result<OsSession, expectrl::Error> {
@@ -57,5 +57,54 @@ fn lines_typed_ahead_in_a_terminal_are_all_played() -> Result<(), expectrl::Erro
     session.send(ControlCode::EndOfTransmission)?;
     session.expect("Final score: Ann:0 - Bob:0")?;
     session.expect(Eof)?;
+    Ok(())
+}
+
+/// The pid of the one child of process `parent`.
+fn child_of(parent: i32) -> Option<i32> {
+    let children =
+        std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).ok()?;
+    children.split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> {
+    for (signal, name) in [(libc::SIGTERM, "TERM"), (libc::SIGHUP, "HUP")] {
+        let home =
+            std::env::temp_dir().join(format!("tallyho-pty-sig-{name}-{}", std::process::id()));
+        // A shell runs tallyho, then reports its status and the terminal's
+        // modes, as a login shell would find them after an ssh drop.
+        let script = format!(
+            "stty echo icanon; '{}' --players 2 --names Ann,Bob --color never; echo STATUS=$?; stty -a",
+            env!("CARGO_BIN_EXE_tallyho")
+        );
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &script])
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("TERM", "xterm");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(Duration::from_secs(20)));
+        session.expect("Move fox to (B7)? ")?;
+        // rustyline is now reading in raw mode.
+        session.send("B")?;
+        let shell = session.get_process().pid().as_raw();
+        let tallyho = (0..100)
+            .find_map(|_| {
+                std::thread::sleep(Duration::from_millis(20));
+                child_of(shell)
+            })
+            .expect("tallyho runs under the shell");
+        // SAFETY: sends a signal to a process this test started.
+        assert_eq!(unsafe { libc::kill(tallyho, signal) }, 0);
+        session.expect("Final score: Ann:0 - Bob:0")?;
+        session.expect(format!("STATUS={}", 128 + signal).as_str())?;
+        for mode in ["icanon", "echo"] {
+            let found = session.expect(Regex(format!(r"\s-?{mode}\s").as_str()))?;
+            let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
+            assert_eq!(found.trim(), mode, "after SIG{name}, {mode} is on again");
+        }
+        session.expect(Eof)?;
+    }
     Ok(())
 }

@@ -155,6 +155,8 @@ pub struct Console {
     clears: bool,
     /// Notes said since the last clear, said again after it.
     carried: Vec<String>,
+    /// Whether the line after a Ctrl-C has been started.
+    broke_line: bool,
 }
 
 impl Console {
@@ -175,6 +177,7 @@ impl Console {
                 colour,
                 clears: false,
                 carried: Vec::new(),
+                broke_line: false,
             };
         }
         let editor = interactive.then(|| {
@@ -199,6 +202,7 @@ impl Console {
                 colour,
                 clears: !no_clear,
                 carried: Vec::new(),
+                broke_line: false,
             },
             None => Console::scripted(Box::new(io::stdin().lock()), Box::new(io::stdout()), colour),
         }
@@ -212,12 +216,23 @@ impl Console {
             colour,
             clears: false,
             carried: Vec::new(),
+            broke_line: false,
         }
     }
 
     /// Whether the player pressed Ctrl-C while no question was asked.
     pub fn interrupted(&self) -> bool {
         self.is_interactive() && signals::interrupted()
+    }
+
+    /// Starts a fresh line if Ctrl-C was pressed between prompts, where the
+    /// terminal showed `^C` after whatever was there: what is said next
+    /// starts on a line of its own.
+    pub fn after_interrupt(&mut self) -> io::Result<()> {
+        if self.interrupted() && !std::mem::replace(&mut self.broke_line, true) {
+            self.say("")?;
+        }
+        Ok(())
     }
 
     /// Waits, so a person can follow the computer's moves. `false` if the

@@ -202,6 +202,7 @@ pub fn run<R: Computers, F: Face<R>>(
         ]))?;
     }
     signals::set_farewell(None);
+    console.after_interrupt()?;
     console.say(&game_match.final_line())
 }
 
