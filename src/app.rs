@@ -3,7 +3,7 @@
 //! the user's.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 use crate::cli::{Cli, Command, FoxArgs, LogArgs, PlayArgs};
@@ -15,7 +15,7 @@ use crate::games::Rules as _;
 use crate::games::fox::solver;
 use crate::games::fox::{Position, Rules, Setup, Side};
 use crate::shell::ask::{parse_name, same_name};
-use crate::shell::console::Console;
+use crate::shell::console::{Console, Look};
 use crate::shell::history::{self, Keeper, Log, LogError, Record, TableError};
 use crate::shell::matchplay::{self, Options};
 use crate::shell::replay::{self, ReplayError};
@@ -153,15 +153,52 @@ fn check_players(play: &PlayArgs, names: &[String], computer: &str) -> Result<()
     }
 }
 
+/// How a played session ended, for a script: 0 when every line was taken
+/// and every game asked for was finished.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ending {
+    /// Every line taken, every game asked for finished.
+    Clean,
+    /// Some line was refused (exit status 3).
+    Refused,
+    /// Fewer games were finished than `--games` asked for (exit status 4).
+    Unfinished,
+    /// Both (exit status 5).
+    RefusedAndUnfinished,
+}
+
+impl Ending {
+    /// The exit status.
+    pub fn status(self) -> u8 {
+        match self {
+            Ending::Clean => 0,
+            Ending::Refused => 3,
+            Ending::Unfinished => 4,
+            Ending::RefusedAndUnfinished => 5,
+        }
+    }
+}
+
+/// The ending of a played session.
+fn script_status(console: &Console, games: Option<u32>, finished: u32) -> Ending {
+    let refused = console.refused() > 0;
+    let unfinished = games.is_some_and(|n| finished < n);
+    match (refused, unfinished) {
+        (false, false) => Ending::Clean,
+        (true, false) => Ending::Refused,
+        (false, true) => Ending::Unfinished,
+        (true, true) => Ending::RefusedAndUnfinished,
+    }
+}
+
 /// Runs what the command line asks for.
-pub fn run(cli: Cli) -> Result<(), AppError> {
+pub fn run(cli: Cli) -> Result<Ending, AppError> {
     match cli.command {
         None => {
-            let colour = cli.look.color.decide();
             let play = &cli.play;
             let names = names(play.names.as_deref())?;
             check_players(play, &names, text::COMPUTER_NAMES[0])?;
-            let mut console = Console::stdio(colour, cli.look.no_clear);
+            let mut console = Console::stdio(cli.look.look());
             let options = Options {
                 rules: setup(&cli.game, Rules::Coursework, Side::Fox)?,
                 flow: "default",
@@ -178,7 +215,8 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
                 think_ms: 1000,
                 log: Keeper::new(log(&cli.log)),
             };
-            matchplay::run(&mut console, &FoxFace, &options)?;
+            let finished = matchplay::run(&mut console, &FoxFace, &options)?;
+            return Ok(script_status(&console, play.games, finished));
         }
         Some(Command::Classic {
             game,
@@ -186,16 +224,25 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
             look,
             log: log_args,
         }) => {
-            let colour = look.color.decide();
-            let console = &mut Console::stdio(colour, look.no_clear);
+            let teletype = play.teletype || !io::stdout().is_terminal();
+            let look = Look {
+                teletype,
+                baud: play.baud.as_deref().and_then(|b| b.parse().ok()),
+                ..look.look()
+            };
+            let console = &mut Console::stdio(look);
             let options = classic::Options {
                 setup: setup(&game, Rules::Standard, Side::Hounds)?,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
                 level: play.level,
+                delay_ms: play
+                    .delay
+                    .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
                 log: Keeper::new(log(&log_args)),
             };
-            classic::run(console, &options)?;
+            let finished = classic::run(console, &options)?;
+            return Ok(script_status(console, play.games, finished));
         }
         Some(Command::Analyse {
             game,
@@ -212,10 +259,10 @@ pub fn run(cli: Cli) -> Result<(), AppError> {
             look,
             log,
         }) => {
-            replay(&log, number, step, look.color.decide(), look.no_clear)?;
+            replay(&log, number, step, look.look())?;
         }
     }
-    Ok(())
+    Ok(Ending::Clean)
 }
 
 /// `tallyho analyse`: solve a position and report it.
@@ -356,13 +403,7 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
 }
 
 /// `tallyho replay N`.
-fn replay(
-    args: &LogArgs,
-    number: u64,
-    step: bool,
-    colour: bool,
-    no_clear: bool,
-) -> Result<(), AppError> {
+fn replay(args: &LogArgs, number: u64, step: bool, look: Look) -> Result<(), AppError> {
     let log = needed_log(args)?;
     let record = find_record(&log, number)?;
     let damaged = |why: String| {
@@ -376,7 +417,7 @@ fn replay(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let mut console = Console::stdio(colour, no_clear);
+    let mut console = Console::stdio(look);
     let step = step || console.is_interactive();
     let result = match record.game.as_str() {
         "fox" => {

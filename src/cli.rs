@@ -12,7 +12,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::games::fox::players::Level;
 use crate::games::fox::{Board, Rules, Side};
-use crate::shell::console::ColorChoice;
+use crate::shell::console::{ColorChoice, Look};
 
 /// Classic console board games: Fox and Hounds after a 1978 BASIC program
 /// and a C school project.
@@ -75,6 +75,17 @@ pub struct LookArgs {
     /// Never clear the screen before a board.
     #[arg(long)]
     pub no_clear: bool,
+}
+
+impl LookArgs {
+    /// The look these options settle.
+    pub fn look(&self) -> Look {
+        Look {
+            colour: self.color.decide(),
+            no_clear: self.no_clear,
+            ..Look::default()
+        }
+    }
 }
 
 /// Colour alone, for commands that never clear the screen.
@@ -227,6 +238,22 @@ pub struct ClassicArgs {
     /// Seed for the computer fox's randomness.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+
+    /// Pause before the fox's answer, in milliseconds (at most 10000).
+    /// Default: 700 in a terminal, 0 in a script.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
+    pub delay: Option<u64>,
+
+    /// Print as a 1978 teletype would: paper scrolls (no clearing), no colour
+    /// or bold, lines of at most 72 columns. Always so when the output is not
+    /// a terminal.
+    #[arg(long)]
+    pub teletype: bool,
+
+    /// Pace the output as a teletype on a line of this speed: 110, 300 or
+    /// 1200 baud (a tenth as many characters a second).
+    #[arg(long, value_name = "BAUD", value_parser = ["110", "300", "1200"])]
+    pub baud: Option<String>,
 }
 
 /// The longest argument read; a longer one is refused without being echoed.

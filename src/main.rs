@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         }
     };
     match app::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(ending) => ExitCode::from(ending.status()),
         // The reader went away (`tallyho history | head -1`): nothing left to say.
         Err(AppError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {

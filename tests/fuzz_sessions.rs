@@ -179,6 +179,7 @@ fn options() -> impl Strategy<Value = Session> {
                         games,
                         seed,
                         level,
+                        delay_ms: 0,
                         log: Keeper::default(),
                     });
                 }
@@ -214,7 +215,7 @@ fn run_session(session: Session, input: Vec<u8>) -> Result<String, String> {
         let _ = done.send(result.map_err(|e| e.to_string()));
     });
     match finished.recv_timeout(Duration::from_secs(120)) {
-        Ok(Ok(())) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
+        Ok(Ok(_)) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
         Ok(Err(e)) => Err(format!("session failed: {e}")),
         Err(mpsc::RecvTimeoutError::Timeout) => Err("session did not end in time".into()),
         Err(mpsc::RecvTimeoutError::Disconnected) => Err("session panicked".into()),

@@ -316,11 +316,6 @@ fn replay_stops_at_the_end_and_reports_moves_after_it() {
 #[test]
 fn escapes_in_the_log_reach_the_terminal_as_text() {
     let log = log_path("escapes");
-    tallyho(&log)
-        .args(["--players", "2", "--names", "a,b", "--games", "1"])
-        .write_stdin("")
-        .assert()
-        .success();
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     let evil = v1
         .lines()

@@ -70,8 +70,13 @@ pub trait Face<R: Rules> {
     /// A move as players read it in sentences and lists: `A8-B7`.
     fn move_name(&self, rules: &R, pos: &R::Position, mv: &R::Move) -> String;
 
-    /// A computer's move, said before it is played.
+    /// A computer's move, said before it is played: `SWTP moves A8-B7.`
     fn computer_moves(&self, name: &str, move_name: &str) -> String;
+
+    /// A person's move, said after it: `Ann moved B1-C2.`
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moved {move_name}.")
+    }
 
     /// The result: `Hound, b won! The fox is trapped.` `winner` names the
     /// winning player.

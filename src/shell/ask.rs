@@ -32,7 +32,7 @@ pub fn ask_until<T>(
             Reply::Line(line) if is_quit(&line) => return Ok(None),
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
-                Err(why) => console.say(&capitalise(&why))?,
+                Err(why) => console.refuse(&capitalise(&why))?,
             },
         }
     }

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
@@ -12,8 +13,12 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::MemHistory;
 use rustyline::validate::Validator;
-use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
+use rustyline::{
+    Cmd, ColorMode, CompletionType, ConditionalEventHandler, Config, Context, Editor, Event,
+    EventContext, EventHandler, Helper, KeyEvent, RepeatCount,
+};
 
+use super::safe;
 use super::signals;
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
@@ -91,7 +96,9 @@ impl std::fmt::Display for BadLine {
     }
 }
 
-/// Tab completion from the current question's answers.
+/// Tab completion from the current question's answers. A multi-word answer
+/// (a whole move, `D1 C2`) completes word by word: after `D1 `, Tab offers
+/// the squares that follow D1.
 #[derive(Default)]
 struct Answers {
     candidates: Vec<String>,
@@ -106,17 +113,34 @@ impl Completer for Answers {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let start = line[..pos].rfind(' ').map_or(0, |i| i + 1);
-        let word = line[start..pos].to_ascii_lowercase();
-        let found = self
-            .candidates
-            .iter()
-            .filter(|c| c.to_ascii_lowercase().starts_with(&word))
-            .map(|c| Pair {
-                display: c.clone(),
-                replacement: c.clone(),
-            })
+        let before = &line[..pos];
+        let start = before.rfind([' ', '-']).map_or(0, |i| i + 1);
+        let done: Vec<String> = before[..start]
+            .split([' ', '-'])
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
             .collect();
+        let word = before[start..].to_ascii_lowercase();
+        let mut found: Vec<Pair> = Vec::new();
+        for candidate in &self.candidates {
+            let words: Vec<&str> = candidate.split(' ').collect();
+            let Some(next) = words.get(done.len()) else {
+                continue;
+            };
+            let agrees = words
+                .iter()
+                .zip(&done)
+                .all(|(w, d)| w.eq_ignore_ascii_case(d));
+            if agrees
+                && next.to_ascii_lowercase().starts_with(&word)
+                && !found.iter().any(|p| p.replacement == *next)
+            {
+                found.push(Pair {
+                    display: next.to_string(),
+                    replacement: next.to_string(),
+                });
+            }
+        }
         Ok((start, found))
     }
 }
@@ -139,50 +163,84 @@ impl Validator for Answers {}
 
 impl Helper for Answers {}
 
+/// Ctrl-L: ends the line being read (keeping what was typed) so the console
+/// can clear the screen and draw it again, board and all.
+struct Redraw {
+    typed: Arc<Mutex<Option<String>>>,
+}
+
+impl ConditionalEventHandler for Redraw {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        *self.typed.lock().unwrap_or_else(|e| e.into_inner()) = Some(ctx.line().to_string());
+        Some(Cmd::Interrupt)
+    }
+}
+
 enum Reader {
-    /// rustyline, at a terminal.
-    Editor(Box<Editor<Answers, MemHistory>>),
+    /// rustyline, at a terminal; `typed` holds the line when Ctrl-L asks for a redraw.
+    Editor {
+        editor: Box<Editor<Answers, MemHistory>>,
+        typed: Arc<Mutex<Option<String>>>,
+    },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
     Plain { input: Box<dyn BufRead>, echo: bool },
 }
 
+/// How the conversation looks: settled once from the command line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Look {
+    /// Colour and bold.
+    pub colour: bool,
+    /// Never clear the screen.
+    pub no_clear: bool,
+    /// A teletype: paper scrolls (no clearing), no colour or bold, lines of at
+    /// most 72 columns.
+    pub teletype: bool,
+    /// Pace the output at this many baud (characters a second are a tenth).
+    pub baud: Option<u32>,
+}
+
+/// The width a script's lines are wrapped at.
+pub const SCRIPT_WIDTH: usize = 80;
+
+/// The width of a teletype's paper.
+pub const TELETYPE_WIDTH: usize = 72;
+
+/// The most screen text kept for a Ctrl-L redraw.
+const MAX_SCREEN: usize = 64 * 1024;
+
 /// The conversation's two ends.
 pub struct Console {
     reader: Reader,
     out: Box<dyn Write>,
-    colour: bool,
+    look: Look,
     clears: bool,
-    /// Notes said since the last clear, said again after it.
+    /// Notes said since a person last answered, said again after a clear.
     carried: Vec<String>,
+    /// Everything written since the screen was last cleared, for Ctrl-L.
+    screen: String,
     /// Whether the line after a Ctrl-C has been started.
     broke_line: bool,
+    /// Lines refused since the start: a script's exit status tells.
+    refused: usize,
 }
 
 impl Console {
     /// The process's own stdin and stdout. A person is at a terminal when
     /// both are terminals: then rustyline reads (plain lines on a dumb
-    /// terminal), the screen is cleared unless `no_clear`, and Ctrl-C between
-    /// prompts is caught. Anything else is a script.
-    pub fn stdio(colour: bool, no_clear: bool) -> Console {
+    /// terminal), the screen is cleared unless told not to, and Ctrl-C
+    /// between prompts is caught. Anything else is a script.
+    pub fn stdio(look: Look) -> Console {
         let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
         signals::install(interactive);
-        if interactive && dumb_terminal() {
-            return Console {
-                reader: Reader::Plain {
-                    input: Box::new(io::stdin().lock()),
-                    echo: false,
-                },
-                out: Box::new(io::stdout()),
-                colour,
-                clears: false,
-                carried: Vec::new(),
-                broke_line: false,
-            };
-        }
-        let editor = interactive.then(|| {
+        let look = Look {
+            colour: look.colour && !look.teletype,
+            ..look
+        };
+        let editor = (interactive && !dumb_terminal()).then(|| {
             let config = Config::builder()
-                .color_mode(if colour {
+                .color_mode(if look.colour {
                     ColorMode::Forced
                 } else {
                     ColorMode::Disabled
@@ -192,19 +250,36 @@ impl Console {
                 .build();
             Editor::with_config(config).ok().map(|mut editor| {
                 editor.set_helper(Some(Answers::default()));
-                editor
+                let typed = Arc::new(Mutex::new(None));
+                editor.bind_sequence(
+                    KeyEvent::ctrl('L'),
+                    EventHandler::Conditional(Box::new(Redraw {
+                        typed: Arc::clone(&typed),
+                    })),
+                );
+                Reader::Editor {
+                    editor: Box::new(editor),
+                    typed,
+                }
             })
         });
-        match editor.flatten() {
-            Some(editor) => Console {
-                reader: Reader::Editor(Box::new(editor)),
-                out: Box::new(io::stdout()),
-                colour,
-                clears: !no_clear,
-                carried: Vec::new(),
-                broke_line: false,
+        let reader = match editor.flatten() {
+            Some(reader) => reader,
+            None => Reader::Plain {
+                input: Box::new(io::stdin().lock()),
+                echo: !interactive,
             },
-            None => Console::scripted(Box::new(io::stdin().lock()), Box::new(io::stdout()), colour),
+        };
+        let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
+        Console {
+            reader,
+            out: Box::new(io::stdout()),
+            look,
+            clears,
+            carried: Vec::new(),
+            screen: String::new(),
+            broke_line: false,
+            refused: 0,
         }
     }
 
@@ -213,10 +288,15 @@ impl Console {
         Console {
             reader: Reader::Plain { input, echo: true },
             out,
-            colour,
+            look: Look {
+                colour,
+                ..Look::default()
+            },
             clears: false,
             carried: Vec::new(),
+            screen: String::new(),
             broke_line: false,
+            refused: 0,
         }
     }
 
@@ -256,36 +336,90 @@ impl Console {
 
     /// Whether output is coloured.
     pub fn colour(&self) -> bool {
-        self.colour
+        self.look.colour
     }
 
-    /// Writes text as it is.
+    /// How many lines were refused since the start.
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
+    /// The width long sentences are wrapped at: the terminal's, a
+    /// teletype's 72 columns, or 80 in a script.
+    pub fn width(&self) -> usize {
+        if self.look.teletype {
+            return TELETYPE_WIDTH;
+        }
+        if self.is_interactive() {
+            return terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20);
+        }
+        SCRIPT_WIDTH
+    }
+
+    /// Writes text as it is, at the teletype's pace if one is set.
     pub fn write(&mut self, text: &str) -> io::Result<()> {
-        self.out.write_all(text.as_bytes())?;
-        self.out.flush()
+        if self.clears {
+            self.screen.push_str(text);
+            if self.screen.len() > MAX_SCREEN {
+                self.screen.clear();
+            }
+        }
+        match self.look.baud {
+            Some(baud) if baud > 0 => {
+                let per_char = Duration::from_micros(10_000_000 / u64::from(baud));
+                for c in text.chars() {
+                    let mut buf = [0; 4];
+                    self.out.write_all(c.encode_utf8(&mut buf).as_bytes())?;
+                    self.out.flush()?;
+                    // Ctrl-C stops the paper at once.
+                    if !self.interrupted() {
+                        std::thread::sleep(per_char);
+                    }
+                }
+                Ok(())
+            }
+            _ => {
+                self.out.write_all(text.as_bytes())?;
+                self.out.flush()
+            }
+        }
     }
 
-    /// Writes a line.
+    /// Writes a line, wrapped at word boundaries to the console's width.
     pub fn say(&mut self, text: &str) -> io::Result<()> {
-        self.write(text)?;
+        let wrapped = safe::wrap(text, self.width());
+        self.write(&wrapped)?;
         self.write("\n")
     }
 
+    /// Says why a line was refused, before the question is asked again.
+    pub fn refuse(&mut self, why: &str) -> io::Result<()> {
+        self.refused += 1;
+        self.say(why)
+    }
+
     /// Says a line that should survive the next clear of the screen, such as
-    /// the computer's move: it is said now and, in a terminal, again after it.
+    /// a move: it is said now and, in a terminal, again after each clear
+    /// until a person has answered a question.
     pub fn note(&mut self, text: &str) -> io::Result<()> {
-        if self.clears && self.is_interactive() {
+        if self.clears {
             self.carried.push(text.to_string());
+            // While nobody answers (the computer playing itself), the latest
+            // few are enough.
+            if self.carried.len() > 4 {
+                self.carried.remove(0);
+            }
         }
         self.say(text)
     }
 
     /// Clears the screen before a board, in a terminal, unless turned off,
-    /// and says again the notes given since the last clear.
+    /// and says again the notes a person has not yet answered after.
     pub fn clear(&mut self) -> io::Result<()> {
-        if self.clears && self.is_interactive() {
-            self.write("\u{1b}[H\u{1b}[2J")?;
-            for note in std::mem::take(&mut self.carried) {
+        if self.clears {
+            self.screen.clear();
+            self.out.write_all(b"\x1b[H\x1b[2J")?;
+            for note in self.carried.clone() {
                 self.say(&note)?;
             }
         }
@@ -297,26 +431,41 @@ impl Console {
         if self.interrupted() {
             return Ok(Reply::End);
         }
-        let styled = if self.colour {
+        let styled = if self.look.colour {
             question.bold().to_string()
         } else {
             question.to_string()
         };
-        match &mut self.reader {
-            Reader::Editor(editor) => {
+        let reply = match &mut self.reader {
+            Reader::Editor { editor, typed } => {
                 if let Some(helper) = editor.helper_mut() {
                     helper.candidates = answers.to_vec();
                 }
-                Ok(match editor.readline(&(question, styled.as_str())) {
-                    Ok(line) => check(line.into_bytes()),
-                    Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                        Reply::Bad(BadLine::NotUtf8)
+                let mut initial = String::new();
+                loop {
+                    let read =
+                        editor.readline_with_initial(&(question, styled.as_str()), (&initial, ""));
+                    let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    match (read, redraw) {
+                        (Err(ReadlineError::Interrupted), Some(line)) => {
+                            // Ctrl-L: the screen again, then the question with what was typed.
+                            initial = line;
+                            self.out.write_all(b"\x1b[H\x1b[2J")?;
+                            self.out.write_all(self.screen.as_bytes())?;
+                            self.out.flush()?;
+                        }
+                        (Ok(line), _) => break check(line.into_bytes()),
+                        (Err(ReadlineError::Io(e)), _)
+                            if e.kind() == io::ErrorKind::InvalidData =>
+                        {
+                            break Reply::Bad(BadLine::NotUtf8);
+                        }
+                        (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
+                            return Err(e);
+                        }
+                        (Err(_), _) => break Reply::End,
                     }
-                    Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                        return Err(e);
-                    }
-                    Err(_) => Reply::End,
-                })
+                }
             }
             Reader::Plain { input, echo } => {
                 let echo = *echo;
@@ -326,36 +475,79 @@ impl Console {
                 if !echo {
                     if read.is_none() {
                         // End of input leaves the cursor after the prompt.
-                        self.say("")?;
+                        self.out.write_all(b"\n")?;
                     }
-                    return Ok(match read {
+                    match read {
                         None => Reply::End,
                         Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
                         Some((bytes, _)) => check(bytes),
-                    });
-                }
-                let reply = match read {
-                    None => Reply::End,
-                    Some((bytes, total)) if total > MAX_LINE => {
-                        self.echo(&String::from_utf8_lossy(&bytes))?;
-                        return Ok(Reply::Bad(BadLine::TooLong(total)));
                     }
-                    Some((bytes, _)) => check(bytes),
-                };
-                match &reply {
-                    Reply::Line(line) => self.echo(line)?,
-                    Reply::Bad(_) | Reply::End => self.echo("")?,
+                } else {
+                    let room = self.width().saturating_sub(safe::width(question)).max(8);
+                    match read {
+                        None => {
+                            self.echo("", room)?;
+                            Reply::End
+                        }
+                        Some((bytes, total)) if total > MAX_LINE => {
+                            self.echo(&String::from_utf8_lossy(&bytes), room)?;
+                            Reply::Bad(BadLine::TooLong(total))
+                        }
+                        Some((bytes, _)) => {
+                            let reply = check(bytes);
+                            match &reply {
+                                Reply::Line(line) => self.echo(line, room)?,
+                                Reply::Bad(_) | Reply::End => self.echo("", room)?,
+                            }
+                            reply
+                        }
+                    }
                 }
-                Ok(reply)
             }
+        };
+        if self.clears {
+            self.screen.push_str(&format!(
+                "{question}{}\n",
+                match &reply {
+                    Reply::Line(line) => line.as_str(),
+                    _ => "",
+                }
+            ));
         }
+        match &reply {
+            Reply::Bad(_) => self.refused += 1,
+            // A person has now seen the notes carried over the clears.
+            Reply::Line(_) => self.carried.clear(),
+            Reply::End => {}
+        }
+        Ok(reply)
     }
 
-    /// Echoes a line after its prompt, so a transcript reads like a conversation.
-    fn echo(&mut self, line: &str) -> io::Result<()> {
-        let shown: String = line.chars().take(60).flat_map(char::escape_debug).collect();
-        let more = if line.chars().count() > 60 { "..." } else { "" };
-        self.say(&format!("{shown}{more}"))
+    /// Echoes a line after its prompt, so a transcript reads like a
+    /// conversation: escaped, and cut to fit the line.
+    fn echo(&mut self, line: &str, room: usize) -> io::Result<()> {
+        let shown: String = line.chars().flat_map(char::escape_debug).collect();
+        let keep = room.min(63);
+        let shown = if shown.chars().count() > keep {
+            let kept: String = shown.chars().take(keep - 3).collect();
+            format!("{kept}...")
+        } else {
+            shown
+        };
+        self.out.write_all(shown.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+}
+
+/// The terminal's width in columns, if stdout is a terminal.
+fn terminal_columns() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills the winsize struct it is given, which is
+    // plain data fully initialised by zeroing.
+    unsafe {
+        let mut size: libc::winsize = std::mem::zeroed();
+        (libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) == 0 && size.ws_col > 0)
+            .then_some(usize::from(size.ws_col))
     }
 }
 

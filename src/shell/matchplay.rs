@@ -146,12 +146,12 @@ impl Deadline for Thinking<'_> {
     }
 }
 
-/// Runs a match to its end.
+/// Runs a match to its end; returns how many games were finished.
 pub fn run<R: Computers, F: Face<R>>(
     console: &mut Console,
     face: &F,
     options: &Options<R>,
-) -> io::Result<()> {
+) -> io::Result<u32> {
     console.say(face.title())?;
     console.say("")?;
     let players = match options.players {
@@ -163,7 +163,9 @@ pub fn run<R: Computers, F: Face<R>>(
         None => None,
     };
     let Some(seats) = seats else {
-        return console.say(GOODBYE);
+        console.after_interrupt()?;
+        console.say(GOODBYE)?;
+        return Ok(0);
     };
     let rules = &options.rules;
     let mut game_match = Match {
@@ -203,7 +205,8 @@ pub fn run<R: Computers, F: Face<R>>(
     }
     signals::set_farewell(None);
     console.after_interrupt()?;
-    console.say(&game_match.final_line())
+    console.say(&game_match.final_line())?;
+    Ok(played)
 }
 
 /// Keeps a finished game in the log, if there is one.
@@ -520,7 +523,12 @@ fn play_game<R: Computers, F: Face<R>>(
             let turn = turn::ask_move(console, &asking, &mut on_hint, &mut told_only)?;
             let changed = match turn {
                 Turn::Play(mv) => {
+                    let said = face.player_moved(
+                        game_match.name(rules, side),
+                        &face.move_name(rules, game.position(), &mv),
+                    );
                     game.play(rules, mv).map_err(io::Error::other)?;
+                    console.note(&format!("{}. {said}", game.moves().len()))?;
                     true
                 }
                 Turn::Leave => return Ok(None),

@@ -176,7 +176,7 @@ pub fn replay<R: Rules, F: Face<R>>(
             _ => match word.parse::<usize>() {
                 Ok(n) if n <= total => n,
                 _ => {
-                    console.say(&format!(
+                    console.refuse(&format!(
                         "Type Enter or n for the next move, b to go back, a move number 0-{total}, or q."
                     ))?;
                     continue;

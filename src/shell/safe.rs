@@ -58,6 +58,47 @@ pub fn pad(text: &str, columns: usize, right: bool) -> String {
     }
 }
 
+/// Text wrapped at word boundaries so no line is wider than `width`
+/// columns. A line's leading spaces indent its continuation lines too; a
+/// word wider than a whole line is broken where it must be.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if self::width(line) <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let room = width.saturating_sub(self::width(indent)).max(1);
+        let mut current = String::new();
+        let mut lines: Vec<String> = Vec::new();
+        for word in line.split_whitespace() {
+            let needed =
+                self::width(&current) + usize::from(!current.is_empty()) + self::width(word);
+            if !current.is_empty() && needed > room {
+                lines.push(std::mem::take(&mut current));
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            // A word longer than the whole line is broken.
+            for c in word.chars() {
+                if self::width(&current) + c.width().unwrap_or(0) > room {
+                    lines.push(std::mem::take(&mut current));
+                }
+                current.push(c);
+            }
+        }
+        lines.push(current);
+        let joined: Vec<String> = lines.iter().map(|l| format!("{indent}{l}")).collect();
+        out.push_str(&joined.join("\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +111,20 @@ mod tests {
             "x\\u{202e}y\\u{9b}z\\u{7f}"
         );
         assert_eq!(text("狐狸 🦊"), "狐狸 🦊");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_word_boundaries() {
+        assert_eq!(wrap("short", 80), "short");
+        assert_eq!(wrap("one two three four", 9), "one two\nthree\nfour");
+        assert_eq!(wrap("  aa bb cc", 7), "  aa bb\n  cc");
+        assert_eq!(wrap("abcdefghij", 4), "abcd\nefgh\nij");
+        assert_eq!(wrap("x\ny", 1), "x\ny");
+        for width in 5..40 {
+            let text =
+                "The fox got past the hounds: no hound can ever reach it, nor a square next to it.";
+            assert!(wrap(text, width).lines().all(|l| super::width(l) <= width));
+        }
     }
 
     #[test]

@@ -168,7 +168,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if chosen_by_player {
                 drop_last_choice(&mut path);
             } else {
-                console.say(&face.refusal(rules, pos, &typed, &[]))?;
+                console.refuse(&face.refusal(rules, pos, &typed, &[]))?;
             }
             continue;
         }
@@ -195,7 +195,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let tried = match face.parse_squares(rules, pos, &line) {
             Ok(squares) => squares,
             Err(why) => {
-                console.say(&capitalise(&why))?;
+                console.refuse(&capitalise(&why))?;
                 continue;
             }
         };
@@ -218,7 +218,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
         }
         if !found {
-            console.say(&face.refusal(rules, pos, &typed, &tried))?;
+            console.refuse(&face.refusal(rules, pos, &typed, &tried))?;
         }
     }
 }

@@ -23,12 +23,14 @@ pub struct Options {
     pub seed: u64,
     /// The computer fox's level (classic unless given).
     pub level: Option<Level>,
+    /// Pause before the fox's answer, in milliseconds.
+    pub delay_ms: u64,
     /// Where finished games are kept.
     pub log: Keeper,
 }
 
-/// Runs the 1978 flow to its end.
-pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
+/// Runs the 1978 flow to its end; returns how many games were finished.
+pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     let setup = options.setup;
     let level = options.level.unwrap_or(Level::Classic);
     console.say(text::BANNER)?;
@@ -36,12 +38,12 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
     let answers = vec!["YES".to_string(), "NO".to_string()];
     match console.ask(text::WANT_INSTRUCTIONS, &answers)? {
         Reply::End => {
-            console.say(&text::tally(0, 0))?;
-            return console.say(text::BYE);
+            // Nothing was played: no tally of nothing.
+            console.after_interrupt()?;
+            console.say(text::BYE)?;
+            return Ok(0);
         }
-        Reply::Line(line)
-            if line.trim().eq_ignore_ascii_case("yes") || line.trim().eq_ignore_ascii_case("y") =>
-        {
+        Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
             let instructions = text::instructions(setup.board, setup.first);
             for line in instructions.lines() {
                 // Kept for after the screen is cleared before the first board.
@@ -85,10 +87,15 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
         let again = match options.games {
             Some(n) => played < n,
             // As in 1978: anything but yes is no.
-            None => matches!(
-                console.ask(text::AGAIN, &answers)?,
-                Reply::Line(line) if parse_yes_no(&line) == Ok(true)
-            ),
+            None => loop {
+                match console.ask(text::AGAIN, &answers)? {
+                    Reply::Line(line) if asks_for_help(&line) => {
+                        console.say(&text::instructions(setup.board, setup.first))?;
+                    }
+                    Reply::Line(line) => break parse_yes_no(&line) == Ok(true),
+                    _ => break false,
+                }
+            },
         };
         if !again {
             left_mid_game = false;
@@ -96,10 +103,20 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<()> {
         }
     }
     signals::set_farewell(None);
-    if left_mid_game {
+    console.after_interrupt()?;
+    if left_mid_game && played > 0 {
         console.say(&text::tally(you, me))?;
     }
-    console.say(text::BYE)
+    console.say(text::BYE)?;
+    Ok(played)
+}
+
+/// Whether a line asks for the instructions again: `HELP` or `INSTRUCTIONS`.
+fn asks_for_help(line: &str) -> bool {
+    let word = line.trim();
+    ["help", "instructions", "?"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// One game and how it ended; `None` when the player leaves first.
@@ -127,6 +144,11 @@ fn play_game(
         let pos = *game.position();
         let ending = pos.ending(setup.rules);
         if pos.to_move() == Side::Fox && ending.is_none() {
+            if !game.moves().is_empty()
+                && (!console.pause(options.delay_ms) || console.interrupted())
+            {
+                return Ok(None);
+            }
             let mv = fox.choose(&pos).expect("a fox that can move has a move");
             game.play(&setup, mv).map_err(io::Error::other)?;
             said = Some(format!(
@@ -150,7 +172,8 @@ fn play_game(
             return Ok(Some((game, ending)));
         }
         console.say(text::YOUR_MOVE)?;
-        let Some(mv) = ask_move(console, &pos)? else {
+        let instructions = text::instructions(setup.board, setup.first);
+        let Some(mv) = ask_move(console, &pos, &instructions)? else {
             return Ok(None);
         };
         game.play(&setup, mv).map_err(io::Error::other)?;
@@ -158,7 +181,8 @@ fn play_game(
 }
 
 /// Asks FROM and TO until they make a legal hound move. `None` when the player leaves.
-fn ask_move(console: &mut Console, pos: &Position) -> io::Result<Option<Move>> {
+/// `HELP` at either question prints `instructions` again.
+fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Result<Option<Move>> {
     let board = pos.board();
     let mut from: Option<Square> = None;
     loop {
@@ -174,10 +198,14 @@ fn ask_move(console: &mut Console, pos: &Position) -> io::Result<Option<Move>> {
         if is_quit(&line) {
             return Ok(None);
         }
+        if asks_for_help(&line) {
+            console.say(instructions)?;
+            continue;
+        }
         let numbers = match parse_numbers(&line) {
             Ok(numbers) => numbers,
             Err(why) => {
-                console.say(&why)?;
+                console.refuse(&why)?;
                 continue;
             }
         };
@@ -203,7 +231,7 @@ fn ask_move(console: &mut Console, pos: &Position) -> io::Result<Option<Move>> {
         match result {
             Ok(Some(mv)) => return Ok(Some(mv)),
             Ok(None) => {}
-            Err(why) => console.say(&why)?,
+            Err(why) => console.refuse(&why)?,
         }
     }
 }

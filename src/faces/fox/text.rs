@@ -45,9 +45,7 @@ pub fn won(ending: Ending, name: &str) -> String {
 pub const fn why(ending: Ending) -> &'static str {
     match ending {
         Ending::FoxHome => "The fox reached row 1.",
-        Ending::FoxEscaped => {
-            "The fox got past the hounds: no hound can ever reach it, and it has a square to move to that no hound can reach either."
-        }
+        Ending::FoxEscaped => "The fox got past the hounds, out of their reach.",
         Ending::FoxTrapped => "The fox is trapped.",
         Ending::HoundsStuck => "The hounds cannot move.",
     }
