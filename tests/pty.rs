@@ -108,3 +108,27 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
     }
     Ok(())
 }
+
+#[test]
+fn tab_after_a_first_square_offers_the_second_and_ctrl_l_redraws() -> Result<(), expectrl::Error> {
+    let mut session = spawn_two_players("tab")?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send_line("B7")?;
+    session.expect("Move (B1, D1, F1, H1)? ")?;
+    // Two candidates: Tab lists them.
+    session.send("D1 \t\t")?;
+    session.expect("C2  E2")?;
+    // Ctrl-L clears the screen and draws the board and the question again,
+    // with what was typed.
+    session.send("\x0c")?;
+    session.expect("\x1b[2J")?;
+    session.expect("Hound (Bob) next")?;
+    session.expect("8 O X O X O X O X")?;
+    session.expect("Move (B1, D1, F1, H1)? D1 ")?;
+    session.send("C2\r")?;
+    session.expect("2. Bob moved D1-C2.")?;
+    session.expect("Move fox to (A6, C6, A8, C8)? ")?;
+    session.send(ControlCode::EndOfTransmission)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    Ok(())
+}

@@ -150,7 +150,17 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         }
         let next = next_squares(&typed, &candidates, &paths);
         let question = face.move_question(rules, pos, &typed, &next);
+        // Whole rests of paths too, so Tab after a first square offers the second.
         let mut answers: Vec<String> = next.iter().map(|&sq| face.square(rules, sq)).collect();
+        for &i in &candidates {
+            let rest: Vec<String> = paths[i][typed.len()..]
+                .iter()
+                .map(|&sq| face.square(rules, sq))
+                .collect();
+            if rest.len() > 1 {
+                answers.push(rest.join(" "));
+            }
+        }
         answers.extend(commands.iter().map(|c| c.word().to_string()));
         let line = match console.ask(&question, &answers)? {
             Reply::End => return Ok(Turn::Leave),
