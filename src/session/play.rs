@@ -332,7 +332,10 @@ fn play_game(
                     .iter()
                     .filter_map(|&sq| setup.start(sq).ok())
                     .collect();
-                starts[computer.choose_start(&starts)].fox()
+                // A start position always has its fox.
+                starts[computer.choose_start(&starts)]
+                    .fox()
+                    .unwrap_or_else(|| setup.board.default_fox_start())
             } else {
                 let answers: Vec<String> = choices.iter().map(Square::to_string).collect();
                 let question = format!(
@@ -397,7 +400,7 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
     let board = pos.board();
     let movable = pos.movable_pieces();
     // The fox is the only piece of its side, so its turn starts at the destination.
-    let mut picked = (side == Side::Fox).then(|| pos.fox());
+    let mut picked = pos.fox().filter(|_| side == Side::Fox);
     let mut told_only = None;
     loop {
         let targets: Vec<Square> = picked.map_or_else(Vec::new, |from| {
@@ -489,7 +492,7 @@ fn human_turn(console: &mut Console, game: &mut Game, game_match: &mut Match) ->
             Ok(Entry::Square(sq)) => match picked {
                 Some(from) if targets.contains(&sq) => Ok(pos.find_move(from, sq).expect("listed")),
                 Some(from) if side == Side::Fox || !movable.contains(&sq) => match pos.pick(sq) {
-                    Err(e) if pos.piece_at(sq).is_some() || !sq.is_dark() => {
+                    Err(e) if pos.piece_at(sq).is_some() || !board.is_dark(sq) => {
                         Err(text::pick_error(&e))
                     }
                     _ => Err(text::not_a_destination(side, from, sq, &targets)),
