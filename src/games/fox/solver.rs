@@ -14,6 +14,12 @@
 //! it, so a set's children are whole rows of the level above, read in order.
 //! The [`Solver`] of single values fills its table by memoised depth-first search.
 //!
+//! That dense table needs a fixed number of hounds and rows of equal length:
+//! it serves even widths without captures, the three rule sets of the
+//! coursework and the published analyses. Odd widths and the capture rules,
+//! where the fox eats hounds, go to the general solver (`general.rs`), which
+//! numbers positions per hound count; [`analyse`] and [`Solver`] choose.
+//!
 //! ```
 //! use tallyho::games::fox::solver::{analyse, Value};
 //! use tallyho::games::fox::{Board, Position, Rules, Side};
@@ -23,6 +29,12 @@
 //! let analysis = analyse(&start, Rules::Standard);
 //! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 8 });
 //! assert_eq!(analysis.reachable, 110);
+//!
+//! // The Python project's game: 7 wide, A1 dark, captures.
+//! let board = Board::new(7, 8).unwrap();
+//! let start = Position::parse_under("D8/A1,C1,E1,G1/fox", board, Rules::Capture).unwrap();
+//! let analysis = analyse(&start, Rules::Capture);
+//! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 14 });
 //! ```
 
 use std::cmp::Ordering;
