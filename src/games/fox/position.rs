@@ -75,8 +75,11 @@ pub enum Rules {
     /// could eat one. That is checked after every move, as the project's code
     /// does; a fox that has just moved always has the square it left, so in
     /// play it only happens after a hound's move. A side to move with no move
-    /// loses (the project's own code loops for ever there). The coursework's
-    /// early win does not apply.
+    /// loses (the project's own code loops for ever there): with every hound
+    /// eaten or stuck, the fox wins. The coursework's early win does not apply.
+    /// The fox reaching row 1 comes first, eating a hound there too. Once the
+    /// fox is taken the hounds stay where they stand, the capturer on the
+    /// fox's square, and the position has no fox (`x` in notation).
     Capture,
 }
 
