@@ -1,5 +1,6 @@
 //! Solves every supported board from its standard start under every rule set
-//! and prints a table: `cargo run --release --example solve_all`.
+//! and prints a table: `cargo run --release --example solve_all`. Odd widths
+//! and the capture rules go to the general solver, the rest to the dense one.
 //!
 //! It then solves every start (each fox square, either side first) to find the
 //! largest game count, which shows how close the counts come to a `u128`.
@@ -7,7 +8,7 @@
 use std::time::Instant;
 
 use tallyho::games::fox::solver::{GameCount, analyse};
-use tallyho::games::fox::{Board, Rules, Setup, Side};
+use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
 
 fn main() {
     println!(
@@ -16,13 +17,8 @@ fn main() {
     );
     for board in Board::all() {
         for rules in Rules::ALL {
-            let setup = Setup {
-                board,
-                rules,
-                fox_start: None,
-                first: Side::Fox,
-            };
-            let start = setup.default_start();
+            let start = Position::start_under(board, rules, board.default_fox_start(), Side::Fox)
+                .expect("the default start is a position");
             let clock = Instant::now();
             let analysis = analyse(&start, rules);
             let time = clock.elapsed();
@@ -51,8 +47,7 @@ fn main() {
                     first,
                 };
                 for fox in setup.fox_choices() {
-                    let start = setup
-                        .start(fox)
+                    let start = Position::start_under(board, rules, fox, first)
                         .expect("every top-row dark square is a start");
                     let games = analyse(&start, rules).possible_games;
                     if games > largest.0 {

@@ -2,11 +2,12 @@
 //!
 //! `cargo run --release --example tournament -- --fox cunning --hounds classic --games 1000 --seed 1`
 //! prints `fox=cunning hounds=classic games=1000 fox_wins=A hounds_wins=B`;
-//! `--all` plays every pairing of levels.
+//! `--all` plays every pairing of levels. `--board 7x8 --rules capture` plays
+//! the Python project's game (the fox starts on D8, the default there).
 
 use clap::Parser;
 use tallyho::games::fox::players::{Computer, Level};
-use tallyho::games::fox::{Board, Game, Rules, Setup, Side};
+use tallyho::games::fox::{Board, Game, Position, Rules, Side};
 
 #[derive(Parser)]
 struct Args {
@@ -35,19 +36,21 @@ struct Args {
 
 /// Plays `games` games and counts the fox's and the hounds' wins.
 fn pairing(args: &Args, fox: Level, hounds: Level) -> (u32, u32) {
-    let setup = Setup {
-        board: args.board,
-        rules: args.rules,
-        fox_start: None,
-        first: Side::Fox,
-    };
+    // Under the rules' own moves: with captures under the capture rules.
+    let start = Position::start_under(
+        args.board,
+        args.rules,
+        args.board.default_fox_start(),
+        Side::Fox,
+    )
+    .expect("the default start is a position");
     // One player per side for the whole pairing, as in a session: the perfect
     // player's solved table is reused from game to game.
     let mut fox_player = Computer::new(fox, args.rules, args.seed.wrapping_mul(2));
     let mut hound_player = Computer::new(hounds, args.rules, args.seed.wrapping_mul(2) + 1);
     let (mut fox_wins, mut hound_wins) = (0, 0);
     for _ in 0..args.games {
-        let mut game = Game::new(setup.default_start(), args.rules);
+        let mut game = Game::new(start, args.rules);
         let ending = loop {
             if let Some(ending) = game.ending() {
                 break ending;

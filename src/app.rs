@@ -280,9 +280,8 @@ fn analyse(
     }
     let pos = match position {
         None => setup.default_start(),
-        Some(text) => {
-            Position::parse(text, setup.board).map_err(|e| AppError::Usage(e.to_string()))?
-        }
+        Some(text) => Position::parse_under(text, setup.board, setup.rules)
+            .map_err(|e| AppError::Usage(e.to_string()))?,
     };
     if let Some(ending) = pos.ending(setup.rules) {
         return Err(AppError::Usage(format!(

@@ -65,10 +65,10 @@ fn color_always_colours_a_pipe_and_never_wins_over_the_environment() {
 #[test]
 fn bad_options_are_usage_errors_with_status_2() {
     tallyho()
-        .args(["--board", "5x5"])
+        .args(["--board", "9x5"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the width must be 4, 6 or 8"));
+        .stderr(predicate::str::contains("the width must be 4 to 8"));
     tallyho()
         .args(["--fox-start", "B8"])
         .assert()

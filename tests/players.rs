@@ -1,12 +1,12 @@
 //! The computer players against the solved game: Overpowered never lets a won
 //! position go, wins as fast as it can and resists as long as it can; and its
-//! hounds beat every fox.
+//! hounds beat every fox, under the capture rules on the Python project's board too.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use proptest::prelude::*;
-use tallyho::games::fox::players::{Computer, Level};
+use tallyho::games::fox::players::{Computer, Level, cunning};
 use tallyho::games::fox::solver::Solver;
 use tallyho::games::fox::{Board, Game, Position, Rules, Setup, Side};
 
@@ -20,7 +20,7 @@ fn shared() -> &'static Mutex<HashMap<Key, (Solver, Computer)>> {
 
 /// A position reached by random play from a board's start, not yet over.
 fn reachable() -> impl Strategy<Value = (Position, Rules)> {
-    let boards = proptest::sample::select(vec!["4x4", "6x6", "8x6", "6x8", "8x8"]);
+    let boards = proptest::sample::select(vec!["4x4", "6x6", "8x6", "6x8", "8x8", "5x5", "7x8"]);
     (
         boards,
         proptest::sample::select(Rules::ALL.to_vec()),
@@ -36,13 +36,8 @@ fn reachable() -> impl Strategy<Value = (Position, Rules)> {
                 } else {
                     Side::Fox
                 };
-                let setup = Setup {
-                    board,
-                    rules,
-                    fox_start: None,
-                    first,
-                };
-                let mut pos = setup.default_start();
+                let mut pos =
+                    Position::start_under(board, rules, board.default_fox_start(), first).ok()?;
                 for step in walk {
                     if pos.ending(rules).is_some() {
                         return None;
@@ -98,5 +93,78 @@ fn overpowered_hounds_beat_every_fox() {
                 "fox {level}"
             );
         }
+    }
+}
+
+/// Plays one game between two computers from `start`; the winner.
+fn play_out(start: Position, rules: Rules, fox: &mut Computer, hounds: &mut Computer) -> Side {
+    let mut game = Game::new(start, rules);
+    while game.ending().is_none() {
+        let pos = *game.position();
+        let player = if pos.to_move() == Side::Fox {
+            &mut *fox
+        } else {
+            &mut *hounds
+        };
+        let mv = player.choose(&pos).expect("a game that goes on has a move");
+        assert!(game.play(mv), "{pos}: {mv} is legal");
+    }
+    game.ending().expect("over").winner()
+}
+
+#[test]
+fn every_level_plays_capture_games_on_odd_and_even_boards() {
+    for board in ["7x8", "5x5", "6x6"] {
+        let board: Board = board.parse().unwrap();
+        let start =
+            Position::start_under(board, Rules::Capture, board.default_fox_start(), Side::Fox)
+                .unwrap();
+        for fox_level in Level::ALL {
+            for hounds_level in Level::ALL {
+                let mut fox = Computer::new(fox_level, Rules::Capture, 3);
+                let mut hounds = Computer::new(hounds_level, Rules::Capture, 4);
+                for _ in 0..2 {
+                    let winner = play_out(start, Rules::Capture, &mut fox, &mut hounds);
+                    if hounds_level == Level::Overpowered {
+                        // The hounds win every start here with best play.
+                        assert_eq!(winner, Side::Hounds, "{board} fox {fox_level}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cunning_and_classic_understand_captures() {
+    let board: Board = "7x8".parse().unwrap();
+    let p = |t: &str| Position::parse_under(t, board, Rules::Capture).unwrap();
+    let names = |moves: Vec<tallyho::games::fox::Move>| -> Vec<String> {
+        moves.iter().map(|m| m.to_string()).collect()
+    };
+    // A hound next to the fox takes it.
+    let take = p("D4/C3,A1,E1,G1/hounds");
+    assert_eq!(names(cunning(&take, Rules::Capture)), ["C3-D4"]);
+    assert_eq!(
+        names(tallyho::games::fox::players::classic_hounds(&take)),
+        ["C3-D4"]
+    );
+    // The fox eats a hound nothing guards, and leaves one that is guarded.
+    let meal = p("D4/C3,A5,E5,G5/fox");
+    assert_eq!(names(cunning(&meal, Rules::Capture)), ["D4-C3"]);
+    let guarded = p("D6/C5,B4,A1,G1/fox");
+    assert!(!names(cunning(&guarded, Rules::Capture)).contains(&"D6-C5".to_string()));
+    // Classic hounds do not step where the fox eats them for nothing.
+    let wait = p("E5/C3/hounds");
+    assert_eq!(
+        names(tallyho::games::fox::players::classic_hounds(&wait)),
+        ["C3-B4"]
+    );
+    // The classic fox prefers a square no hound can take it on.
+    // Left first it would step to C3, where B2 takes it; it eats E3 instead.
+    let fox = p("D4/B2,E3,G1/fox");
+    for right_first in [true, false] {
+        let mv = tallyho::games::fox::players::classic_fox(&fox, right_first).unwrap();
+        assert_eq!(mv.to_string(), "D4-E3");
     }
 }

@@ -1,7 +1,7 @@
 //! The solver proved against a plain, slow reference (memoised minimax over a
 //! hash map, written here from the rules alone) on every position of small
-//! boards, by hand on a few positions, and by the invariant that a value
-//! agrees with its children's values.
+//! boards, odd widths and the capture rules included, by hand on a few
+//! positions, and by the invariant that a value agrees with its children's values.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -131,10 +131,50 @@ impl Reference {
     }
 }
 
-/// Every legal placement of a board with either side to move, reachable or not.
+/// Every legal placement of a board with either side to move, reachable or
+/// not, without captures: the fox and every hound.
 fn every_position(board: Board) -> Vec<Position> {
     let dark: Vec<_> = squares(board.dark_mask()).collect();
-    let k = board.hound_count();
+    let mut out = Vec::new();
+    for &fox in &dark {
+        for set in hound_sets(board, board.hound_count()) {
+            if set.contains(&fox) {
+                continue;
+            }
+            for side in [Side::Fox, Side::Hounds] {
+                out.push(Position::new(board, fox, set.iter().copied(), side).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Every position of a board under the capture rules: any number of hounds
+/// up to the start's, the fox on any other dark square or taken, either side to move.
+fn every_capture_position(board: Board) -> Vec<Position> {
+    let dark: Vec<_> = squares(board.dark_mask()).collect();
+    let mut out = Vec::new();
+    for k in 0..=board.hound_count() {
+        for set in hound_sets(board, k) {
+            let foxes = dark.iter().map(|&sq| Some(sq)).chain([None]);
+            for fox in foxes.filter(|fox| fox.is_none_or(|sq| !set.contains(&sq))) {
+                for side in [Side::Fox, Side::Hounds] {
+                    // A taken fox needs a hound to have taken it.
+                    if let Ok(p) =
+                        Position::new_under(board, Rules::Capture, fox, set.iter().copied(), side)
+                    {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every set of `k` dark squares, each in square order.
+fn hound_sets(board: Board, k: usize) -> Vec<Vec<tallyho::games::fox::Square>> {
+    let dark: Vec<_> = squares(board.dark_mask()).collect();
     let mut sets: Vec<Vec<_>> = vec![Vec::new()];
     for _ in 0..k {
         sets = sets
@@ -150,32 +190,29 @@ fn every_position(board: Board) -> Vec<Position> {
             })
             .collect();
     }
+    sets
+}
+
+/// Every start under `rules`: each fox square, either side first.
+fn every_start(board: Board, rules: Rules) -> Vec<Position> {
     let mut out = Vec::new();
-    for &fox in &dark {
-        for set in sets.iter().filter(|set| !set.contains(&fox)) {
-            for side in [Side::Fox, Side::Hounds] {
-                out.push(Position::new(board, fox, set.iter().copied(), side).unwrap());
-            }
+    for first in [Side::Fox, Side::Hounds] {
+        let setup = Setup {
+            board,
+            rules,
+            fox_start: None,
+            first,
+        };
+        for fox in setup.fox_choices() {
+            out.push(Position::start_under(board, rules, fox, first).unwrap());
         }
     }
     out
 }
 
-/// Every start: each fox square, either side first.
-fn every_start(board: Board) -> Vec<Position> {
-    let mut out = Vec::new();
-    for first in [Side::Fox, Side::Hounds] {
-        let setup = Setup {
-            board,
-            rules: Rules::Standard,
-            fox_start: None,
-            first,
-        };
-        for fox in setup.fox_choices() {
-            out.push(setup.start(fox).unwrap());
-        }
-    }
-    out
+/// The same placement as a position of `rules`: with captures under the capture rules.
+fn under(p: &Position, rules: Rules) -> Position {
+    p.under(rules).unwrap()
 }
 
 fn pos(text: &str) -> Position {
@@ -233,15 +270,15 @@ fn every_4x4_position_matches_the_reference_in_full() {
     for rules in Rules::ALL {
         let mut reference = Reference::new(rules);
         let mut solver = Solver::new(board, rules);
-        for p in &positions {
-            let expected = reference.analysis(p);
-            assert_eq!(analyse(p, rules), expected, "{p} {rules}");
-            assert_eq!(solver.value(p), expected.value, "{p} {rules}");
-            assert_eq!(solver.best_moves(p), expected.best, "{p} {rules}");
+        for p in positions.iter().map(|p| under(p, rules)) {
+            let expected = reference.analysis(&p);
+            assert_eq!(analyse(&p, rules), expected, "{p} {rules}");
+            assert_eq!(solver.value(&p), expected.value, "{p} {rules}");
+            assert_eq!(solver.best_moves(&p), expected.best, "{p} {rules}");
             compared += 1;
         }
     }
-    assert_eq!(compared, 3 * 336);
+    assert_eq!(compared, 4 * 336);
 }
 
 #[test]
@@ -249,12 +286,12 @@ fn every_6x6_position_matches_the_reference() {
     let board = Board::new(6, 6).unwrap();
     let positions = every_position(board);
     assert_eq!(positions.len(), 18 * 680 * 2);
-    let starts = every_start(board);
     let (mut valued, mut counted, mut nontrivial) = (0, 0, 0);
     for rules in Rules::ALL {
         let mut reference = Reference::new(rules);
         let mut solver = Solver::new(board, rules);
-        for (i, p) in positions.iter().enumerate() {
+        for (i, p) in positions.iter().map(|p| under(p, rules)).enumerate() {
+            let p = &p;
             let (value, _) = reference.solve(p);
             assert_eq!(solver.value(p), value, "{p} {rules}");
             assert_eq!(solver.best_moves(p), reference.best(p), "{p} {rules}");
@@ -268,13 +305,13 @@ fn every_6x6_position_matches_the_reference() {
                 nontrivial += usize::from(expected.reachable > 100);
             }
         }
-        for p in &starts {
+        for p in &every_start(board, rules) {
             assert_eq!(analyse(p, rules), reference.analysis(p), "{p} {rules}");
             counted += 1;
         }
     }
-    assert_eq!(valued, 3 * 24480);
-    assert!(counted > 3 * 250, "{counted}");
+    assert_eq!(valued, 4 * 24480);
+    assert!(counted > 4 * 250, "{counted}");
     assert!(nontrivial > 100, "{nontrivial}");
 }
 
@@ -343,7 +380,7 @@ fn every_6x8_value_agrees_with_its_children() {
     for rules in Rules::ALL {
         let mut solver = Solver::new(board, rules);
         for p in every_position(board).iter().step_by(3) {
-            check_consistent(&mut solver, p, rules);
+            check_consistent(&mut solver, &under(p, rules), rules);
             checked += 1;
         }
     }
@@ -358,7 +395,7 @@ fn random_8x8_games_agree_with_their_children() {
         .collect();
     let visited = RefCell::new(0usize);
     let strategy = (
-        0..3usize,
+        0..Rules::ALL.len(),
         0..4usize,
         any::<bool>(),
         prop::collection::vec(any::<u8>(), 60),
@@ -381,7 +418,8 @@ fn random_8x8_games_agree_with_their_children() {
                 fox_start: None,
                 first,
             };
-            let mut p = setup.start(setup.fox_choices()[fox]).unwrap();
+            let mut p =
+                Position::start_under(setup.board, rules, setup.fox_choices()[fox], first).unwrap();
             let mut solver = solvers[r].borrow_mut();
             for choice in choices {
                 check_consistent(&mut solver, &p, rules);
@@ -405,6 +443,7 @@ fn counts_on_6x6_add_up_over_the_children() {
     let mut checked = 0;
     for rules in Rules::ALL {
         for p in every_position(board).iter().step_by(89) {
+            let p = &under(p, rules);
             let whole = analyse(p, rules);
             if p.ending(rules).is_some() {
                 assert_eq!((whole.reachable, whole.possible_games), (1, GameCount::ONE));
@@ -428,5 +467,116 @@ fn counts_on_6x6_add_up_over_the_children() {
             checked += 1;
         }
     }
-    assert!(checked > 3 * 150, "{checked}");
+    assert!(checked > 4 * 150, "{checked}");
+}
+
+#[test]
+fn every_small_capture_position_matches_the_reference_in_full() {
+    // Even and odd widths; every hound count and the taken fox; counts too.
+    let mut compared = 0;
+    for board in ["4x4", "5x4", "4x5", "5x5"] {
+        let board: Board = board.parse().unwrap();
+        let rules = Rules::Capture;
+        let mut reference = Reference::new(rules);
+        let mut solver = Solver::new(board, rules);
+        for p in &every_capture_position(board) {
+            let expected = reference.analysis(p);
+            assert_eq!(analyse(p, rules), expected, "{board} {p}");
+            assert_eq!(solver.value(p), expected.value, "{board} {p}");
+            assert_eq!(solver.best_moves(p), expected.best, "{board} {p}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 4000, "{compared}");
+}
+
+#[test]
+fn odd_widths_match_the_reference_under_every_rule_set() {
+    for board in ["5x5", "7x4", "5x6"] {
+        let board: Board = board.parse().unwrap();
+        for rules in Rules::ALL {
+            let mut reference = Reference::new(rules);
+            let mut solver = Solver::new(board, rules);
+            let positions: Vec<Position> = if rules.captures() {
+                every_capture_position(board)
+            } else {
+                every_position(board)
+            };
+            for (i, p) in positions.iter().enumerate().step_by(3) {
+                let (value, _) = reference.solve(p);
+                assert_eq!(solver.value(p), value, "{board} {p} {rules}");
+                assert_eq!(
+                    solver.best_moves(p),
+                    reference.best(p),
+                    "{board} {p} {rules}"
+                );
+                if i % 61 == 0 {
+                    assert_eq!(
+                        analyse(p, rules),
+                        reference.analysis(p),
+                        "{board} {p} {rules}"
+                    );
+                }
+            }
+            for p in &every_start(board, rules) {
+                assert_eq!(
+                    analyse(p, rules),
+                    reference.analysis(p),
+                    "{board} {p} {rules}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_python_projects_start_is_a_hounds_win_in_14() {
+    // 7 columns by 8 rows, A1 dark, the fox on D8 moving first: measured
+    // before this solver existed, and reproduced by `examples/solve_all.rs`.
+    let board: Board = "7x8".parse().unwrap();
+    let start = Position::parse_under("D8/A1,C1,E1,G1/fox", board, Rules::Capture).unwrap();
+    assert_eq!(board.default_fox_start(), start.fox().unwrap());
+    let a = analyse(&start, Rules::Capture);
+    assert_eq!(a.value, value(Side::Hounds, 14));
+    let best: Vec<String> = a.best.iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["D8-C7", "D8-E7"]);
+    assert_eq!(a.reachable, 630_647);
+    assert_eq!(
+        a.possible_games.to_string(),
+        "41970504397722976235502608576256"
+    );
+    let mut solver = Solver::new(board, Rules::Capture);
+    assert_eq!(solver.value(&start), a.value);
+    assert_eq!(solver.best_moves(&start), a.best);
+}
+
+#[test]
+fn hand_checked_capture_positions() {
+    let board: Board = "7x8".parse().unwrap();
+    let p = |t: &str| Position::parse_under(t, board, Rules::Capture).unwrap();
+    let a = |t: &str| analyse(&p(t), Rules::Capture);
+    // A hound next to the fox, hounds to move: it takes the fox.
+    let take = a("D4/C3,A1,E1,G1/hounds");
+    assert_eq!(take.value, value(Side::Hounds, 1));
+    let best: Vec<String> = take.best.iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["C3-D4"]);
+    // The fox eats an unguarded hound on row 1 and is home.
+    let home = a("D2/C1,A5,E5,G5/fox");
+    assert_eq!(home.value, value(Side::Fox, 1));
+    let best: Vec<String> = home.best.iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["D2-C1", "D2-E1"]);
+    // Taken, boxed in, or no hounds left to move: over at once.
+    for (t, winner) in [
+        ("x/D4,A1,E1/fox", Side::Hounds),
+        ("B8/A7,C7/fox", Side::Hounds),
+        ("D4//hounds", Side::Fox),
+    ] {
+        let over = a(t);
+        assert_eq!(over.value, value(winner, 0), "{t}");
+        assert_eq!(
+            (over.reachable, over.possible_games),
+            (1, GameCount::ONE),
+            "{t}"
+        );
+    }
 }

@@ -257,7 +257,9 @@ fn pick(pos: &Position, sq: Square) -> Result<Square, String> {
         Some(Side::Hounds) if pos.pick(sq).is_ok() => Ok(sq),
         Some(Side::Hounds) => Err(format!("THE HOUND AT {at} CAN'T MOVE.")),
         Some(Side::Fox) => Err(format!("{at} IS MY FOX, NOT A HOUND.")),
-        None if !sq.is_dark() => Err(format!("{at} IS AN X SQUARE. NO PIECE CAN BE THERE.")),
+        None if !pos.board().is_dark(sq) => {
+            Err(format!("{at} IS AN X SQUARE. NO PIECE CAN BE THERE."))
+        }
         None => Err(format!("THERE IS NO HOUND AT {at}.")),
     }
 }

@@ -67,7 +67,9 @@ pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
     let side = pos.to_move();
     match (typed, tried) {
         ([from], [sq]) => match pos.pick(*sq) {
-            Err(e) if pos.piece_at(*sq).is_some() || !sq.is_dark() => text::pick_error(&e),
+            Err(e) if pos.piece_at(*sq).is_some() || !pos.board().is_dark(*sq) => {
+                text::pick_error(&e)
+            }
             _ => text::not_a_destination(side, *from, *sq, &targets(pos, *from)),
         },
         (_, [sq]) => match pos.pick(*sq) {
@@ -202,7 +204,7 @@ impl Face<Setup> for FoxFace {
         name: &str,
         starts: &[Position],
     ) -> (String, Vec<String>) {
-        let squares: Vec<Square> = starts.iter().map(Position::fox).collect();
+        let squares: Vec<Square> = starts.iter().filter_map(Position::fox).collect();
         let _ = rules;
         (
             format!(
@@ -218,7 +220,7 @@ impl Face<Setup> for FoxFace {
         let sq = rules.check_fox_start(sq)?;
         starts
             .iter()
-            .position(|p| p.fox() == sq)
+            .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {sq}"))
     }
 

@@ -23,7 +23,7 @@ impl Cell {
         match pos.piece_at(sq) {
             Some(Side::Fox) => Cell::Fox,
             Some(Side::Hounds) => Cell::Hound,
-            None if sq.is_dark() => Cell::Empty,
+            None if pos.board().is_dark(sq) => Cell::Empty,
             None => Cell::Light,
         }
     }

@@ -48,6 +48,8 @@ pub const fn why(ending: Ending) -> &'static str {
         Ending::FoxEscaped => "The fox got past the hounds, out of their reach.",
         Ending::FoxTrapped => "The fox is trapped.",
         Ending::HoundsStuck => "The hounds cannot move.",
+        Ending::FoxCaptured => "A hound took the fox.",
+        Ending::FoxBoxedIn => "The fox is boxed in: a hound stands on every square next to it.",
     }
 }
 
@@ -106,6 +108,9 @@ pub fn help(board: Board, rules: Rules) -> String {
             "{home}, or as soon as it has got past the hounds:\n  when its square and one square next to it are out of every hound's reach."
         ),
         Rules::Escape => "The fox wins as soon as it has got past the hounds: when its square and\n  one square next to it are out of every hound's reach. Row 1 alone is not enough.".to_string(),
+        Rules::Capture => format!(
+            "{home}. Pieces capture by stepping onto each other: the fox eats a\n  hound, a hound takes the fox. The fox also loses when boxed in by hounds."
+        ),
     };
     format!(
         "How to play ({board} board, {rules} rules)
@@ -186,6 +191,8 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
             Ending::FoxHome => "I MADE IT TO LINE 1. I WIN!",
             Ending::FoxEscaped => "MY FOX IS PAST YOUR HOUNDS. I WIN!",
             Ending::HoundsStuck => "YOUR HOUNDS CAN'T MOVE. I WIN!",
+            Ending::FoxCaptured => "YOU CAUGHT MY FOX. YOU WIN!",
+            Ending::FoxBoxedIn => "MY FOX IS BOXED IN. YOU WIN!",
         }
     }
 

@@ -1,4 +1,9 @@
 //! The board: its size, its squares, and which of them are dark.
+//!
+//! Play uses the dark squares. On an even width `A1` is light and `B1` dark,
+//! as the coursework and the 1978 program had it; on an odd width `A1` is
+//! dark, as on the Python project's 7-wide board, so that row 1 has a dark
+//! square in each corner and ceil(width / 2) hounds.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +16,7 @@ pub const MIN_SIDE: u8 = 4;
 /// The largest supported board side (a standard checkerboard).
 pub const MAX_SIDE: u8 = 8;
 
-/// A board size: an even width from 4 to 8 and a height from 4 to 8.
+/// A board size: a width and a height from 4 to 8.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     width: u8,
@@ -23,7 +28,7 @@ pub struct Board {
 pub enum BoardError {
     /// Not of the form `WxH`.
     Syntax(String),
-    /// The width is odd or out of range.
+    /// The width is out of range.
     Width(u8),
     /// The height is out of range.
     Height(u8),
@@ -38,7 +43,7 @@ impl fmt::Display for BoardError {
             ),
             BoardError::Width(w) => write!(
                 f,
-                "a board {w} squares wide is not supported: the width must be 4, 6 or 8"
+                "a board {w} squares wide is not supported: the width must be 4 to 8"
             ),
             BoardError::Height(h) => write!(
                 f,
@@ -59,7 +64,7 @@ impl Board {
 
     /// A board of the given size, if it is supported.
     pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !width.is_multiple_of(2) {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) {
             return Err(BoardError::Width(width));
         }
         if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
@@ -68,9 +73,9 @@ impl Board {
         Ok(Board { width, height })
     }
 
-    /// Every supported board size, smallest first.
+    /// Every supported board size, smallest first (by width, then height).
     pub fn all() -> impl Iterator<Item = Board> {
-        (MIN_SIDE..=MAX_SIDE).step_by(2).flat_map(|w| {
+        (MIN_SIDE..=MAX_SIDE).flat_map(|w| {
             (MIN_SIDE..=MAX_SIDE).map(move |h| Board {
                 width: w,
                 height: h,
@@ -88,9 +93,15 @@ impl Board {
         self.height
     }
 
-    /// The number of hounds: one for every dark square of row 1.
+    /// The number of hounds at the start: one for every dark square of row 1,
+    /// ceil(width / 2). Under the capture rules the fox may eat some of them.
     pub const fn hound_count(self) -> usize {
-        self.width as usize / 2
+        self.width.div_ceil(2) as usize
+    }
+
+    /// Whether a square of this board is dark: `B1` on even widths, `A1` on odd ones.
+    pub const fn is_dark(self, sq: Square) -> bool {
+        (sq.col() + sq.row() + self.width) % 2 == 1
     }
 
     /// The zero-based row the fox starts on.
@@ -117,7 +128,7 @@ impl Board {
     pub fn dark_mask(self) -> u64 {
         (0..self.height)
             .flat_map(|row| (0..self.width).map(move |col| Square::new(col, row)))
-            .filter(|sq| sq.is_dark())
+            .filter(|&sq| self.is_dark(sq))
             .fold(0, |mask, sq| mask | sq.bit())
     }
 
@@ -125,14 +136,27 @@ impl Board {
     pub fn dark_squares_of_row(self, row: u8) -> impl Iterator<Item = Square> {
         (0..self.width)
             .map(move |col| Square::new(col, row))
-            .filter(|sq| sq.is_dark())
+            .filter(move |&sq| self.is_dark(sq))
     }
 
-    /// The fox's default start: the leftmost dark square of the top row (`A8` on 8x8).
+    /// The fox's default start, a dark square of the top row. On even widths
+    /// the leftmost (`A8` on 8x8, as in the coursework). Odd widths come from
+    /// the Python project, whose fox starts in the middle (`D8` on 7x8): the
+    /// dark square nearest the middle, the left one of two (`C7` on 7x7).
     pub fn default_fox_start(self) -> Square {
-        self.dark_squares_of_row(self.top_row())
-            .next()
-            .expect("every row of a board at least 4 wide has a dark square")
+        let middle = |sq: &Square| {
+            if self.width.is_multiple_of(2) {
+                0
+            } else {
+                (2 * sq.col()).abs_diff(self.width - 1)
+            }
+        };
+        let top = self.top_row();
+        // Row parity alternates, so a row at least 4 wide always has a dark
+        // square; the fallback is never taken.
+        self.dark_squares_of_row(top)
+            .min_by_key(middle)
+            .unwrap_or(Square::new(0, top))
     }
 
     /// The hounds' start: every dark square of row 1.
@@ -185,17 +209,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn b1_is_dark_and_a1_is_light() {
-        assert!(!Square::new(0, 0).is_dark());
-        assert!(Square::new(1, 0).is_dark());
-        assert!(Square::new(0, 7).is_dark());
+    fn b1_is_dark_on_even_widths_and_a1_on_odd_ones() {
+        let even = Board::STANDARD;
+        assert!(!even.is_dark(Square::new(0, 0)));
+        assert!(even.is_dark(Square::new(1, 0)));
+        assert!(even.is_dark(Square::new(0, 7)));
+        let odd = Board::new(7, 8).unwrap();
+        assert!(odd.is_dark(Square::new(0, 0)));
+        assert!(odd.is_dark(Square::new(6, 0)));
+        assert!(odd.is_dark(Square::new(3, 7)));
+        assert_eq!(odd.hound_count(), 4);
+        assert_eq!(Board::new(5, 5).unwrap().hound_count(), 3);
+        let hounds: Vec<String> = squares(odd.hounds_start()).map(|s| s.to_string()).collect();
+        assert_eq!(hounds, ["A1", "C1", "E1", "G1"]);
+        for board in Board::all() {
+            // Every even board keeps the grid's colouring.
+            if board.width() % 2 == 0 {
+                assert!(
+                    board
+                        .size()
+                        .squares()
+                        .all(|sq| board.is_dark(sq) == sq.is_dark())
+                );
+            }
+        }
     }
 
     #[test]
     fn default_fox_start_is_a8_on_8x8_and_dark_everywhere() {
         assert_eq!(Board::STANDARD.default_fox_start().to_string(), "A8");
         for board in Board::all() {
-            assert!(board.default_fox_start().is_dark(), "{board}");
+            assert!(board.is_dark(board.default_fox_start()), "{board}");
             assert_eq!(
                 board.hounds_start().count_ones() as usize,
                 board.hound_count()
@@ -209,17 +253,24 @@ mod tests {
                 .to_string(),
             "B7"
         );
+        let start = |b: &str| b.parse::<Board>().unwrap().default_fox_start().to_string();
+        assert_eq!(start("7x8"), "D8");
+        assert_eq!(start("7x7"), "C7");
+        assert_eq!(start("5x5"), "C5");
+        assert_eq!(start("5x8"), "B8");
     }
 
     #[test]
     fn board_sizes_parse_with_precise_errors() {
         assert_eq!("6x6".parse::<Board>(), Board::new(6, 6));
-        assert_eq!("5x6".parse::<Board>(), Err(BoardError::Width(5)));
+        assert_eq!("5x6".parse::<Board>(), Board::new(5, 6));
+        assert_eq!("9x6".parse::<Board>(), Err(BoardError::Width(9)));
+        assert_eq!("3x6".parse::<Board>(), Err(BoardError::Width(3)));
         assert_eq!("8x9".parse::<Board>(), Err(BoardError::Height(9)));
         assert!(matches!(
             "eight".parse::<Board>(),
             Err(BoardError::Syntax(_))
         ));
-        assert_eq!(Board::all().count(), 15);
+        assert_eq!(Board::all().count(), 25);
     }
 }

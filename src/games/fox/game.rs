@@ -53,7 +53,7 @@ impl Setup {
 
     /// The start position with the fox on `fox`.
     pub fn start(&self, fox: Square) -> Result<Position, PlacementError> {
-        Position::start(self.board, fox, self.first)
+        Position::start_under(self.board, self.rules, fox, self.first)
     }
 
     /// The start position with the fox on its given square, or the board's default.
@@ -62,8 +62,13 @@ impl Setup {
             .fox_start
             .unwrap_or_else(|| self.board.default_fox_start());
         self.start(fox).unwrap_or_else(|_| {
-            Position::start(self.board, self.board.default_fox_start(), self.first)
-                .expect("the default start is legal")
+            Position::start_under(
+                self.board,
+                self.rules,
+                self.board.default_fox_start(),
+                self.first,
+            )
+            .expect("the default start is legal")
         })
     }
 }
@@ -186,7 +191,7 @@ impl games::Rules for Setup {
     }
 
     fn parse_position(&self, text: &str) -> Result<Position, String> {
-        Position::parse(text, self.board).map_err(|e| e.to_string())
+        Position::parse_under(text, self.board, self.rules).map_err(|e| e.to_string())
     }
 
     fn setup(&self) -> Vec<(&'static str, String)> {

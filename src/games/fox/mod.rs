@@ -2,6 +2,7 @@
 
 mod board;
 mod game;
+mod general;
 mod notation;
 pub mod players;
 mod position;

@@ -156,28 +156,67 @@ impl Computer {
 
 /// The 1978 fox: pick left or right at random (`right_first`), try the two
 /// forward squares (toward row 1) in that order, then the two backward ones,
-/// and take the first empty one.
+/// and take the first empty one. Under the capture rules a hound's square is
+/// open too, and the fox first tries only the squares no hound can take it
+/// on next move; without captures every square is such a square, so the
+/// 1978 order is unchanged.
 pub fn classic_fox(pos: &Position, right_first: bool) -> Option<Move> {
+    let fox = pos.fox()?;
     let d = if right_first { 1 } else { -1 };
     let order = [(d, -1), (-d, -1), (d, 1), (-d, 1)];
-    order.into_iter().find_map(|(dc, dr)| {
-        let to = pos.board().offset(pos.fox(), dc, dr)?;
-        pos.find_move(pos.fox(), to)
-    })
+    let moves: Vec<Move> = order
+        .into_iter()
+        .filter_map(|(dc, dr)| {
+            let to = pos.board().offset(fox, dc, dr)?;
+            pos.find_move(fox, to)
+        })
+        .collect();
+    let safe = |m: &&Move| !pos.captures() || attackers(&pos.play(**m), m.to()) == 0;
+    moves.iter().find(safe).or(moves.first()).copied()
+}
+
+/// The hounds that could step onto `sq` next move: those diagonally behind it
+/// (one row nearer row 1).
+fn attackers(pos: &Position, sq: Square) -> u64 {
+    [(-1, -1), (1, -1)]
+        .into_iter()
+        .filter_map(|(dc, dr)| pos.board().offset(sq, dc, dr))
+        .filter(|from| pos.hound_mask() & from.bit() != 0)
+        .fold(0, |mask, from| mask | from.bit())
 }
 
 /// The classic hounds, a rule as simple as the 1978 fox: move a hound from the
 /// rearmost row, so the line advances together and stays closed, stepping
 /// toward the fox's column where it can. Returns the equally good moves.
+///
+/// Under the capture rules they take the fox whenever they can, and
+/// otherwise leave out the moves that hand the fox a hound it can eat
+/// without being taken back, while any other move is left.
 pub fn classic_hounds(pos: &Position) -> Vec<Move> {
-    let moves = pos.legal_moves();
+    let mut moves = pos.legal_moves().to_vec();
+    if pos.captures() {
+        let takes: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        if !takes.is_empty() {
+            return takes;
+        }
+        let safe: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| free_meals(&pos.play(m)) == 0)
+            .collect();
+        if !safe.is_empty() {
+            moves = safe;
+        }
+    }
     let Some(rear) = moves.iter().map(|m| m.from().row()).min() else {
         return Vec::new();
     };
-    let toward = |m: &Move| {
-        let fox = pos.fox().col() as i32;
-        (m.to().col() as i32 - fox).abs() - (m.from().col() as i32 - fox).abs()
-    };
+    let fox = pos.fox().map_or(0, |sq| i32::from(sq.col()));
+    let toward = |m: &Move| (m.to().col() as i32 - fox).abs() - (m.from().col() as i32 - fox).abs();
     let rearmost: Vec<Move> = moves
         .iter()
         .copied()
@@ -185,6 +224,20 @@ pub fn classic_hounds(pos: &Position) -> Vec<Move> {
         .collect();
     let best = rearmost.iter().map(toward).min().unwrap_or(0);
     rearmost.into_iter().filter(|m| toward(m) == best).collect()
+}
+
+/// The hounds the fox (to move or not) could eat next without a hound able to
+/// take it back on the square: a free meal. Always none without captures.
+fn free_meals(pos: &Position) -> u64 {
+    if !pos.captures() {
+        return 0;
+    }
+    let mover = pos.with_side(Side::Fox);
+    mover
+        .legal_moves()
+        .iter()
+        .filter(|&&m| mover.is_capture(m) && attackers(&mover.play(m), m.to()) == 0)
+        .fold(0, |mask, m| mask | m.to().bit())
 }
 
 /// How deep Cunning looks, in plies.
@@ -232,12 +285,21 @@ fn negamax(pos: &Position, rules: Rules, depth: u32, ply: i32) -> i32 {
         .unwrap_or(0)
 }
 
+/// What each hound the fox has eaten is worth to it under the capture rules:
+/// more than a step nearer home, less than a way home.
+const HOUND_EATEN: i32 = 120;
+
 /// How well the fox stands: near home through open squares is good; walled in
-/// is bad, and worse the smaller the pen.
+/// is bad, and worse the smaller the pen. Under the capture rules each hound
+/// eaten counts for the fox too; the search itself sees takes and boxes.
 fn fox_prospects(pos: &Position) -> i32 {
     let board = pos.board();
-    let mut seen = pos.fox().bit();
-    let mut frontier = vec![pos.fox()];
+    let Some(fox) = pos.fox() else {
+        return -WIN;
+    };
+    let eaten = (board.hound_count() - pos.hound_count()) as i32;
+    let mut seen = fox.bit();
+    let mut frontier = vec![fox];
     let mut distance = 0;
     let mut home = None;
     while !frontier.is_empty() && home.is_none() {
@@ -260,10 +322,11 @@ fn fox_prospects(pos: &Position) -> i32 {
         distance += 1;
     }
     let room = seen.count_ones() as i32;
-    match home {
-        Some(d) => 1000 - 50 * d + room,
-        None => -1000 + 10 * room,
-    }
+    HOUND_EATEN * eaten
+        + match home {
+            Some(d) => 1000 - 50 * d + room,
+            None => -1000 + 10 * room,
+        }
 }
 
 #[cfg(test)]

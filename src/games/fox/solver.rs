@@ -14,6 +14,12 @@
 //! it, so a set's children are whole rows of the level above, read in order.
 //! The [`Solver`] of single values fills its table by memoised depth-first search.
 //!
+//! That dense table needs a fixed number of hounds and rows of equal length:
+//! it serves even widths without captures, the three rule sets of the
+//! coursework and the published analyses. Odd widths and the capture rules,
+//! where the fox eats hounds, go to the general solver (`general.rs`), which
+//! numbers positions per hound count; [`analyse`] and [`Solver`] choose.
+//!
 //! ```
 //! use tallyho::games::fox::solver::{analyse, Value};
 //! use tallyho::games::fox::{Board, Position, Rules, Side};
@@ -23,12 +29,19 @@
 //! let analysis = analyse(&start, Rules::Standard);
 //! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 8 });
 //! assert_eq!(analysis.reachable, 110);
+//!
+//! // The Python project's game: 7 wide, A1 dark, captures.
+//! let board = Board::new(7, 8).unwrap();
+//! let start = Position::parse_under("D8/A1,C1,E1,G1/fox", board, Rules::Capture).unwrap();
+//! let analysis = analyse(&start, Rules::Capture);
+//! assert_eq!(analysis.value, Value { winner: Side::Hounds, plies: 14 });
 //! ```
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use super::board::{Board, MAX_SIDE};
+use super::general;
 use super::position::{FOX_STEPS, HOUND_STEPS, Move, Position, Rules, Side};
 
 /// What a position is worth with best play.
@@ -165,14 +178,14 @@ impl fmt::Display for GameCount {
 }
 
 /// A table entry not yet solved.
-const UNKNOWN: u8 = u8::MAX;
+pub(super) const UNKNOWN: u8 = u8::MAX;
 /// The winner bit of a value code; the low seven bits are the plies.
 const HOUNDS_WIN: u8 = 0x80;
 /// A step that leaves the board.
 const OFF: u8 = u8::MAX;
 
 /// A value as one byte: winner bit and plies (at most 57).
-fn encode(value: Value) -> u8 {
+pub(super) fn encode(value: Value) -> u8 {
     let winner = if value.winner == Side::Hounds {
         HOUNDS_WIN
     } else {
@@ -181,7 +194,7 @@ fn encode(value: Value) -> u8 {
     winner | value.plies as u8
 }
 
-fn decode(code: u8) -> Value {
+pub(super) fn decode(code: u8) -> Value {
     Value {
         winner: if code & HOUNDS_WIN != 0 {
             Side::Hounds
@@ -194,7 +207,7 @@ fn decode(code: u8) -> Value {
 
 /// How good a child's value is for `side`, the side choosing it: any win
 /// beats any loss, a quicker win beats a slower one, a slower loss a quicker one.
-fn score(code: u8, side: Side) -> u8 {
+pub(super) fn score(code: u8, side: Side) -> u8 {
     let value = decode(code);
     if value.winner == side {
         255 - value.plies as u8
@@ -204,7 +217,7 @@ fn score(code: u8, side: Side) -> u8 {
 }
 
 /// The value of a position whose best child scores `best` for `side`, the side to move.
-fn from_score(best: u8, side: Side) -> u8 {
+pub(super) fn from_score(best: u8, side: Side) -> u8 {
     if best >= 128 {
         encode(Value {
             winner: side,
@@ -364,8 +377,8 @@ impl Geometry {
             .collect();
         let mut geo = Geometry {
             board,
-            row_one_wins: rules != Rules::Escape,
-            early_win: rules != Rules::Standard,
+            row_one_wins: rules.row_one_wins(),
+            early_win: rules.early_win(),
             dark,
             number,
             fox_steps,
@@ -467,7 +480,7 @@ impl Geometry {
         let number = |sq: super::board::Square| self.number[sq.index() as usize];
         Placement {
             set: self.set_number(pos.hounds().fold(0, |mask, h| mask | 1 << number(h))),
-            fox: number(pos.fox()),
+            fox: number(dense_fox(pos)),
         }
     }
 
@@ -483,7 +496,7 @@ impl Geometry {
     fn class(&self, pos: &Position) -> usize {
         let rows: u32 = pos.hounds().map(|h| u32::from(h.row())).sum();
         let side = u32::from(pos.to_move() == Side::Hounds);
-        ((rows + u32::from(pos.fox().row()) + side) % 2) as usize
+        ((rows + u32::from(dense_fox(pos).row()) + side) % 2) as usize
     }
 
     /// Whether the fox has won by reaching row 1 or by escaping (as the rules allow).
@@ -514,6 +527,22 @@ impl Geometry {
             }
         }
     }
+}
+
+/// The fox of a position the dense solver takes: one without captures, so
+/// the fox is always on the board (see [`covers`]).
+fn dense_fox(pos: &Position) -> super::board::Square {
+    match pos.fox() {
+        Some(fox) => fox,
+        None => unreachable!("a position without captures keeps its fox"),
+    }
+}
+
+/// Whether the dense solver handles positions of `board` under `rules` that
+/// move as `captures` says: even widths, a fixed hound count, no captures.
+/// Everything else goes to the general solver.
+fn covers(board: Board, rules: Rules, captures: bool) -> bool {
+    board.width().is_multiple_of(2) && !captures && !rules.captures()
 }
 
 /// The bits of a mask, lowest first.
@@ -875,7 +904,11 @@ fn code_of(hounds_score: u8) -> u8 {
 }
 
 /// The legal moves of `pos` whose child has `value` one ply closer to the end.
-fn best_of(pos: &Position, value: Value, child_value: impl FnMut(&Position) -> Value) -> Vec<Move> {
+pub(super) fn best_of(
+    pos: &Position,
+    value: Value,
+    child_value: impl FnMut(&Position) -> Value,
+) -> Vec<Move> {
     let mut child_value = child_value;
     if value.plies == 0 {
         return Vec::new();
@@ -895,7 +928,13 @@ fn best_of(pos: &Position, value: Value, child_value: impl FnMut(&Position) -> V
 
 /// A fresh full solve from `pos`: its value, every best move, how many
 /// positions it can reach and how many complete games start from it.
+///
+/// Positions move as their own rules say ([`Position::captures`]) and end as
+/// `rules` say; normally both are the same rules.
 pub fn analyse(pos: &Position, rules: Rules) -> Analysis {
+    if !covers(pos.board(), rules, pos.captures()) {
+        return general::analyse(pos, rules);
+    }
     let geo = Geometry::new(pos.board(), rules);
     let root = geo.placement(pos);
     let narrow = Search::<Narrow>::run(&geo, root, pos.to_move());
@@ -929,7 +968,21 @@ fn finish<C: Tally>(pos: &Position, search: &Search<'_, C>) -> Analysis {
 /// A reusable table of values for one board and rule set, filled as positions
 /// are asked about: the first question about a game pays for solving it,
 /// later ones are table look-ups. Used for hints and the perfect computer player.
+///
+/// Like [`analyse`], it takes each position's moves from the position itself
+/// and its endings from the solver's rules.
 pub struct Solver {
+    board: Board,
+    rules: Rules,
+    /// The dense tables, when the board and rules allow them (see `covers`).
+    dense: Option<Dense>,
+    /// The general solver's tables, for positions without and with captures,
+    /// made when first needed.
+    general: [Option<general::Lazy>; 2],
+}
+
+/// The dense solver's geometry and its tables of values.
+struct Dense {
     geo: Geometry,
     /// One table per class of positions (see `Geometry::class`), allocated when first needed.
     tables: [Vec<u8>; 2],
@@ -938,8 +991,8 @@ pub struct Solver {
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
-            .field("board", &self.geo.board)
-            .field("rules", &self.rules())
+            .field("board", &self.board)
+            .field("rules", &self.rules)
             .finish_non_exhaustive()
     }
 }
@@ -948,27 +1001,47 @@ impl Solver {
     /// An empty solver for positions on `board` under `rules`.
     pub fn new(board: Board, rules: Rules) -> Solver {
         Solver {
-            geo: Geometry::new(board, rules),
-            tables: [Vec::new(), Vec::new()],
+            board,
+            rules,
+            dense: covers(board, rules, false).then(|| Dense {
+                geo: Geometry::new(board, rules),
+                tables: [Vec::new(), Vec::new()],
+            }),
+            general: [None, None],
         }
     }
 
     /// The board this solver works on.
     pub fn board(&self) -> Board {
-        self.geo.board
+        self.board
     }
 
     /// The rules this solver works under.
     pub fn rules(&self) -> Rules {
-        match (self.geo.row_one_wins, self.geo.early_win) {
-            (true, false) => Rules::Standard,
-            (true, true) => Rules::Coursework,
-            _ => Rules::Escape,
-        }
+        self.rules
     }
 
     /// The value of `pos` with best play. Panics if `pos` is on another board.
     pub fn value(&mut self, pos: &Position) -> Value {
+        if let Some(dense) = self.dense.as_mut().filter(|_| !pos.captures()) {
+            return dense.value(pos);
+        }
+        let (board, rules, captures) = (self.board, self.rules, pos.captures());
+        self.general[usize::from(captures)]
+            .get_or_insert_with(|| general::Lazy::new(board, rules, captures))
+            .value(pos)
+    }
+
+    /// Every legal move of `pos` that keeps its value, in generation order;
+    /// empty if the game is over. Panics if `pos` is on another board.
+    pub fn best_moves(&mut self, pos: &Position) -> Vec<Move> {
+        let value = self.value(pos);
+        best_of(pos, value, |child| self.value(child))
+    }
+}
+
+impl Dense {
+    fn value(&mut self, pos: &Position) -> Value {
         let p = self.geo.placement(pos);
         let table = &mut self.tables[self.geo.class(pos)];
         if table.is_empty() {
@@ -978,13 +1051,6 @@ impl Solver {
             UNKNOWN => decode(solve_value(&self.geo, table, p, pos.to_move())),
             code => decode(code),
         }
-    }
-
-    /// Every legal move of `pos` that keeps its value, in generation order;
-    /// empty if the game is over. Panics if `pos` is on another board.
-    pub fn best_moves(&mut self, pos: &Position) -> Vec<Move> {
-        let value = self.value(pos);
-        best_of(pos, value, |child| self.value(child))
     }
 }
 
