@@ -88,6 +88,12 @@ pub trait Face<R: Rules> {
     /// A hint: the move and the verdict with best play.
     fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
 
+    /// The board shown before the start question: where the start may be.
+    fn start_board(&self, rules: &R, starts: &[R::Position], colour: bool) -> String {
+        let _ = (rules, starts, colour);
+        String::new()
+    }
+
     /// The question for a start square when the setup leaves it open, with
     /// the answers offered for completion.
     fn start_question(

@@ -427,6 +427,7 @@ fn choose_start<R: Computers, F: Face<R>>(
         let i = computer.choose_start(rules, &starts).min(starts.len() - 1);
         return Ok(Some(starts[i].clone()));
     }
+    console.write(&face.start_board(rules, &starts, console.colour()))?;
     let (question, answers) = face.start_question(rules, &seat.name, &starts);
     let picked = ask_until(console, &question, &answers, |line| {
         face.parse_start(rules, line, &starts)

@@ -108,12 +108,26 @@ impl Face<Setup> for FoxFace {
         &self,
         _rules: &Setup,
         history: &[Position],
-        _last: Option<&Move>,
+        last: Option<&Move>,
         colour: bool,
     ) -> String {
+        let marks = render::Marks {
+            last: last.copied(),
+            ..render::Marks::default()
+        };
         history
             .last()
-            .map_or_else(String::new, |pos| render::board(pos, colour))
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
+    }
+
+    fn start_board(&self, _rules: &Setup, starts: &[Position], colour: bool) -> String {
+        let marks = render::Marks {
+            hide_fox: true,
+            ..render::Marks::default()
+        };
+        starts
+            .first()
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
     fn square(&self, _rules: &Setup, sq: Square) -> String {

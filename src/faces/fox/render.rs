@@ -1,8 +1,8 @@
 //! Boards drawn into strings, in letters or in colour. Nothing here prints.
 
-use owo_colors::OwoColorize;
+use owo_colors::{OwoColorize, Style, XtermColors};
 
-use crate::games::fox::{Position, Side, Square};
+use crate::games::fox::{Move, Position, Side, Square};
 
 /// What stands on a square, as the boards draw it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,41 +37,109 @@ impl Cell {
             Cell::Hound => 'H',
         }
     }
+}
 
-    /// The square two characters wide on a coloured background. Pieces keep
-    /// their letter, so the board reads without telling colours apart.
-    fn coloured(self) -> String {
-        match self {
-            Cell::Light => "  ".on_red().to_string(),
-            Cell::Empty => "  ".on_black().to_string(),
-            Cell::Fox => "F ".black().bold().on_yellow().to_string(),
-            Cell::Hound => "H ".black().bold().on_green().to_string(),
-        }
-    }
+/// What a drawing shows besides the pieces.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks<'a> {
+    /// The move just made: a dot where the piece left, its piece underlined.
+    pub last: Option<Move>,
+    /// Draw no fox: its start is still to be chosen.
+    pub hide_fox: bool,
+    /// Numbered hounds (the capture flow): hound `i + 1` stands on `hounds[i]`,
+    /// or nowhere once eaten. Each has its own colour, or its digit without colour.
+    pub hounds: Option<&'a [Option<Square>]>,
+}
+
+/// The colours of numbered hounds: yellow, green, blue, purple, then again.
+const HOUND_COLOURS: [u8; 4] = [11, 10, 12, 13];
+
+/// Orange, the capture flow's fox.
+const ORANGE: u8 = 208;
+
+/// One square three columns wide: the piece's letter centred on its colour.
+/// Light squares are the coursework's red; playable ones a grey that shows
+/// on dark and light terminals alike.
+fn coloured(cell: Cell, label: char, tint: Option<u8>, moved: bool, left: bool) -> String {
+    let text = match cell {
+        Cell::Light => "   ".to_string(),
+        Cell::Empty if left => " \u{b7} ".to_string(),
+        Cell::Empty => "   ".to_string(),
+        Cell::Fox | Cell::Hound => format!(" {label} "),
+    };
+    let style = match (cell, tint) {
+        (Cell::Light, _) => Style::new().on_red(),
+        (Cell::Empty, _) => Style::new().white().bold().on_bright_black(),
+        (_, Some(colour)) => Style::new()
+            .black()
+            .bold()
+            .on_color(XtermColors::from(colour)),
+        (Cell::Fox, None) => Style::new().black().bold().on_yellow(),
+        (Cell::Hound, None) => Style::new().black().bold().on_green(),
+    };
+    let style = if moved { style.underline() } else { style };
+    text.style(style).to_string()
 }
 
 /// The board as the coursework drew it: files above, rank 8 at the top, rank
-/// numbers at the left, every square two characters wide. With `colour`, squares
-/// are coloured blocks; without, they are the 1978 letters.
+/// numbers at the left. With `colour`, squares are coloured cells three
+/// columns wide; without, they are the 1978 letters.
 pub fn board(pos: &Position, colour: bool) -> String {
+    board_marked(pos, colour, Marks::default())
+}
+
+/// [`board`], with the last move, a hidden fox or numbered hounds marked.
+pub fn board_marked(pos: &Position, colour: bool, marks: Marks<'_>) -> String {
     let board = pos.board();
-    let mut out = String::from(" ");
-    for col in 0..board.width() {
+    let numbered = |sq: Square| {
+        marks
+            .hounds
+            .and_then(|hounds| hounds.iter().position(|&h| h == Some(sq)))
+    };
+    let mut out = String::new();
+    if colour {
+        out.push_str("  ");
+        for col in 0..board.width() {
+            out.push_str(&format!(" {} ", (b'A' + col) as char));
+        }
+        out.truncate(out.trim_end().len());
+    } else {
         out.push(' ');
-        out.push((b'A' + col) as char);
+        for col in 0..board.width() {
+            out.push(' ');
+            out.push((b'A' + col) as char);
+        }
     }
     out.push('\n');
     for row in (0..board.height()).rev() {
         out.push_str(&format!("{} ", row + 1));
-        let cells = (0..board.width()).map(|col| Cell::of(pos, Square::new(col, row)));
-        if colour {
-            for cell in cells {
-                out.push_str(&cell.coloured());
+        let mut letters = Vec::new();
+        for col in 0..board.width() {
+            let sq = Square::new(col, row);
+            let mut cell = Cell::of(pos, sq);
+            if marks.hide_fox && cell == Cell::Fox {
+                cell = Cell::Empty;
             }
-        } else {
-            let letters: Vec<String> = cells.map(|c| c.letter().to_string()).collect();
-            out.push_str(&letters.join(" "));
+            let number = numbered(sq).filter(|_| cell == Cell::Hound);
+            let captures = marks.hounds.is_some();
+            let label = match (cell, number) {
+                (Cell::Hound, Some(i)) => char::from_digit(i as u32 + 1, 10).unwrap_or('H'),
+                _ => cell.letter(),
+            };
+            if colour {
+                let tint = match (cell, number) {
+                    (Cell::Hound, Some(i)) => Some(HOUND_COLOURS[i % HOUND_COLOURS.len()]),
+                    (Cell::Fox, _) if captures => Some(ORANGE),
+                    _ => None,
+                };
+                let moved = marks.last.is_some_and(|m| m.to() == sq);
+                let left = marks.last.is_some_and(|m| m.from() == sq);
+                out.push_str(&coloured(cell, label, tint, moved, left));
+            } else {
+                letters.push(label.to_string());
+            }
         }
+        out.push_str(&letters.join(" "));
         out.push('\n');
     }
     out
@@ -132,7 +200,7 @@ mod tests {
     fn colour_board_has_escape_codes_and_the_same_labels() {
         let start = Setup::default().default_start();
         let text = board(&start, true);
-        assert!(text.starts_with("  A B C D E F G H\n8 "));
+        assert!(text.starts_with("   A  B  C  D  E  F  G  H\n8 "));
         assert!(text.contains('\u{1b}'));
         assert_eq!(text.lines().count(), 9);
     }
