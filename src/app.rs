@@ -4,16 +4,13 @@
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
-use std::time::Instant;
 
-use crate::cli::{Cli, Command, FoxArgs, LogArgs, PlayArgs};
-use crate::faces::fox::FoxFace;
-use crate::faces::fox::classic;
-use crate::faces::fox::render;
-use crate::faces::fox::text;
-use crate::games::Rules as _;
-use crate::games::fox::solver;
-use crate::games::fox::{Position, Rules, Setup, Side};
+use crate::cli::{Cli, Command, LogArgs, PlayArgs};
+use crate::faces::Face;
+use crate::faces::fox::cli as fox_cli;
+use crate::faces::fox::{FoxFace, classic};
+use crate::games::fox::{self, Setup};
+use crate::games::{Computers, Rules as _};
 use crate::shell::ask::{parse_name, same_name};
 use crate::shell::console::{Console, Look};
 use crate::shell::history::{self, Keeper, Log, LogError, Record, TableError};
@@ -62,29 +59,6 @@ impl From<TableError> for AppError {
     }
 }
 
-/// The Fox and Hounds setup the command line asks for, with the flow's own defaults.
-pub fn setup(args: &FoxArgs, rules: Rules, first: Side) -> Result<Setup, AppError> {
-    let mut setup = Setup {
-        board: args.board,
-        rules: args.rules.unwrap_or(rules),
-        fox_start: Some(args.board.default_fox_start()),
-        first: args.first.unwrap_or(first),
-    };
-    match args.fox_start.as_deref().map(str::trim) {
-        None => {}
-        Some(choose) if choose.eq_ignore_ascii_case("choose") => setup.fox_start = None,
-        Some(text) => {
-            let usage = |e: String| AppError::Usage(format!("--fox-start: {e}"));
-            let sq = args
-                .board
-                .parse_square(text)
-                .map_err(|e| usage(e.to_string()))?;
-            setup.fox_start = Some(setup.check_fox_start(sq).map_err(usage)?);
-        }
-    }
-    Ok(setup)
-}
-
 /// The game log the command line and environment name, if any.
 pub fn log(args: &LogArgs) -> Option<Log> {
     if args.no_history {
@@ -122,19 +96,23 @@ fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
     }
 }
 
-/// Refuses `--names` and computer options that the chosen players would ignore.
-fn check_players(play: &PlayArgs, names: &[String], computer: &str) -> Result<(), AppError> {
+/// Refuses `--names` and computer options that the chosen players would
+/// ignore. `watch_levels` names the game's options for the levels of a
+/// computer playing itself, if any were given.
+fn check_players(
+    play: &PlayArgs,
+    names: &[String],
+    computer: &str,
+    watch_levels: Option<&str>,
+) -> Result<(), AppError> {
     let usage = |why: String| Err(AppError::Usage(why));
-    let computer_options = play.level.is_some()
-        || play.fox_level.is_some()
-        || play.hounds_level.is_some()
-        || play.side.is_some();
+    let computer_options = play.level.is_some() || watch_levels.is_some() || play.side.is_some();
     match play.players {
         Some(2) if names.len() == 1 => {
             usage("--names: two players need two names, like Ann,Bob".into())
         }
         Some(2) if computer_options => usage(
-            "--level, --fox-level, --hounds-level and --side need a computer player: use --players 0 or 1".into(),
+            "--level, --side and the levels for watching need a computer player: use --players 0 or 1".into(),
         ),
         Some(1) if names.len() == 2 => {
             usage("--names: against the computer, give your name alone".into())
@@ -142,15 +120,65 @@ fn check_players(play: &PlayArgs, names: &[String], computer: &str) -> Result<()
         Some(1) if names.first().is_some_and(|n| same_name(n, computer)) => usage(format!(
             "--names: {computer} is the computer's name; choose another"
         )),
-        Some(1) if play.fox_level.is_some() || play.hounds_level.is_some() => usage(
-            "--fox-level and --hounds-level are for watching (--players 0); use --level".into(),
-        ),
+        Some(1) if watch_levels.is_some() => usage(format!(
+            "{} are for watching (--players 0); use --level",
+            watch_levels.unwrap_or_default()
+        )),
         Some(0) if !names.is_empty() => usage("--names: the computer names its own players".into()),
         Some(0) if play.side.is_some() => {
             usage("--side is for playing against the computer (--players 1)".into())
         }
         _ => Ok(()),
     }
+}
+
+/// Plays a match of any game with the shared options. `side_levels` are the
+/// levels of a computer playing itself, in the order of the sides, and
+/// `watch_levels` the names of the options that gave them.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match<R: Computers, F: Face<R>>(
+    rules: R,
+    face: &F,
+    play: &PlayArgs,
+    side_levels: [Option<R::Level>; 2],
+    watch_levels: Option<&str>,
+    think_ms: u64,
+    look: Look,
+    log_args: &LogArgs,
+) -> Result<Ending, AppError> {
+    let names = names(play.names.as_deref())?;
+    check_players(play, &names, face.computer_names()[0], watch_levels)?;
+    let level = play
+        .level
+        .as_deref()
+        .map(str::parse::<R::Level>)
+        .transpose()
+        .map_err(|e| AppError::Usage(format!("--level: {e}")))?;
+    let side = play
+        .side
+        .as_deref()
+        .map(str::parse::<R::Side>)
+        .transpose()
+        .map_err(|e| AppError::Usage(format!("--side: {e}")))?;
+    let mut console = Console::stdio(look);
+    let options = Options {
+        rules,
+        flow: "default",
+        players: play.players,
+        names,
+        games: play.games,
+        seed: play.seed.unwrap_or_else(rand::random),
+        level,
+        side_levels,
+        side,
+        delay_ms: play
+            .delay
+            .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
+        think_ms,
+        log: Keeper::new(log(log_args)),
+    };
+    let finished = matchplay::run(&mut console, face, &options)?;
+    Ok(script_status(&console, play.games, finished))
 }
 
 /// How a played session ended, for a script: 0 when every line was taken
@@ -195,28 +223,21 @@ fn script_status(console: &Console, games: Option<u32>, finished: u32) -> Ending
 pub fn run(cli: Cli) -> Result<Ending, AppError> {
     match cli.command {
         None => {
-            let play = &cli.play;
-            let names = names(play.names.as_deref())?;
-            check_players(play, &names, text::COMPUTER_NAMES[0])?;
-            let mut console = Console::stdio(cli.look.look());
-            let options = Options {
-                rules: setup(&cli.game, Rules::Coursework, Side::Fox)?,
-                flow: "default",
-                players: play.players,
-                names,
-                games: play.games,
-                seed: play.seed.unwrap_or_else(rand::random),
-                level: play.level,
-                side_levels: [play.fox_level, play.hounds_level],
-                side: play.side,
-                delay_ms: play
-                    .delay
-                    .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
-                think_ms: 1000,
-                log: Keeper::new(log(&cli.log)),
-            };
-            let finished = matchplay::run(&mut console, &FoxFace, &options)?;
-            return Ok(script_status(&console, play.games, finished));
+            let rules = fox_cli::setup(&cli.game, fox::Rules::Coursework, fox::Side::Fox)
+                .map_err(AppError::Usage)?;
+            let levels = &cli.levels;
+            let watch = (levels.fox_level.is_some() || levels.hounds_level.is_some())
+                .then_some("--fox-level and --hounds-level");
+            play_match(
+                rules,
+                &FoxFace,
+                &cli.play,
+                [levels.fox_level, levels.hounds_level],
+                watch,
+                1000,
+                cli.look.look(),
+                &cli.log,
+            )
         }
         Some(Command::Classic {
             game,
@@ -232,7 +253,8 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             };
             let console = &mut Console::stdio(look);
             let options = classic::Options {
-                setup: setup(&game, Rules::Standard, Side::Hounds)?,
+                setup: fox_cli::setup(&game, fox::Rules::Standard, fox::Side::Hounds)
+                    .map_err(AppError::Usage)?,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
                 level: play.level,
@@ -242,17 +264,19 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
                 log: Keeper::new(log(&log_args)),
             };
             let finished = classic::run(console, &options)?;
-            return Ok(script_status(console, play.games, finished));
+            Ok(script_status(console, play.games, finished))
         }
-        Some(Command::Analyse {
-            game,
-            position,
-            json,
-            look,
-        }) => {
-            analyse(&game, position.as_deref(), json, look.color.decide())?;
+        Some(Command::Analyse { game, args, look }) => {
+            fox_cli::analyse(&game, &args, look.color.decide()).map_err(|e| match e {
+                fox_cli::AnalyseError::Usage(why) => AppError::Usage(why),
+                fox_cli::AnalyseError::Io(e) => AppError::Io(e),
+            })?;
+            Ok(Ending::Clean)
         }
-        Some(Command::History { json, log }) => show_history(&log, json)?,
+        Some(Command::History { json, log }) => {
+            show_history(&log, json)?;
+            Ok(Ending::Clean)
+        }
         Some(Command::Replay {
             number,
             step,
@@ -260,77 +284,9 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             log,
         }) => {
             replay(&log, number, step, look.look())?;
+            Ok(Ending::Clean)
         }
     }
-    Ok(Ending::Clean)
-}
-
-/// `tallyho analyse`: solve a position and report it.
-fn analyse(
-    args: &FoxArgs,
-    position: Option<&str>,
-    json: bool,
-    colour: bool,
-) -> Result<(), AppError> {
-    let setup = setup(args, Rules::Coursework, Side::Fox)?;
-    if setup.fox_start.is_none() {
-        return Err(AppError::Usage(
-            "--fox-start: analyse needs a square, not choose".into(),
-        ));
-    }
-    let pos = match position {
-        None => setup.default_start(),
-        Some(text) => Position::parse_under(text, setup.board, setup.rules)
-            .map_err(|e| AppError::Usage(e.to_string()))?,
-    };
-    if let Some(ending) = pos.ending(setup.rules) {
-        return Err(AppError::Usage(format!(
-            "{pos} is already over under {} rules: {}",
-            setup.rules,
-            text::why(ending).to_lowercase()
-        )));
-    }
-    let started = Instant::now();
-    let analysis = solver::analyse(&pos, setup.rules);
-    let elapsed = started.elapsed();
-    let best: Vec<String> = analysis.best.iter().map(ToString::to_string).collect();
-    let winner = analysis.value.winner;
-    let mut out = io::stdout().lock();
-    if json {
-        let object = serde_json::json!({
-            "winner": winner.name(),
-            "plies": analysis.value.plies,
-            "best": best,
-            "reachable": analysis.reachable,
-            "possible_games": analysis.possible_games.to_string(),
-            "board": setup.board.to_string(),
-            "rules": setup.rules.name(),
-            "position": pos.notation(),
-        });
-        writeln!(out, "{object}")?;
-    } else {
-        write!(out, "{}", render::board(&pos, colour))?;
-        writeln!(
-            out,
-            "Position:    {pos} ({} board, {} rules)",
-            setup.board, setup.rules
-        )?;
-        writeln!(
-            out,
-            "Verdict:     {} ({})",
-            text::verdict(winner, analysis.value.plies),
-            text::plies_split(analysis.value.plies, pos.to_move())
-        )?;
-        writeln!(out, "Best moves:  {}", best.join(", "))?;
-        writeln!(out, "Reachable:   {} positions", analysis.reachable)?;
-        writeln!(
-            out,
-            "Games:       {} possible games",
-            analysis.possible_games
-        )?;
-        writeln!(out, "Solved in:   {:.1} ms", elapsed.as_secs_f64() * 1000.0)?;
-    }
-    Ok(())
 }
 
 /// The log `history` and `replay` read: there must be one.

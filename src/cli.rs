@@ -10,8 +10,7 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::games::fox::players::Level;
-use crate::games::fox::{Board, Rules, Side};
+use crate::faces::fox::cli::{AnalyseArgs, ClassicArgs, FoxArgs, FoxLevels};
 use crate::shell::console::{ColorChoice, Look};
 
 /// Classic console board games: Fox and Hounds after a 1978 BASIC program
@@ -30,6 +29,10 @@ pub struct Cli {
     #[command(flatten)]
     pub play: PlayArgs,
 
+    /// The computer's levels when it plays itself.
+    #[command(flatten)]
+    pub levels: FoxLevels,
+
     /// How the conversation looks.
     #[command(flatten)]
     pub look: LookArgs,
@@ -41,28 +44,6 @@ pub struct Cli {
     /// What to do; without one, play.
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-/// Fox and Hounds' setup.
-#[derive(Args, Debug, Clone)]
-pub struct FoxArgs {
-    /// Board size WIDTHxHEIGHT: even width 4-8, height 4-8.
-    #[arg(long, default_value = "8x8", value_name = "WxH")]
-    pub board: Board,
-
-    /// Ending rules: standard, coursework (adds the early escape win) or escape
-    /// (the escape win replaces row 1). Default: coursework; standard for classic.
-    #[arg(long, value_name = "RULES")]
-    pub rules: Option<Rules>,
-
-    /// Where the fox starts: a dark square of the top row, or "choose" to ask the
-    /// fox's player. Default: the leftmost dark square of the top row (A8 on 8x8).
-    #[arg(long, value_name = "SQUARE|choose")]
-    pub fox_start: Option<String>,
-
-    /// Who moves first: fox or hounds. Default: fox; hounds for classic.
-    #[arg(long, value_name = "SIDE")]
-    pub first: Option<Side>,
 }
 
 /// Colour and screen.
@@ -113,13 +94,14 @@ pub struct LogArgs {
 pub const MAX_DELAY: u64 = 10_000;
 
 /// Who plays and how many games: options that skip questions, for scripts.
+/// Levels and sides are read by the game played.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// How many human players: 0 watches the computer play itself; skips the menu.
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=2), value_name = "N")]
     pub players: Option<u8>,
 
-    /// The players' names, Player 1 (starting as fox) first: --names Ann,Bob.
+    /// The players' names, Player 1 first: --names Ann,Bob.
     /// Against the computer, your name alone.
     #[arg(long, value_name = "A,B")]
     pub names: Option<String>,
@@ -132,21 +114,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// The computer's level: rubbish, classic, cunning or overpowered.
+    /// The computer's level (see the game's help for its levels).
     #[arg(long, value_name = "LEVEL")]
-    pub level: Option<Level>,
+    pub level: Option<String>,
 
-    /// When the computer plays itself: the first game's fox level.
-    #[arg(long, value_name = "LEVEL")]
-    pub fox_level: Option<Level>,
-
-    /// When the computer plays itself: the first game's hounds level.
-    #[arg(long, value_name = "LEVEL")]
-    pub hounds_level: Option<Level>,
-
-    /// Against the computer: your side in the first game (fox or hounds).
+    /// Against the computer: your side in the first game.
     #[arg(long, value_name = "SIDE")]
-    pub side: Option<Side>,
+    pub side: Option<String>,
 
     /// Pause before each computer move, in milliseconds (at most 10000).
     /// Default: 700 in a terminal, 0 in a script.
@@ -182,13 +156,9 @@ pub enum Command {
         #[command(flatten)]
         game: FoxArgs,
 
-        /// A position such as E8/B1,D1,F1,H1/fox (fox/hounds/side to move).
-        /// Default: the start position of the board and rules.
-        position: Option<String>,
-
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
+        /// The position and the output.
+        #[command(flatten)]
+        args: AnalyseArgs,
 
         /// Colour of the board.
         #[command(flatten)]
@@ -222,38 +192,6 @@ pub enum Command {
         #[command(flatten)]
         log: LogArgs,
     },
-}
-
-/// Options of `tallyho classic`.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ClassicArgs {
-    /// The computer fox's level: rubbish, classic (default), cunning or overpowered.
-    #[arg(long, value_name = "LEVEL")]
-    pub level: Option<Level>,
-
-    /// Stop after N games instead of asking to play again.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
-    pub games: Option<u32>,
-
-    /// Seed for the computer fox's randomness.
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
-
-    /// Pause before the fox's answer, in milliseconds (at most 10000).
-    /// Default: 700 in a terminal, 0 in a script.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
-    pub delay: Option<u64>,
-
-    /// Print as a 1978 teletype would: paper scrolls (no clearing), no colour
-    /// or bold, lines of at most 72 columns. Always so when the output is not
-    /// a terminal.
-    #[arg(long)]
-    pub teletype: bool,
-
-    /// Pace the output as a teletype on a line of this speed: 110, 300 or
-    /// 1200 baud (a tenth as many characters a second).
-    #[arg(long, value_name = "BAUD", value_parser = ["110", "300", "1200"])]
-    pub baud: Option<String>,
 }
 
 /// The longest argument read; a longer one is refused without being echoed.

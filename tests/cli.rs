@@ -335,3 +335,38 @@ fn names_must_be_visible_and_not_the_computers() {
         .code(2)
         .stderr(predicate::str::contains("computer's name"));
 }
+
+#[test]
+fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
+    let out = tallyho()
+        .args(["analyse", "-", "--board", "7x8", "--rules", "capture"])
+        .write_stdin("D8/A1,C1,E1,G1/fox\n\nnonsense\nx/A1,E1/fox\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["winner"], "hounds");
+    assert_eq!(lines[0]["plies"], 14);
+    assert_eq!(lines[1]["input"], "nonsense");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("is not a position")
+    );
+    assert!(lines[2]["error"].as_str().unwrap().contains("already over"));
+    // All good: status 0.
+    tallyho()
+        .args(["analyse", "-"])
+        .write_stdin("E8/B1,D1,F1,H1/fox\r\nA8/B1,D1,F1,H1/hounds\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "\"position\":\"A8/B1,D1,F1,H1/hounds\"",
+        ));
+}

@@ -6,6 +6,7 @@ use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, Squa
 use crate::games::{Outcome, Verdict};
 
 pub mod classic;
+pub mod cli;
 pub mod render;
 pub mod text;
 
