@@ -8,7 +8,9 @@ use crate::games::{Outcome, Rules, Square, Verdict};
 
 pub mod fox;
 
-/// How the shell talks about one game.
+/// How the shell talks about one game. Where a method is given `history`,
+/// it is every position so far, the one in question last: a face may
+/// follow pieces through the game (the capture flow numbers its hounds).
 pub trait Face<R: Rules> {
     /// The title said first: `FOX AND HOUNDS`.
     fn title(&self) -> &str;
@@ -24,8 +26,8 @@ pub trait Face<R: Rules> {
 
     /// Lines shown above the board on every turn, after whose turn it is
     /// (draughts: the pieces each side holds).
-    fn status(&self, rules: &R, pos: &R::Position) -> Vec<String> {
-        let _ = (rules, pos);
+    fn status(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+        let _ = (rules, history);
         Vec::new()
     }
 
@@ -47,7 +49,7 @@ pub trait Face<R: Rules> {
     fn parse_squares(
         &self,
         rules: &R,
-        pos: &R::Position,
+        history: &[R::Position],
         line: &str,
     ) -> Result<Vec<Square>, String>;
 
@@ -56,19 +58,31 @@ pub trait Face<R: Rules> {
     fn move_question(
         &self,
         rules: &R,
-        pos: &R::Position,
+        history: &[R::Position],
         typed: &[Square],
         next: &[Square],
     ) -> String;
 
     /// Said once when only one move is left for the squares chosen.
-    fn only_move(&self, rules: &R, pos: &R::Position, typed: &[Square], mv: &R::Move) -> String;
+    fn only_move(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        mv: &R::Move,
+    ) -> String;
 
     /// Why `tried`, typed after `typed`, is no legal move, as a sentence.
-    fn refusal(&self, rules: &R, pos: &R::Position, typed: &[Square], tried: &[Square]) -> String;
+    fn refusal(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String;
 
     /// A move as players read it in sentences and lists: `A8-B7`.
-    fn move_name(&self, rules: &R, pos: &R::Position, mv: &R::Move) -> String;
+    fn move_name(&self, rules: &R, history: &[R::Position], mv: &R::Move) -> String;
 
     /// A computer's move, said before it is played: `SWTP moves A8-B7.`
     fn computer_moves(&self, name: &str, move_name: &str) -> String;

@@ -477,7 +477,7 @@ fn play_game<R: Computers, F: Face<R>>(
             face.side_title(side),
             game_match.name(rules, side)
         ))?;
-        for line in face.status(rules, pos) {
+        for line in face.status(rules, game.positions()) {
             console.say(&line)?;
         }
         console.say(if watching { WATCHING } else { REMINDER })?;
@@ -497,9 +497,9 @@ fn play_game<R: Computers, F: Face<R>>(
             }
             let said = face.computer_moves(
                 &game_match.seats[seat].name,
-                &face.move_name(rules, pos, &mv),
+                &face.move_name(rules, game.positions(), &mv),
             );
-            console.note(&said)?;
+            console.note(&format!("{}. {said}", game.moves().len() + 1))?;
             if !console.pause(options.delay_ms) || console.interrupted() {
                 return Ok(None);
             }
@@ -526,7 +526,7 @@ fn play_game<R: Computers, F: Face<R>>(
                 Turn::Play(mv) => {
                     let said = face.player_moved(
                         game_match.name(rules, side),
-                        &face.move_name(rules, game.position(), &mv),
+                        &face.move_name(rules, game.positions(), &mv),
                     );
                     game.play(rules, mv).map_err(io::Error::other)?;
                     console.note(&format!("{}. {said}", game.moves().len()))?;
@@ -642,7 +642,7 @@ fn hint<R: Computers, F: Face<R>>(
         return Ok(());
     };
     let text = face.hint(
-        &face.move_name(rules, pos, best),
+        &face.move_name(rules, history, best),
         &advice.verdict,
         rules.to_move(pos),
     );
@@ -669,7 +669,7 @@ fn undo<R: Computers, F: Face<R>>(
         return Ok(false);
     };
     while game.moves().len() > ply {
-        let before = game.positions()[game.moves().len() - 1].clone();
+        let before = game.positions()[..game.moves().len()].to_vec();
         if let Some(mv) = game.undo() {
             console.note(&format!(
                 "Took back {}.",

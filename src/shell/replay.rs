@@ -124,7 +124,7 @@ pub fn replay<R: Rules, F: Face<R>>(
             console.say(&format!(
                 "Move {at}: {} {}",
                 face.side_title(mover),
-                face.move_name(rules, before, mv)
+                face.move_name(rules, &positions[..at], mv)
             ))?;
         }
         console.write(&face.board(

@@ -145,11 +145,11 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         if let Some(i) = only
             && *told_only != Some(i)
         {
-            console.say(&face.only_move(rules, pos, &typed, &legal[i]))?;
+            console.say(&face.only_move(rules, history, &typed, &legal[i]))?;
             *told_only = Some(i);
         }
         let next = next_squares(&typed, &candidates, &paths);
-        let question = face.move_question(rules, pos, &typed, &next);
+        let question = face.move_question(rules, history, &typed, &next);
         // Whole rests of paths too, so Tab after a first square offers the second.
         let mut answers: Vec<String> = next.iter().map(|&sq| face.square(rules, sq)).collect();
         for &i in &candidates {
@@ -178,7 +178,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if chosen_by_player {
                 drop_last_choice(&mut path);
             } else {
-                console.refuse(&face.refusal(rules, pos, &typed, &[]))?;
+                console.refuse(&face.refusal(rules, history, &typed, &[]))?;
             }
             continue;
         }
@@ -188,7 +188,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
                 Command::Moves => {
                     let names: Vec<String> = legal
                         .iter()
-                        .map(|m| face.move_name(rules, pos, m))
+                        .map(|m| face.move_name(rules, history, m))
                         .collect();
                     console.say(&format!("Legal moves: {}.", names.join(", ")))?;
                 }
@@ -202,7 +202,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
-        let tried = match face.parse_squares(rules, pos, &line) {
+        let tried = match face.parse_squares(rules, history, &line) {
             Ok(squares) => squares,
             Err(why) => {
                 console.refuse(&capitalise(&why))?;
@@ -228,7 +228,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
         }
         if !found {
-            console.refuse(&face.refusal(rules, pos, &typed, &tried))?;
+            console.refuse(&face.refusal(rules, history, &typed, &tried))?;
         }
     }
 }

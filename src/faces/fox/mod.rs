@@ -138,7 +138,7 @@ impl Face<Setup> for FoxFace {
     fn parse_squares(
         &self,
         rules: &Setup,
-        _pos: &Position,
+        _history: &[Position],
         line: &str,
     ) -> Result<Vec<Square>, String> {
         parse_squares(rules.board, line)
@@ -147,31 +147,43 @@ impl Face<Setup> for FoxFace {
     fn move_question(
         &self,
         _rules: &Setup,
-        pos: &Position,
+        history: &[Position],
         typed: &[Square],
         next: &[Square],
     ) -> String {
+        let Some(pos) = history.last() else {
+            return String::new();
+        };
         match typed {
             [from, ..] => text::destination_question(pos.to_move(), *from, next),
             [] => text::pick_question(next),
         }
     }
 
-    fn only_move(&self, _rules: &Setup, pos: &Position, _typed: &[Square], mv: &Move) -> String {
-        text::only_move(pos.to_move(), mv.from(), mv.to())
+    fn only_move(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        _typed: &[Square],
+        mv: &Move,
+    ) -> String {
+        let side = history.last().map_or(Side::Fox, Position::to_move);
+        text::only_move(side, mv.from(), mv.to())
     }
 
     fn refusal(
         &self,
         _rules: &Setup,
-        pos: &Position,
+        history: &[Position],
         typed: &[Square],
         tried: &[Square],
     ) -> String {
-        refusal(pos, typed, tried)
+        history
+            .last()
+            .map_or_else(String::new, |pos| refusal(pos, typed, tried))
     }
 
-    fn move_name(&self, _rules: &Setup, _pos: &Position, mv: &Move) -> String {
+    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
         mv.to_string()
     }
 
