@@ -7,9 +7,10 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::cli::{Cli, Command, LogArgs, PlayArgs};
 use crate::faces::Face;
+use crate::faces::fox::capture::CaptureFace;
 use crate::faces::fox::cli as fox_cli;
 use crate::faces::fox::{FoxFace, classic};
-use crate::games::fox::{self, Setup};
+use crate::games::fox::Setup;
 use crate::games::{Computers, Rules as _};
 use crate::shell::ask::{parse_name, same_name};
 use crate::shell::console::{Console, Look};
@@ -138,6 +139,7 @@ fn check_players(
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<R: Computers, F: Face<R>>(
     rules: R,
+    flow: &'static str,
     face: &F,
     play: &PlayArgs,
     side_levels: [Option<R::Level>; 2],
@@ -163,7 +165,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
     let mut console = Console::stdio(look);
     let options = Options {
         rules,
-        flow: "default",
+        flow,
         players: play.players,
         names,
         games: play.games,
@@ -223,13 +225,14 @@ fn script_status(console: &Console, games: Option<u32>, finished: u32) -> Ending
 pub fn run(cli: Cli) -> Result<Ending, AppError> {
     match cli.command {
         None => {
-            let rules = fox_cli::setup(&cli.game, fox::Rules::Coursework, fox::Side::Fox)
-                .map_err(AppError::Usage)?;
+            let rules =
+                fox_cli::setup(&cli.game, fox_cli::Defaults::DEFAULT).map_err(AppError::Usage)?;
             let levels = &cli.levels;
             let watch = (levels.fox_level.is_some() || levels.hounds_level.is_some())
                 .then_some("--fox-level and --hounds-level");
             play_match(
                 rules,
+                "default",
                 &FoxFace,
                 &cli.play,
                 [levels.fox_level, levels.hounds_level],
@@ -253,7 +256,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             };
             let console = &mut Console::stdio(look);
             let options = classic::Options {
-                setup: fox_cli::setup(&game, fox::Rules::Standard, fox::Side::Hounds)
+                setup: fox_cli::setup(&game, fox_cli::Defaults::CLASSIC)
                     .map_err(AppError::Usage)?,
                 games: play.games,
                 seed: play.seed.unwrap_or_else(rand::random),
@@ -265,6 +268,26 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             };
             let finished = classic::run(console, &options)?;
             Ok(script_status(console, play.games, finished))
+        }
+        Some(Command::Capture {
+            game,
+            play,
+            look,
+            log,
+        }) => {
+            let rules =
+                fox_cli::setup(&game, fox_cli::Defaults::capture()).map_err(AppError::Usage)?;
+            play_match(
+                rules,
+                "capture",
+                &CaptureFace,
+                &play,
+                [None, None],
+                None,
+                1000,
+                look.look(),
+                &log,
+            )
         }
         Some(Command::Analyse { game, args, look }) => {
             fox_cli::analyse(&game, &args, look.color.decide()).map_err(|e| match e {
@@ -377,7 +400,10 @@ fn replay(args: &LogArgs, number: u64, step: bool, look: Look) -> Result<(), App
     let result = match record.game.as_str() {
         "fox" => {
             let rules = Setup::from_setup(&pairs).map_err(damaged)?;
-            replay::replay(&mut console, &rules, &FoxFace, &record, step)
+            match record.flow.as_str() {
+                "capture" => replay::replay(&mut console, &rules, &CaptureFace, &record, step),
+                _ => replay::replay(&mut console, &rules, &FoxFace, &record, step),
+            }
         }
         other => {
             return Err(damaged(format!(

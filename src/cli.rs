@@ -149,6 +149,25 @@ pub enum Command {
         #[command(flatten)]
         log: LogArgs,
     },
+    /// The Python project's game: 7 columns by 8 rows, the fox and the hounds
+    /// take each other, numbered hounds; rows then columns from 0.
+    Capture {
+        /// The game's setup (default 7x8, capture rules, fox on D8, fox first).
+        #[command(flatten)]
+        game: FoxArgs,
+
+        /// Who plays.
+        #[command(flatten)]
+        play: PlayArgs,
+
+        /// How the conversation looks.
+        #[command(flatten)]
+        look: LookArgs,
+
+        /// Where finished games are kept.
+        #[command(flatten)]
+        log: LogArgs,
+    },
     /// Solve a Fox and Hounds position: who wins with best play, the best moves, and counts.
     #[command(alias = "analyze")]
     Analyse {

@@ -44,12 +44,14 @@ pub trait Face<R: Rules> {
     /// A square as a player types it: `B1`, `22`, `(2,4)`.
     fn square(&self, rules: &R, sq: Square) -> String;
 
-    /// Reads the squares of a line typed at a move prompt: one square, or a
-    /// whole path. The error says what was wrong, as a sentence.
+    /// Reads the squares of a line typed at a move prompt, after the squares
+    /// `typed` so far: one square, or a whole path. The error says what was
+    /// wrong, as a sentence.
     fn parse_squares(
         &self,
         rules: &R,
         history: &[R::Position],
+        typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String>;
 
@@ -119,6 +121,11 @@ pub trait Face<R: Rules> {
 
     /// Reads the answer to the start question: an index into `starts`.
     fn parse_start(&self, rules: &R, line: &str, starts: &[R::Position]) -> Result<usize, String>;
+
+    /// The question after a game.
+    fn again_question(&self) -> &str {
+        "Play again (yes/no)? "
+    }
 
     /// Said when the players swap sides after a game; `names` are in the
     /// order of [`Rules::sides`].

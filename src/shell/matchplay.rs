@@ -191,7 +191,7 @@ pub fn run<R: Computers, F: Face<R>>(
         console.say(&game_match.score_line(rules))?;
         let again = match options.games {
             Some(n) => played < n,
-            None => ask_yes_no(console, "Play again (yes/no)? ")? == Some(true),
+            None => ask_yes_no(console, face.again_question())? == Some(true),
         };
         if !again {
             break;

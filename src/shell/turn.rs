@@ -202,7 +202,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
-        let tried = match face.parse_squares(rules, history, &line) {
+        let tried = match face.parse_squares(rules, history, &typed, &line) {
             Ok(squares) => squares,
             Err(why) => {
                 console.refuse(&capitalise(&why))?;

@@ -16,9 +16,9 @@ use crate::games::fox::{Board, Position, Rules, Setup, Side};
 #[derive(Args, Debug, Clone)]
 pub struct FoxArgs {
     /// Board size WIDTHxHEIGHT: width and height 4-8. On an odd width A1 is
-    /// dark and there is one more hound.
-    #[arg(long, default_value = "8x8", value_name = "WxH")]
-    pub board: Board,
+    /// dark and there is one more hound. Default: 8x8; 7x8 for capture.
+    #[arg(long, value_name = "WxH")]
+    pub board: Option<Board>,
 
     /// Ending rules: standard, coursework (adds the early escape win), escape
     /// (the escape win replaces row 1) or capture (the Python project's game:
@@ -82,25 +82,58 @@ pub struct ClassicArgs {
     pub baud: Option<String>,
 }
 
-/// The setup the options ask for, with the flow's own default rules and
-/// first mover. The error names the option.
-pub fn setup(args: &FoxArgs, rules: Rules, first: Side) -> Result<Setup, String> {
-    let rules = args.rules.unwrap_or(rules);
+/// A flow's own defaults for the setup options.
+#[derive(Clone, Copy, Debug)]
+pub struct Defaults {
+    /// The board.
+    pub board: Board,
+    /// The rules.
+    pub rules: Rules,
+    /// Who moves first.
+    pub first: Side,
+}
+
+impl Defaults {
+    /// The coursework's default flow and `analyse`: 8x8, coursework, fox first.
+    pub const DEFAULT: Defaults = Defaults {
+        board: Board::STANDARD,
+        rules: Rules::Coursework,
+        first: Side::Fox,
+    };
+
+    /// The 1978 program: 8x8, standard rules, the hounds first.
+    pub const CLASSIC: Defaults = Defaults {
+        board: Board::STANDARD,
+        rules: Rules::Standard,
+        first: Side::Hounds,
+    };
+
+    /// The Python project: 7x8, captures, the fox first.
+    pub fn capture() -> Defaults {
+        Defaults {
+            board: Board::new(7, 8).unwrap_or(Board::STANDARD),
+            rules: Rules::Capture,
+            first: Side::Fox,
+        }
+    }
+}
+
+/// The setup the options ask for, with the flow's own defaults. The error
+/// names the option.
+pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, String> {
+    let board = args.board.unwrap_or(defaults.board);
     let mut setup = Setup {
-        board: args.board,
-        rules,
-        fox_start: Some(args.board.default_fox_start()),
-        first: args.first.unwrap_or(first),
+        board,
+        rules: args.rules.unwrap_or(defaults.rules),
+        fox_start: Some(board.default_fox_start()),
+        first: args.first.unwrap_or(defaults.first),
     };
     match args.fox_start.as_deref().map(str::trim) {
         None => {}
         Some(choose) if choose.eq_ignore_ascii_case("choose") => setup.fox_start = None,
         Some(text) => {
             let usage = |e: String| format!("--fox-start: {e}");
-            let sq = args
-                .board
-                .parse_square(text)
-                .map_err(|e| usage(e.to_string()))?;
+            let sq = board.parse_square(text).map_err(|e| usage(e.to_string()))?;
             setup.fox_start = Some(setup.check_fox_start(sq).map_err(usage)?);
         }
     }
@@ -141,7 +174,7 @@ impl From<io::Error> for AnalyseError {
 /// `tallyho analyse`: solve a position and report it, or each position of
 /// standard input with `-`.
 pub fn analyse(game: &FoxArgs, args: &AnalyseArgs, colour: bool) -> Result<(), AnalyseError> {
-    let setup = setup(game, Rules::Coursework, Side::Fox).map_err(AnalyseError::Usage)?;
+    let setup = setup(game, Defaults::DEFAULT).map_err(AnalyseError::Usage)?;
     if setup.fox_start.is_none() {
         return Err(AnalyseError::Usage(
             "--fox-start: analyse needs a square, not choose".into(),

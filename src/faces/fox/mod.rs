@@ -5,6 +5,7 @@ use crate::faces::Face;
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
 use crate::games::{Outcome, Verdict};
 
+pub mod capture;
 pub mod classic;
 pub mod cli;
 pub mod render;
@@ -49,6 +50,8 @@ pub fn ending_named(how: &str) -> Option<Ending> {
         Ending::FoxEscaped,
         Ending::FoxTrapped,
         Ending::HoundsStuck,
+        Ending::FoxCaptured,
+        Ending::FoxBoxedIn,
     ]
     .into_iter()
     .find(|e| e.name() == how)
@@ -139,6 +142,7 @@ impl Face<Setup> for FoxFace {
         &self,
         rules: &Setup,
         _history: &[Position],
+        _typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
         parse_squares(rules.board, line)

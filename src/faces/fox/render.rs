@@ -49,6 +49,9 @@ pub struct Marks<'a> {
     /// Numbered hounds (the capture flow): hound `i + 1` stands on `hounds[i]`,
     /// or nowhere once eaten. Each has its own colour, or its digit without colour.
     pub hounds: Option<&'a [Option<Square>]>,
+    /// Rows and columns numbered from 0, row 0 at the top, as the Python
+    /// project's board showed them.
+    pub zero_based: bool,
 }
 
 /// The colours of numbered hounds: yellow, green, blue, purple, then again.
@@ -96,23 +99,35 @@ pub fn board_marked(pos: &Position, colour: bool, marks: Marks<'_>) -> String {
             .hounds
             .and_then(|hounds| hounds.iter().position(|&h| h == Some(sq)))
     };
+    let file = |col: u8| {
+        if marks.zero_based {
+            char::from(b'0' + col)
+        } else {
+            char::from(b'A' + col)
+        }
+    };
     let mut out = String::new();
     if colour {
         out.push_str("  ");
         for col in 0..board.width() {
-            out.push_str(&format!(" {} ", (b'A' + col) as char));
+            out.push_str(&format!(" {} ", file(col)));
         }
         out.truncate(out.trim_end().len());
     } else {
         out.push(' ');
         for col in 0..board.width() {
             out.push(' ');
-            out.push((b'A' + col) as char);
+            out.push(file(col));
         }
     }
     out.push('\n');
     for row in (0..board.height()).rev() {
-        out.push_str(&format!("{} ", row + 1));
+        let rank = if marks.zero_based {
+            board.height() - 1 - row
+        } else {
+            row + 1
+        };
+        out.push_str(&format!("{rank} "));
         let mut letters = Vec::new();
         for col in 0..board.width() {
             let sq = Square::new(col, row);

@@ -1,0 +1,408 @@
+//! The capture game's face, after the Python project: a board of 7 columns
+//! by 8 rows numbered from 0 with row 0 at the top, hounds numbered 1-4 in
+//! their own colours, the fox in orange. The fox's player gives a row, then
+//! a column; the hounds' player picks a hound by its number, then the column
+//! it moves to.
+
+use super::{render, text};
+use crate::faces::Face;
+use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
+use crate::games::{Outcome, Verdict};
+
+/// The capture flow's face.
+pub struct CaptureFace;
+
+/// Where each hound stands, by its number (hound `i + 1` at `[i]`), or
+/// `None` once eaten. Hounds are numbered left to right at the start and
+/// keep their numbers as they move.
+pub fn numbered_hounds(history: &[Position]) -> Vec<Option<Square>> {
+    let Some(start) = history.first() else {
+        return Vec::new();
+    };
+    let mut hounds: Vec<Square> = start.hounds().collect();
+    hounds.sort_by_key(|sq| (sq.col(), sq.row()));
+    let mut numbered: Vec<Option<Square>> = hounds.into_iter().map(Some).collect();
+    for pair in history.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        let gone: Vec<Square> = before
+            .hounds()
+            .filter(|&h| after.piece_at(h) != Some(Side::Hounds))
+            .collect();
+        let came: Vec<Square> = after
+            .hounds()
+            .filter(|&h| before.piece_at(h) != Some(Side::Hounds))
+            .collect();
+        for place in numbered.iter_mut() {
+            if place.is_some_and(|sq| gone.contains(&sq)) {
+                // A hound that left its square moved to the one square a hound
+                // came to; with no such square, the fox ate it.
+                *place = came.first().copied();
+            }
+        }
+    }
+    numbered
+}
+
+/// A square as the project named it: row from the top, then column, from 0.
+pub fn square_name(board: Board, sq: Square) -> String {
+    format!("({},{})", board.height() - 1 - sq.row(), sq.col())
+}
+
+/// The square at a row (from the top) and a column, both from 0.
+fn square_at(board: Board, row: u32, col: u32) -> Result<Square, String> {
+    let (h, w) = (u32::from(board.height()), u32::from(board.width()));
+    if row >= h || col >= w {
+        return Err(format!(
+            "row {row}, column {col} is off the board: rows 0-{}, columns 0-{}",
+            h - 1,
+            w - 1
+        ));
+    }
+    board
+        .square(col as u8, (h - 1 - row) as u8)
+        .ok_or_else(|| "that square is off the board".to_string())
+}
+
+/// The numbers in a line: `2 3`, `2,3`, `(2, 3)`.
+fn numbers(line: &str) -> Result<Vec<u32>, String> {
+    let parts: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')'))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err("type numbers, like 2 3, or help".to_string());
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<u32>().map_err(|_| {
+                format!(
+                    "\"{}\" is not a number: type numbers, like 2 3, or help",
+                    crate::shell::safe::cut(p, 20)
+                )
+            })
+        })
+        .collect()
+}
+
+/// The hound numbered `n`, where it stands.
+fn hound(history: &[Position], n: u32) -> Result<Square, String> {
+    let hounds = numbered_hounds(history);
+    match n.checked_sub(1).and_then(|i| hounds.get(i as usize)) {
+        Some(Some(sq)) => Ok(*sq),
+        Some(None) => Err(format!("hound {n} was eaten by the fox")),
+        None => Err(format!(
+            "there is no hound {n}: the hounds are 1-{}",
+            hounds.len()
+        )),
+    }
+}
+
+/// The hound on `sq`, by number.
+fn number_of(history: &[Position], sq: Square) -> Option<usize> {
+    numbered_hounds(history)
+        .iter()
+        .position(|&h| h == Some(sq))
+        .map(|i| i + 1)
+}
+
+/// Where the hound on `from` lands in column `col`: one row further on.
+fn hound_step(board: Board, from: Square, col: u32) -> Result<Square, String> {
+    if col >= u32::from(board.width()) {
+        return Err(format!(
+            "column {col} is off the board: columns 0-{}",
+            board.width() - 1
+        ));
+    }
+    board
+        .square(col as u8, from.row() + 1)
+        .ok_or_else(|| "that hound is on the last row and cannot move".to_string())
+}
+
+impl Face<Setup> for CaptureFace {
+    fn title(&self) -> &str {
+        "FOX AND HOUNDS: THE CAPTURE GAME"
+    }
+
+    fn computer_names(&self) -> [&'static str; 2] {
+        text::COMPUTER_NAMES
+    }
+
+    fn side_title(&self, side: Side) -> &'static str {
+        text::side_title(side)
+    }
+
+    fn side_noun(&self, side: Side) -> &'static str {
+        match side {
+            Side::Fox => "fox",
+            Side::Hounds => "hound",
+        }
+    }
+
+    fn board(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        last: Option<&Move>,
+        colour: bool,
+    ) -> String {
+        let hounds = numbered_hounds(history);
+        let marks = render::Marks {
+            last: last.copied(),
+            hounds: Some(&hounds),
+            zero_based: true,
+            ..render::Marks::default()
+        };
+        history
+            .last()
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
+    }
+
+    fn square(&self, rules: &Setup, sq: Square) -> String {
+        square_name(rules.board, sq)
+    }
+
+    fn parse_squares(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        line: &str,
+    ) -> Result<Vec<Square>, String> {
+        let Some(pos) = history.last() else {
+            return Err("the game is over".to_string());
+        };
+        let board = rules.board;
+        let numbers = numbers(line)?;
+        match (pos.to_move(), typed, numbers.as_slice()) {
+            (Side::Fox, _, [row, col]) => Ok(vec![square_at(board, *row, *col)?]),
+            (Side::Fox, _, _) => Err("give the fox's row, then its column, like 2 3".to_string()),
+            (Side::Hounds, [], [n]) => Ok(vec![hound(history, *n)?]),
+            (Side::Hounds, _, [n, col]) => {
+                let from = hound(history, *n)?;
+                Ok(vec![from, hound_step(board, from, *col)?])
+            }
+            (Side::Hounds, [from, ..], [col]) => Ok(vec![hound_step(board, *from, *col)?]),
+            (Side::Hounds, _, _) => {
+                Err("give a hound's number, then the column it moves to, like 2 3".to_string())
+            }
+        }
+    }
+
+    fn move_question(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        next: &[Square],
+    ) -> String {
+        let board = rules.board;
+        match (history.last().map(Position::to_move), typed) {
+            (Some(Side::Fox), _) => {
+                let places: Vec<String> = next.iter().map(|&sq| square_name(board, sq)).collect();
+                format!("Fox to which row and column: {}? ", text::list_or(&places))
+            }
+            (_, []) => {
+                let mut numbers: Vec<usize> = next
+                    .iter()
+                    .filter_map(|&sq| number_of(history, sq))
+                    .collect();
+                numbers.sort_unstable();
+                format!("Which hound ({})? ", text::list(&numbers))
+            }
+            (_, [from, ..]) => {
+                let columns: Vec<u8> = next.iter().map(|sq| sq.col()).collect();
+                let n = number_of(history, *from).unwrap_or(0);
+                format!("Hound {n} to which column ({})? ", text::list(&columns))
+            }
+        }
+    }
+
+    fn only_move(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        _typed: &[Square],
+        mv: &Move,
+    ) -> String {
+        format!(
+            "Only one move: {}. Press Enter to make it.",
+            self.move_name(rules, history, mv)
+        )
+    }
+
+    fn refusal(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String {
+        let Some(pos) = history.last() else {
+            return String::new();
+        };
+        let board = rules.board;
+        let moves = pos.legal_moves();
+        match (pos.to_move(), typed, tried) {
+            (_, _, []) => "Type one of the choices in brackets, or help.".to_string(),
+            (Side::Fox, _, [to, ..]) => {
+                let places: Vec<String> =
+                    moves.iter().map(|m| square_name(board, m.to())).collect();
+                format!(
+                    "The fox cannot go to {}: it steps one square diagonally, to {}.",
+                    square_name(board, *to),
+                    text::list_or(&places)
+                )
+            }
+            (Side::Hounds, _, [from, to]) | (Side::Hounds, [from], [to]) => {
+                let n = number_of(history, *from).unwrap_or(0);
+                let columns: Vec<u8> = moves
+                    .iter()
+                    .filter(|m| m.from() == *from)
+                    .map(|m| m.to().col())
+                    .collect();
+                if columns.is_empty() {
+                    format!("Hound {n} cannot move.")
+                } else {
+                    format!(
+                        "Hound {n} cannot go to column {}: it steps forward one square diagonally, to column {}.",
+                        to.col(),
+                        text::list_or(&columns)
+                    )
+                }
+            }
+            (Side::Hounds, _, [from, ..]) => {
+                let n = number_of(history, *from).unwrap_or(0);
+                format!("Hound {n} cannot move.")
+            }
+        }
+    }
+
+    fn move_name(&self, rules: &Setup, history: &[Position], mv: &Move) -> String {
+        let board = rules.board;
+        let to = square_name(board, mv.to());
+        let Some(pos) = history.last() else {
+            return mv.to_string();
+        };
+        match pos.piece_at(mv.from()) {
+            Some(Side::Fox) => match number_of(history, mv.to()) {
+                Some(n) => format!("the fox to {to}, eating hound {n}"),
+                None => format!("the fox to {to}"),
+            },
+            _ => {
+                let n = number_of(history, mv.from()).unwrap_or(0);
+                if pos.fox() == Some(mv.to()) {
+                    format!("hound {n} to {to}, catching the fox")
+                } else {
+                    format!("hound {n} to {to}")
+                }
+            }
+        }
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        let why = match super::ending_named(outcome.how()) {
+            Some(Ending::FoxHome) => "The fox reached the hounds' side of the board.",
+            Some(Ending::FoxCaptured) => "A hound caught the fox.",
+            Some(Ending::FoxBoxedIn) => "The fox is boxed in.",
+            Some(Ending::FoxTrapped) => "The fox cannot move.",
+            Some(Ending::HoundsStuck) => "The hounds cannot move.",
+            Some(Ending::FoxEscaped) | None => "",
+        };
+        let side = outcome.winner().unwrap_or(Side::Hounds);
+        format!(
+            "{}, {} won! {why}",
+            text::side_title(side),
+            winner.unwrap_or("?")
+        )
+        .trim_end()
+        .to_string()
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        format!(
+            "How to play ({board} board, the capture game)
+  The fox (F, orange) starts at the top; the {hounds} hounds (numbered, each
+  in its own colour) start on the bottom row. The fox moves first.
+  Every move is one square diagonally. Nobody jumps.
+  The fox moves either way, onto an empty square or onto a hound, which it eats.
+  A hound moves forward (up the board) onto an empty square, or onto the fox,
+  which it catches.
+  The fox wins by reaching the bottom row. The hounds win by catching the fox,
+  or by boxing it in: every square next to it holds a hound. A side that
+  cannot move loses.
+Typing a move
+  Fox:     its row, then its column, numbered as on the board: 2 3
+  Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3
+Commands at a move prompt
+  moves    list the legal moves
+  hint     name a best move and who wins with best play
+  undo     take back the last move (or the hound chosen)
+  board    show the board again
+  help     show this
+  quit     leave (the score is printed)",
+            board = rules.board,
+            hounds = rules.board.hound_count(),
+        )
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        super::FoxFace.hint(move_name, verdict, to_move)
+    }
+
+    fn start_board(&self, rules: &Setup, starts: &[Position], colour: bool) -> String {
+        let marks = render::Marks {
+            hide_fox: true,
+            zero_based: true,
+            ..render::Marks::default()
+        };
+        let _ = rules;
+        starts
+            .first()
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
+    }
+
+    fn start_question(
+        &self,
+        rules: &Setup,
+        name: &str,
+        starts: &[Position],
+    ) -> (String, Vec<String>) {
+        let places: Vec<String> = starts
+            .iter()
+            .filter_map(Position::fox)
+            .map(|sq| square_name(rules.board, sq))
+            .collect();
+        (
+            format!(
+                "{name}, where should the fox start ({})? ",
+                places.join(", ")
+            ),
+            places,
+        )
+    }
+
+    fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
+        let numbers = numbers(line)?;
+        let [row, col] = numbers[..] else {
+            return Err("give a row, then a column, like 0 3".to_string());
+        };
+        let sq = square_at(rules.board, row, col)?;
+        starts
+            .iter()
+            .position(|p| p.fox() == Some(sq))
+            .ok_or_else(|| format!("the fox cannot start on {}", square_name(rules.board, sq)))
+    }
+
+    fn again_question(&self) -> &str {
+        "Reset the board (yes/no)? "
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        super::FoxFace.swap_notice(names)
+    }
+}
