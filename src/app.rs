@@ -7,9 +7,10 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::cli::{Cli, Command, LogArgs, PlayArgs};
 use crate::faces::Face;
+use crate::faces::fox::FoxFace;
 use crate::faces::fox::capture::CaptureFace;
+use crate::faces::fox::classic::{self, ClassicFace};
 use crate::faces::fox::cli as fox_cli;
-use crate::faces::fox::{FoxFace, classic};
 use crate::games::fox::Setup;
 use crate::games::{Computers, Rules as _};
 use crate::shell::ask::{parse_name, same_name};
@@ -402,6 +403,7 @@ fn replay(args: &LogArgs, number: u64, step: bool, look: Look) -> Result<(), App
             let rules = Setup::from_setup(&pairs).map_err(damaged)?;
             match record.flow.as_str() {
                 "capture" => replay::replay(&mut console, &rules, &CaptureFace, &record, step),
+                "classic" => replay::replay(&mut console, &rules, &ClassicFace, &record, step),
                 _ => replay::replay(&mut console, &rules, &FoxFace, &record, step),
             }
         }

@@ -408,3 +408,29 @@ fn scale_of_a_hundred_thousand_games() {
         );
     }
 }
+
+#[test]
+fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
+    let log = log_path("step");
+    std::fs::copy("tests/data/history-v1.jsonl", &log).expect("copied");
+    let out = tallyho(&log)
+        .args(["replay", "4", "--step"])
+        .write_stdin("n\nb\n3\n\nx\nq\n")
+        .output()
+        .expect("ran");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // The 1978 board, line 1 at the top, in its own notation.
+    assert!(text.contains(" 1  X H X H X H X H\n"), "{text}");
+    assert!(text.contains("Move 1: HOUNDS FROM 1,2 TO 2,3"), "{text}");
+    assert!(
+        text.contains("Move 1 of 14. Enter or n: next, b: back, a number: go there, q: quit? b")
+    );
+    assert!(text.contains("Move 0 of 14."));
+    assert!(text.contains("Move 3: HOUNDS FROM 2,3 TO 3,4"));
+    assert!(text.contains("Move 4: FOX FROM 7,2 TO 6,1"));
+    assert!(
+        text.contains("Type Enter or n for the next move, b to go back, a move number 0-14, or q.")
+    );
+    assert!(!text.contains("Move 5:"), "q stopped it");
+}

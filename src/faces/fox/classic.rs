@@ -3,8 +3,10 @@
 
 use std::io;
 
-use super::render;
 use super::text::classic as text;
+use super::{FoxFace, render};
+use crate::faces::Face;
+use crate::games::Verdict;
 use crate::games::fox::players::{Computer, Level};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Game, Outcome};
@@ -302,4 +304,142 @@ pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
             })
         })
         .collect()
+}
+
+/// The 1978 program's face, for replaying its games: its board, upper-case
+/// words and `LINE,COLUMN` squares. Its conversation is [`run`]; the rest of
+/// a face it borrows from the default flow's.
+pub struct ClassicFace;
+
+impl Face<Setup> for ClassicFace {
+    fn title(&self) -> &str {
+        "TALLY HO!"
+    }
+
+    fn computer_names(&self) -> [&'static str; 2] {
+        FoxFace.computer_names()
+    }
+
+    fn side_title(&self, side: Side) -> &'static str {
+        match side {
+            Side::Fox => "FOX",
+            Side::Hounds => "HOUNDS",
+        }
+    }
+
+    fn side_noun(&self, side: Side) -> &'static str {
+        FoxFace.side_noun(side)
+    }
+
+    fn board(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        _last: Option<&Move>,
+        _colour: bool,
+    ) -> String {
+        history
+            .last()
+            .map_or_else(String::new, render::classic_board)
+    }
+
+    fn square(&self, _rules: &Setup, sq: Square) -> String {
+        render::line_column(sq)
+    }
+
+    fn parse_squares(
+        &self,
+        rules: &Setup,
+        _history: &[Position],
+        _typed: &[Square],
+        line: &str,
+    ) -> Result<Vec<Square>, String> {
+        let numbers = parse_numbers(line)?;
+        numbers
+            .chunks(2)
+            .map(|pair| match pair {
+                [line, col] => square(rules.board, *line, *col),
+                _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
+            })
+            .collect()
+    }
+
+    fn move_question(
+        &self,
+        _rules: &Setup,
+        _history: &[Position],
+        typed: &[Square],
+        _next: &[Square],
+    ) -> String {
+        if typed.is_empty() {
+            text::FROM
+        } else {
+            text::TO
+        }
+        .to_string()
+    }
+
+    fn only_move(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        mv: &Move,
+    ) -> String {
+        FoxFace.only_move(rules, history, typed, mv)
+    }
+
+    fn refusal(
+        &self,
+        rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String {
+        FoxFace.refusal(rules, history, typed, tried).to_uppercase()
+    }
+
+    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+        format!(
+            "FROM {} TO {}",
+            render::line_column(mv.from()),
+            render::line_column(mv.to())
+        )
+    }
+
+    fn computer_moves(&self, _name: &str, move_name: &str) -> String {
+        format!("I MOVED {move_name}")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
+        match super::ending_named(outcome.how()) {
+            Some(ending) => text::result(ending).to_string(),
+            None => outcome.how().to_uppercase(),
+        }
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        text::instructions(rules.board, rules.first)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        FoxFace.hint(move_name, verdict, to_move).to_uppercase()
+    }
+
+    fn start_question(
+        &self,
+        rules: &Setup,
+        name: &str,
+        starts: &[Position],
+    ) -> (String, Vec<String>) {
+        FoxFace.start_question(rules, name, starts)
+    }
+
+    fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
+        FoxFace.parse_start(rules, line, starts)
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        FoxFace.swap_notice(names)
+    }
 }

@@ -115,7 +115,7 @@ pub fn help(board: Board, rules: Rules) -> String {
     format!(
         "How to play ({board} board, {rules} rules)
   One fox (F) and {hounds} hounds (H) stand on the dark squares.
-  Every move is one square diagonally; nobody jumps or captures.
+  Every move is one square diagonally; {jumps}.
   The hounds move forward only (up the board), one hound a turn.
   The fox moves forward or back.
   {ending}
@@ -131,6 +131,11 @@ Commands at a move prompt
   help     show this
   quit     leave (the score is printed)",
         hounds = board.hound_count(),
+        jumps = if rules.captures() {
+            "nobody jumps"
+        } else {
+            "nobody jumps or captures"
+        },
     )
 }
 
