@@ -132,3 +132,51 @@ fn tab_after_a_first_square_offers_the_second_and_ctrl_l_redraws() -> Result<(),
     session.expect("Final score: Ann:0 - Bob:0")?;
     Ok(())
 }
+
+#[test]
+fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-pty-swap-{}", std::process::id()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args([
+        "--board",
+        "4x4",
+        "--players",
+        "1",
+        "--level",
+        "rubbish",
+        "--side",
+        "fox",
+        "--names",
+        "Ann",
+        "--seed",
+        "1",
+        "--games",
+        "2",
+        "--delay",
+        "0",
+        "--color",
+        "never",
+    ])
+    .env("HOME", &home)
+    .env("XDG_DATA_HOME", home.join("data"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Move fox to (B3)? ")?;
+    session.send("\r")?;
+    session.expect("Move fox to (A2, A4, C4)? ")?;
+    session.send("A2\r")?;
+    // Game 2: the computer's fox moves first, then the screen is cleared for Ann.
+    let screen = session.expect("Move (B1, D1)? ")?;
+    let screen = String::from_utf8_lossy(screen.before()).to_string();
+    let last_clear = screen.rfind("\x1b[2J").expect("the screen was cleared");
+    let shown = &screen[last_clear..];
+    assert!(
+        shown.contains("Sides swap: SWTP is the fox, Ann the hounds."),
+        "{shown}"
+    );
+    assert!(shown.contains("1. SWTP moves A4-B3."), "{shown}");
+    session.send(ControlCode::EndOfTransmission)?;
+    session.expect("Final score: Ann:1 - SWTP:0")?;
+    Ok(())
+}

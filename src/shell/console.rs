@@ -300,6 +300,11 @@ impl Console {
         }
     }
 
+    /// The same console with another look: a teletype's paper and pace.
+    pub fn with_look(self, look: Look) -> Console {
+        Console { look, ..self }
+    }
+
     /// Whether the player pressed Ctrl-C while no question was asked.
     pub fn interrupted(&self) -> bool {
         self.is_interactive() && signals::interrupted()
@@ -617,6 +622,21 @@ mod tests {
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::Control));
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
+    }
+
+    #[test]
+    fn a_teletype_paces_its_paper_and_keeps_to_72_columns() {
+        let look = Look {
+            teletype: true,
+            baud: Some(110),
+            ..Look::default()
+        };
+        let mut c = console(b"").with_look(look);
+        assert_eq!(c.width(), TELETYPE_WIDTH);
+        // 110 baud is 11 characters a second: three take over a quarter second.
+        let started = Instant::now();
+        c.write("ABC").unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(250));
     }
 
     #[test]
