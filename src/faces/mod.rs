@@ -8,12 +8,47 @@ use crate::games::{Outcome, Rules, Square, Verdict};
 
 pub mod fox;
 
+/// The main menu a game's flow opens with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Menu {
+    /// The coursework's: two players, against the computer, watching, the
+    /// game history, the rules, quit.
+    Full,
+    /// The draughts seed's: play (then who plays), history, exit.
+    PlayHistoryExit,
+}
+
 /// How the shell talks about one game. Where a method is given `history`,
 /// it is every position so far, the one in question last: a face may
 /// follow pieces through the game (the capture flow numbers its hounds).
 pub trait Face<R: Rules> {
     /// The title said first: `FOX AND HOUNDS`.
     fn title(&self) -> &str;
+
+    /// A welcome shown once, before the menu, with a key to continue.
+    fn intro(&self, rules: &R) -> Option<String> {
+        let _ = rules;
+        None
+    }
+
+    /// The main menu.
+    fn menu(&self) -> Menu {
+        Menu::Full
+    }
+
+    /// Lines said after a move, above the next board: a skipped turn.
+    /// `history` ends with the position after the move.
+    fn after_move(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+        let _ = (rules, history);
+        Vec::new()
+    }
+
+    /// Lines said at the end of a game, before the result: the points.
+    /// `names` are the players of the sides, in the order of [`Rules::sides`].
+    fn final_words(&self, rules: &R, history: &[R::Position], names: [&str; 2]) -> Vec<String> {
+        let _ = (rules, history, names);
+        Vec::new()
+    }
 
     /// The computer's name against a person, and its partner's when it plays itself.
     fn computer_names(&self) -> [&'static str; 2];

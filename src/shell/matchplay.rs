@@ -5,11 +5,11 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use crate::faces::Face;
+use crate::faces::{Face, Menu};
 use crate::games::{Computer, Computers, Deadline, Game, Level, Outcome, Rules, Square, Verdict};
 
 use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, same_name};
-use super::console::Console;
+use super::console::{Console, Reply};
 use super::history::{self, Keeper, Seat as LoggedSeat};
 use super::signals;
 use super::turn::{self, Command, Turn};
@@ -57,6 +57,7 @@ pub struct Options<R: Computers> {
 /// What the menu offers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Choice {
+    Play,
     TwoPlayers,
     OnePlayer,
     Watch,
@@ -72,6 +73,13 @@ const MENU: [(Choice, &str); 6] = [
     (Choice::History, "Game history"),
     (Choice::Rules, "Rules"),
     (Choice::Quit, "Quit"),
+];
+
+/// The draughts seed's menu.
+const SEED_MENU: [(Choice, &str); 3] = [
+    (Choice::Play, "Play"),
+    (Choice::History, "History"),
+    (Choice::Quit, "Exit"),
 ];
 
 /// A seat at the table: Player 1 is seat 0.
@@ -154,6 +162,15 @@ pub fn run<R: Computers, F: Face<R>>(
 ) -> io::Result<u32> {
     console.say(face.title())?;
     console.say("")?;
+    if let (None, Some(intro)) = (options.players, face.intro(&options.rules)) {
+        console.say(&intro)?;
+        if console.ask("Press Enter to continue. ", &[])? == Reply::End {
+            console.after_interrupt()?;
+            console.say(GOODBYE)?;
+            return Ok(0);
+        }
+        console.say("")?;
+    }
     let players = match options.players {
         Some(n) => Some(n),
         None => menu(console, face, options)?,
@@ -186,6 +203,14 @@ pub fn run<R: Computers, F: Face<R>>(
         played += 1;
         signals::set_farewell(Some(game_match.final_line()));
         record(options, &game_match, &game, outcome);
+        let [first, second] = rules.sides();
+        let names = [
+            game_match.name(rules, first),
+            game_match.name(rules, second),
+        ];
+        for line in face.final_words(rules, game.positions(), names) {
+            console.say(&line)?;
+        }
         let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
         console.say(&face.result(&outcome, winner_name))?;
         console.say(&game_match.score_line(rules))?;
@@ -242,17 +267,34 @@ fn menu<R: Computers, F: Face<R>>(
     face: &F,
     options: &Options<R>,
 ) -> io::Result<Option<u8>> {
-    let labels: Vec<&str> = MENU.iter().map(|(_, label)| *label).collect();
+    let menu: &[(Choice, &str)] = match face.menu() {
+        Menu::Full => &MENU,
+        Menu::PlayHistoryExit => &SEED_MENU,
+    };
+    let labels: Vec<&str> = menu.iter().map(|(_, label)| *label).collect();
     loop {
         for (i, label) in labels.iter().enumerate() {
             console.say(&format!("{}. {label}", i + 1))?;
         }
-        let numbers: Vec<String> = (1..=MENU.len()).map(|n| n.to_string()).collect();
+        let numbers: Vec<String> = (1..=menu.len()).map(|n| n.to_string()).collect();
         let question = format!("Choose ({})? ", numbers.join(", "));
         let choice = ask_until(console, &question, &numbers, |line| {
             parse_choice(line, &labels)
         })?;
-        match choice.map(|i| MENU[i].0) {
+        match choice.map(|i| menu[i].0) {
+            Some(Choice::Play) => {
+                let who = &MENU[..3];
+                let labels: Vec<&str> = who.iter().map(|(_, label)| *label).collect();
+                for (i, label) in labels.iter().enumerate() {
+                    console.say(&format!("{}. {label}", i + 1))?;
+                }
+                let numbers: Vec<String> = (1..=who.len()).map(|n| n.to_string()).collect();
+                let question = format!("Who plays ({})? ", numbers.join(", "));
+                let picked = ask_until(console, &question, &numbers, |line| {
+                    parse_choice(line, &labels)
+                })?;
+                return Ok(picked.map(|i| [2, 1, 0][i]));
+            }
             Some(Choice::TwoPlayers) => return Ok(Some(2)),
             Some(Choice::OnePlayer) => return Ok(Some(1)),
             Some(Choice::Watch) => return Ok(Some(0)),
@@ -504,6 +546,9 @@ fn play_game<R: Computers, F: Face<R>>(
                 return Ok(None);
             }
             game.play(rules, mv).map_err(io::Error::other)?;
+            for line in face.after_move(rules, game.positions()) {
+                console.note(&line)?;
+            }
             continue;
         }
         let last = last.cloned();
@@ -530,6 +575,9 @@ fn play_game<R: Computers, F: Face<R>>(
                     );
                     game.play(rules, mv).map_err(io::Error::other)?;
                     console.note(&format!("{}. {said}", game.moves().len()))?;
+                    for line in face.after_move(rules, game.positions()) {
+                        console.note(&line)?;
+                    }
                     true
                 }
                 Turn::Leave => return Ok(None),
