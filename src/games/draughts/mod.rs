@@ -28,6 +28,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod square;
+pub mod zobrist;
 
 pub use fen::FenError;
 pub use moves::Move;

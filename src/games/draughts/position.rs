@@ -186,6 +186,23 @@ impl Position {
         })
     }
 
+    /// A position from parts the caller has already checked (the move
+    /// generator, the endgame database's unranking).
+    #[inline(always)]
+    pub(crate) const fn from_parts(
+        black: Bits,
+        white: Bits,
+        kings: Bits,
+        to_move: Side,
+    ) -> Position {
+        Position {
+            black,
+            white,
+            kings,
+            to_move,
+        }
+    }
+
     /// The side to move.
     pub const fn to_move(&self) -> Side {
         self.to_move
