@@ -24,6 +24,8 @@ pub mod bitboard;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
+pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod rules;
