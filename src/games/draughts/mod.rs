@@ -20,6 +20,7 @@
 //! [`square`] for how PDN numbers sit on the grid. Outcome names are in
 //! [`how`].
 
+pub mod ballot;
 pub mod bitboard;
 pub mod fen;
 pub mod movegen;
