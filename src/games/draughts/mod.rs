@@ -22,6 +22,7 @@
 
 pub mod ballot;
 pub mod bitboard;
+pub mod endgame;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
