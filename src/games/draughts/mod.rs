@@ -23,15 +23,19 @@
 pub mod ballot;
 pub mod bitboard;
 pub mod endgame;
+pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod pdn;
 pub mod perft;
+pub mod players;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod square;
+pub mod tt;
 pub mod zobrist;
 
 pub use fen::FenError;
