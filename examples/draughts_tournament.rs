@@ -34,9 +34,12 @@ struct Args {
     /// Thinking time per move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     think: u64,
-    /// Print each game's opening and result.
+    /// Print each game's opening, result and last position.
     #[arg(long)]
     verbose: bool,
+    /// Play only game K of the series (1-based), to look at it again.
+    #[arg(long)]
+    only: Option<u32>,
 }
 
 struct Until(Instant);
@@ -67,6 +70,9 @@ fn main() {
     for game in 0..args.games {
         if game % 2 == 0 {
             opening = ballot::random(args.seed.wrapping_add(game as u64));
+        }
+        if args.only.is_some_and(|k| k != game + 1) {
+            continue;
         }
         // A is Black in even games, White in odd ones.
         let a_side = if game % 2 == 0 {
@@ -106,11 +112,13 @@ fn main() {
             }
         };
         if args.verbose {
+            let end = history.last().expect("a game has a position");
             eprintln!(
-                "game {} {opening} a={a_side} {result} ({}, {} plies)",
+                "game {} {opening} a={a_side} {result} ({}, {} plies) end {}",
                 game + 1,
                 outcome.how(),
-                history.len() - 1
+                history.len() - 1,
+                rules.notation(end)
             );
         }
     }

@@ -109,9 +109,10 @@ pub fn evaluate(pos: &Position) -> i32 {
         return -10_000;
     }
     let total = pos.piece_count();
-    // Ahead by the same material counts for more with fewer pieces left.
+    // Ahead by the same material counts for more with fewer pieces left, so
+    // the side ahead trades down (toward the endgame database).
     let diff = mine - theirs;
-    let mut score = diff + diff * (24 - total.min(24) as i32) / 40;
+    let mut score = diff + diff * 4 / total as i32;
     let their_men = pos.men(them).count_ones();
     let my_men = pos.men(me).count_ones();
     score += side_terms(pos, me, their_men, total) - side_terms(pos, them, my_men, total);

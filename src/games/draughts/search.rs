@@ -22,6 +22,10 @@ pub const WIN: i32 = 30_000;
 pub const MAX_PLY: usize = 120;
 /// Scores beyond this are wins or losses, not evaluations.
 const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
+/// What a draw by repetition or the forty-move rule is worth to the side
+/// the search is for: a little less than nothing, so a side that is better
+/// looks for progress instead of going round.
+const CONTEMPT: i32 = 20;
 /// How many nodes between looks at the deadline.
 const CHECK_EVERY: u64 = 2048;
 
@@ -264,6 +268,16 @@ impl Engine {
             }
         }
         report.nodes = self.nodes;
+        // A line that runs into the database goes on with its moves.
+        if let Some(&last) = report.pv.last() {
+            let end = report.pv[..report.pv.len() - 1]
+                .iter()
+                .fold(root, |p, m| p.play(m));
+            if let Some(Exact::Win(_) | Exact::Loss(_)) = self.probe_endgame(&end.play(&last)) {
+                let tail = self.exact_line(end, last);
+                report.pv.extend_from_slice(&tail[1..]);
+            }
+        }
         report
     }
 
@@ -340,7 +354,12 @@ impl Engine {
         let floor = self.path.len().saturating_sub(quiet as usize + 1);
         if ply > 0 {
             if self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32 {
-                return 0;
+                // Even plies are the searching side's turns.
+                return if ply.is_multiple_of(2) {
+                    -CONTEMPT
+                } else {
+                    CONTEMPT
+                };
             }
             if let Some(e) = self.probe_endgame(pos) {
                 return match e {
