@@ -122,17 +122,42 @@ fn steppers<const BLACK: bool>(s: Split, d: Dir) -> Bits {
 
 #[inline(always)]
 fn count_steps_for<const BLACK: bool>(s: Split) -> u64 {
-    let mut n = 0;
     let all = s.men | s.kings;
-    each_dir!(BLACK, false, |d| {
-        n += (step(all, d) & s.empty).count_ones() as u64;
-    });
-    if s.kings != 0 {
-        each_dir!(!BLACK, false, |d| {
-            n += (step(s.kings, d) & s.empty).count_ones() as u64;
-        });
+    let (up, down) = if BLACK {
+        (all, s.kings)
+    } else {
+        (s.kings, all)
+    };
+    let mut n = 0;
+    if up != 0 {
+        n += count_steps_one_way::<true>(up, s.empty);
+    }
+    if down != 0 {
+        n += count_steps_one_way::<false>(down, s.empty);
     }
     n
+}
+
+/// Steps up (`UP`) or down from `pieces` to `empty`, counted together: one
+/// direction is a shift by 4 from every row; the other is a shift by 3 from
+/// one row parity and by 5 from the other, landing on disjoint rows, so the
+/// two halves share one population count.
+#[inline(always)]
+fn count_steps_one_way<const UP: bool>(pieces: Bits, empty: Bits) -> u64 {
+    use super::bitboard::{EVEN_ROWS, FILE_A, FILE_H, ODD_ROWS};
+    let (by4, by3or5) = if UP {
+        (
+            pieces << 4,
+            ((pieces & ODD_ROWS & !FILE_H) << 3) | ((pieces & EVEN_ROWS & !FILE_A) << 5),
+        )
+    } else {
+        (
+            pieces >> 4,
+            ((pieces & EVEN_ROWS & !FILE_A) >> 3) | ((pieces & ODD_ROWS & !FILE_H) >> 5),
+        )
+    };
+    let both = (((by4 & empty) as u64) << 32) | (by3or5 & empty) as u64;
+    both.count_ones() as u64
 }
 
 /// How many steps the side to move has.
@@ -250,8 +275,10 @@ fn count_captures_of<const BLACK: bool, const KING: bool>(s: Split) -> u64 {
         if !KING {
             // A man landing on the crowning row stops there.
             let crowned = lands & crown::<BLACK, KING>();
-            n += crowned.count_ones() as u64;
-            lands &= !crowned;
+            if crowned != 0 {
+                n += crowned.count_ones() as u64;
+                lands &= !crowned;
+            }
         }
         while lands != 0 {
             let land = lands & lands.wrapping_neg();
@@ -468,4 +495,36 @@ pub fn for_each_child<F: FnMut(&Position)>(pos: &Position, forced: bool, mut vis
         Side::Black => children_for::<true, F>(pos, forced, &mut visit),
         Side::White => children_for::<false, F>(pos, forced, &mut visit),
     }
+}
+
+/// The board split for a side known at compile time.
+#[inline(always)]
+fn split_for<const BLACK: bool>(pos: &Position) -> Split {
+    let (me, opp) = if BLACK {
+        (pos.pieces(Side::Black), pos.pieces(Side::White))
+    } else {
+        (pos.pieces(Side::White), pos.pieces(Side::Black))
+    };
+    let kings = pos.all_kings();
+    Split {
+        men: me & !kings,
+        kings: me & kings,
+        opp,
+        empty: !(me | opp),
+    }
+}
+
+/// How many moves there are after each legal move, added up: perft's last
+/// two plies in one pass, the side of each ply fixed at compile time.
+pub fn count_grandchildren(pos: &Position, forced: bool) -> u64 {
+    let mut n = 0;
+    match pos.to_move() {
+        Side::Black => children_for::<true, _>(pos, forced, &mut |c: &Position| {
+            n += count_moves_for::<false>(split_for::<false>(c), forced)
+        }),
+        Side::White => children_for::<false, _>(pos, forced, &mut |c: &Position| {
+            n += count_moves_for::<true>(split_for::<true>(c), forced)
+        }),
+    }
+    n
 }

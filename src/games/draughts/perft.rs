@@ -57,6 +57,7 @@ impl Perft {
         match depth {
             0 => 1,
             1 => movegen::count_moves(pos, self.forced),
+            2 => movegen::count_grandchildren(pos, self.forced),
             _ => {
                 let mut n = 0;
                 movegen::for_each_child(pos, self.forced, |child| {
