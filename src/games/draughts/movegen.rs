@@ -351,14 +351,6 @@ pub fn generate(pos: &Position, forced: bool, out: &mut Vec<Move>) {
     for_side!(pos, generate_for(s, forced, out))
 }
 
-/// The forward directions of a side's men, for other modules' geometry.
-pub const fn men_directions(side: Side) -> [Dir; 2] {
-    match side {
-        Side::Black => Dir::UP,
-        Side::White => Dir::DOWN,
-    }
-}
-
 /// The fixed parts of a capture being followed for [`for_each_child`].
 struct ChildJump {
     from: Bits,

@@ -572,19 +572,23 @@ mod tests {
     }
 
     #[test]
-    fn finds_a_two_for_one_shot() {
-        // White gives a man on 18 to draw 15 away, then takes two: Black's
-        // men on 14 and 10 are lined up for 22x13? Simple check: the engine
-        // prefers winning material to losing it.
-        let r = best("B:W18,22:B14,10,1", 6);
-        assert!(r.best.is_some());
-        assert!(matches!(r.score, Score::Points(p) if p > 0) || matches!(r.score, Score::Win(_)));
+    fn takes_the_capture_that_keeps_the_man() {
+        // White must take on 15 from 22 or from 24. From 22 it empties 18,
+        // and 11 jumps back over 15 to 18; from 24 nothing can take back
+        // (8 stops a second jump over 11).
+        let r = best("W:W22,24,25:B18,19,11,8", 6);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("24x15".into()));
+        // Three men each after it: about level.
+        assert!(
+            matches!(r.score, Score::Points(p) if p.abs() < 60),
+            "{:?}",
+            r.score
+        );
     }
 
     #[test]
     fn sees_a_win_when_the_other_side_is_blocked() {
-        // White's last man on 32 is stuck behind Black's: after 28-24?? no;
-        // Black to move and win by taking the last piece.
+        // Black takes White's last piece.
         let r = best("B:W18:B14,K1", 4);
         assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
         assert_eq!(r.score, Score::Win(1));
