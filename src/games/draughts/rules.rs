@@ -222,3 +222,97 @@ impl games::Rules for Draughts {
         vec![("captures", self.captures.name().to_string())]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Rules as _;
+    use crate::games::draughts::fen;
+
+    fn pos(text: &str) -> Position {
+        fen::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_side_without_a_move_loses() {
+        let rules = Draughts::STANDARD;
+        assert_eq!(
+            rules.outcome(&[pos("B:W32:B28")]),
+            Some(Outcome::Win {
+                winner: Side::White,
+                how: how::NO_MOVES
+            })
+        );
+        assert_eq!(
+            rules.outcome(&[pos("W:W:B28")]),
+            Some(Outcome::Win {
+                winner: Side::Black,
+                how: how::NO_MOVES
+            })
+        );
+        assert_eq!(rules.outcome(&[Position::START]), None);
+    }
+
+    #[test]
+    fn the_third_time_a_position_comes_round_is_a_draw() {
+        let rules = Draughts::STANDARD;
+        let mut history = vec![pos("B:WK32:BK1")];
+        let shuffle = ["1-5", "32-27", "5-1", "27-32"];
+        for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
+            assert_eq!(rules.outcome(&history), None, "after {i} plies");
+            let here = *history.last().unwrap();
+            let m = rules.find(&here, text).unwrap();
+            history.push(here.play(&m));
+        }
+        assert_eq!(repetitions(&history), 3);
+        assert_eq!(
+            rules.outcome(&history),
+            Some(Outcome::Draw {
+                how: how::REPETITION
+            })
+        );
+    }
+
+    #[test]
+    fn eighty_quiet_plies_draw_and_a_mans_move_resets_the_count() {
+        let rules = Draughts::STANDARD;
+        // Kings wandering (the positions need not follow by legal moves for
+        // the count), a black man fixed on 9.
+        let quiet = |i: usize| {
+            let side = if i % 2 == 0 { Side::Black } else { Side::White };
+            Position::new(
+                (1 << 8) | (1 << (i % 8)),
+                1 << (16 + (i / 8) % 16),
+                (1 << (i % 8)) | (1 << (16 + (i / 8) % 16)),
+                side,
+            )
+            .unwrap()
+        };
+        let history: Vec<Position> = (0..=80).map(quiet).collect();
+        assert_eq!(quiet_plies(&history), 80);
+        assert_eq!(
+            rules.outcome(&history),
+            Some(Outcome::Draw {
+                how: how::FORTY_MOVES
+            })
+        );
+        assert_eq!(rules.outcome(&history[..80]), None);
+        // The man moved at ply 1: only 79 quiet plies since.
+        let mut moved = history.clone();
+        moved[0] = Position::new((1 << 4) | 1, 1 << 16, 1 | (1 << 16), Side::Black).unwrap();
+        assert_eq!(quiet_plies(&moved), 79);
+    }
+
+    #[test]
+    fn setup_names_the_capture_rule() {
+        assert_eq!(
+            Draughts::STANDARD.setup(),
+            vec![("captures", "compulsory".to_string())]
+        );
+        assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
+        assert_eq!(
+            "sometimes".parse::<Captures>(),
+            Err("\"sometimes\" is not a capture rule: write compulsory or optional".into())
+        );
+    }
+}
