@@ -279,7 +279,11 @@ mod tests {
         // Kings wandering (the positions need not follow by legal moves for
         // the count), a black man fixed on 9.
         let quiet = |i: usize| {
-            let side = if i.is_multiple_of(2) { Side::Black } else { Side::White };
+            let side = if i.is_multiple_of(2) {
+                Side::Black
+            } else {
+                Side::White
+            };
             Position::new(
                 (1 << 8) | (1 << (i % 8)),
                 1 << (16 + (i / 8) % 16),

@@ -119,6 +119,8 @@ pub struct Engine {
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[i32; 32]; 32]>,
     lists: Vec<Vec<Move>>,
+    /// Per ply: each move's ordering score and its place in `lists`.
+    orders: Vec<Vec<(i32, u16)>>,
     pv: Vec<Vec<Move>>,
     /// Keys of the positions since the last capture or man's move, the
     /// game's and the search line's, to see repetitions.
@@ -140,6 +142,7 @@ impl Engine {
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: Box::new([[0; 32]; 32]),
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            orders: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             path: Vec::new(),
             root_moves: Vec::new(),
@@ -402,9 +405,16 @@ impl Engine {
                 list.retain(|m| m.is_capture());
             }
         }
-        let key = zobrist::key(pos);
+        // The parent pushed this position's key (the game's history, at the root).
+        let key = match self.path.last() {
+            Some(&k) => k,
+            None => zobrist::key(pos),
+        };
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.table.probe(key) {
+        // Capture sequences past the horizon are short and many: a table
+        // look-up (a likely cache miss) costs more there than it saves.
+        let use_table = depth > 0;
+        if use_table && let Some(e) = self.table.probe(key) {
             tt_move = e.best;
             if ply > 0 && e.depth as i32 >= depth {
                 let s = from_table(e.score, ply);
@@ -421,26 +431,28 @@ impl Engine {
         }
         // Order: the table's move, captures by size, killers, history.
         let killers = self.killers[ply];
-        let mut order: Vec<(i32, u8)> = list
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                // At the root the list is already ordered, the best so far first.
-                let first = if ply == 0 { i == 0 } else { i as u8 == tt_move };
-                let s = if first {
-                    1 << 30
-                } else if m.is_capture() {
-                    (1 << 24) + m.capture_count() as i32
-                } else if killers[0] == Some(*m) {
-                    1 << 22
-                } else if killers[1] == Some(*m) {
-                    (1 << 22) - 1
-                } else {
-                    self.history[m.from_index() as usize][m.to_index() as usize]
-                };
-                (s, i as u8)
-            })
-            .collect();
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        order.clear();
+        order.extend(list.iter().enumerate().map(|(i, m)| {
+            // At the root the list is already ordered, the best so far first.
+            let first = if ply == 0 {
+                i == 0
+            } else {
+                i == tt_move as usize && tt_move != NO_MOVE
+            };
+            let s = if first {
+                1 << 30
+            } else if m.is_capture() {
+                (1 << 24) + m.capture_count() as i32
+            } else if killers[0] == Some(*m) {
+                1 << 22
+            } else if killers[1] == Some(*m) {
+                (1 << 22) - 1
+            } else {
+                self.history[m.from_index() as usize][m.to_index() as usize]
+            };
+            (s, i as u16)
+        }));
         order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         // A single reply costs nothing to look past.
         let extend = i32::from(list.len() == 1 && depth > 0);
@@ -476,11 +488,12 @@ impl Engine {
             self.path.pop();
             if self.stopped {
                 self.lists[ply] = list;
+                self.orders[ply] = order;
                 return 0;
             }
             if score > best {
                 best = score;
-                best_index = i;
+                best_index = u8::try_from(i).unwrap_or(NO_MOVE);
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -504,6 +517,7 @@ impl Engine {
             }
         }
         self.lists[ply] = list;
+        self.orders[ply] = order;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -511,7 +525,7 @@ impl Engine {
         } else {
             Bound::Upper
         };
-        if ply > 0 {
+        if ply > 0 && use_table {
             self.table.store(Entry {
                 key,
                 score: to_table(best, ply),
