@@ -9,6 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub mod draughts;
 pub mod fox;
 mod game;
 pub mod grid;

@@ -1,0 +1,727 @@
+//! The endgame database: the exact value (win, loss or draw, and in how many
+//! plies) of every position with few pieces, by retrograde analysis. Built in
+//! memory on first use; `to_bytes`/`from_bytes` let the shell keep it on disk.
+//!
+//! Positions are stored with Black to move only: a position with White to
+//! move is looked up turned half round with the colours swapped. A slice
+//! holds one material balance (black men, black kings, white men, white
+//! kings); each side's men and kings are numbered as sets of squares
+//! (combinatorial number system), so a slice is a plain array of bytes.
+//!
+//! Values count plies to the end of the game under perfect play: the winner
+//! wins as fast as it can, the loser holds out as long as it can. The draw
+//! rules (repetition, forty moves) are not part of the values: with four
+//! pieces every win here is well inside forty moves a side.
+
+use std::fmt;
+
+use super::bitboard::{Bits, Dir, indices, step};
+use super::movegen;
+use super::moves::Move;
+use super::position::{Position, Side};
+use super::rules::{Captures, Draughts};
+
+/// The most pieces a database may cover. Five would need 187 million entries.
+pub const MAX_PIECES: u32 = 4;
+
+/// A position's exact value for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Exact {
+    /// The side to move wins in this many plies (odd).
+    Win(u32),
+    /// The side to move loses in this many plies (even; 0: it has no move).
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Exact {
+    /// From a stored byte: 0 is a draw, `d + 1` the end in `d` plies.
+    const fn from_byte(b: u8) -> Exact {
+        match b {
+            0 => Exact::Draw,
+            _ if (b - 1) % 2 == 1 => Exact::Win((b - 1) as u32),
+            _ => Exact::Loss((b - 1) as u32),
+        }
+    }
+
+    const fn to_byte(self) -> u8 {
+        match self {
+            Exact::Draw => 0,
+            Exact::Win(d) | Exact::Loss(d) => {
+                if d >= 254 {
+                    255
+                } else {
+                    d as u8 + 1
+                }
+            }
+        }
+    }
+
+    /// The value for the player who moved into a position of this value.
+    pub const fn before(self) -> Exact {
+        match self {
+            Exact::Win(d) => Exact::Loss(d + 1),
+            Exact::Loss(d) => Exact::Win(d + 1),
+            Exact::Draw => Exact::Draw,
+        }
+    }
+
+    /// Orders values for the side to move: faster wins, then draws, then
+    /// slower losses.
+    pub const fn rank(self) -> i64 {
+        match self {
+            Exact::Win(d) => 1_000_000 - d as i64,
+            Exact::Draw => 0,
+            Exact::Loss(d) => -1_000_000 + d as i64,
+        }
+    }
+}
+
+impl fmt::Display for Exact {
+    /// `win in 7 plies`, `loss in 12 plies`, `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exact::Win(d) => write!(f, "win in {d} plies"),
+            Exact::Loss(d) => write!(f, "loss in {d} plies"),
+            Exact::Draw => write!(f, "draw"),
+        }
+    }
+}
+
+/// Binomial coefficients C(n, k) for n up to 32 and k up to 4.
+const BINOM: [[u32; 5]; 33] = {
+    let mut t = [[0u32; 5]; 33];
+    let mut n = 0;
+    while n <= 32 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= 4 {
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The rank of a set of squares among all sets of its size.
+#[inline(always)]
+fn rank(set: Bits) -> u32 {
+    let mut r = 0;
+    for (i, sq) in indices(set).enumerate() {
+        r += BINOM[sq as usize][i + 1];
+    }
+    r
+}
+
+/// The set of `k` squares below `n` with this rank.
+fn unrank(mut r: u32, k: usize, n: usize) -> Bits {
+    let mut set = 0;
+    let mut top = n;
+    for i in (1..=k).rev() {
+        let mut c = top - 1;
+        while BINOM[c][i] > r {
+            c -= 1;
+        }
+        set |= 1 << c;
+        r -= BINOM[c][i];
+        top = c;
+    }
+    set
+}
+
+/// Black men stand on squares 1-28, white men on 5-32: 28 squares each.
+const MEN_SQUARES: usize = 28;
+const WHITE_MEN_SHIFT: u32 = 4;
+
+/// A material balance: black men, black kings, white men, white kings.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Material([u8; 4]);
+
+impl Material {
+    fn of(pos: &Position) -> Material {
+        Material([
+            pos.men(Side::Black).count_ones() as u8,
+            pos.kings(Side::Black).count_ones() as u8,
+            pos.men(Side::White).count_ones() as u8,
+            pos.kings(Side::White).count_ones() as u8,
+        ])
+    }
+
+    fn total(self) -> u32 {
+        self.0.iter().map(|&n| n as u32).sum()
+    }
+
+    fn men(self) -> u32 {
+        (self.0[0] + self.0[2]) as u32
+    }
+
+    /// The material seen from the other side.
+    fn swapped(self) -> Material {
+        let [a, b, c, d] = self.0;
+        Material([c, d, a, b])
+    }
+
+    /// The slot in the table of slices.
+    fn code(self) -> usize {
+        self.0.iter().fold(0, |acc, &n| acc * 5 + n as usize)
+    }
+
+    fn sizes(self) -> [u32; 4] {
+        let [bm, bk, wm, wk] = self.0.map(|n| n as usize);
+        [
+            BINOM[MEN_SQUARES][bm],
+            BINOM[32][bk],
+            BINOM[MEN_SQUARES][wm],
+            BINOM[32][wk],
+        ]
+    }
+
+    fn len(self) -> usize {
+        self.sizes().iter().map(|&s| s as usize).product()
+    }
+
+    /// Every balance with both sides on the board and at most `max` pieces,
+    /// in an order where every capture or crowning leads to an earlier one.
+    fn all(max: u32) -> Vec<Material> {
+        let mut out = Vec::new();
+        for code in 0..625usize {
+            let m = Material([
+                (code / 125) as u8,
+                (code / 25 % 5) as u8,
+                (code / 5 % 5) as u8,
+                (code % 5) as u8,
+            ]);
+            if m.total() <= max && m.0[0] + m.0[1] > 0 && m.0[2] + m.0[3] > 0 {
+                out.push(m);
+            }
+        }
+        out.sort_by_key(|m| (m.total(), m.men(), m.code()));
+        out
+    }
+}
+
+/// The index of a position (Black to move) within its material's slice.
+#[inline]
+fn index_of(pos: &Position, m: Material) -> usize {
+    let [_, s1, s2, s3] = m.sizes();
+    let bm = rank(pos.men(Side::Black)) as usize;
+    let bk = rank(pos.kings(Side::Black)) as usize;
+    let wm = rank(pos.men(Side::White) >> WHITE_MEN_SHIFT) as usize;
+    let wk = rank(pos.kings(Side::White)) as usize;
+    ((bm * s1 as usize + bk) * s2 as usize + wm) * s3 as usize + wk
+}
+
+/// The position (Black to move) at an index, if its pieces do not overlap.
+fn position_at(index: usize, m: Material) -> Option<Position> {
+    let [_, s1, s2, s3] = m.sizes().map(|s| s as usize);
+    let wk = index % s3;
+    let rest = index / s3;
+    let wm = rest % s2;
+    let rest = rest / s2;
+    let bk = rest % s1;
+    let bm = rest / s1;
+    let [nbm, nbk, nwm, nwk] = m.0.map(|n| n as usize);
+    let bm = unrank(bm as u32, nbm, MEN_SQUARES);
+    let bk = unrank(bk as u32, nbk, 32);
+    let wm = unrank(wm as u32, nwm, MEN_SQUARES) << WHITE_MEN_SHIFT;
+    let wk = unrank(wk as u32, nwk, 32);
+    let all = [bm, bk, wm, wk];
+    let union = all.iter().fold(0, |a, &s| a | s);
+    if union.count_ones() as usize != nbm + nbk + nwm + nwk {
+        return None;
+    }
+    Some(Position::from_parts(bm | bk, wm | wk, bk | wk, Side::Black))
+}
+
+/// Positions with White to move are stored turned round, as Black to move.
+#[inline]
+fn canonical(pos: &Position) -> Position {
+    match pos.to_move() {
+        Side::Black => *pos,
+        Side::White => pos.flipped(),
+    }
+}
+
+/// Exact values for every position with up to a few pieces.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Endgame {
+    max_pieces: u32,
+    captures: Captures,
+    /// Indexed by `Material::code`.
+    slices: Vec<Vec<u8>>,
+}
+
+impl fmt::Debug for Endgame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Endgame {{ max_pieces: {}, captures: {}, bytes: {} }}",
+            self.max_pieces,
+            self.captures,
+            self.size_bytes()
+        )
+    }
+}
+
+const RESOLVED: u8 = u8::MAX;
+
+impl Endgame {
+    /// Solves every position with at most `max_pieces` pieces (capped at
+    /// [`MAX_PIECES`]) under these rules. Four pieces take a few seconds.
+    pub fn build(max_pieces: u32, rules: Draughts) -> Endgame {
+        let max_pieces = max_pieces.min(MAX_PIECES);
+        let mut db = Endgame {
+            max_pieces,
+            captures: rules.captures,
+            slices: vec![Vec::new(); 625],
+        };
+        let materials = Material::all(max_pieces);
+        for &m in &materials {
+            if db.slices[m.code()].is_empty() {
+                let pair: Vec<Material> = if m.swapped() == m {
+                    vec![m]
+                } else {
+                    vec![m, m.swapped()]
+                };
+                db.solve(&pair);
+            }
+        }
+        db
+    }
+
+    /// How many pieces it covers.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The capture rule its values hold under.
+    pub fn captures(&self) -> Captures {
+        self.captures
+    }
+
+    /// How many positions it stores (Black to move; each stands for its mirror too).
+    pub fn positions(&self) -> usize {
+        self.slices.iter().map(Vec::len).sum()
+    }
+
+    /// The longest forced win it holds, in plies.
+    pub fn longest_win(&self) -> u32 {
+        self.slices
+            .iter()
+            .flatten()
+            .map(|&b| match Exact::from_byte(b) {
+                Exact::Win(d) | Exact::Loss(d) => d,
+                Exact::Draw => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Its size in memory, in bytes (one a position).
+    pub fn size_bytes(&self) -> usize {
+        self.positions()
+    }
+
+    /// Whether it holds this position's value.
+    pub fn covers(&self, pos: &Position) -> bool {
+        pos.piece_count() <= self.max_pieces
+    }
+
+    /// The exact value for the side to move, if covered.
+    pub fn probe(&self, pos: &Position) -> Option<Exact> {
+        let c = canonical(pos);
+        if c.pieces(Side::Black) == 0 {
+            return Some(Exact::Loss(0));
+        }
+        if !self.covers(&c) || c.pieces(Side::White) == 0 {
+            return None;
+        }
+        let m = Material::of(&c);
+        let slice = self.slices.get(m.code())?;
+        slice.get(index_of(&c, m)).map(|&b| Exact::from_byte(b))
+    }
+
+    /// The moves that keep the exact value: the fastest wins, the slowest
+    /// losses, or every drawing move. `None` if not covered.
+    pub fn best_moves(&self, rules: &Draughts, pos: &Position) -> Option<Vec<Move>> {
+        if rules.captures != self.captures {
+            return None;
+        }
+        self.probe(pos)?;
+        let scored: Vec<(Move, i64)> = rules
+            .moves(pos)
+            .into_iter()
+            .filter_map(|m| Some((m, self.probe(&pos.play(&m))?.before().rank())))
+            .collect();
+        let best = scored.iter().map(|s| s.1).max()?;
+        Some(
+            scored
+                .into_iter()
+                .filter(|s| s.1 == best)
+                .map(|s| s.0)
+                .collect(),
+        )
+    }
+
+    /// The value of a position the solver has finished with (lower slices).
+    fn solved(&self, c: &Position) -> Exact {
+        if c.pieces(Side::Black) == 0 {
+            return Exact::Loss(0);
+        }
+        let m = Material::of(c);
+        match self
+            .slices
+            .get(m.code())
+            .and_then(|s| s.get(index_of(c, m)))
+        {
+            Some(&b) => Exact::from_byte(b),
+            // Unreachable with a correct order; a draw keeps it harmless.
+            None => Exact::Draw,
+        }
+    }
+
+    /// Solves one material balance together with its mirror (the positions
+    /// each side's quiet moves lead to).
+    fn solve(&mut self, pair: &[Material]) {
+        let forced = self.captures.forced();
+        let offsets: Vec<usize> = pair
+            .iter()
+            .scan(0, |acc, m| {
+                let o = *acc;
+                *acc += m.len();
+                Some(o)
+            })
+            .collect();
+        let total: usize = pair.iter().map(|m| m.len()).sum();
+        let slot = |m: Material| pair.iter().position(|&p| p == m);
+        let id_of = |pos: &Position, which: usize| offsets[which] + index_of(pos, pair[which]);
+        let mut values = vec![0u8; total];
+        // Quiet moves left to be refuted, or RESOLVED.
+        let mut left = vec![RESOLVED; total];
+        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        // A position can wait in two buckets (an exit win and a quicker quiet
+        // win); it passes its value back only once.
+        let mut spread = vec![false; total];
+        let push = |buckets: &mut Vec<Vec<u32>>, d: u32, id: usize| {
+            let d = d as usize;
+            if buckets.len() <= d {
+                buckets.resize_with(d + 1, Vec::new);
+            }
+            buckets[d].push(id as u32);
+        };
+
+        // The moves out of the pair (captures, crownings) have known values.
+        let exits = |db: &Endgame, pos: &Position| -> (u32, Option<Exact>) {
+            let mut inside = 0;
+            let mut best: Option<Exact> = None;
+            let other = Material::of(pos).swapped();
+            movegen::for_each_child(pos, forced, |child| {
+                let c = child.flipped();
+                if c.pieces(Side::Black) != 0 && Material::of(&c) == other {
+                    inside += 1;
+                } else {
+                    let v = db.solved(&c).before();
+                    if best.is_none_or(|b| v.rank() > b.rank()) {
+                        best = Some(v);
+                    }
+                }
+            });
+            (inside, best)
+        };
+
+        for (which, &m) in pair.iter().enumerate() {
+            for index in 0..m.len() {
+                let Some(pos) = position_at(index, m) else {
+                    continue;
+                };
+                let id = offsets[which] + index;
+                let (inside, best) = exits(self, &pos);
+                match (inside, best) {
+                    (0, None) => {
+                        values[id] = Exact::Loss(0).to_byte();
+                        push(&mut buckets, 0, id);
+                    }
+                    (0, Some(v)) => {
+                        values[id] = v.to_byte();
+                        if let Exact::Win(d) | Exact::Loss(d) = v {
+                            push(&mut buckets, d, id);
+                        }
+                    }
+                    (n, best) => {
+                        left[id] = n as u8;
+                        if let Some(Exact::Win(d)) = best {
+                            // A win by a capture or a crowning, unless a quiet
+                            // move wins sooner: settled when its turn comes.
+                            push(&mut buckets, d, id);
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut d = 0;
+        while d < buckets.len() {
+            let mut k = 0;
+            while k < buckets[d].len() {
+                let id = buckets[d][k] as usize;
+                k += 1;
+                if spread[id] {
+                    continue;
+                }
+                spread[id] = true;
+                let which = offsets.iter().rposition(|&o| o <= id).unwrap_or(0);
+                let Some(pos) = position_at(id - offsets[which], pair[which]) else {
+                    continue;
+                };
+                if left[id] != RESOLVED {
+                    // A pending exit win, or a loss whose last quiet move was refuted.
+                    let v = match exits(self, &pos).1 {
+                        Some(Exact::Win(w)) if w == d as u32 => Exact::Win(w),
+                        _ => Exact::Loss(d as u32),
+                    };
+                    values[id] = v.to_byte();
+                    left[id] = RESOLVED;
+                }
+                let value = Exact::from_byte(values[id]);
+                if value == Exact::Draw {
+                    continue;
+                }
+                // The positions with a quiet move into this one.
+                unmoves(&pos.flipped(), |p| {
+                    let Some(w) = slot(Material::of(p)) else {
+                        return;
+                    };
+                    let pid = id_of(p, w);
+                    if left[pid] == RESOLVED {
+                        return;
+                    }
+                    match value {
+                        Exact::Loss(l) => {
+                            values[pid] = Exact::Win(l + 1).to_byte();
+                            left[pid] = RESOLVED;
+                            push(&mut buckets, l + 1, pid);
+                        }
+                        Exact::Win(w) => {
+                            left[pid] -= 1;
+                            if left[pid] == 0 {
+                                let (_, best) = exits(self, p);
+                                match best {
+                                    Some(Exact::Win(_)) => {
+                                        // Its exit win is waiting in a later bucket.
+                                        left[pid] = 1;
+                                    }
+                                    Some(Exact::Draw) => {
+                                        values[pid] = 0;
+                                        left[pid] = RESOLVED;
+                                    }
+                                    Some(Exact::Loss(e)) if e > w + 1 => {
+                                        push(&mut buckets, e, pid);
+                                    }
+                                    _ => push(&mut buckets, w + 1, pid),
+                                }
+                            }
+                        }
+                        Exact::Draw => {}
+                    }
+                });
+            }
+            d += 1;
+        }
+        for (which, &m) in pair.iter().enumerate() {
+            self.slices[m.code()] = values[offsets[which]..offsets[which] + m.len()].to_vec();
+        }
+    }
+
+    /// Checks every stored value against the values after each move (the
+    /// game's own recursion): a win in `d` has a move to a loss in `d - 1`
+    /// and none quicker, a loss in `d` only moves to wins, the slowest in
+    /// `d - 1`, and a draw has a drawing move and no winning one. Values that
+    /// pass are exact, by induction on the distance. Returns how many
+    /// positions were checked.
+    pub fn verify(&self) -> Result<usize, String> {
+        let forced = self.captures.forced();
+        let mut checked = 0;
+        for m in Material::all(self.max_pieces) {
+            for index in 0..m.len() {
+                let Some(pos) = position_at(index, m) else {
+                    continue;
+                };
+                checked += 1;
+                let stored = self.solved(&pos);
+                let mut children = Vec::new();
+                movegen::for_each_child(&pos, forced, |c| {
+                    children.push(self.solved(&c.flipped()).before())
+                });
+                let expected = match children.iter().max_by_key(|v| v.rank()) {
+                    None => Exact::Loss(0),
+                    Some(&best) => best,
+                };
+                if stored != expected {
+                    return Err(format!(
+                        "{}: stored {stored}, but its moves give {expected}",
+                        super::fen::write(&pos)
+                    ));
+                }
+            }
+        }
+        Ok(checked)
+    }
+
+    /// The database as bytes, to keep on disk.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(self.max_pieces as u8);
+        out.push(match self.captures {
+            Captures::Compulsory => 0,
+            Captures::Optional => 1,
+        });
+        for m in Material::all(self.max_pieces) {
+            out.extend_from_slice(&self.slices[m.code()]);
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// A database from [`Endgame::to_bytes`], checked.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, String> {
+        let body = bytes
+            .strip_prefix(MAGIC)
+            .ok_or("not a tallyho draughts endgame database")?;
+        if body.len() < 10 {
+            return Err("the endgame database is cut short".into());
+        }
+        let (body, sum) = body.split_at(body.len() - 8);
+        let mut sum_bytes = [0u8; 8];
+        sum_bytes.copy_from_slice(sum);
+        if checksum(&bytes[..bytes.len() - 8]) != u64::from_le_bytes(sum_bytes) {
+            return Err("the endgame database is damaged (checksum)".into());
+        }
+        let max_pieces = body[0] as u32;
+        if max_pieces > MAX_PIECES {
+            return Err(format!("the endgame database claims {max_pieces} pieces"));
+        }
+        let captures = match body[1] {
+            0 => Captures::Compulsory,
+            1 => Captures::Optional,
+            _ => return Err("the endgame database names no capture rule".into()),
+        };
+        let mut rest = &body[2..];
+        let mut slices = vec![Vec::new(); 625];
+        for m in Material::all(max_pieces) {
+            if rest.len() < m.len() {
+                return Err("the endgame database is cut short".into());
+            }
+            let (slice, tail) = rest.split_at(m.len());
+            slices[m.code()] = slice.to_vec();
+            rest = tail;
+        }
+        if !rest.is_empty() {
+            return Err("the endgame database has bytes left over".into());
+        }
+        Ok(Endgame {
+            max_pieces,
+            captures,
+            slices,
+        })
+    }
+}
+
+const MAGIC: &[u8] = b"tallyho draughts endgame v1\n";
+
+/// FNV-1a, enough to notice a damaged file.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Calls `visit` with every position (Black to move) from which a quiet
+/// Black move (a step that crowns nothing) gives `after` (White to move).
+fn unmoves(after: &Position, mut visit: impl FnMut(&Position)) {
+    let black = after.pieces(Side::Black);
+    let white = after.pieces(Side::White);
+    let kings = after.all_kings();
+    let empty = after.empty();
+    for d in Dir::ALL {
+        let men_too = matches!(d, Dir::DownRight | Dir::DownLeft);
+        let movers = if men_too { black } else { black & kings };
+        // A piece now on `t` came from `s`, one step back along `d`.
+        let mut from = step(movers, d) & empty;
+        while from != 0 {
+            let s = from & from.wrapping_neg();
+            from &= from - 1;
+            let t = step(s, d.back());
+            let was_king = kings & t != 0;
+            let k = if was_king { (kings & !t) | s } else { kings };
+            visit(&Position::from_parts(
+                (black & !t) | s,
+                white,
+                k,
+                Side::Black,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::draughts::fen;
+
+    #[test]
+    fn ranks_and_positions_round_trip() {
+        for m in Material::all(3) {
+            for i in (0..m.len()).step_by(97) {
+                if let Some(p) = position_at(i, m) {
+                    assert_eq!(index_of(&p, m), i);
+                    assert_eq!(Material::of(&p), m);
+                }
+            }
+        }
+        assert_eq!(unrank(rank(0b1011), 3, 32), 0b1011);
+    }
+
+    #[test]
+    fn small_endings_have_their_known_values() {
+        let db = Endgame::build(3, Draughts::STANDARD);
+        let v = |t: &str| db.probe(&fen::parse(t).unwrap()).unwrap();
+        // One king each: nobody can force a win.
+        assert_eq!(v("B:WK20:BK13"), Exact::Draw);
+        // Two kings against one win, whoever moves.
+        assert!(matches!(v("B:WK20:BK1,K2"), Exact::Win(_)));
+        assert!(matches!(v("W:WK20:BK1,K2"), Exact::Loss(_)));
+        // A side with no move has lost.
+        assert_eq!(v("B:W32:B28"), Exact::Loss(0));
+        // A capture that ends the game: win in one.
+        assert_eq!(v("B:W18:B14,K1"), Exact::Win(1));
+    }
+
+    #[test]
+    fn every_value_up_to_three_pieces_agrees_with_its_moves() {
+        for captures in Captures::ALL {
+            let db = Endgame::build(3, Draughts { captures });
+            let checked = db.verify().unwrap_or_else(|e| panic!("{captures}: {e}"));
+            assert!(checked > 100_000, "{checked}");
+        }
+    }
+
+    #[test]
+    fn bytes_round_trip_and_damage_is_noticed() {
+        let db = Endgame::build(2, Draughts::STANDARD);
+        let bytes = db.to_bytes();
+        assert_eq!(Endgame::from_bytes(&bytes).as_ref(), Ok(&db));
+        let mut bad = bytes.clone();
+        let n = bad.len() / 2;
+        bad[n] ^= 1;
+        assert!(Endgame::from_bytes(&bad).is_err());
+        assert!(Endgame::from_bytes(&bytes[..bytes.len() - 3]).is_err());
+        assert!(Endgame::from_bytes(b"junk").is_err());
+    }
+}

@@ -1,0 +1,254 @@
+//! FEN, the position notation of PDN: the side to move, then each side's
+//! squares with `K` before a king, like `B:W18,24,K10:B12,16,K22`.
+//!
+//! Reading also takes ranges (`W21-32`), either colour first, coordinates for
+//! squares (`c3`), spaces, and a final full stop, as other programs write them.
+
+use std::fmt;
+
+use super::bitboard::Bits;
+use super::position::{PlacementError, Position, Side};
+use super::square::{PdnSquare, PdnSquareError};
+
+/// Why some text is not a FEN position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// Not three parts separated by colons.
+    Shape(String),
+    /// The first part is not `B` or `W`.
+    SideToMove(String),
+    /// A part does not start with `B` or `W`.
+    Colour(String),
+    /// The same colour has two parts.
+    ColourTwice(Side),
+    /// An entry of a list is not a square.
+    Square {
+        side: Side,
+        text: String,
+        error: PdnSquareError,
+    },
+    /// A range whose ends are out of order.
+    Range { side: Side, text: String },
+    /// A square listed more than once.
+    Twice(PdnSquare),
+    /// The squares do not make a position.
+    Placement(PlacementError),
+}
+
+const EXAMPLE: &str =
+    "write the side to move, then each side's squares, like B:W21-32:B1-12 or W:W18,K10:B12,K22";
+
+fn title(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Shape(text) => write!(f, "\"{text}\" is not a FEN position: {EXAMPLE}"),
+            FenError::SideToMove(text) => write!(
+                f,
+                "\"{text}\" is not a side to move: a FEN position starts with B or W"
+            ),
+            FenError::Colour(text) => write!(
+                f,
+                "\"{text}\" should start with B or W, the colour of the pieces listed"
+            ),
+            FenError::ColourTwice(side) => write!(f, "{}'s pieces are listed twice", title(*side)),
+            FenError::Square { side, text, error } => {
+                write!(f, "{}'s \"{text}\": {error}", title(*side))
+            }
+            FenError::Range { side, text } => write!(
+                f,
+                "{}'s range \"{text}\" runs backwards: write the smaller square first",
+                title(*side)
+            ),
+            FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
+            FenError::Placement(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// One side's pieces read from a list.
+struct Listed {
+    pieces: Bits,
+    kings: Bits,
+}
+
+fn parse_square(side: Side, text: &str) -> Result<PdnSquare, FenError> {
+    PdnSquare::parse(text).map_err(|error| FenError::Square {
+        side,
+        text: text.trim().to_string(),
+        error,
+    })
+}
+
+fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenError> {
+    let mut out = Listed {
+        pieces: 0,
+        kings: 0,
+    };
+    for entry in list.split(',') {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let (king, body) = match entry.strip_prefix(['K', 'k']) {
+            Some(rest) => (true, rest),
+            None => (false, entry),
+        };
+        let squares: Bits = match body.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (parse_square(side, a)?, parse_square(side, b)?);
+                if a > b {
+                    return Err(FenError::Range {
+                        side,
+                        text: entry.to_string(),
+                    });
+                }
+                (a.index()..=b.index()).fold(0, |m, i| m | 1 << i)
+            }
+            None => parse_square(side, body)?.bit(),
+        };
+        if let Some(sq) = PdnSquare::from_index((squares & *seen).trailing_zeros() as u8) {
+            return Err(FenError::Twice(sq));
+        }
+        *seen |= squares;
+        out.pieces |= squares;
+        if king {
+            out.kings |= squares;
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a FEN position, checked.
+pub fn parse(text: &str) -> Result<Position, FenError> {
+    let trimmed = text.trim();
+    let body = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    let parts: Vec<&str> = body.split(':').collect();
+    let [side, first, second] = parts[..] else {
+        return Err(FenError::Shape(trimmed.to_string()));
+    };
+    let to_move = match side.trim() {
+        "B" | "b" => Side::Black,
+        "W" | "w" => Side::White,
+        other => return Err(FenError::SideToMove(other.to_string())),
+    };
+    let mut seen = 0;
+    let mut lists: [Option<Listed>; 2] = [None, None];
+    for part in [first, second] {
+        let part = part.trim();
+        let (colour, rest) = match part.chars().next() {
+            Some('B' | 'b') => (Side::Black, &part[1..]),
+            Some('W' | 'w') => (Side::White, &part[1..]),
+            _ => return Err(FenError::Colour(part.to_string())),
+        };
+        let slot = &mut lists[colour as usize];
+        if slot.is_some() {
+            return Err(FenError::ColourTwice(colour));
+        }
+        *slot = Some(parse_list(colour, rest, &mut seen)?);
+    }
+    let [Some(black), Some(white)] = lists else {
+        return Err(FenError::Shape(trimmed.to_string()));
+    };
+    Position::new(
+        black.pieces,
+        white.pieces,
+        black.kings | white.kings,
+        to_move,
+    )
+    .map_err(FenError::Placement)
+}
+
+fn write_list(out: &mut String, pos: &Position, side: Side) {
+    out.push(side.letter());
+    let men = super::bitboard::indices(pos.men(side)).map(|i| format!("{}", i + 1));
+    let kings = super::bitboard::indices(pos.kings(side)).map(|i| format!("K{}", i + 1));
+    let all: Vec<String> = men.chain(kings).collect();
+    out.push_str(&all.join(","));
+}
+
+/// A position in FEN: side to move, White's list, Black's list, men before
+/// kings, each in square order.
+pub fn write(pos: &Position) -> String {
+    let mut out = String::new();
+    out.push(pos.to_move().letter());
+    out.push(':');
+    write_list(&mut out, pos, Side::White);
+    out.push(':');
+    write_list(&mut out, pos, Side::Black);
+    out
+}
+
+impl fmt::Display for Position {
+    /// The position in FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_and_an_example_round_trip() {
+        assert_eq!(
+            write(&Position::START),
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
+        assert_eq!(parse("B:W21-32:B1-12"), Ok(Position::START));
+        let p = parse("B:W18,24,K10:B12,16,K22").unwrap();
+        assert_eq!(write(&p), "B:W18,24,K10:B12,16,K22");
+        assert_eq!(
+            parse(" w : b12 ,16, k22 : W18,24,K10 . ").unwrap(),
+            p.with_side(Side::White)
+        );
+        assert_eq!(parse("W:Wc3:BK1").unwrap().to_string(), "W:W11:BK1");
+        assert_eq!(parse("B:W:B1").unwrap().pieces(Side::White), 0);
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let err = |t: &str| parse(t).unwrap_err().to_string();
+        assert!(err("junk").starts_with("\"junk\" is not a FEN position: write the side"));
+        assert_eq!(
+            err("X:W1:B2"),
+            "\"X\" is not a side to move: a FEN position starts with B or W"
+        );
+        assert_eq!(err("B:W1:W2"), "White's pieces are listed twice");
+        assert_eq!(
+            err("B:Q1:W2"),
+            "\"Q1\" should start with B or W, the colour of the pieces listed"
+        );
+        assert_eq!(
+            err("B:W33:B1"),
+            "White's \"33\": \"33\" is off the board: the squares are numbered 1-32"
+        );
+        assert_eq!(
+            err("B:Wb3:B1"),
+            "White's \"b3\": B3 is a light square: draughts is played on the dark squares, like A1, C3 or D4"
+        );
+        assert_eq!(err("B:W5,K5:B1"), "square 5 is listed twice");
+        assert_eq!(err("B:W5:B5"), "square 5 is listed twice");
+        assert_eq!(
+            err("B:W12-5:B1"),
+            "White's range \"12-5\" runs backwards: write the smaller square first"
+        );
+        assert_eq!(
+            err("B:W1:B9"),
+            "a white man stands on 1 (G1), its crowning row: make it a king (K1)"
+        );
+        assert_eq!(
+            err("B:W1-13:B20"),
+            "white has 13 pieces: a side has at most 12"
+        );
+    }
+}

@@ -1,0 +1,692 @@
+//! PDN, the format draughts programs exchange games in: text in, text out.
+//!
+//! Writing gives the tags Event, Date, Black, White, Result and GameType
+//! "21" (English draughts), a FEN tag when the game did not start from the
+//! usual position, a `Captures "optional"` tag under that house rule, and
+//! numbered moves in numeric notation.
+//!
+//! Reading takes any number of games, tags, `{comments}`, `(variations)`,
+//! `;` line comments, move numbers (`12.`, `12...`), `!`/`?`/`*` marks and `$n`
+//! codes, captures written in full (`11x18x25`) or short (`11x25`, resolved to
+//! the one legal capture that fits) or with a dash as old books write them,
+//! and the results `1-0`, `0-1`, `1/2-1/2` and `*` (read before any move: a
+//! result looks like one). A result token ends a game. Errors name the game,
+//! the move and the token.
+//!
+//! Results follow the draughts programs' convention: the first score is the
+//! first player's, so `1-0` is a win for Black and `0-1` a win for White.
+
+use std::fmt;
+
+use super::fen;
+use super::moves::Move;
+use super::notation;
+use super::position::{Position, Side};
+use super::rules::{Captures, Draughts};
+use crate::games::Outcome;
+
+/// How a game ended, as PDN writes it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameResult {
+    /// `1-0`.
+    BlackWins,
+    /// `0-1`.
+    WhiteWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unfinished or unknown.
+    Unfinished,
+}
+
+impl GameResult {
+    /// The PDN token.
+    pub const fn token(self) -> &'static str {
+        match self {
+            GameResult::BlackWins => "1-0",
+            GameResult::WhiteWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    /// Reads a result token; the two-point forms `2-0`, `0-2`, `1-1` too.
+    pub fn from_token(token: &str) -> Option<GameResult> {
+        Some(match token {
+            "1-0" | "2-0" => GameResult::BlackWins,
+            "0-1" | "0-2" => GameResult::WhiteWins,
+            "1/2-1/2" | "1-1" | "½-½" => GameResult::Draw,
+            "*" => GameResult::Unfinished,
+            _ => return None,
+        })
+    }
+
+    /// The result of a game's outcome (`None`: not over).
+    pub fn from_outcome(outcome: Option<Outcome<Side>>) -> GameResult {
+        match outcome {
+            Some(Outcome::Win {
+                winner: Side::Black,
+                ..
+            }) => GameResult::BlackWins,
+            Some(Outcome::Win {
+                winner: Side::White,
+                ..
+            }) => GameResult::WhiteWins,
+            Some(Outcome::Draw { .. }) => GameResult::Draw,
+            None => GameResult::Unfinished,
+        }
+    }
+
+    /// The winner, if one side won.
+    pub const fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::BlackWins => Some(Side::Black),
+            GameResult::WhiteWins => Some(Side::White),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// One game: its tags, rules, start, moves and result.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PdnGame {
+    /// Every tag as read, in order. When writing, the tags the writer sets
+    /// itself (Result, GameType, SetUp, FEN, Captures) are taken from the
+    /// other fields instead; Event, Date, Black and White come from here.
+    pub tags: Vec<(String, String)>,
+    /// The rules the moves were played under.
+    pub rules: Draughts,
+    /// Where the game started.
+    pub start: Position,
+    /// The moves, each legal in turn.
+    pub moves: Vec<Move>,
+    /// How it ended.
+    pub result: GameResult,
+}
+
+/// Tags the writer makes from the game's fields, never from `tags`.
+const DERIVED: [&str; 5] = ["Result", "GameType", "SetUp", "FEN", "Captures"];
+/// Tags always written, with these stand-ins when unknown.
+const REQUIRED: [(&str, &str); 4] = [
+    ("Event", "?"),
+    ("Date", "????.??.??"),
+    ("Black", "?"),
+    ("White", "?"),
+];
+
+impl PdnGame {
+    /// An empty game from a start position.
+    pub fn new(rules: Draughts, start: Position) -> PdnGame {
+        PdnGame {
+            tags: Vec::new(),
+            rules,
+            start,
+            moves: Vec::new(),
+            result: GameResult::Unfinished,
+        }
+    }
+
+    /// A tag's value.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing one of the same name.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// Every position of the game, the start first.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut out = vec![self.start];
+        for m in &self.moves {
+            let next = out[out.len() - 1].play(m);
+            out.push(next);
+        }
+        out
+    }
+
+    /// The position after the last move.
+    pub fn end(&self) -> Position {
+        self.moves.iter().fold(self.start, |p, m| p.play(m))
+    }
+}
+
+fn quote(value: &str) -> String {
+    let mut out = String::from("\"");
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One game as PDN text, ending with a newline.
+pub fn write(game: &PdnGame) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        out.push_str(&format!("[{name} {}]\n", quote(value)));
+    };
+    for (name, unknown) in REQUIRED {
+        tag(name, game.tag(name).unwrap_or(unknown));
+    }
+    tag("Result", game.result.token());
+    tag("GameType", "21");
+    if game.rules.captures == Captures::Optional {
+        tag("Captures", game.rules.captures.name());
+    }
+    if game.start != Position::START {
+        tag("SetUp", "1");
+        tag("FEN", &fen::write(&game.start));
+    }
+    for (name, value) in &game.tags {
+        if !DERIVED.contains(&name.as_str()) && !REQUIRED.iter().any(|(r, _)| r == name) {
+            tag(name, value);
+        }
+    }
+    out.push('\n');
+    let mut words = Vec::new();
+    let mut side = game.start.to_move();
+    let mut number = 1;
+    for (i, m) in game.moves.iter().enumerate() {
+        match side {
+            Side::Black => words.push(format!("{number}.")),
+            Side::White if i == 0 => words.push(format!("{number}...")),
+            Side::White => {}
+        }
+        words.push(m.to_string());
+        if side == Side::White {
+            number += 1;
+        }
+        side = side.other();
+    }
+    words.push(game.result.token().to_string());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// Several games, a blank line between them.
+pub fn write_all(games: &[PdnGame]) -> String {
+    games.iter().map(write).collect::<Vec<_>>().join("\n")
+}
+
+/// Why some PDN text could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PdnError {
+    /// Which game, from 1.
+    pub game: usize,
+    /// The move number and side, when the trouble is in the moves.
+    pub at: Option<(usize, Side)>,
+    /// The text at fault, if any.
+    pub token: Option<String>,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl fmt::Display for PdnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}", self.game)?;
+        if let Some((n, side)) = self.at {
+            write!(f, ", move {n} ({side})")?;
+        }
+        if let Some(t) = &self.token {
+            write!(f, ", \"{t}\"")?;
+        }
+        write!(f, ": {}", self.why)
+    }
+}
+
+impl std::error::Error for PdnError {}
+
+/// A game being read.
+struct Reading {
+    number: usize,
+    tags: Vec<(String, String)>,
+    /// Set once the tags are settled (at the first move or the end).
+    setup: Option<(Draughts, Position)>,
+    position: Position,
+    moves: Vec<Move>,
+    default: Draughts,
+}
+
+impl Reading {
+    fn new(number: usize, default: Draughts) -> Reading {
+        Reading {
+            number,
+            tags: Vec::new(),
+            setup: None,
+            position: Position::START,
+            moves: Vec::new(),
+            default,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.is_empty()
+    }
+
+    fn error(&self, token: Option<&str>, why: impl Into<String>) -> PdnError {
+        PdnError {
+            game: self.number,
+            at: None,
+            token: token.map(str::to_string),
+            why: why.into(),
+        }
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Reads the tags that set the game up, once.
+    fn settle(&mut self) -> Result<(Draughts, Position), PdnError> {
+        if let Some(s) = self.setup {
+            return Ok(s);
+        }
+        if let Some(t) = self.tag("GameType") {
+            let kind = t.split(',').next().unwrap_or("").trim();
+            if kind != "21" {
+                return Err(self.error(
+                    Some(t),
+                    format!("GameType {kind} is not English draughts: tallyho reads GameType 21"),
+                ));
+            }
+        }
+        let mut rules = self.default;
+        if let Some(c) = self.tag("Captures") {
+            rules.captures = c
+                .parse()
+                .map_err(|e: String| self.error(Some(c), format!("the Captures tag: {e}")))?;
+        }
+        let start = match self.tag("FEN") {
+            Some(text) => {
+                fen::parse(text).map_err(|e| self.error(Some(text), format!("the FEN tag: {e}")))?
+            }
+            None => Position::START,
+        };
+        self.setup = Some((rules, start));
+        self.position = start;
+        Ok((rules, start))
+    }
+
+    fn play(&mut self, token: &str) -> Result<(), PdnError> {
+        let (rules, start) = self.settle()?;
+        let ply = self.moves.len();
+        let side = self.position.to_move();
+        let first_white = start.to_move() == Side::White;
+        let number = (ply + usize::from(first_white)) / 2 + 1;
+        let mv = notation::parse_move(&rules, &self.position, token).map_err(|e| PdnError {
+            game: self.number,
+            at: Some((number, side)),
+            token: Some(token.to_string()),
+            why: e.to_string(),
+        })?;
+        self.position = self.position.play(&mv);
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    fn finish(mut self, ended: Option<GameResult>) -> Result<PdnGame, PdnError> {
+        let (rules, start) = self.settle()?;
+        let tagged = match self.tag("Result") {
+            Some(t) => Some(GameResult::from_token(t.trim()).ok_or_else(|| {
+                self.error(Some(t), "the Result tag should be 1-0, 0-1, 1/2-1/2 or *")
+            })?),
+            None => None,
+        };
+        let result = match (tagged, ended) {
+            (Some(t), Some(e)) if t != e && e != GameResult::Unfinished => {
+                return Err(self.error(
+                    Some(e.token()),
+                    format!("the moves end with {e} but the Result tag says {t}"),
+                ));
+            }
+            (Some(t), Some(GameResult::Unfinished) | None) => t,
+            (_, Some(e)) => e,
+            (None, None) => GameResult::Unfinished,
+        };
+        Ok(PdnGame {
+            tags: self.tags,
+            rules,
+            start,
+            moves: self.moves,
+            result,
+        })
+    }
+}
+
+/// A cursor over the text, by characters.
+struct Cursor<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    at_line_start: bool,
+}
+
+impl Cursor<'_> {
+    fn next(&mut self) -> Option<char> {
+        let c = self.chars.next();
+        self.at_line_start = c == Some('\n');
+        c
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.next();
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.next() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+}
+
+fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnError> {
+    cur.skip_spaces();
+    let mut name = String::new();
+    while let Some(c) = cur.peek() {
+        if c.is_alphanumeric() || c == '_' {
+            name.push(c);
+            cur.next();
+        } else {
+            break;
+        }
+    }
+    if name.is_empty() {
+        return Err(game.error(
+            None,
+            "a tag [ has no name: write tags like [Event \"Club night\"]",
+        ));
+    }
+    cur.skip_spaces();
+    if cur.next() != Some('"') {
+        return Err(game.error(
+            Some(&name),
+            format!("the value of tag {name} should be in double quotes"),
+        ));
+    }
+    let mut value = String::new();
+    loop {
+        match cur.next() {
+            None => {
+                return Err(game.error(
+                    Some(&name),
+                    format!("the value of tag {name} is never closed"),
+                ));
+            }
+            Some('\\') => {
+                if let Some(c) = cur.next() {
+                    value.push(c);
+                }
+            }
+            Some('"') => break,
+            Some(c) => value.push(c),
+        }
+    }
+    cur.skip_spaces();
+    if cur.next() != Some(']') {
+        return Err(game.error(Some(&name), format!("tag {name} is never closed with ]")));
+    }
+    Ok((name, value))
+}
+
+/// Reads every game in PDN text. Games without a Captures tag are read under
+/// `default`'s capture rule.
+pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
+    let mut games = Vec::new();
+    let mut game = Reading::new(1, default);
+    let mut cur = Cursor {
+        chars: text.chars().peekable(),
+        at_line_start: true,
+    };
+    loop {
+        let line_start = cur.at_line_start;
+        cur.skip_spaces();
+        let line_start = line_start || cur.at_line_start;
+        let Some(c) = cur.peek() else { break };
+        match c {
+            '%' if line_start => cur.skip_line(),
+            ';' => cur.skip_line(),
+            '[' => {
+                cur.next();
+                if !game.moves.is_empty() {
+                    // A new game began without a result token.
+                    let number = game.number + 1;
+                    let done = std::mem::replace(&mut game, Reading::new(number, default));
+                    games.push(done.finish(None)?);
+                }
+                let tag = read_tag(&mut cur, &game)?;
+                game.tags.push(tag);
+            }
+            '{' => {
+                cur.next();
+                loop {
+                    match cur.next() {
+                        None => return Err(game.error(None, "a comment { is never closed with }")),
+                        Some('}') => break,
+                        Some(_) => {}
+                    }
+                }
+            }
+            '(' => {
+                cur.next();
+                let mut depth = 1;
+                while depth > 0 {
+                    match cur.next() {
+                        None => {
+                            return Err(game.error(None, "a variation ( is never closed with )"));
+                        }
+                        Some('(') => depth += 1,
+                        Some(')') => depth -= 1,
+                        Some('{') => while !matches!(cur.next(), Some('}') | None) {},
+                        Some(_) => {}
+                    }
+                }
+            }
+            ']' | '}' | ')' => {
+                cur.next();
+                return Err(game.error(Some(&c.to_string()), format!("a stray {c}")));
+            }
+            _ => {
+                let mut word = String::new();
+                while let Some(c) = cur.peek() {
+                    if c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';') {
+                        break;
+                    }
+                    word.push(c);
+                    cur.next();
+                }
+                if let Some(result) = GameResult::from_token(&word) {
+                    let number = game.number + 1;
+                    let done = std::mem::replace(&mut game, Reading::new(number, default));
+                    games.push(done.finish(Some(result))?);
+                    continue;
+                }
+                let Some(mv) = move_part(&word) else { continue };
+                game.play(mv)?;
+            }
+        }
+    }
+    if !game.is_empty() {
+        games.push(game.finish(None)?);
+    }
+    Ok(games)
+}
+
+/// The move in a movetext word, without a move number before it or marks
+/// after it; `None` for a word that is only a number, an ellipsis or a `$n`.
+fn move_part(word: &str) -> Option<&str> {
+    if word.starts_with('$') {
+        return None;
+    }
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    let after_number = rest.trim_start_matches('.');
+    let body = if digits > 0 && after_number.len() < rest.len() {
+        after_number
+    } else {
+        word.trim_start_matches('.').trim_start_matches('…')
+    };
+    // Marks after a move: `!`, `?`, and the `*` some books use for the only move.
+    let body = body.trim_end_matches(['!', '?', '*']);
+    (!body.is_empty()).then_some(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_from(moves: &[&str]) -> PdnGame {
+        let rules = Draughts::STANDARD;
+        let mut g = PdnGame::new(rules, Position::START);
+        let mut p = Position::START;
+        for t in moves {
+            let m = notation::parse_move(&rules, &p, t).unwrap();
+            p = p.play(&m);
+            g.moves.push(m);
+        }
+        g
+    }
+
+    #[test]
+    fn writes_the_tags_and_numbered_moves() {
+        let mut g = game_from(&["11-15", "23-19", "8-11"]);
+        g.set_tag("Event", "Club \"night\"");
+        g.set_tag("Black", "Ann");
+        g.set_tag("Site", "Leeds");
+        g.result = GameResult::Draw;
+        assert_eq!(
+            write(&g),
+            "[Event \"Club \\\"night\\\"\"]\n[Date \"????.??.??\"]\n[Black \"Ann\"]\n[White \"?\"]\n\
+             [Result \"1/2-1/2\"]\n[GameType \"21\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 2. 8-11 1/2-1/2\n"
+        );
+        let back = read(&write(&g), Draughts::STANDARD).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].moves, g.moves);
+        assert_eq!(back[0].tag("Event"), Some("Club \"night\""));
+        assert_eq!(back[0].result, GameResult::Draw);
+    }
+
+    #[test]
+    fn a_setup_with_white_to_move_round_trips() {
+        let start = fen::parse("W:W22,24:B18,19").unwrap();
+        let mut g = PdnGame::new(
+            Draughts {
+                captures: Captures::Optional,
+            },
+            start,
+        );
+        g.moves
+            .push(notation::parse_move(&g.rules, &start, "22-17").unwrap());
+        let text = write(&g);
+        assert!(text.contains("[Captures \"optional\"]\n[SetUp \"1\"]\n[FEN \"W:W22,24:B18,19\"]"));
+        assert!(text.ends_with("1... 22-17 *\n"));
+        let back = read(&text, Draughts::STANDARD).unwrap();
+        assert_eq!(back.len(), 1);
+        let b = &back[0];
+        assert_eq!(
+            (b.rules, b.start, &b.moves, b.result),
+            (g.rules, g.start, &g.moves, g.result)
+        );
+        assert_eq!(write(b), text);
+    }
+
+    #[test]
+    fn reads_several_games_comments_and_short_captures() {
+        let text = "% a header line\n[Event \"one\"]\n1. 11-15 {book} 23-19 2. 8-11! (2. 9-14 22-17) 22-17?! $1 1-0\n\
+                    [Event \"two\"]\n[FEN \"B:W14,22:B10\"]\n1.10x26 ; to the end\n0-1\n\
+                    1. 9-13 *";
+        let games = read(text, Draughts::STANDARD).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[0].moves.len(), 4);
+        assert_eq!(games[0].result, GameResult::BlackWins);
+        assert_eq!(games[1].moves[0].to_string(), "10x17x26");
+        assert_eq!(games[1].result, GameResult::WhiteWins);
+        assert_eq!(games[2].tags, vec![]);
+        assert_eq!(games[2].result, GameResult::Unfinished);
+    }
+
+    #[test]
+    fn errors_name_the_game_the_move_and_the_token() {
+        let err = |t: &str| read(t, Draughts::STANDARD).unwrap_err().to_string();
+        assert_eq!(
+            err("1. 11-15 * 1. 11-15 23-19 2. 8-11 22-17 3. 9-14 17x3"),
+            "game 2, move 3 (white), \"17x3\": 17x3 is not a legal move: the piece on 17 can play 17-13"
+        );
+        assert_eq!(
+            err("[Event \"x\"]\n1. 11-15 22-17 2. 15-18 22-17"),
+            "game 1, move 2 (white), \"22-17\": there is no piece on 22 (F6)"
+        );
+        assert_eq!(
+            err("[GameType \"20\"] 1. 32-28 *"),
+            "game 1, \"20\": GameType 20 is not English draughts: tallyho reads GameType 21"
+        );
+        assert_eq!(
+            err("[Event \"x\" 1. 11-15"),
+            "game 1, \"Event\": tag Event is never closed with ]"
+        );
+        assert_eq!(
+            err("1. 11-15 {never"),
+            "game 1: a comment { is never closed with }"
+        );
+        assert_eq!(
+            err("[Result \"1-0\"] 1. 11-15 0-1"),
+            "game 1, \"0-1\": the moves end with 0-1 but the Result tag says 1-0"
+        );
+        assert_eq!(
+            err("[FEN \"B:W1:B2\"] *"),
+            "game 1, \"B:W1:B2\": the FEN tag: a white man stands on 1 (G1), its crowning row: make it a king (K1)"
+        );
+    }
+
+    #[test]
+    fn results_are_never_read_as_moves() {
+        for (t, r) in [
+            ("1-0", GameResult::BlackWins),
+            ("0-1", GameResult::WhiteWins),
+            ("1/2-1/2", GameResult::Draw),
+            ("*", GameResult::Unfinished),
+        ] {
+            let games = read(&format!("1. 11-15 {t}"), Draughts::STANDARD).unwrap();
+            assert_eq!((games.len(), games[0].result), (1, r));
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! The computer levels, from Rubbish to Overpowered, as `Computer` players
+//! seeded for reproducible play: the same seed and the same game give the
+//! same moves (the overpowered level's depth also follows the deadline).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::IndexedRandom;
+
+use super::endgame::Endgame;
+use super::movegen;
+use super::moves::Move;
+use super::position::Position;
+use super::rules::Draughts;
+use super::search::{Engine, Limits};
+use crate::games::{self, Deadline};
+
+/// How strong a computer player is.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Level {
+    /// A random legal move.
+    Rubbish,
+    /// The seed's player: takes when it can, otherwise moves at random.
+    Greedy,
+    /// A shallow search.
+    Cunning,
+    /// The full engine with the endgame database.
+    Overpowered,
+}
+
+impl Level {
+    /// The name on the command line and in the log.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Rubbish => "rubbish",
+            Level::Greedy => "greedy",
+            Level::Cunning => "cunning",
+            Level::Overpowered => "overpowered",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Level, String> {
+        <Level as games::Level>::ALL
+            .iter()
+            .copied()
+            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                format!(
+                    "\"{}\" is not a level: write rubbish, greedy, cunning or overpowered",
+                    text.trim()
+                )
+            })
+    }
+}
+
+impl games::Level for Level {
+    const ALL: &'static [Level] = &[
+        Level::Rubbish,
+        Level::Greedy,
+        Level::Cunning,
+        Level::Overpowered,
+    ];
+
+    fn description(self) -> &'static str {
+        match self {
+            Level::Rubbish => "moves at random",
+            Level::Greedy => {
+                "takes all it can, otherwise moves at random, though not straight into a capture"
+            }
+            Level::Cunning => "looks four moves ahead; beatable with care",
+            Level::Overpowered => {
+                "searches deep within its time, and plays endings of four pieces perfectly"
+            }
+        }
+    }
+}
+
+/// Cunning's depth in plies (captures are always played out beyond it).
+pub const CUNNING_DEPTH: u32 = 4;
+/// Overpowered's table: 2^20 entries, 16 MB.
+const OVERPOWERED_TABLE_BITS: u32 = 20;
+/// Overpowered builds its database once this few pieces remain (the search
+/// reaches four-piece positions from about here).
+const BUILD_ENDGAME_AT: u32 = 10;
+
+/// A computer player of one level, with its own random numbers.
+pub struct Player {
+    level: Level,
+    rng: ChaCha8Rng,
+    engine: Option<Engine>,
+    /// Whether Overpowered may build its own database on first use.
+    build_endgame: bool,
+}
+
+impl Player {
+    /// A player of `level` for `rules`, seeded.
+    pub fn new(level: Level, rules: Draughts, seed: u64) -> Player {
+        let engine = match level {
+            Level::Rubbish | Level::Greedy => None,
+            Level::Cunning => Some(Engine::new(rules, 16)),
+            Level::Overpowered => Some(Engine::new(rules, OVERPOWERED_TABLE_BITS)),
+        };
+        Player {
+            level,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            engine,
+            build_endgame: level == Level::Overpowered,
+        }
+    }
+
+    /// The same player using a database built elsewhere (shared, or read
+    /// from disk by the shell), instead of building its own.
+    pub fn with_endgame(mut self, db: Arc<Endgame>) -> Player {
+        if self.level == Level::Overpowered {
+            self.engine = self.engine.map(|e| e.with_endgame(db));
+            self.build_endgame = false;
+        }
+        self
+    }
+
+    /// The same player that never builds a database (for quick tests).
+    pub fn without_endgame(mut self) -> Player {
+        self.build_endgame = false;
+        self
+    }
+
+    /// Its level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The database it uses, once built or given.
+    pub fn endgame(&self) -> Option<Arc<Endgame>> {
+        self.engine.as_ref().and_then(|e| e.endgame().cloned())
+    }
+
+    /// The move to play after `history` (the game so far, start first).
+    pub fn choose_move(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Move> {
+        let pos = history.last()?;
+        let moves = rules.moves(pos);
+        if moves.len() <= 1 {
+            return moves.first().copied();
+        }
+        match self.level {
+            Level::Rubbish => moves.choose(&mut self.rng).copied(),
+            Level::Greedy => greedy(pos, &moves).choose(&mut self.rng).copied(),
+            Level::Cunning => {
+                let engine = self.engine.as_mut()?;
+                let limits = Limits {
+                    max_depth: CUNNING_DEPTH,
+                    use_endgame: false,
+                };
+                engine.search(history, limits, deadline).best
+            }
+            Level::Overpowered => {
+                if self.build_endgame && pos.piece_count() <= BUILD_ENDGAME_AT {
+                    let db = Arc::new(Endgame::build(4, *rules));
+                    self.engine = self.engine.take().map(|e| e.with_endgame(db));
+                    self.build_endgame = false;
+                }
+                let engine = self.engine.as_mut()?;
+                let report = engine.search(history, Limits::default(), deadline);
+                // Where the database knows the value, any move that keeps it will do.
+                if report
+                    .exact
+                    .is_some_and(|e| e != super::endgame::Exact::Draw)
+                {
+                    return report
+                        .exact_moves
+                        .choose(&mut self.rng)
+                        .copied()
+                        .or(report.best);
+                }
+                report.best
+            }
+        }
+    }
+}
+
+/// Greedy's choices: the captures taking the most; else crowning moves; else
+/// moves after which the other side has no capture; else any move.
+pub fn greedy(pos: &Position, moves: &[Move]) -> Vec<Move> {
+    let most = moves.iter().map(|m| m.capture_count()).max().unwrap_or(0);
+    if most > 0 {
+        return moves
+            .iter()
+            .filter(|m| m.capture_count() == most)
+            .copied()
+            .collect();
+    }
+    let crown = pos.to_move().crown_row();
+    let crowning: Vec<Move> = moves
+        .iter()
+        .filter(|m| {
+            pos.all_kings() & (1 << m.from_index()) == 0 && crown & (1 << m.to_index()) != 0
+        })
+        .copied()
+        .collect();
+    if !crowning.is_empty() {
+        return crowning;
+    }
+    let safe: Vec<Move> = moves
+        .iter()
+        .filter(|m| !movegen::has_capture(&pos.play(m)))
+        .copied()
+        .collect();
+    if safe.is_empty() {
+        moves.to_vec()
+    } else {
+        safe
+    }
+}
+
+impl games::Computer<Draughts> for Player {
+    fn choose(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Move> {
+        self.choose_move(rules, history, deadline)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Level as _;
+    use crate::games::Never;
+    use crate::games::draughts::fen;
+
+    #[test]
+    fn levels_parse_and_describe() {
+        assert_eq!("Greedy".parse::<Level>(), Ok(Level::Greedy));
+        assert_eq!(
+            "classic".parse::<Level>(),
+            Err("\"classic\" is not a level: write rubbish, greedy, cunning or overpowered".into())
+        );
+        assert_eq!(Level::ALL.len(), 4);
+        assert!(!Level::Cunning.description().is_empty());
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_moves() {
+        let rules = Draughts::STANDARD;
+        for level in [Level::Rubbish, Level::Greedy] {
+            let a = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
+            let b = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_most_and_avoids_giving_a_man_away() {
+        let rules = Draughts::STANDARD;
+        let pos = fen::parse("B:W14,22,15:B10,1").unwrap();
+        let picks = greedy(&pos, &rules.moves(&pos));
+        assert!(picks.iter().all(|m| m.capture_count() == 2), "{picks:?}");
+        // 9-14 would walk into 18x9; 9-13 is safe.
+        let pos = fen::parse("B:W18:B9").unwrap();
+        let picks: Vec<String> = greedy(&pos, &rules.moves(&pos))
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(picks, ["9-13"]);
+    }
+
+    #[test]
+    fn overpowered_plays_endings_from_its_database() {
+        let rules = Draughts::STANDARD;
+        let db = Arc::new(Endgame::build(3, rules));
+        let mut p = Player::new(Level::Overpowered, rules, 1).with_endgame(db.clone());
+        // Two kings against one: the player wins, every move keeping the win.
+        let mut history = vec![fen::parse("B:WK20:BK1,K2").unwrap()];
+        for _ in 0..60 {
+            let here = *history.last().unwrap();
+            let Some(m) = p.choose_move(&rules, &history, &Never) else {
+                break;
+            };
+            history.push(here.play(&m));
+        }
+        let end = history.last().unwrap();
+        assert_eq!(end.pieces(crate::games::draughts::Side::White), 0, "{end}");
+    }
+}

@@ -1,0 +1,322 @@
+//! The rules of English draughts under one setup: the legal moves, and how
+//! a game ends (no move, threefold repetition, the forty-move rule).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::fen;
+use super::movegen;
+use super::moves::Move;
+use super::position::{Position, Side};
+use crate::games::{self, Outcome, Square};
+
+/// Whether a side that can capture must.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Captures {
+    /// The laws of the game: a capture must be taken, and a multi-jump finished.
+    #[default]
+    Compulsory,
+    /// Console checkers' house rule: a capture may be declined (a multi-jump
+    /// once begun is still finished).
+    Optional,
+}
+
+impl Captures {
+    /// Both, the laws first.
+    pub const ALL: [Captures; 2] = [Captures::Compulsory, Captures::Optional];
+
+    /// The name on the command line and in the log.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Captures::Compulsory => "compulsory",
+            Captures::Optional => "optional",
+        }
+    }
+
+    /// Whether a capture must be taken.
+    pub const fn forced(self) -> bool {
+        matches!(self, Captures::Compulsory)
+    }
+}
+
+impl fmt::Display for Captures {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Captures {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Captures, String> {
+        Captures::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                format!(
+                    "\"{}\" is not a capture rule: write compulsory or optional",
+                    text.trim()
+                )
+            })
+    }
+}
+
+/// How a game of draughts ends, as the log names it (`Outcome::how`).
+pub mod how {
+    /// The side to move had no move (no pieces, or all blocked) and lost.
+    pub const NO_MOVES: &str = "no-moves";
+    /// The same position with the same side to move came a third time.
+    pub const REPETITION: &str = "repetition";
+    /// Forty moves by each side (80 plies) with no capture and no man moved.
+    pub const FORTY_MOVES: &str = "forty-moves";
+    /// Decided by the shell: the players agreed a draw.
+    pub const AGREED: &str = "agreed";
+    /// Decided by the shell: a player resigned.
+    pub const RESIGNED: &str = "resigned";
+}
+
+/// Plies without a capture or a man's move that draw the game: forty moves each.
+pub const QUIET_PLIES_FOR_DRAW: usize = 80;
+
+/// English draughts under one setup: the value the shell holds as `Rules`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Draughts {
+    /// Whether captures are compulsory.
+    pub captures: Captures,
+}
+
+impl Draughts {
+    /// The laws of the game.
+    pub const STANDARD: Draughts = Draughts {
+        captures: Captures::Compulsory,
+    };
+
+    /// Every legal move into a reused list (cleared first), in generator order.
+    pub fn moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
+        out.clear();
+        movegen::generate(pos, self.captures.forced(), out);
+    }
+
+    /// Every legal move, sorted by their squares' numbers.
+    pub fn moves(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.moves_into(pos, &mut out);
+        out.sort_by_key(|m| m.squares());
+        out
+    }
+
+    /// The captures of the side to move (all paths), whatever the capture rule.
+    pub fn captures_available(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        movegen::generate_captures(pos, &mut out);
+        out.sort_by_key(|m| m.squares());
+        out
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_move(&self, pos: &Position) -> bool {
+        movegen::has_move(pos)
+    }
+
+    /// The legal move written in this notation (`11-15`, `22x15x6`), exactly
+    /// as `Display` writes it.
+    pub fn find(&self, pos: &Position, text: &str) -> Option<Move> {
+        let text = text.trim();
+        self.moves(pos).into_iter().find(|m| m.to_string() == text)
+    }
+}
+
+/// Whether a ply from `before` to `after` is a quiet one for the forty-move
+/// rule: nothing taken and no man moved (only kings stepped).
+pub fn is_quiet_ply(before: &Position, after: &Position) -> bool {
+    before.piece_count() == after.piece_count()
+        && Side::ALL.into_iter().all(|s| before.men(s) == after.men(s))
+}
+
+/// How many plies at the end of the history were quiet.
+pub fn quiet_plies(history: &[Position]) -> usize {
+    history
+        .windows(2)
+        .rev()
+        .take_while(|w| is_quiet_ply(&w[0], &w[1]))
+        .count()
+}
+
+/// How often the last position of the history has occurred, counting it.
+/// Only the quiet stretch can hold an earlier copy: a capture or a man's
+/// move can never be undone.
+pub fn repetitions(history: &[Position]) -> usize {
+    let Some(last) = history.last() else {
+        return 0;
+    };
+    let quiet = quiet_plies(history);
+    history[history.len() - 1 - quiet..]
+        .iter()
+        .filter(|p| *p == last)
+        .count()
+}
+
+impl games::Rules for Draughts {
+    type Position = Position;
+    type Move = Move;
+    type Side = Side;
+
+    const GAME: &'static str = "draughts";
+
+    fn sides(&self) -> [Side; 2] {
+        Side::ALL
+    }
+
+    fn start(&self) -> Position {
+        Position::START
+    }
+
+    fn to_move(&self, pos: &Position) -> Side {
+        pos.to_move()
+    }
+
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        self.moves(pos)
+    }
+
+    fn play(&self, pos: &Position, mv: &Move) -> Position {
+        pos.play(mv)
+    }
+
+    /// No move loses (`no-moves`); then the third occurrence of a position
+    /// (`repetition`) and 80 quiet plies (`forty-moves`) draw.
+    fn outcome(&self, history: &[Position]) -> Option<Outcome<Side>> {
+        let pos = history.last()?;
+        if !movegen::has_move(pos) {
+            return Some(Outcome::Win {
+                winner: pos.to_move().other(),
+                how: how::NO_MOVES,
+            });
+        }
+        if repetitions(history) >= 3 {
+            return Some(Outcome::Draw {
+                how: how::REPETITION,
+            });
+        }
+        if quiet_plies(history) >= QUIET_PLIES_FOR_DRAW {
+            return Some(Outcome::Draw {
+                how: how::FORTY_MOVES,
+            });
+        }
+        None
+    }
+
+    fn path(&self, mv: &Move) -> Vec<Square> {
+        mv.grid_path()
+    }
+
+    fn notation(&self, pos: &Position) -> String {
+        fen::write(pos)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, String> {
+        fen::parse(text).map_err(|e| e.to_string())
+    }
+
+    fn setup(&self) -> Vec<(&'static str, String)> {
+        vec![("captures", self.captures.name().to_string())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Rules as _;
+    use crate::games::draughts::fen;
+
+    fn pos(text: &str) -> Position {
+        fen::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_side_without_a_move_loses() {
+        let rules = Draughts::STANDARD;
+        assert_eq!(
+            rules.outcome(&[pos("B:W32:B28")]),
+            Some(Outcome::Win {
+                winner: Side::White,
+                how: how::NO_MOVES
+            })
+        );
+        assert_eq!(
+            rules.outcome(&[pos("W:W:B28")]),
+            Some(Outcome::Win {
+                winner: Side::Black,
+                how: how::NO_MOVES
+            })
+        );
+        assert_eq!(rules.outcome(&[Position::START]), None);
+    }
+
+    #[test]
+    fn the_third_time_a_position_comes_round_is_a_draw() {
+        let rules = Draughts::STANDARD;
+        let mut history = vec![pos("B:WK32:BK1")];
+        let shuffle = ["1-5", "32-27", "5-1", "27-32"];
+        for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
+            assert_eq!(rules.outcome(&history), None, "after {i} plies");
+            let here = *history.last().unwrap();
+            let m = rules.find(&here, text).unwrap();
+            history.push(here.play(&m));
+        }
+        assert_eq!(repetitions(&history), 3);
+        assert_eq!(
+            rules.outcome(&history),
+            Some(Outcome::Draw {
+                how: how::REPETITION
+            })
+        );
+    }
+
+    #[test]
+    fn eighty_quiet_plies_draw_and_a_mans_move_resets_the_count() {
+        let rules = Draughts::STANDARD;
+        // Kings wandering (the positions need not follow by legal moves for
+        // the count), a black man fixed on 9.
+        let quiet = |i: usize| {
+            let side = if i.is_multiple_of(2) {
+                Side::Black
+            } else {
+                Side::White
+            };
+            Position::new(
+                (1 << 8) | (1 << (i % 8)),
+                1 << (16 + (i / 8) % 16),
+                (1 << (i % 8)) | (1 << (16 + (i / 8) % 16)),
+                side,
+            )
+            .unwrap()
+        };
+        let history: Vec<Position> = (0..=80).map(quiet).collect();
+        assert_eq!(quiet_plies(&history), 80);
+        assert_eq!(
+            rules.outcome(&history),
+            Some(Outcome::Draw {
+                how: how::FORTY_MOVES
+            })
+        );
+        assert_eq!(rules.outcome(&history[..80]), None);
+        // The man moved at ply 1: only 79 quiet plies since.
+        let mut moved = history.clone();
+        moved[0] = Position::new((1 << 4) | 1, 1 << 16, 1 | (1 << 16), Side::Black).unwrap();
+        assert_eq!(quiet_plies(&moved), 79);
+    }
+
+    #[test]
+    fn setup_names_the_capture_rule() {
+        assert_eq!(
+            Draughts::STANDARD.setup(),
+            vec![("captures", "compulsory".to_string())]
+        );
+        assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
+        assert_eq!(
+            "sometimes".parse::<Captures>(),
+            Err("\"sometimes\" is not a capture rule: write compulsory or optional".into())
+        );
+    }
+}

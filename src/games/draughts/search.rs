@@ -1,0 +1,623 @@
+//! The engine: iterative deepening over a negamax alpha-beta search with
+//! principal-variation windows, a transposition table, killer and history
+//! move ordering, late-move reductions, a quiescence search that plays out
+//! captures, repetition and forty-move awareness, and exact values from the
+//! endgame database. Time comes only from the `Deadline` the caller passes.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::endgame::{Endgame, Exact};
+use super::eval::{self, MAN};
+use super::moves::Move;
+use super::position::Position;
+use super::rules::{self, Draughts, QUIET_PLIES_FOR_DRAW};
+use super::tt::{Bound, Entry, NO_MOVE, Table};
+use super::{movegen, zobrist};
+use crate::games::Deadline;
+
+/// The score of a win now; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// The deepest a search line may go, captures included.
+pub const MAX_PLY: usize = 120;
+/// Scores beyond this are wins or losses, not evaluations.
+const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
+/// What a draw by repetition or the forty-move rule is worth to the side
+/// the search is for: a little less than nothing, so a side that is better
+/// looks for progress instead of going round.
+const CONTEMPT: i32 = 20;
+/// How many nodes between looks at the deadline.
+const CHECK_EVERY: u64 = 2048;
+
+/// A search's verdict, for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Score {
+    /// An evaluation in hundredths of a man.
+    Points(i32),
+    /// A forced win in this many plies.
+    Win(u32),
+    /// A forced loss in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// From the search's internal number.
+    pub fn from_internal(s: i32) -> Score {
+        if s > DECISIVE {
+            Score::Win((WIN - s) as u32)
+        } else if s < -DECISIVE {
+            Score::Loss((WIN + s) as u32)
+        } else {
+            Score::Points(s)
+        }
+    }
+
+    /// From an exact database value.
+    pub fn from_exact(e: Exact) -> Score {
+        match e {
+            Exact::Win(d) => Score::Win(d),
+            Exact::Loss(d) => Score::Loss(d),
+            Exact::Draw => Score::Points(0),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+1.25` (men), `win in 7 plies`, `loss in 4 plies`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Points(p) => write!(f, "{:+.2}", *p as f64 / MAN as f64),
+            Score::Win(n) => write!(f, "win in {n} plies"),
+            Score::Loss(n) => write!(f, "loss in {n} plies"),
+        }
+    }
+}
+
+/// How far a search may go.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Limits {
+    /// The deepest iteration, in plies.
+    pub max_depth: u32,
+    /// Whether to use the endgame database when one is attached.
+    pub use_endgame: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_depth: 64,
+            use_endgame: true,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Report {
+    /// The move to play, if there is a legal move.
+    pub best: Option<Move>,
+    /// Its score for the side to move.
+    pub score: Score,
+    /// The expected line, the best move first.
+    pub pv: Vec<Move>,
+    /// The last depth searched to the end.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The exact value from the endgame database, when it covers the position.
+    pub exact: Option<Exact>,
+    /// Every move that keeps the exact value (empty if not covered).
+    pub exact_moves: Vec<Move>,
+}
+
+/// A search engine: its table and move-ordering memory last from move to
+/// move. Attach a shared endgame database with [`Engine::with_endgame`].
+pub struct Engine {
+    rules: Draughts,
+    table: Table,
+    endgame: Option<Arc<Endgame>>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Box<[[i32; 32]; 32]>,
+    lists: Vec<Vec<Move>>,
+    /// Per ply: each move's ordering score and its place in `lists`.
+    orders: Vec<Vec<(i32, u16)>>,
+    pv: Vec<Vec<Move>>,
+    /// Keys of the positions since the last capture or man's move, the
+    /// game's and the search line's, to see repetitions.
+    path: Vec<u64>,
+    root_moves: Vec<Move>,
+    nodes: u64,
+    stopped: bool,
+    use_endgame: bool,
+}
+
+impl Engine {
+    /// An engine for these rules with a table of `2^table_bits` entries
+    /// (16 bytes each).
+    pub fn new(rules: Draughts, table_bits: u32) -> Engine {
+        Engine {
+            rules,
+            table: Table::new(table_bits),
+            endgame: None,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 32]; 32]),
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            orders: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            path: Vec::new(),
+            root_moves: Vec::new(),
+            nodes: 0,
+            stopped: false,
+            use_endgame: true,
+        }
+    }
+
+    /// The same engine with an endgame database (ignored unless built for
+    /// the same capture rule).
+    pub fn with_endgame(mut self, db: Arc<Endgame>) -> Engine {
+        if db.captures() == self.rules.captures {
+            self.endgame = Some(db);
+        }
+        self
+    }
+
+    /// The attached database, if any.
+    pub fn endgame(&self) -> Option<&Arc<Endgame>> {
+        self.endgame.as_ref()
+    }
+
+    /// Forgets what earlier searches learnt.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.iter_mut().for_each(|r| r.fill(0));
+        self.killers.fill([None; 2]);
+    }
+
+    fn probe_endgame(&self, pos: &Position) -> Option<Exact> {
+        if !self.use_endgame {
+            return None;
+        }
+        self.endgame.as_ref()?.probe(pos)
+    }
+
+    /// Searches the last position of `history` (the game so far, start
+    /// first) until `limits` or `deadline` stop it.
+    pub fn search(
+        &mut self,
+        history: &[Position],
+        limits: Limits,
+        deadline: &dyn Deadline,
+    ) -> Report {
+        let Some(&root) = history.last() else {
+            return self.empty_report();
+        };
+        self.nodes = 0;
+        self.stopped = false;
+        self.use_endgame = limits.use_endgame;
+        let legal = self.rules.moves(&root);
+        if legal.is_empty() {
+            return Report {
+                score: Score::Loss(0),
+                exact: Some(Exact::Loss(0)),
+                ..self.empty_report()
+            };
+        }
+        let quiet = rules::quiet_plies(history);
+        self.path = history[history.len() - 1 - quiet..]
+            .iter()
+            .map(zobrist::key)
+            .collect();
+        // Where the database knows the answer, only moves that keep it count.
+        let exact = self.probe_endgame(&root);
+        let exact_moves = match (&self.endgame, exact) {
+            (Some(db), Some(_)) if self.use_endgame => {
+                db.best_moves(&self.rules, &root).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        if let Some(e @ (Exact::Win(_) | Exact::Loss(_))) = exact
+            && let Some(&first) = exact_moves.first()
+        {
+            let pv = self.exact_line(root, first);
+            return Report {
+                best: Some(first),
+                score: Score::from_exact(e),
+                pv,
+                depth: 0,
+                nodes: 1,
+                exact,
+                exact_moves,
+            };
+        }
+        self.root_moves = if exact_moves.is_empty() {
+            legal
+        } else {
+            exact_moves.clone()
+        };
+        let mut report = Report {
+            best: self.root_moves.first().copied(),
+            score: Score::Points(0),
+            pv: self.root_moves.first().copied().into_iter().collect(),
+            depth: 0,
+            nodes: 0,
+            exact,
+            exact_moves,
+        };
+        for depth in 1..=limits.max_depth.min(MAX_PLY as u32 - 8) {
+            let score = self.negamax(
+                &root,
+                depth as i32,
+                -WIN - 1,
+                WIN + 1,
+                0,
+                quiet as u32,
+                deadline,
+            );
+            if self.stopped {
+                break;
+            }
+            report.depth = depth;
+            report.score = Score::from_internal(score);
+            report.pv = self.pv[0].clone();
+            report.best = report.pv.first().copied().or(report.best);
+            // Put the best move first for the next iteration.
+            if let Some(b) = report.best
+                && let Some(i) = self.root_moves.iter().position(|&m| m == b)
+            {
+                self.root_moves[..=i].rotate_right(1);
+            }
+            if matches!(report.score, Score::Win(n) | Score::Loss(n) if n <= depth) {
+                break;
+            }
+        }
+        report.nodes = self.nodes;
+        // A line that runs into the database goes on with its moves.
+        if let Some(&last) = report.pv.last() {
+            let end = report.pv[..report.pv.len() - 1]
+                .iter()
+                .fold(root, |p, m| p.play(m));
+            if let Some(Exact::Win(_) | Exact::Loss(_)) = self.probe_endgame(&end.play(&last)) {
+                let tail = self.exact_line(end, last);
+                report.pv.extend_from_slice(&tail[1..]);
+            }
+        }
+        report
+    }
+
+    fn empty_report(&self) -> Report {
+        Report {
+            best: None,
+            score: Score::Points(0),
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            exact: None,
+            exact_moves: Vec::new(),
+        }
+    }
+
+    /// The database's line from a position: best moves until the end.
+    fn exact_line(&self, mut pos: Position, first: Move) -> Vec<Move> {
+        let mut line = vec![first];
+        pos = pos.play(&first);
+        let Some(db) = &self.endgame else {
+            return line;
+        };
+        while line.len() < 60 {
+            match db
+                .best_moves(&self.rules, &pos)
+                .and_then(|m| m.first().copied())
+            {
+                Some(m) => {
+                    line.push(m);
+                    pos = pos.play(&m);
+                }
+                None => break,
+            }
+        }
+        line
+    }
+
+    /// Whether the position whose key was pushed last repeats one earlier in
+    /// the quiet stretch, with the same side to move.
+    fn repeats(&self, floor: usize) -> bool {
+        let n = self.path.len();
+        let Some(&key) = self.path.last() else {
+            return false;
+        };
+        let mut i = n as isize - 3;
+        while i >= floor as isize {
+            if self.path[i as usize] == key {
+                return true;
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        quiet: u32,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && deadline.passed() {
+            self.stopped = true;
+        }
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        let floor = self.path.len().saturating_sub(quiet as usize + 1);
+        if ply > 0 {
+            if self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32 {
+                // Even plies are the searching side's turns.
+                return if ply.is_multiple_of(2) {
+                    -CONTEMPT
+                } else {
+                    CONTEMPT
+                };
+            }
+            if let Some(e) = self.probe_endgame(pos) {
+                return match e {
+                    Exact::Win(d) => WIN - ply as i32 - d as i32,
+                    Exact::Loss(d) => -(WIN - ply as i32 - d as i32),
+                    Exact::Draw => 0,
+                };
+            }
+        }
+        if ply >= MAX_PLY {
+            return eval::evaluate(pos);
+        }
+        let forced = self.rules.captures.forced();
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        if ply == 0 {
+            list.extend_from_slice(&self.root_moves);
+        } else {
+            movegen::generate(pos, forced, &mut list);
+        }
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return -(WIN - ply as i32);
+        }
+        let capturing = list[0].is_capture();
+        // Quiescence: at the horizon, a quiet position is evaluated; captures
+        // (compulsory, so no standing pat) are played out.
+        if depth <= 0 {
+            if !capturing {
+                self.lists[ply] = list;
+                return eval::evaluate(pos);
+            }
+            if !forced {
+                let stand = eval::evaluate(pos);
+                if stand >= beta {
+                    self.lists[ply] = list;
+                    return stand;
+                }
+                alpha = alpha.max(stand);
+                list.retain(|m| m.is_capture());
+            }
+        }
+        // The parent pushed this position's key (the game's history, at the root).
+        let key = match self.path.last() {
+            Some(&k) => k,
+            None => zobrist::key(pos),
+        };
+        let mut tt_move = NO_MOVE;
+        // Capture sequences past the horizon are short and many: a table
+        // look-up (a likely cache miss) costs more there than it saves.
+        let use_table = depth > 0;
+        if use_table && let Some(e) = self.table.probe(key) {
+            tt_move = e.best;
+            if ply > 0 && e.depth as i32 >= depth {
+                let s = from_table(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.lists[ply] = list;
+                    return s;
+                }
+            }
+        }
+        // Order: the table's move, captures by size, killers, history.
+        let killers = self.killers[ply];
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        order.clear();
+        order.extend(list.iter().enumerate().map(|(i, m)| {
+            // At the root the list is already ordered, the best so far first.
+            let first = if ply == 0 {
+                i == 0
+            } else {
+                i == tt_move as usize && tt_move != NO_MOVE
+            };
+            let s = if first {
+                1 << 30
+            } else if m.is_capture() {
+                (1 << 24) + m.capture_count() as i32
+            } else if killers[0] == Some(*m) {
+                1 << 22
+            } else if killers[1] == Some(*m) {
+                (1 << 22) - 1
+            } else {
+                self.history[m.from_index() as usize][m.to_index() as usize]
+            };
+            (s, i as u16)
+        }));
+        order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        // A single reply costs nothing to look past.
+        let extend = i32::from(list.len() == 1 && depth > 0);
+        let original_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_index = NO_MOVE;
+        for (n, &(_, i)) in order.iter().enumerate() {
+            let m = list[i as usize];
+            let child = pos.play(&m);
+            let irreversible = m.is_capture() || pos.all_kings() & (1 << m.from_index()) == 0;
+            let child_quiet = if irreversible { 0 } else { quiet + 1 };
+            self.path.push(zobrist::key(&child));
+            let d = depth - 1 + extend;
+            let score = if n == 0 {
+                -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline)
+            } else {
+                let quiet_move = !m.is_capture() && killers[0] != Some(m) && killers[1] != Some(m);
+                let r = i32::from(depth >= 3 && n >= 3 && quiet_move && !capturing);
+                let mut s = -self.negamax(
+                    &child,
+                    d - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_quiet,
+                    deadline,
+                );
+                if s > alpha && !self.stopped && (r > 0 || s < beta) {
+                    s = -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline);
+                }
+                s
+            };
+            self.path.pop();
+            if self.stopped {
+                self.lists[ply] = list;
+                self.orders[ply] = order;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = u8::try_from(i).unwrap_or(NO_MOVE);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !m.is_capture() {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let h =
+                                &mut self.history[m.from_index() as usize][m.to_index() as usize];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.orders[ply] = order;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if ply > 0 && use_table {
+            self.table.store(Entry {
+                key,
+                score: to_table(best, ply),
+                depth: depth.clamp(-1, 100) as i8,
+                bound,
+                best: best_index,
+            });
+        }
+        best
+    }
+
+    /// Positions visited by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// Win scores are stored as distances from the stored position.
+fn to_table(score: i32, ply: usize) -> i16 {
+    let s = if score > DECISIVE {
+        score + ply as i32
+    } else if score < -DECISIVE {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+fn from_table(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s > DECISIVE {
+        s - ply as i32
+    } else if s < -DECISIVE {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Never;
+    use crate::games::draughts::fen;
+
+    fn best(fen_text: &str, depth: u32) -> Report {
+        let pos = fen::parse(fen_text).unwrap();
+        let mut e = Engine::new(Draughts::STANDARD, 16);
+        e.search(
+            &[pos],
+            Limits {
+                max_depth: depth,
+                use_endgame: false,
+            },
+            &Never,
+        )
+    }
+
+    #[test]
+    fn takes_the_capture_that_keeps_the_man() {
+        // White must take on 15 from 22 or from 24. From 22 it empties 18,
+        // and 11 jumps back over 15 to 18; from 24 nothing can take back
+        // (8 stops a second jump over 11).
+        let r = best("W:W22,24,25:B18,19,11,8", 6);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("24x15".into()));
+        // Three men each after it: about level.
+        assert!(
+            matches!(r.score, Score::Points(p) if p.abs() < 60),
+            "{:?}",
+            r.score
+        );
+    }
+
+    #[test]
+    fn sees_a_win_when_the_other_side_is_blocked() {
+        // Black takes White's last piece.
+        let r = best("B:W18:B14,K1", 4);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
+        assert_eq!(r.score, Score::Win(1));
+    }
+
+    #[test]
+    fn a_deadline_that_has_passed_still_gives_a_move() {
+        struct Passed;
+        impl Deadline for Passed {
+            fn passed(&self) -> bool {
+                true
+            }
+        }
+        let mut e = Engine::new(Draughts::STANDARD, 10);
+        let r = e.search(&[Position::START], Limits::default(), &Passed);
+        assert!(r.best.is_some());
+    }
+}
