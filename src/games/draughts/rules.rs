@@ -221,6 +221,14 @@ impl games::Rules for Draughts {
     fn setup(&self) -> Vec<(&'static str, String)> {
         vec![("captures", self.captures.name().to_string())]
     }
+
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Draughts, String> {
+        let captures = match pairs.iter().find(|(k, _)| *k == "captures") {
+            Some((_, v)) => v.parse()?,
+            None => Captures::Compulsory,
+        };
+        Ok(Draughts { captures })
+    }
 }
 
 #[cfg(test)]
