@@ -7,6 +7,8 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::cli::{Cli, Command, LogArgs, PlayArgs};
 use crate::faces::Face;
+use crate::faces::draughts::cli as draughts_cli;
+use crate::faces::fish::cli as fish_cli;
 use crate::faces::fox::FoxFace;
 use crate::faces::fox::capture::CaptureFace;
 use crate::faces::fox::classic::{self, ClassicFace};
@@ -297,7 +299,21 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             })?;
             Ok(Ending::Clean)
         }
-        Some(Command::History { json, log }) => {
+        Some(Command::Draughts(command)) => draughts_cli::run(command),
+        Some(Command::Fish(command)) => fish_cli::run(command),
+        Some(Command::History {
+            json,
+            pdn: Some(number),
+            log,
+        }) => {
+            let _ = json;
+            let log = needed_log(&log)?;
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            draughts_cli::write_pdn(&log, (number > 0).then_some(number), &mut out)?;
+            out.flush()?;
+            Ok(Ending::Clean)
+        }
+        Some(Command::History { json, log, .. }) => {
             show_history(&log, json)?;
             Ok(Ending::Clean)
         }
@@ -407,6 +423,8 @@ fn replay(args: &LogArgs, number: u64, step: bool, look: Look) -> Result<(), App
                 _ => replay::replay(&mut console, &rules, &FoxFace, &record, step),
             }
         }
+        "draughts" => draughts_cli::replay(&mut console, &record, step),
+        "fish" => fish_cli::replay(&mut console, &record, step),
         other => {
             return Err(damaged(format!(
                 "tallyho does not know the game \"{other}\""

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::faces::draughts::cli::DraughtsCommand;
+use crate::faces::fish::cli::FishCommand;
 use crate::faces::fox::cli::{AnalyseArgs, ClassicArgs, FoxArgs, FoxLevels};
 use crate::shell::console::{ColorChoice, Look};
 
@@ -168,6 +170,11 @@ pub enum Command {
         #[command(flatten)]
         log: LogArgs,
     },
+    /// English draughts, after a C project: menu, names, a numbered game log;
+    /// and its tools.
+    Draughts(DraughtsCommand),
+    /// "Hey, That's My Fish!", after a C assignment: one penguin each on 6x6.
+    Fish(FishCommand),
     /// Solve a Fox and Hounds position: who wins with best play, the best moves, and counts.
     #[command(alias = "analyze")]
     Analyse {
@@ -186,8 +193,12 @@ pub enum Command {
     /// List the finished games of every game, oldest first.
     History {
         /// Print the records as JSON, one array.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "pdn")]
         json: bool,
+
+        /// Write the draughts games as PDN, or game N alone.
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
+        pdn: Option<u64>,
 
         /// Where finished games are kept.
         #[command(flatten)]

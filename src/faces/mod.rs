@@ -6,6 +6,8 @@
 
 use crate::games::{Outcome, Rules, Square, Verdict};
 
+pub mod draughts;
+pub mod fish;
 pub mod fox;
 
 /// The main menu a game's flow opens with.

@@ -1,0 +1,3 @@
+//! English draughts' face: the seed's boards and sentences, and its command line.
+
+pub mod cli;
