@@ -338,22 +338,12 @@ fn needed_log(args: &LogArgs) -> Result<Log, AppError> {
     })
 }
 
-/// Says on standard error that another program holds the log's lock.
-fn waiting_for(log: &Log) -> impl FnMut() + '_ {
-    move || {
-        history::warn(&format!(
-            "waiting for another program to let go of {}",
-            safe::text(&log.path().display().to_string())
-        ))
-    }
-}
-
 /// `tallyho history`: the table, or every record as one JSON array, streamed.
 fn show_history(args: &LogArgs, json: bool) -> Result<(), AppError> {
     let log = needed_log(args)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let damaged = if json {
-        let mut records = log.stream(&mut waiting_for(&log))?;
+        let mut records = log.stream()?;
         write!(out, "[")?;
         let mut first = true;
         while let Some(record) = records.next_record()? {
@@ -362,12 +352,17 @@ fn show_history(args: &LogArgs, json: bool) -> Result<(), AppError> {
             }
             first = false;
             write!(out, "\n  ")?;
-            serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+            let text = serde_json::to_string(&record).map_err(io::Error::other)?;
+            out.write_all(safe::json(&text).as_bytes())?;
         }
         writeln!(out, "{}]", if first { "" } else { "\n" })?;
         records.damaged()
     } else {
-        history::write_table(&log, &mut out, &mut waiting_for(&log))?
+        let columns = io::stdout()
+            .is_terminal()
+            .then(crate::shell::console::terminal_columns)
+            .flatten();
+        history::write_table(&log, &mut out, columns)?
     };
     out.flush()?;
     if damaged > 0 {
@@ -378,7 +373,7 @@ fn show_history(args: &LogArgs, json: bool) -> Result<(), AppError> {
 
 /// Finds game `number` in the log, reading no further than it.
 fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
-    let mut records = log.stream(&mut waiting_for(log))?;
+    let mut records = log.stream()?;
     let mut any = false;
     while let Some(record) = records.next_record()? {
         if record.number == number {
@@ -386,10 +381,11 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
         }
         any = true;
     }
-    let known = if any {
-        "tallyho history lists its games"
-    } else {
-        "it has no games yet"
+    let known = match (any, records.damaged()) {
+        (_, 0) if any => "tallyho history lists its games".to_string(),
+        (_, 0) => "it has no games yet".to_string(),
+        (_, 1) => "1 damaged line was skipped".to_string(),
+        (_, n) => format!("{n} damaged lines were skipped"),
     };
     Err(AppError::Usage(format!(
         "there is no game {number} in {}: {known}",

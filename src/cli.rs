@@ -271,7 +271,7 @@ fn refusal(e: clap::Error) -> Refusal {
 
 /// An error message with control characters escaped and any word longer
 /// than 80 characters cut: clap quotes the argument it refuses.
-fn shorten(message: &str) -> String {
+pub fn shorten(message: &str) -> String {
     message
         .split('\n')
         .map(|line| {

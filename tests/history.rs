@@ -71,7 +71,7 @@ fn no_wait() -> impl FnMut() {
 
 /// Every record of a log, and the damaged lines.
 fn read(log: &Log) -> (Vec<Record>, usize) {
-    let mut records = log.stream(&mut no_wait()).unwrap();
+    let mut records = log.stream().unwrap();
     let mut all = Vec::new();
     while let Some(r) = records.next_record().unwrap() {
         all.push(r);
@@ -254,10 +254,7 @@ fn only_a_regular_file_is_a_log() {
             matches!(appended, Err(LogError::NotAFile(_))),
             "{special:?}: {appended:?}"
         );
-        assert!(matches!(
-            log.stream(&mut no_wait()),
-            Err(LogError::NotAFile(_))
-        ));
+        assert!(matches!(log.stream(), Err(LogError::NotAFile(_))));
     }
     clean(&path);
 }
@@ -437,7 +434,7 @@ fn table(records: &[Record]) -> String {
         .collect();
     fs::write(&path, text).unwrap();
     let mut out = Vec::new();
-    write_table(&Log::new(path.clone()), &mut out, &mut no_wait()).unwrap();
+    write_table(&Log::new(path.clone()), &mut out, None).unwrap();
     clean(&path);
     String::from_utf8(out).unwrap()
 }
@@ -539,4 +536,48 @@ fn dates_are_iso_8601_utc() {
             _ => assert!(c.is_ascii_digit(), "{now}"),
         }
     }
+}
+
+#[test]
+fn a_huge_damaged_end_is_read_back_in_blocks() {
+    let path = temp_path("huge-end");
+    let log = Log::new(path.clone());
+    log.append(&record(), &mut no_wait()).unwrap();
+    let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+    std::io::Write::write_all(&mut file, &vec![b'{'; 5 << 20]).unwrap();
+    drop(file);
+    // The junk may have been record 2.
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
+    assert_eq!(numbers(&log), [1, 3]);
+    clean(&path);
+}
+
+#[test]
+fn a_log_of_only_a_byte_order_mark_is_empty() {
+    let path = temp_path("bom-only");
+    fs::write(&path, b"\xEF\xBB\xBF").unwrap();
+    let log = Log::new(path.clone());
+    assert_eq!(read(&log), (vec![], 0));
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 1);
+    clean(&path);
+}
+
+#[test]
+fn numbers_edited_out_of_order_are_not_given_again() {
+    let path = temp_path("disorder");
+    let text: String = [5, 5, 3]
+        .map(|n| {
+            serde_json::to_string(&Record {
+                number: n,
+                ..record()
+            })
+            .unwrap()
+                + "\n"
+        })
+        .concat();
+    fs::write(&path, text).unwrap();
+    let log = Log::new(path.clone());
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 6);
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 7);
+    clean(&path);
 }

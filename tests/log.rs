@@ -310,7 +310,7 @@ fn replay_stops_at_the_end_and_reports_moves_after_it() {
         .args(["replay", "1"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("1 more moves are logged"));
+        .stderr(predicate::str::contains("1 more move is logged"));
 }
 
 #[test]
@@ -434,4 +434,84 @@ fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
         text.contains("Type Enter or n for the next move, b to go back, a move number 0-14, or q.")
     );
     assert!(!text.contains("Move 5:"), "q stopped it");
+}
+
+#[test]
+fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
+    let log = log_path("contradict");
+    tallyho(&log)
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "2",
+        ])
+        .assert()
+        .success();
+    let line = std::fs::read_to_string(&log).expect("log");
+    let record: serde_json::Value = serde_json::from_str(line.trim()).expect("json");
+    let winner = record["outcome"]["winner"]
+        .as_str()
+        .expect("a winner")
+        .to_string();
+    let other = if winner == "fox" { "hounds" } else { "fox" };
+    for (field, value, why) in [
+        ("winner", serde_json::json!(other), "but it says"),
+        ("winner", serde_json::Value::Null, "but it says a draw"),
+        ("plies", serde_json::json!(99), "it says 99 plies"),
+    ] {
+        let mut bad = record.clone();
+        if field == "plies" {
+            bad["plies"] = value;
+        } else {
+            bad["outcome"]["winner"] = value;
+        }
+        std::fs::write(&log, bad.to_string() + "\n").expect("written");
+        tallyho(&log)
+            .args(["replay", "1"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(why));
+    }
+}
+
+#[test]
+fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
+    let log = log_path("pager");
+    let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
+    // Enough games that the table fills the pipe and the reader blocks.
+    let many: String = (0..3000)
+        .map(|_| v1.lines().next().expect("a line").to_string() + "\n")
+        .collect();
+    std::fs::write(&log, many).expect("written");
+    let mut reader = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .arg("history")
+        .env("TALLYHO_HISTORY", &log)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("started");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tallyho(&log)
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ])
+        .timeout(std::time::Duration::from_secs(5))
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let _ = reader.kill();
+    let _ = reader.wait();
+    let text = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(text.lines().count(), 3001);
 }

@@ -398,9 +398,10 @@ impl Console {
     }
 
     /// Says why a line was refused, before the question is asked again.
+    /// The reason may quote what was typed, so it is made safe first.
     pub fn refuse(&mut self, why: &str) -> io::Result<()> {
         self.refused += 1;
-        self.say(why)
+        self.say(&safe::text(why))
     }
 
     /// Says a line that should survive the next clear of the screen, such as
@@ -546,7 +547,7 @@ impl Console {
 }
 
 /// The terminal's width in columns, if stdout is a terminal.
-fn terminal_columns() -> Option<usize> {
+pub fn terminal_columns() -> Option<usize> {
     // SAFETY: TIOCGWINSZ fills the winsize struct it is given, which is
     // plain data fully initialised by zeroing.
     unsafe {

@@ -289,22 +289,12 @@ impl Log {
         }
     }
 
-    /// Takes the lock, calling `waiting` once if that takes over a second.
-    fn lock(
-        &self,
-        file: &File,
-        exclusive: bool,
-        waiting: &mut dyn FnMut(),
-    ) -> Result<(), LogError> {
+    /// Takes the exclusive lock, calling `waiting` once if that takes over a second.
+    fn lock(&self, file: &File, waiting: &mut dyn FnMut()) -> Result<(), LogError> {
         let started = Instant::now();
         let mut told = false;
         loop {
-            let tried = if exclusive {
-                file.try_lock()
-            } else {
-                file.try_lock_shared()
-            };
-            match tried {
+            match file.try_lock() {
                 Ok(()) => return Ok(()),
                 Err(fs::TryLockError::Error(e)) => return Err(self.io(e)),
                 Err(fs::TryLockError::WouldBlock) => {}
@@ -334,7 +324,7 @@ impl Log {
             .create(true)
             .open(&self.path)
             .map_err(|e| self.io(e))?;
-        self.lock(&file, true, waiting)?;
+        self.lock(&file, waiting)?;
         let length = file.metadata().map_err(|e| self.io(e))?.len();
         let (last, ends_in_newline) = tail(&mut file, length).map_err(|e| self.io(e))?;
         let number = match last {
@@ -367,7 +357,7 @@ impl Log {
 
     /// Reads the log a record at a time, in the order appended. Damaged
     /// lines are counted, not returned. A missing file reads as empty.
-    pub fn stream(&self, waiting: &mut dyn FnMut()) -> Result<Records, LogError> {
+    pub fn stream(&self) -> Result<Records, LogError> {
         if !self.check_regular()? {
             return Ok(Records {
                 lines: None,
@@ -375,9 +365,10 @@ impl Log {
                 path: self.path.clone(),
             });
         }
+        // No lock: a reader held up by a slow pipe (a pager) must never keep
+        // a finished game out. An appender writes whole lines, and a last
+        // line without its newline that is no record yet is skipped.
         let file = File::open(&self.path).map_err(|e| self.io(e))?;
-        // Shared: readers never see an appender's line half written.
-        self.lock(&file, false, waiting)?;
         Ok(Records {
             lines: Some(BufReader::new(file)),
             damaged: 0,
@@ -386,39 +377,119 @@ impl Log {
     }
 }
 
-/// The number of the last record, and whether the file ends in a newline.
-/// Reads back from the end only as far as the last good record; damaged
-/// lines after it count as numbers used, since one may have held a number.
+/// The largest number the end of the log has used, and whether the file
+/// ends in a newline. It reads back from the end only as far as the last
+/// good record, and at least the last 64 KiB, in blocks: a damaged end of
+/// any size costs time but no memory. Damaged lines after the last good
+/// record count as numbers used, since one may have held a number; the
+/// largest number in the last 64 KiB counts too, for a log edited by hand.
 fn tail(file: &mut File, length: u64) -> io::Result<(Option<u64>, bool)> {
     if length == 0 {
         return Ok((None, true));
     }
-    let mut window: u64 = 64 * 1024;
-    loop {
-        let start = length.saturating_sub(window);
-        file.seek(SeekFrom::Start(start))?;
-        let mut bytes = Vec::new();
-        file.take(length - start).read_to_end(&mut bytes)?;
-        let ends_in_newline = bytes.last() == Some(&b'\n');
-        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-        if start > 0 {
-            // The first piece may be the end of a longer line.
-            lines.remove(0);
-        }
-        let mut damaged: u64 = 0;
-        for line in lines.iter().rev() {
-            if line.trim_ascii().is_empty() {
-                continue;
+    file.seek(SeekFrom::Start(length - 1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    let ends_in_newline = last[0] == b'\n';
+    let mut lines = Backwards::new(file, length);
+    let mut damaged: u64 = 0;
+    let mut found: Option<u64> = None;
+    let mut largest: Option<u64> = None;
+    while let Some(line) = lines.next_line()? {
+        let number = match &line {
+            Some(line) if is_blank(line) => continue,
+            Some(line) => number_of(line),
+            None => None,
+        };
+        match (number, found) {
+            (Some(n), None) => {
+                found = Some(n.saturating_add(damaged));
+                largest = Some(n);
             }
-            match number_of(line) {
-                Some(n) => return Ok((Some(n.saturating_add(damaged)), ends_in_newline)),
-                None => damaged += 1,
+            (Some(n), Some(_)) => largest = largest.max(Some(n)),
+            (None, None) => damaged += 1,
+            (None, Some(_)) => {}
+        }
+        if found.is_some() && length - lines.position() >= TAIL_WINDOW {
+            break;
+        }
+    }
+    let used = match (found, largest) {
+        (Some(n), largest) => Some(n.max(largest.unwrap_or(0))),
+        (None, _) => (damaged > 0).then_some(damaged),
+    };
+    Ok((used, ends_in_newline))
+}
+
+/// How much of the log's end an append reads at least.
+const TAIL_WINDOW: u64 = 64 * 1024;
+
+/// Whether a line holds nothing but a byte order mark and white space.
+fn is_blank(line: &[u8]) -> bool {
+    line.strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(line)
+        .trim_ascii()
+        .is_empty()
+}
+
+/// The lines of a file from the last to the first, read in blocks. A line
+/// longer than [`MAX_RECORD`] comes out as `None`, without being kept.
+struct Backwards<'a> {
+    file: &'a mut File,
+    /// Where the bytes not yet read end.
+    unread: u64,
+    /// The end of a line whose start is not read yet.
+    carry: Vec<u8>,
+    /// The line being read is longer than a record may be.
+    long: bool,
+    done: bool,
+}
+
+impl<'a> Backwards<'a> {
+    fn new(file: &'a mut File, length: u64) -> Backwards<'a> {
+        Backwards {
+            file,
+            unread: length,
+            carry: Vec::new(),
+            long: false,
+            done: false,
+        }
+    }
+
+    /// How far from the start of the file reading has come.
+    fn position(&self) -> u64 {
+        self.unread
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<Option<Vec<u8>>>> {
+        const BLOCK: u64 = 64 * 1024;
+        loop {
+            if let Some(i) = self.carry.iter().rposition(|&b| b == b'\n') {
+                let line = self.carry.split_off(i + 1);
+                self.carry.truncate(i);
+                return Ok(Some((!std::mem::take(&mut self.long)).then_some(line)));
+            }
+            if self.unread == 0 {
+                if self.done {
+                    return Ok(None);
+                }
+                self.done = true;
+                let line = std::mem::take(&mut self.carry);
+                return Ok(Some((!std::mem::take(&mut self.long)).then_some(line)));
+            }
+            let size = self.unread.min(BLOCK);
+            self.unread -= size;
+            self.file.seek(SeekFrom::Start(self.unread))?;
+            let mut block = vec![0; size as usize];
+            self.file.read_exact(&mut block)?;
+            block.extend_from_slice(&self.carry);
+            self.carry = block;
+            if self.carry.len() > MAX_RECORD && !self.carry.contains(&b'\n') {
+                // All of it belongs to one line too long to be a record.
+                self.long = true;
+                self.carry.clear();
             }
         }
-        if start == 0 {
-            return Ok(((damaged > 0).then_some(damaged), ends_in_newline));
-        }
-        window = window.saturating_mul(4);
     }
 }
 
@@ -455,25 +526,32 @@ impl Records {
         loop {
             let line =
                 read_line(lines, MAX_RECORD).map_err(|e| LogError::Io(self.path.clone(), e))?;
-            let Some(line) = line else { return Ok(None) };
+            let Some((line, ended)) = line else {
+                return Ok(None);
+            };
             let Some(line) = line else {
                 self.damaged += 1;
                 continue;
             };
-            if line.trim_ascii().is_empty() {
+            if is_blank(&line) {
                 continue;
             }
             match parse_record(&line) {
                 Some(record) => return Ok(Some(record)),
+                // Being written right now, or cut off: its newline will tell.
+                None if !ended => return Ok(None),
                 None => self.damaged += 1,
             }
         }
     }
 }
 
-/// One line without its newline: `None` at the end of the file, `Some(None)`
-/// for a line longer than `cap`, which is skipped without being kept.
-fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Option<Option<Vec<u8>>>> {
+/// One line without its newline, and whether it had one: `None` at the end
+/// of the file; the line is `None` when longer than `cap`, and then skipped
+/// without being kept.
+type Line = Option<(Option<Vec<u8>>, bool)>;
+
+fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Line> {
     let mut kept = Vec::new();
     let mut too_long = false;
     let mut started = false;
@@ -484,7 +562,7 @@ fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Option<Option<V
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(started.then(|| (!too_long).then_some(kept)));
+            return Ok(started.then(|| ((!too_long).then_some(kept), false)));
         }
         started = true;
         let newline = buf.iter().position(|&b| b == b'\n');
@@ -500,7 +578,7 @@ fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Option<Option<V
         let used = newline.map_or(buf.len(), |i| i + 1);
         input.consume(used);
         if newline.is_some() {
-            return Ok(Some((!too_long).then_some(kept)));
+            return Ok(Some(((!too_long).then_some(kept), true)));
         }
     }
 }
@@ -602,6 +680,23 @@ impl Widths {
         }
     }
 
+    /// Narrows the name columns, widest first, until a row fits `columns`
+    /// (or they are all down to 8).
+    pub fn fit_within(&mut self, columns: usize) {
+        const NAMES: [usize; 4] = [2, 3, 4, 5];
+        let total = |w: &[usize; 7]| w.iter().sum::<usize>() + 2 * (w.len() - 1);
+        while total(&self.0) > columns {
+            let Some(&widest) = NAMES
+                .iter()
+                .filter(|&&i| self.0[i] > 8)
+                .max_by_key(|&&i| self.0[i])
+            else {
+                return;
+            };
+            self.0[widest] -= 1;
+        }
+    }
+
     fn line(&self, cells: &[String; 7]) -> String {
         let cells: Vec<String> = cells
             .iter()
@@ -634,25 +729,29 @@ fn short_date(date: &str) -> String {
 
 /// Writes the history table of a log: two passes, one to size the columns
 /// and one to write the rows, so no record is held in memory. Returns the
-/// number of damaged lines.
+/// number of damaged lines. With `columns`, the name columns are cut so a
+/// row fits a terminal that wide.
 pub fn write_table(
     log: &Log,
     out: &mut dyn Write,
-    waiting: &mut dyn FnMut(),
+    columns: Option<usize>,
 ) -> Result<usize, TableError> {
     let mut widths = Widths::default();
-    let mut records = log.stream(waiting)?;
+    let mut records = log.stream()?;
     let mut any = false;
     while let Some(record) = records.next_record()? {
         widths.fit(&record);
         any = true;
+    }
+    if let Some(columns) = columns {
+        widths.fit_within(columns);
     }
     if !any {
         writeln!(out, "No games yet.")?;
         return Ok(records.damaged());
     }
     writeln!(out, "{}", widths.header())?;
-    let mut records = log.stream(waiting)?;
+    let mut records = log.stream()?;
     while let Some(record) = records.next_record()? {
         writeln!(out, "{}", widths.row(&record))?;
     }
@@ -686,8 +785,7 @@ pub fn show_in_menu(console: &mut Console, keeper: &Keeper) -> io::Result<()> {
         return console.say("The game history is off (--no-history).");
     };
     let mut table = Vec::new();
-    let mut waiting = || {};
-    match write_table(log, &mut table, &mut waiting) {
+    match write_table(log, &mut table, Some(console.width())) {
         Ok(damaged) => {
             if damaged > 0 {
                 console.say(&format!("Warning: {}.", damaged_lines(damaged, log.path())))?;
@@ -715,12 +813,12 @@ mod tests {
         let mut input = io::Cursor::new(b"abc\nxxxxxxxxxx\nde".to_vec());
         assert_eq!(
             read_line(&mut input, 5).unwrap(),
-            Some(Some(b"abc".to_vec()))
+            Some((Some(b"abc".to_vec()), true))
         );
-        assert_eq!(read_line(&mut input, 5).unwrap(), Some(None));
+        assert_eq!(read_line(&mut input, 5).unwrap(), Some((None, true)));
         assert_eq!(
             read_line(&mut input, 5).unwrap(),
-            Some(Some(b"de".to_vec()))
+            Some((Some(b"de".to_vec()), false))
         );
         assert_eq!(read_line(&mut input, 5).unwrap(), None);
     }

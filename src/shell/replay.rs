@@ -38,9 +38,10 @@ pub fn rebuild<R: Rules>(
     let mut game: Game<R> = Game::new(start);
     for (i, text) in record.moves.iter().enumerate() {
         if game.outcome(rules).is_some() {
+            let more = record.moves.len() - i;
             return Err(format!(
-                "the game was over after move {i}, yet {} more moves are logged",
-                record.moves.len() - i
+                "the game was over after move {i}, yet {more} more {} logged",
+                if more == 1 { "move is" } else { "moves are" }
             ));
         }
         let legal = rules.legal_moves(game.position());
@@ -60,6 +61,25 @@ pub fn rebuild<R: Rules>(
         Some(outcome) => outcome,
         None => logged_ending(rules, &game, record)?,
     };
+    let winner = outcome.winner().map(|side| side.to_string());
+    if winner != record.outcome.winner || outcome.how() != record.outcome.how {
+        let said = |w: &Option<String>, how: &str| match w {
+            Some(side) => format!("the {side} won ({how})"),
+            None => format!("a draw ({how})"),
+        };
+        return Err(format!(
+            "its moves end in {}, but it says {}",
+            said(&winner, outcome.how()),
+            said(&record.outcome.winner, &record.outcome.how)
+        ));
+    }
+    if record.plies as usize != record.moves.len() {
+        return Err(format!(
+            "it says {} plies but holds {} moves",
+            record.plies,
+            record.moves.len()
+        ));
+    }
     Ok((game, outcome))
 }
 

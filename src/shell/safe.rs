@@ -22,6 +22,23 @@ pub fn text(raw: &str) -> String {
     out
 }
 
+/// JSON text with every character that could control a terminal written
+/// as a `\u` escape, which JSON reads back as the same character.
+pub fn json(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_control() || is_format(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The columns `text` takes in a terminal.
 pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
@@ -125,6 +142,18 @@ mod tests {
                 "The fox got past the hounds: no hound can ever reach it, nor a square next to it.";
             assert!(wrap(text, width).lines().all(|l| super::width(l) <= width));
         }
+    }
+
+    #[test]
+    fn json_keeps_its_meaning_without_raw_controls() {
+        let raw = serde_json::to_string("a\u{9b}b\u{202e}c\u{E0041}\n").unwrap();
+        let safe = json(&raw);
+        assert!(
+            safe.chars().all(|c| !c.is_control() && !is_format(c)),
+            "{safe}"
+        );
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, "a\u{9b}b\u{202e}c\u{E0041}\n");
     }
 
     #[test]
