@@ -132,6 +132,9 @@ fn check_players(
         Some(0) if play.side.is_some() => {
             usage("--side is for playing against the computer (--players 1)".into())
         }
+        Some(2) if play.delay.is_some() => {
+            usage("--delay paces a computer player: use --players 0 or 1".into())
+        }
         _ => Ok(()),
     }
 }
@@ -153,6 +156,12 @@ pub fn play_match<R: Computers, F: Face<R>>(
 ) -> Result<Ending, AppError> {
     let names = names(play.names.as_deref())?;
     check_players(play, &names, face.computer_names()[0], watch_levels)?;
+    if play.level.is_some() && side_levels.iter().all(Option::is_some) {
+        return Err(AppError::Usage(format!(
+            "--level would not be used: {} give both levels",
+            watch_levels.unwrap_or("the levels for watching")
+        )));
+    }
     let level = play
         .level
         .as_deref()
@@ -307,14 +316,14 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             log,
         }) => {
             let _ = json;
-            let log = needed_log(&log)?;
+            let log = needed_log(&log.log())?;
             let mut out = io::BufWriter::new(io::stdout().lock());
             draughts_cli::write_pdn(&log, (number > 0).then_some(number), &mut out)?;
             out.flush()?;
             Ok(Ending::Clean)
         }
         Some(Command::History { json, log, .. }) => {
-            show_history(&log, json)?;
+            show_history(&log.log(), json)?;
             Ok(Ending::Clean)
         }
         Some(Command::Replay {
@@ -323,7 +332,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             look,
             log,
         }) => {
-            replay(&log, number, step, look.look())?;
+            replay(&log.log(), number, step, look.look())?;
             Ok(Ending::Clean)
         }
     }

@@ -92,6 +92,25 @@ pub struct LogArgs {
     pub no_history: bool,
 }
 
+/// The game log to read, for `history` and `replay`.
+#[derive(Args, Debug, Clone)]
+pub struct LogFileArgs {
+    /// The game log file. Default: $TALLYHO_HISTORY, else history.jsonl in the
+    /// user's data directory (~/.local/share/tallyho on Linux).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+}
+
+impl LogFileArgs {
+    /// As the options of a flow that keeps games.
+    pub fn log(&self) -> LogArgs {
+        LogArgs {
+            history: self.history.clone(),
+            no_history: false,
+        }
+    }
+}
+
 /// The longest pause before a computer move, in milliseconds.
 pub const MAX_DELAY: u64 = 10_000;
 
@@ -200,9 +219,9 @@ pub enum Command {
         #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
         pdn: Option<u64>,
 
-        /// Where finished games are kept.
+        /// The game log.
         #[command(flatten)]
-        log: LogArgs,
+        log: LogFileArgs,
     },
     /// Replay a finished game from the log, move by move.
     Replay {
@@ -218,9 +237,9 @@ pub enum Command {
         #[command(flatten)]
         look: LookArgs,
 
-        /// Where finished games are kept.
+        /// The game log.
         #[command(flatten)]
-        log: LogArgs,
+        log: LogFileArgs,
     },
 }
 

@@ -437,6 +437,14 @@ impl Console {
         if self.interrupted() {
             return Ok(Reply::End);
         }
+        // A question wider than the screen wraps at word boundaries too.
+        let wrapped;
+        let question = if safe::width(question) > self.width() {
+            wrapped = format!("{} ", safe::wrap(question.trim_end(), self.width()));
+            wrapped.as_str()
+        } else {
+            question
+        };
         let styled = if self.look.colour {
             question.bold().to_string()
         } else {
@@ -588,20 +596,32 @@ fn read_capped(input: &mut dyn BufRead, cap: usize) -> io::Result<Option<(Vec<u8
             return Ok(started.then_some((kept, total)));
         }
         started = true;
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let line = &buf[..newline.unwrap_or(buf.len())];
+        // LF, CRLF and a lone CR (old Macintosh files) all end a line.
+        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+        let line = &buf[..end.unwrap_or(buf.len())];
         let room = (cap + 1).saturating_sub(kept.len());
         kept.extend_from_slice(&line[..line.len().min(room)]);
         total += line.len();
-        let used = newline.map_or(buf.len(), |i| i + 1);
+        let ending = end.map(|i| buf[i]);
+        let used = end.map_or(buf.len(), |i| i + 1);
         input.consume(used);
-        if newline.is_some() {
-            // A CRLF line ending is a line ending, not part of the answer.
-            if total == kept.len() && kept.last() == Some(&b'\r') {
-                kept.pop();
-                total -= 1;
+        match ending {
+            Some(b'\r') => {
+                // The LF of a CRLF belongs to this line's ending.
+                let next = loop {
+                    match input.fill_buf() {
+                        Ok(buf) => break buf.first().copied(),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e),
+                    }
+                };
+                if next == Some(b'\n') {
+                    input.consume(1);
+                }
+                return Ok(Some((kept, total)));
             }
-            return Ok(Some((kept, total)));
+            Some(_) => return Ok(Some((kept, total))),
+            None => {}
         }
     }
 }
@@ -616,9 +636,10 @@ mod tests {
 
     #[test]
     fn scripted_lines_are_read_and_refused_precisely() {
-        let mut c = console(b"B1\r\nok\n\xff\xfe\n\x1b[31m\n");
+        let mut c = console(b"B1\r\nok\rC2\n\xff\xfe\n\x1b[31m\n");
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("ok".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("C2".into()));
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::NotUtf8));
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::Control));
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);

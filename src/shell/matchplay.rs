@@ -160,6 +160,7 @@ pub fn run<R: Computers, F: Face<R>>(
     face: &F,
     options: &Options<R>,
 ) -> io::Result<u32> {
+    signals::set_farewell(Some(GOODBYE.to_string()));
     console.say(face.title())?;
     console.say("")?;
     if let (None, Some(intro)) = (options.players, face.intro(&options.rules)) {
@@ -281,6 +282,17 @@ fn menu<R: Computers, F: Face<R>>(
         let choice = ask_until(console, &question, &numbers, |line| {
             parse_choice(line, &labels)
         })?;
+        let players = match choice.map(|i| menu[i].0) {
+            Some(Choice::TwoPlayers) => Some(2),
+            Some(Choice::OnePlayer) => Some(1),
+            Some(Choice::Watch) => Some(0),
+            _ => None,
+        };
+        if let Some(why) = players.and_then(|n| unfit(options, n)) {
+            console.refuse(&capitalise(&why))?;
+            console.say("")?;
+            continue;
+        }
         match choice.map(|i| menu[i].0) {
             Some(Choice::Play) => {
                 let who = &MENU[..3];
@@ -291,9 +303,10 @@ fn menu<R: Computers, F: Face<R>>(
                 let numbers: Vec<String> = (1..=who.len()).map(|n| n.to_string()).collect();
                 let question = format!("Who plays ({})? ", numbers.join(", "));
                 let picked = ask_until(console, &question, &numbers, |line| {
-                    parse_choice(line, &labels)
+                    let n = [2, 1, 0][parse_choice(line, &labels)?];
+                    unfit(options, n).map_or(Ok(n), Err)
                 })?;
-                return Ok(picked.map(|i| [2, 1, 0][i]));
+                return Ok(picked);
             }
             Some(Choice::TwoPlayers) => return Ok(Some(2)),
             Some(Choice::OnePlayer) => return Ok(Some(1)),
@@ -303,6 +316,32 @@ fn menu<R: Computers, F: Face<R>>(
             Some(Choice::Quit) | None => return Ok(None),
         }
         console.say("")?;
+    }
+}
+
+/// Why the command line's options do not fit a match of `players` people,
+/// if they do not: they would be ignored.
+fn unfit<R: Computers>(options: &Options<R>, players: u8) -> Option<String> {
+    let names = options.names.len();
+    let levels = options.level.is_some() || options.side.is_some();
+    let watch_levels = options.side_levels.iter().any(Option::is_some);
+    match players {
+        2 if levels || watch_levels => Some(
+            "the computer's options (--level, --side, the levels for watching) need a computer player: choose another game, or leave and drop them".to_string(),
+        ),
+        1 if names == 2 => Some(
+            "--names gave two players: against the computer, give your name alone. Choose two players, or leave and change it".to_string(),
+        ),
+        1 if watch_levels => Some(
+            "the levels for watching are for the computer playing itself: choose watching, or leave and use --level".to_string(),
+        ),
+        0 if names > 0 => Some(
+            "--names gave players' names, but the computer names its own: choose a game with players".to_string(),
+        ),
+        0 if options.side.is_some() => Some(
+            "--side is for playing against the computer: choose that, or leave and drop it".to_string(),
+        ),
+        _ => None,
     }
 }
 
@@ -421,16 +460,20 @@ fn names<R: Computers, F: Face<R>>(
         return Ok(Some([a.clone(), b.clone()]));
     }
     let [first, second] = options.rules.sides();
-    let Some(one) = ask_until(
-        console,
-        &format!(
-            "What should Player 1 be called (starts as {})? ",
-            face.side_noun(first)
-        ),
-        &[],
-        parse_name,
-    )?
-    else {
+    let given = options.names.first().cloned();
+    let one = match given {
+        Some(one) => Some(one),
+        None => ask_until(
+            console,
+            &format!(
+                "What should Player 1 be called (starts as {})? ",
+                face.side_noun(first)
+            ),
+            &[],
+            parse_name,
+        )?,
+    };
+    let Some(one) = one else {
         return Ok(None);
     };
     let two = ask_until(

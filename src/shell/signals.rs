@@ -73,12 +73,19 @@ fn leave(status: i32) -> ! {
     let _writing = writing();
     restore_terminal();
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some(line) = farewell {
-        // The terminal may be gone (SIGHUP): nothing to do about a failed write.
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "\n{line}");
-        let _ = out.flush();
+    // The terminal may be gone (SIGHUP): nothing to do about a failed write.
+    let mut out = io::stdout().lock();
+    match farewell {
+        Some(line) => {
+            let _ = writeln!(out, "\n{line}");
+        }
+        // At least leave the shell's prompt a line of its own.
+        None if io::stdout().is_terminal() => {
+            let _ = writeln!(out);
+        }
+        None => {}
     }
+    let _ = out.flush();
     std::process::exit(status)
 }
 

@@ -35,6 +35,7 @@ pub struct Options {
 pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     let setup = options.setup;
     let level = options.level.unwrap_or(Level::Classic);
+    signals::set_farewell(Some(text::BYE.to_string()));
     console.say(text::BANNER)?;
     console.say("")?;
     let answers = vec!["YES".to_string(), "NO".to_string()];
@@ -65,7 +66,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             Side::Hounds => you += 1,
             Side::Fox => me += 1,
         }
-        signals::set_farewell(Some(text::tally(you, me)));
+        signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
         let seats = vec![
             Seat {
                 name: "YOU".to_string(),

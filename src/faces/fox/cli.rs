@@ -181,10 +181,20 @@ pub fn analyse(game: &FoxArgs, args: &AnalyseArgs, colour: bool) -> Result<(), A
         ));
     }
     if args.position.as_deref() == Some("-") {
+        if game.first.is_some() || game.fox_start.is_some() {
+            return Err(AnalyseError::Usage(
+                "--first and --fox-start set up a start position; the positions read give their own".into(),
+            ));
+        }
         return analyse_lines(&setup);
     }
     let pos = match &args.position {
         None => setup.default_start(),
+        Some(_) if game.first.is_some() || game.fox_start.is_some() => {
+            return Err(AnalyseError::Usage(
+                "--first and --fox-start set up a start position; a POSITION gives its own".into(),
+            ));
+        }
         Some(text) => position(&setup, text).map_err(AnalyseError::Usage)?,
     };
     let mut out = io::stdout().lock();
