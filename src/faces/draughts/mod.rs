@@ -247,7 +247,9 @@ fn refusal(rules: &Session, pos: &Position, typed: &[Square], tried: &[Square]) 
     } else {
         tried_pdn
     };
-    let start = path[0];
+    let Some(&start) = path.first() else {
+        return text::NEED_SQUARE.to_string();
+    };
     // A man crowned stops: a path going on from its crowning square.
     let crowning = legal.iter().find(|m| {
         let squares = m.squares();
