@@ -284,6 +284,26 @@ mod tests {
     }
 
     #[test]
+    fn colour_marks_the_last_move() {
+        let rules = crate::games::draughts::Draughts::STANDARD;
+        let m = rules.find(&Position::START, "11-15").unwrap();
+        let after = Position::START.play(&m);
+        let drawing = Drawing {
+            ascii: false,
+            colour: true,
+        };
+        let text = board(&after, Some(&m), drawing);
+        // The man on 15 stands out; the square it left shows a dot.
+        assert!(
+            text.contains("\u{1b}[7m") || text.contains(";7m"),
+            "{text:?}"
+        );
+        assert!(text.contains('\u{b7}'));
+        let plain = board(&after, Some(&m), Drawing::default());
+        assert!(!plain.contains('\u{1b}') && !plain.contains('\u{b7}'));
+    }
+
+    #[test]
     fn a_box_fits_its_text() {
         let b = boxed(&["Hi", "there"], Drawing::default());
         assert_eq!(b, "┌─────────┐\n│   Hi    │\n│  there  │\n└─────────┘");
