@@ -17,7 +17,7 @@ fn main() {
         Captures::Compulsory
     };
     let started = Instant::now();
-    let db = Endgame::build(pieces, Draughts { captures });
+    let db = Endgame::build(pieces, Draughts::with_captures(captures));
     let built = started.elapsed().as_secs_f64();
     println!(
         "pieces={} captures={captures} positions={} bytes={} build={built:.2}s longest={} plies",

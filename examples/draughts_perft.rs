@@ -17,13 +17,11 @@ fn main() {
     let plain = args.iter().any(|a| a == "--plain");
     let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let depth: u32 = rest.first().and_then(|d| d.parse().ok()).unwrap_or(10);
-    let rules = Draughts {
-        captures: if optional {
-            Captures::Optional
-        } else {
-            Captures::Compulsory
-        },
-    };
+    let rules = Draughts::with_captures(if optional {
+        Captures::Optional
+    } else {
+        Captures::Compulsory
+    });
     let pos = match rest.get(1) {
         Some(fen) => match rules.parse_position(fen) {
             Ok(p) => p,

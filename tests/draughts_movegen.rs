@@ -276,9 +276,7 @@ fn perft_counts_from_the_data_files() {
         cases.len()
     );
     for case in cases {
-        let rules = Draughts {
-            captures: case.captures,
-        };
+        let rules = Draughts::with_captures(case.captures);
         let pos = rules.parse_position(&case.fen).unwrap();
         let mut plain = Perft::new(rules);
         let mut table = Perft::with_table(rules, 14);
@@ -298,9 +296,7 @@ fn perft_counts_from_the_data_files() {
 #[test]
 fn the_reference_generator_agrees_with_the_data_files() {
     for case in all_cases() {
-        let rules = Draughts {
-            captures: case.captures,
-        };
+        let rules = Draughts::with_captures(case.captures);
         let board = RefBoard::from_position(&rules.parse_position(&case.fen).unwrap());
         for &(d, n) in case.counts.iter().filter(|c| c.1 <= 20_000) {
             assert_eq!(
@@ -319,9 +315,7 @@ fn the_reference_generator_agrees_with_the_data_files() {
 #[ignore]
 fn deep_perft() {
     for case in all_cases() {
-        let rules = Draughts {
-            captures: case.captures,
-        };
+        let rules = Draughts::with_captures(case.captures);
         let pos = rules.parse_position(&case.fen).unwrap();
         let mut counter = Perft::with_table(rules, 20);
         for &(d, n) in &case.counts {
@@ -337,9 +331,7 @@ fn deep_perft() {
 #[ignore]
 fn print_reference_counts() {
     for case in all_cases().into_iter().filter(|c| c.id != "start") {
-        let rules = Draughts {
-            captures: case.captures,
-        };
+        let rules = Draughts::with_captures(case.captures);
         let board = RefBoard::from_position(&rules.parse_position(&case.fen).unwrap());
         println!("id {}", case.id);
         for d in 1..=7 {
@@ -390,9 +382,7 @@ fn crowning_ends_a_jump() {
 fn captures_are_compulsory_unless_optional() {
     let p = pos("B:W18:B14,1");
     assert_eq!(moves(Draughts::STANDARD, &p), ["14x23"]);
-    let optional = Draughts {
-        captures: Captures::Optional,
-    };
+    let optional = Draughts::with_captures(Captures::Optional);
     assert_eq!(moves(optional, &p), ["1-5", "1-6", "14-17", "14x23"]);
 }
 
@@ -449,7 +439,7 @@ fn arb_game_position() -> impl Strategy<Value = Position> {
 
 fn check_against_reference(p: &Position) -> Result<(), TestCaseError> {
     for captures in Captures::ALL {
-        let rules = Draughts { captures };
+        let rules = Draughts::with_captures(captures);
         let board = RefBoard::from_position(p);
         let expected: BTreeSet<Path> = board.moves(captures).into_iter().collect();
         let got = grid_paths(&rules, p);

@@ -77,13 +77,11 @@ fn arb_game() -> impl Strategy<Value = PdnGame> {
         0usize..4,
     )
         .prop_map(|(picks, optional, name, result)| {
-            let rules = Draughts {
-                captures: if optional {
-                    Captures::Optional
-                } else {
-                    Captures::Compulsory
-                },
-            };
+            let rules = Draughts::with_captures(if optional {
+                Captures::Optional
+            } else {
+                Captures::Compulsory
+            });
             let mut g = PdnGame::new(rules, Position::START);
             g.set_tag("Event", "proptest");
             g.set_tag("Black", &name);

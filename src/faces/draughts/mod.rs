@@ -1,3 +1,613 @@
-//! English draughts' face: the seed's boards and sentences, and its command line.
+//! English draughts' face, after the C project's flow: a welcome box, the
+//! Play/History/Exit menu, the pieces each side holds above a line-drawn
+//! board, and moves typed as PDN numbers or coordinates, whole or square by
+//! square, with the seed's M or C in front if the player likes. The command
+//! line is in [`cli`].
+//!
+//! Black is the seed's O and moves first from squares 1-12 at the bottom of
+//! the board; White is X. Kings are drawn in brackets: (O), (X).
 
+use crate::faces::{Face, Menu};
+use crate::games::draughts::notation::{self, MoveError};
+use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
+use crate::games::{Outcome, Square, Verdict};
+use crate::shell::ask::capitalise;
+use crate::shell::safe;
+
+pub mod board;
 pub mod cli;
+pub mod session;
+pub mod text;
+
+use board::Drawing;
+use session::Session;
+
+/// The draughts face. `ascii` draws lines and the welcome box in ASCII.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DraughtsFace {
+    /// ASCII instead of box drawing.
+    pub ascii: bool,
+}
+
+/// Whether to draw in ASCII: asked for with `--ascii`, or a terminal that
+/// cannot show box drawing: `TERM=dumb`, or a locale whose character set is
+/// not UTF-8 (the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set; none
+/// set is the C locale, ASCII). Output that is not a terminal (a pipe, a
+/// file) gets UTF-8 unless `--ascii` is given.
+pub fn wants_ascii(
+    asked: bool,
+    terminal: bool,
+    term: Option<&str>,
+    locale: [Option<&str>; 3],
+) -> bool {
+    if asked {
+        return true;
+    }
+    if !terminal {
+        return false;
+    }
+    if term == Some("dumb") {
+        return true;
+    }
+    let charset = locale.into_iter().flatten().find(|v| !v.is_empty());
+    !charset.is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains("utf-8") || l.contains("utf8")
+    })
+}
+
+/// [`wants_ascii`] for this process's standard output and environment.
+pub fn ascii_here(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    let var = |name: &str| std::env::var(name).ok();
+    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
+    let term = var("TERM");
+    wants_ascii(
+        asked,
+        std::io::stdout().is_terminal(),
+        term.as_deref(),
+        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
+    )
+}
+
+/// The playing square at a grid square (the shell's squares always are).
+fn pdn(sq: Square) -> Option<PdnSquare> {
+    PdnSquare::from_grid(sq).ok()
+}
+
+/// PDN numbers of grid squares.
+fn numbers(squares: &[Square]) -> Vec<u8> {
+    squares
+        .iter()
+        .filter_map(|&s| pdn(s))
+        .map(PdnSquare::number)
+        .collect()
+}
+
+/// Whether two grid squares are a jump apart.
+fn is_jump(a: Square, b: Square) -> bool {
+    a.row().abs_diff(b.row()) == 2
+}
+
+/// The move letter the seed's players typed first, if the line starts with
+/// one, and the rest. `C3` and `C9` are coordinates, not the letter; `C22`,
+/// `C 11` and `M11-15` are the letter (no row has two digits).
+fn move_letter(line: &str) -> (Option<char>, &str) {
+    let text = line.trim();
+    let mut chars = text.chars();
+    let Some(first) = chars.next().map(|c| c.to_ascii_uppercase()) else {
+        return (None, text);
+    };
+    if first != 'M' && first != 'C' {
+        return (None, text);
+    }
+    let rest = &text[1..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let letter = rest.is_empty()
+        || rest.starts_with(|c: char| c.is_whitespace() || matches!(c, ':' | '.' | ','))
+        || first == 'M'
+        || digits.len() >= 2;
+    if letter {
+        (Some(first), rest.trim_start_matches([':', '.', ',']).trim())
+    } else {
+        (None, text)
+    }
+}
+
+impl DraughtsFace {
+    fn drawing(&self, colour: bool) -> Drawing {
+        Drawing {
+            ascii: self.ascii,
+            colour,
+        }
+    }
+}
+
+/// Reads the squares of a line; a whole legal move (a capture written short,
+/// `10x26`, too) comes back as its full path.
+fn read_squares(
+    rules: &Session,
+    pos: &Position,
+    typed: &[Square],
+    line: &str,
+) -> Result<Vec<Square>, String> {
+    let (letter, body) = move_letter(line);
+    if let (Some(letter), "") = (letter, body) {
+        return Err(text::letter_alone(letter));
+    }
+    let parts = notation::square_texts(body);
+    if parts.is_empty() {
+        return Err(text::not_a_square(&safe::cut(body, 20)));
+    }
+    let mut squares = Vec::new();
+    for part in &parts {
+        match PdnSquare::parse(part) {
+            Ok(sq) => squares.push(sq),
+            Err(PdnSquareError::Syntax(t)) if squares.is_empty() && parts.len() == 1 => {
+                return Err(text::not_a_square(&safe::cut(&t, 20)));
+            }
+            Err(e) => return Err(safe::text(&safe::cut(&e.to_string(), 120))),
+        }
+    }
+    // A whole move, as the core reads it (short captures included).
+    let whole = (squares.len() >= 2)
+        .then(|| notation::resolve(&rules.rules, pos, &squares).ok())
+        .flatten();
+    let grid: Vec<Square> = match whole {
+        Some(m) => m.grid_path(),
+        None => squares.iter().map(|s| s.grid()).collect(),
+    };
+    if let Some(letter) = letter {
+        let mine = |sq: Square| {
+            pdn(sq)
+                .and_then(|s| pos.piece(s))
+                .is_some_and(|p| p.side() == pos.to_move())
+        };
+        // The squares go on from those chosen, unless they start at a piece.
+        let path: Vec<Square> = match (typed.last(), grid.first()) {
+            (Some(_), Some(&first)) if whole.is_none() && !mine(first) => {
+                typed.iter().chain(&grid).copied().collect()
+            }
+            _ => grid.clone(),
+        };
+        let capture = path.windows(2).any(|w| is_jump(w[0], w[1]));
+        let step = path.windows(2).any(|w| !is_jump(w[0], w[1]));
+        let shown = text::path_text(&numbers(&path));
+        if letter == 'M' && capture {
+            return Err(text::wrong_letter('M', &shown));
+        }
+        if letter == 'C' && step && !capture {
+            return Err(text::wrong_letter('C', &shown));
+        }
+    }
+    Ok(grid)
+}
+
+/// Why the squares tried make no move, after the squares typed.
+fn refusal(rules: &Session, pos: &Position, typed: &[Square], tried: &[Square]) -> String {
+    let legal = rules.rules.moves(pos);
+    let mine = |sq: PdnSquare| pos.piece(sq).is_some_and(|p| p.side() == pos.to_move());
+    let (Some(&first), Some(typed_pdn)) = (
+        tried.first().and_then(|&s| pdn(s)).as_ref(),
+        typed.iter().map(|&s| pdn(s)).collect::<Option<Vec<_>>>(),
+    ) else {
+        return text::NEED_SQUARE.to_string();
+    };
+    let tried_pdn: Vec<PdnSquare> = tried.iter().filter_map(|&s| pdn(s)).collect();
+    let sentence = |e: MoveError| capitalise(&safe::text(&e.to_string()));
+    // A piece picked: say why it cannot be the one.
+    if tried_pdn.len() == 1 && (typed_pdn.is_empty() || mine(first)) {
+        return match pos.piece(first) {
+            None => sentence(MoveError::NoPiece(first)),
+            Some(piece) if piece.side() != pos.to_move() => sentence(MoveError::NotYours {
+                square: first,
+                piece,
+            }),
+            Some(_) => {
+                let captures: Vec<Move> =
+                    legal.iter().filter(|m| m.is_capture()).copied().collect();
+                let own = legal.iter().any(|m| m.from() == first);
+                if !own && rules.rules.captures.forced() && !captures.is_empty() {
+                    sentence(MoveError::CaptureCompulsory { captures })
+                } else {
+                    let mut movable: Vec<u8> = legal.iter().map(|m| m.from().number()).collect();
+                    movable.dedup();
+                    text::cannot_move(first.number(), &first.grid().to_string(), &movable)
+                }
+            }
+        };
+    }
+    // A landing after the squares typed.
+    if tried_pdn.len() == 1 {
+        let next: Vec<u8> = legal
+            .iter()
+            .map(|m| m.squares())
+            .filter(|p| p.starts_with(&typed_pdn))
+            .filter_map(|p| p.get(typed_pdn.len()).map(|s| s.number()))
+            .collect();
+        let mut next = next;
+        next.dedup();
+        if typed_pdn.len() >= 2 {
+            let so_far: Vec<u8> = typed_pdn.iter().map(|s| s.number()).collect();
+            return text::not_a_landing(first.number(), &text::path_text(&so_far), &next);
+        }
+        let from = typed_pdn[0];
+        let own: Vec<Move> = legal.iter().filter(|m| m.from() == from).copied().collect();
+        return text::not_a_destination(from.number(), first.number(), &own);
+    }
+    // A path: from its own first square, or going on from those typed when
+    // it starts on an empty square one step or one jump from the last.
+    let goes_on = typed.last().is_some_and(|&last| {
+        let near = last.row().abs_diff(tried[0].row()) <= 2
+            && last.col().abs_diff(tried[0].col()) == last.row().abs_diff(tried[0].row());
+        pos.piece(first).is_none() && near
+    });
+    let path: Vec<PdnSquare> = if goes_on {
+        typed_pdn.iter().chain(&tried_pdn).copied().collect()
+    } else {
+        tried_pdn
+    };
+    let Some(&start) = path.first() else {
+        return text::NEED_SQUARE.to_string();
+    };
+    // A man crowned stops: a path going on from its crowning square.
+    let crowning = legal.iter().find(|m| {
+        let squares = m.squares();
+        path.len() > squares.len()
+            && path.starts_with(&squares)
+            && pos.piece(start) == Some(Piece::Man(pos.to_move()))
+            && pos.to_move().crown_row() & m.to().bit() != 0
+    });
+    if let Some(m) = crowning {
+        return text::crowning_ends(
+            &text::path_text(&path.iter().map(|s| s.number()).collect::<Vec<_>>()),
+            m,
+        );
+    }
+    match notation::resolve(&rules.rules, pos, &path) {
+        // A jump by a piece that can jump: say what it can do.
+        Err(MoveError::CaptureCompulsory { .. })
+            if legal.iter().any(|m| m.from() == start)
+                && path
+                    .windows(2)
+                    .any(|w| w[0].row().abs_diff(w[1].row()) == 2) =>
+        {
+            let own: Vec<Move> = legal
+                .iter()
+                .filter(|m| m.from() == start)
+                .copied()
+                .collect();
+            let tried: Vec<u8> = path.iter().map(|s| s.number()).collect();
+            text::not_legal(&text::path_text(&tried), start.number(), &own)
+        }
+        Err(e) => sentence(e),
+        Ok(_) => text::NEED_SQUARE.to_string(),
+    }
+}
+
+impl Face<Session> for DraughtsFace {
+    fn title(&self) -> &str {
+        text::TITLE
+    }
+
+    fn intro(&self, rules: &Session) -> Option<String> {
+        Some(text::intro(&rules.rules, self.drawing(false)))
+    }
+
+    fn menu(&self) -> Menu {
+        Menu::PlayHistoryExit
+    }
+
+    fn after_move(&self, _rules: &Session, history: &[Position]) -> Vec<String> {
+        let [.., before, after] = history else {
+            return Vec::new();
+        };
+        let side = before.to_move();
+        let crowned = after.kings(side) & !before.kings(side);
+        if after.kings(side).count_ones() <= before.kings(side).count_ones() {
+            return Vec::new();
+        }
+        let Some(sq) = PdnSquare::from_index(crowned.trailing_zeros() as u8) else {
+            return Vec::new();
+        };
+        let by_capture = after.pieces(side.other()) != before.pieces(side.other());
+        vec![text::crowned(
+            side,
+            sq.number(),
+            &sq.grid().to_string(),
+            by_capture,
+        )]
+    }
+
+    fn computer_names(&self) -> [&'static str; 2] {
+        text::COMPUTER_NAMES
+    }
+
+    fn side_title(&self, side: Side) -> &'static str {
+        text::side_title(side)
+    }
+
+    fn side_noun(&self, side: Side) -> &'static str {
+        side.name()
+    }
+
+    fn status(&self, rules: &Session, history: &[Position]) -> Vec<String> {
+        let Some(pos) = history.last() else {
+            return Vec::new();
+        };
+        let mut lines = Vec::new();
+        if history.len() == 1
+            && let Some(line) = text::opening_line(rules.rules.start)
+        {
+            lines.push(line);
+        }
+        let held: Vec<String> = Side::ALL
+            .into_iter()
+            .map(|s| text::holding(s, pos.men(s).count_ones(), pos.kings(s).count_ones()))
+            .collect();
+        lines.push(held.join("  "));
+        lines
+    }
+
+    fn board(
+        &self,
+        _rules: &Session,
+        history: &[Position],
+        last: Option<&Move>,
+        colour: bool,
+    ) -> String {
+        history.last().map_or_else(String::new, |pos| {
+            board::board(pos, last, self.drawing(colour))
+        })
+    }
+
+    fn square(&self, _rules: &Session, sq: Square) -> String {
+        pdn(sq).map_or_else(|| sq.to_string(), |s| s.number().to_string())
+    }
+
+    fn parse_squares(
+        &self,
+        rules: &Session,
+        history: &[Position],
+        typed: &[Square],
+        line: &str,
+    ) -> Result<Vec<Square>, String> {
+        let Some(pos) = history.last() else {
+            return Err("the game is over".to_string());
+        };
+        read_squares(rules, pos, typed, line)
+    }
+
+    fn move_question(
+        &self,
+        rules: &Session,
+        history: &[Position],
+        typed: &[Square],
+        next: &[Square],
+    ) -> String {
+        let next_numbers = numbers(next);
+        match typed {
+            [] => {
+                let capturing = history
+                    .last()
+                    .is_some_and(|pos| rules.rules.moves(pos).iter().all(Move::is_capture));
+                text::pick_question(&next_numbers, capturing)
+            }
+            [from] => {
+                let (jumps, steps): (Vec<Square>, Vec<Square>) =
+                    next.iter().partition(|&&to| is_jump(*from, to));
+                let from = numbers(&[*from]).first().copied().unwrap_or(0);
+                text::destination_question(from, &numbers(&steps), &numbers(&jumps))
+            }
+            _ => text::landing_question(&text::path_text(&numbers(typed)), &next_numbers),
+        }
+    }
+
+    fn only_move(
+        &self,
+        rules: &Session,
+        history: &[Position],
+        typed: &[Square],
+        mv: &Move,
+    ) -> String {
+        let only = history
+            .last()
+            .is_some_and(|pos| rules.rules.moves(pos).len() == 1);
+        text::only_move(typed.len(), only, mv)
+    }
+
+    fn refusal(
+        &self,
+        rules: &Session,
+        history: &[Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String {
+        history
+            .last()
+            .map_or_else(String::new, |pos| refusal(rules, pos, typed, tried))
+    }
+
+    fn move_name(&self, _rules: &Session, _history: &[Position], mv: &Move) -> String {
+        mv.to_string()
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        text::result(outcome, winner)
+    }
+
+    fn help(&self, rules: &Session) -> String {
+        text::help(&rules.rules)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        text::hint(move_name, verdict, to_move)
+    }
+
+    fn start_question(
+        &self,
+        _rules: &Session,
+        name: &str,
+        _starts: &[Position],
+    ) -> (String, Vec<String>) {
+        // Draughts never leaves its start open; this is never asked.
+        (format!("{name}, which start? "), Vec::new())
+    }
+
+    fn parse_start(
+        &self,
+        _rules: &Session,
+        _line: &str,
+        _starts: &[Position],
+    ) -> Result<usize, String> {
+        Ok(0)
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        text::swap_notice(names)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::draughts::{Draughts, fen};
+
+    fn session() -> Session {
+        Session::new(Draughts::STANDARD)
+    }
+
+    fn read(fen_text: &str, typed: &[u8], line: &str) -> Result<Vec<u8>, String> {
+        let pos = fen::parse(fen_text).unwrap();
+        let typed: Vec<Square> = typed
+            .iter()
+            .map(|&n| PdnSquare::new(n).unwrap().grid())
+            .collect();
+        read_squares(&session(), &pos, &typed, line).map(|s| numbers(&s))
+    }
+
+    const START: &str = "B:W21-32:B1-12";
+
+    #[test]
+    fn squares_as_numbers_coordinates_and_with_the_seeds_letters() {
+        assert_eq!(read(START, &[], "11"), Ok(vec![11]));
+        assert_eq!(read(START, &[], "C3 D4"), Ok(vec![11, 15]));
+        assert_eq!(read(START, &[], "m 11-15"), Ok(vec![11, 15]));
+        assert_eq!(read(START, &[], "M11-15"), Ok(vec![11, 15]));
+        assert_eq!(read(START, &[], "C3"), Ok(vec![11]));
+        assert_eq!(
+            read(START, &[], "C9"),
+            Err("\"C9\" is off the board: columns A-H, rows 1-8".into())
+        );
+        assert_eq!(read("B:W14,22:B10", &[], "C10x26"), Ok(vec![10, 17, 26]));
+        assert_eq!(
+            read("B:W14,22:B10", &[], "c E3xG5xE7"),
+            Ok(vec![10, 17, 26])
+        );
+        assert_eq!(
+            read("B:W14,22:B10", &[], "M 10x17x26"),
+            Err("M is for a plain move, but 10x17x26 is a capture: type C, or no letter".into())
+        );
+        assert_eq!(
+            read(START, &[], "C 11-15"),
+            Err("C is for a capture, but 11-15 is a plain move: type M, or no letter".into())
+        );
+        assert_eq!(
+            read(START, &[], "c"),
+            Err("type the squares after C, like C 22x15".into())
+        );
+        assert_eq!(
+            read(START, &[], "hello"),
+            Err(
+                "\"hello\" is neither a square nor a command: type a square like 11 or C3, or help"
+                    .into()
+            )
+        );
+        assert_eq!(
+            read(START, &[], "33"),
+            Err("\"33\" is off the board: the squares are numbered 1-32".into())
+        );
+        assert!(read(START, &[], "B3").unwrap_err().contains("light square"));
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let s = session();
+        let why = |fen_text: &str, typed: &[u8], tried: &[u8]| {
+            let pos = fen::parse(fen_text).unwrap();
+            let grid = |v: &[u8]| -> Vec<Square> {
+                v.iter()
+                    .map(|&n| PdnSquare::new(n).unwrap().grid())
+                    .collect()
+            };
+            refusal(&s, &pos, &grid(typed), &grid(tried))
+        };
+        assert_eq!(
+            why("W:W22,24:B18,19", &[], &[22, 17]),
+            "A capture is compulsory: 22x15 or 24x15."
+        );
+        assert_eq!(
+            why("B:W15,22,30:B18,3", &[18], &[19, 23]),
+            "There is no piece on 19 (C5)."
+        );
+        assert_eq!(
+            why("W:W22,24,30:B18,19", &[], &[30]),
+            "A capture is compulsory: 22x15 or 24x15."
+        );
+        assert_eq!(why(START, &[], &[13]), "There is no piece on 13 (H4).");
+        assert_eq!(
+            why(START, &[], &[22]),
+            "The piece on 22 (F6) is white's: black is to move."
+        );
+        assert_eq!(
+            why(START, &[], &[1]),
+            "The piece on 1 (G1) cannot move: move 9, 10, 11 or 12."
+        );
+        assert_eq!(
+            why(START, &[11], &[20]),
+            "The piece on 11 cannot go to 20: it can play 11-15 or 11-16."
+        );
+        assert_eq!(
+            why("B:W21,26,27:B1,24", &[], &[24, 31, 22]),
+            "A man crowned ends its move: 24x31x22 stops at 24x31."
+        );
+        assert_eq!(
+            why("B:W14,15,22,23,30:B10,1", &[], &[10, 17, 25]),
+            "10x17x25 is not a legal move: the piece on 10 can play 10x17x26 or 10x19x26."
+        );
+        assert_eq!(
+            why("B:W14,15,22,23,30:B10,1", &[], &[10, 26]),
+            "10x26 could be 10x17x26 or 10x19x26: name every landing."
+        );
+        assert_eq!(
+            why("B:W6,7,14,15:BK11", &[11, 18], &[20]),
+            "20 is not a landing: the jump 11x18 must go on, to 9."
+        );
+    }
+
+    #[test]
+    fn ascii_when_asked_or_the_terminal_cannot() {
+        let utf8 = [None, None, Some("en_GB.UTF-8")];
+        assert!(!wants_ascii(false, true, Some("xterm"), utf8));
+        assert!(wants_ascii(true, true, Some("xterm"), utf8));
+        assert!(wants_ascii(false, true, Some("dumb"), utf8));
+        assert!(wants_ascii(
+            false,
+            true,
+            Some("xterm"),
+            [None, None, Some("C")]
+        ));
+        assert!(wants_ascii(
+            false,
+            true,
+            Some("xterm"),
+            [Some("C"), None, utf8[2]]
+        ));
+        assert!(wants_ascii(false, true, Some("xterm"), [None, None, None]));
+        assert!(!wants_ascii(false, false, Some("dumb"), [None, None, None]));
+    }
+}

@@ -242,7 +242,7 @@ impl Opening {
 }
 
 impl fmt::Display for Opening {
-    /// `#102 11-15 24-20 8-11`
+    /// `#4 9-13 22-18 6-9`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "#{} {}", self.number, self.notation())
     }

@@ -706,7 +706,7 @@ mod tests {
     #[test]
     fn every_value_up_to_three_pieces_agrees_with_its_moves() {
         for captures in Captures::ALL {
-            let db = Endgame::build(3, Draughts { captures });
+            let db = Endgame::build(3, Draughts::with_captures(captures));
             let checked = db.verify().unwrap_or_else(|e| panic!("{captures}: {e}"));
             assert!(checked > 100_000, "{checked}");
         }

@@ -56,6 +56,6 @@ pub use pdn::{GameResult, PdnError, PdnGame};
 pub use perft::{Perft, perft, perft_each};
 pub use players::{Level, Player};
 pub use position::{Piece, PlacementError, Position, Side};
-pub use rules::{Captures, Draughts, how};
+pub use rules::{Captures, Draughts, Start, how};
 pub use search::{Engine, Limits, Report, Score};
 pub use square::{PdnSquare, PdnSquareError};

@@ -99,7 +99,7 @@ impl std::error::Error for MoveError {}
 
 /// Splits move text into square texts: separators are `-`, `x`, `:`,
 /// commas and spaces; `1118` is `11-18`, and `c3d4` is `c3 d4`.
-fn square_texts(text: &str) -> Vec<String> {
+pub fn square_texts(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in text.split(|c: char| matches!(c, '-' | 'x' | 'X' | ':' | ',') || c.is_whitespace())
     {

@@ -608,12 +608,7 @@ mod tests {
     #[test]
     fn a_setup_with_white_to_move_round_trips() {
         let start = fen::parse("W:W22,24:B18,19").unwrap();
-        let mut g = PdnGame::new(
-            Draughts {
-                captures: Captures::Optional,
-            },
-            start,
-        );
+        let mut g = PdnGame::new(Draughts::with_captures(Captures::Optional), start);
         g.moves
             .push(notation::parse_move(&g.rules, &start, "22-17").unwrap());
         let text = write(&g);

@@ -10,13 +10,14 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 
-use super::endgame::Endgame;
+use super::endgame::{Endgame, Exact};
+use super::eval;
 use super::movegen;
 use super::moves::Move;
-use super::position::Position;
+use super::position::{Position, Side};
 use super::rules::Draughts;
-use super::search::{Engine, Limits};
-use crate::games::{self, Deadline};
+use super::search::{Engine, Limits, Score};
+use crate::games::{self, Advice, Deadline, Verdict};
 
 /// How strong a computer player is.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -131,10 +132,28 @@ impl Player {
         self
     }
 
-    /// The same player that never builds a database (for quick tests).
+    /// The same player that never builds a database (for quick tests, or
+    /// when the shell hands one over later with [`Player::attach_endgame`]).
     pub fn without_endgame(mut self) -> Player {
         self.build_endgame = false;
         self
+    }
+
+    /// Hands this player a database built elsewhere, between moves.
+    pub fn attach_endgame(&mut self, db: Arc<Endgame>) {
+        if self.level == Level::Overpowered {
+            self.engine = self.engine.take().map(|e| e.with_endgame(db));
+            self.build_endgame = false;
+        }
+    }
+
+    /// Builds Overpowered's own database once the game nears its end.
+    fn build_endgame_if_near(&mut self, rules: &Draughts, pos: &Position) {
+        if self.build_endgame && pos.piece_count() <= BUILD_ENDGAME_AT {
+            let db = Arc::new(Endgame::build(4, *rules));
+            self.engine = self.engine.take().map(|e| e.with_endgame(db));
+            self.build_endgame = false;
+        }
     }
 
     /// Its level.
@@ -171,11 +190,7 @@ impl Player {
                 engine.search(history, limits, deadline).best
             }
             Level::Overpowered => {
-                if self.build_endgame && pos.piece_count() <= BUILD_ENDGAME_AT {
-                    let db = Arc::new(Endgame::build(4, *rules));
-                    self.engine = self.engine.take().map(|e| e.with_endgame(db));
-                    self.build_endgame = false;
-                }
+                self.build_endgame_if_near(rules, pos);
                 let engine = self.engine.as_mut()?;
                 let report = engine.search(history, Limits::default(), deadline);
                 // Where the database knows the value, any move that keeps it will do.
@@ -192,6 +207,70 @@ impl Player {
                 report.best
             }
         }
+    }
+
+    /// The best moves and the verdict on them, for a hint or a draw offer:
+    /// exact where its database covers the position; else the search's
+    /// (Cunning to its depth, Overpowered within the deadline); Rubbish and
+    /// Greedy judge by the evaluation alone and offer Greedy's choices.
+    pub fn advise(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Advice<Move, Side>> {
+        let pos = history.last()?;
+        let moves = rules.moves(pos);
+        if moves.is_empty() {
+            return None;
+        }
+        let to_move = pos.to_move();
+        if self.level == Level::Overpowered {
+            self.build_endgame_if_near(rules, pos);
+        }
+        if let Some(db) = self.endgame()
+            && let (Some(exact), Some(best)) = (db.probe(pos), db.best_moves(rules, pos))
+            && !best.is_empty()
+        {
+            return Some(Advice {
+                best,
+                verdict: verdict_of(exact, to_move),
+            });
+        }
+        let limits = match self.level {
+            Level::Rubbish | Level::Greedy => {
+                return Some(Advice {
+                    best: greedy(pos, &moves),
+                    verdict: Verdict::Score {
+                        value: eval::evaluate(pos),
+                        exact: false,
+                    },
+                });
+            }
+            Level::Cunning => Limits {
+                max_depth: CUNNING_DEPTH,
+                use_endgame: false,
+            },
+            Level::Overpowered => Limits::default(),
+        };
+        let report = self.engine.as_mut()?.search(history, limits, deadline);
+        let verdict = match (report.exact, report.score) {
+            (Some(exact), _) => verdict_of(exact, to_move),
+            (None, Score::Win(plies)) => Verdict::Win {
+                winner: to_move,
+                plies: Some(plies),
+            },
+            (None, Score::Loss(plies)) => Verdict::Win {
+                winner: to_move.other(),
+                plies: Some(plies),
+            },
+            (None, Score::Points(value)) => Verdict::Score {
+                value,
+                exact: false,
+            },
+        };
+        let best = report.best.map_or(moves, |m| vec![m]);
+        Some(Advice { best, verdict })
     }
 }
 
@@ -229,6 +308,32 @@ pub fn greedy(pos: &Position, moves: &[Move]) -> Vec<Move> {
     }
 }
 
+/// A database value for the side to move as the shell's verdict.
+pub fn verdict_of(exact: Exact, to_move: Side) -> Verdict<Side> {
+    match exact {
+        Exact::Win(plies) => Verdict::Win {
+            winner: to_move,
+            plies: Some(plies),
+        },
+        Exact::Loss(plies) => Verdict::Win {
+            winner: to_move.other(),
+            plies: Some(plies),
+        },
+        Exact::Draw => Verdict::Draw,
+    }
+}
+
+impl games::Computers for Draughts {
+    type Level = Level;
+    type Player = Player;
+
+    /// A player that builds its own database when it needs one (a pause of
+    /// a few seconds); the shell's players share one built in the background.
+    fn computer(&self, level: Level, seed: u64) -> Player {
+        Player::new(level, *self, seed)
+    }
+}
+
 impl games::Computer<Draughts> for Player {
     fn choose(
         &mut self,
@@ -237,6 +342,15 @@ impl games::Computer<Draughts> for Player {
         deadline: &dyn Deadline,
     ) -> Option<Move> {
         self.choose_move(rules, history, deadline)
+    }
+
+    fn advise(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Advice<Move, Side>> {
+        Player::advise(self, rules, history, deadline)
     }
 }
 
@@ -281,6 +395,34 @@ mod tests {
             .map(|m| m.to_string())
             .collect();
         assert_eq!(picks, ["9-13"]);
+    }
+
+    #[test]
+    fn advice_is_exact_from_the_database_and_a_score_elsewhere() {
+        let rules = Draughts::STANDARD;
+        let db = Arc::new(Endgame::build(3, rules));
+        let mut p = Player::new(Level::Overpowered, rules, 1).without_endgame();
+        p.attach_endgame(db);
+        let pos = fen::parse("B:WK20:BK1,K2").unwrap();
+        let advice = p.advise(&rules, &[pos], &Never).unwrap();
+        assert!(matches!(
+            advice.verdict,
+            Verdict::Win {
+                winner: Side::Black,
+                plies: Some(_)
+            }
+        ));
+        assert!(!advice.best.is_empty());
+        // Greedy judges by the evaluation: level material is about even.
+        let mut g = Player::new(Level::Greedy, rules, 1);
+        let advice = g.advise(&rules, &[Position::START], &Never).unwrap();
+        assert!(matches!(
+            advice.verdict,
+            Verdict::Score { exact: false, .. }
+        ));
+        let mut c = Player::new(Level::Cunning, rules, 1);
+        let advice = c.advise(&rules, &[Position::START], &Never).unwrap();
+        assert_eq!(advice.best.len(), 1);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::ballot::{self, Opening};
 use super::fen;
 use super::movegen;
 use super::moves::Move;
@@ -78,18 +79,57 @@ pub mod how {
 /// Plies without a capture or a man's move that draw the game: forty moves each.
 pub const QUIET_PLIES_FOR_DRAW: usize = 80;
 
+/// Where a game starts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Start {
+    /// The usual start: Black's men on 1-12, White's on 21-32, Black to move.
+    #[default]
+    Standard,
+    /// After the three moves of a ballot opening, White to move.
+    Opening(Opening),
+    /// A position set up (from a PDN file, say).
+    Position(Position),
+}
+
+impl Start {
+    /// The position a game starts from.
+    pub fn position(self) -> Position {
+        match self {
+            Start::Standard => Position::START,
+            Start::Opening(o) => o.position(),
+            Start::Position(p) => p,
+        }
+    }
+}
+
 /// English draughts under one setup: the value the shell holds as `Rules`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Draughts {
     /// Whether captures are compulsory.
     pub captures: Captures,
+    /// Where each game starts.
+    pub start: Start,
 }
 
 impl Draughts {
     /// The laws of the game.
     pub const STANDARD: Draughts = Draughts {
         captures: Captures::Compulsory,
+        start: Start::Standard,
     };
+
+    /// The game under a capture rule, from the usual start.
+    pub const fn with_captures(captures: Captures) -> Draughts {
+        Draughts {
+            captures,
+            start: Start::Standard,
+        }
+    }
+
+    /// The same rules, every game starting from `start`.
+    pub const fn starting(self, start: Start) -> Draughts {
+        Draughts { start, ..self }
+    }
 
     /// Every legal move into a reused list (cleared first), in generator order.
     pub fn moves_into(&self, pos: &Position, out: &mut Vec<Move>) {
@@ -163,12 +203,14 @@ impl games::Rules for Draughts {
 
     const GAME: &'static str = "draughts";
 
+    const BY_AGREEMENT: bool = true;
+
     fn sides(&self) -> [Side; 2] {
         Side::ALL
     }
 
     fn start(&self) -> Position {
-        Position::START
+        self.start.position()
     }
 
     fn to_move(&self, pos: &Position) -> Side {
@@ -218,16 +260,38 @@ impl games::Rules for Draughts {
         fen::parse(text).map_err(|e| e.to_string())
     }
 
+    /// The capture rule, and the ballot opening when games start from one.
+    /// A position set up is not named: the log keeps every game's start.
     fn setup(&self) -> Vec<(&'static str, String)> {
-        vec![("captures", self.captures.name().to_string())]
+        let mut pairs = vec![("captures", self.captures.name().to_string())];
+        if let Start::Opening(o) = self.start {
+            pairs.push(("opening", o.number().to_string()));
+        }
+        pairs
     }
 
     fn from_setup(pairs: &[(&str, &str)]) -> Result<Draughts, String> {
-        let captures = match pairs.iter().find(|(k, _)| *k == "captures") {
-            Some((_, v)) => v.parse()?,
+        let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let captures = match get("captures") {
+            Some(v) => v.parse()?,
             None => Captures::Compulsory,
         };
-        Ok(Draughts { captures })
+        let start = match get("opening") {
+            Some(v) => Start::Opening(
+                v.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(Opening::new)
+                    .ok_or_else(|| {
+                        format!(
+                            "the setup's opening \"{v}\" is not in the deck: openings are numbered 1-{}",
+                            ballot::DECK_SIZE
+                        )
+                    })?,
+            ),
+            None => Start::Standard,
+        };
+        Ok(Draughts { captures, start })
     }
 }
 
@@ -316,11 +380,25 @@ mod tests {
     }
 
     #[test]
-    fn setup_names_the_capture_rule() {
+    fn setup_names_the_capture_rule_and_the_opening() {
         assert_eq!(
             Draughts::STANDARD.setup(),
             vec![("captures", "compulsory".to_string())]
         );
+        let opening = Opening::new(102).unwrap();
+        let rules = Draughts::with_captures(Captures::Optional).starting(Start::Opening(opening));
+        let pairs = rules.setup();
+        assert_eq!(
+            pairs,
+            vec![
+                ("captures", "optional".to_string()),
+                ("opening", "102".to_string())
+            ]
+        );
+        let read: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert_eq!(Draughts::from_setup(&read), Ok(rules));
+        assert_eq!(rules.start(), opening.position());
+        assert!(Draughts::from_setup(&[("opening", "random")]).is_err());
         assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
         assert_eq!(
             "sometimes".parse::<Captures>(),

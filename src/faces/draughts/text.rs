@@ -1,0 +1,376 @@
+//! Every sentence a draughts player reads, in one place, so the flow stays
+//! consistent and the transcripts stable.
+
+use crate::games::draughts::{Captures, Draughts, Move, Side, Start, how};
+use crate::games::{Outcome, Verdict};
+
+use super::board::{self, Drawing};
+
+/// The title said first.
+pub const TITLE: &str = "ENGLISH DRAUGHTS";
+
+/// The computer's name against a person, and its partner's when it plays
+/// itself: the machines Arthur Samuel's checkers player learnt on.
+pub const COMPUTER_NAMES: [&str; 2] = ["IBM 704", "IBM 701"];
+
+/// `Black` or `White`, as the turn line names a side.
+pub const fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+/// A list: `9, 10, 11`.
+pub fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A list of choices ending in "or": `6, 8 or 13`.
+pub fn list_or<T: ToString>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
+    }
+}
+
+/// `12 men`, `1 king`.
+fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a side holds: `Black (O): 12 men, 0 kings.`
+pub fn holding(side: Side, men: u32, kings: u32) -> String {
+    format!(
+        "{} ({}): {}, {}.",
+        side_title(side),
+        board::letter(side),
+        count(men, "man", "men"),
+        count(kings, "king", "kings")
+    )
+}
+
+/// Said on the first turn of a game from a ballot opening.
+pub fn opening_line(start: Start) -> Option<String> {
+    match start {
+        Start::Opening(o) => Some(format!(
+            "Ballot opening {}: {}, three moves played. White to move.",
+            o.number(),
+            o.notation()
+        )),
+        _ => None,
+    }
+}
+
+/// The capture rule in a sentence.
+fn capture_rule(captures: Captures) -> &'static str {
+    match captures {
+        Captures::Compulsory => "Captures are compulsory.",
+        Captures::Optional => "Captures are optional here, but a jump once begun must be finished.",
+    }
+}
+
+/// The rules, shared by the welcome and `help`.
+fn rules_text(rules: &Draughts) -> String {
+    format!(
+        "  Black (O) starts on squares 1-12 and moves first; White (X) on 21-32.
+  A man steps one square diagonally forward; a king, (O) or (X), either way.
+  A capture jumps an enemy piece next to yours, to the empty square beyond,
+  and goes on while the same piece can jump again. {}
+  A man reaching the far row is crowned a king, and its move ends there.
+  A player who cannot move loses. The third time a position comes round, or
+  forty moves each with no capture and no man moved, the game is drawn.",
+        capture_rule(rules.captures)
+    )
+}
+
+/// The welcome box, then the rules and the controls, as the seed showed them.
+pub fn intro(rules: &Draughts, drawing: Drawing) -> String {
+    let welcome = board::boxed(
+        &[
+            "W E L C O M E",
+            "",
+            "to English draughts, known as checkers in America,",
+            "after a C project: pseudo-code by Kavin T, January 2022",
+        ],
+        drawing,
+    );
+    format!(
+        "{welcome}
+The rules
+{}
+The controls
+  Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4
+  or E3xG5xE7; the seed's M (move) or C (capture) may come first.
+  Or type one square at a time: the piece, then each square it lands on.
+  At every move: help, moves, undo, board, hint, draw, resign or quit.",
+        rules_text(rules)
+    )
+}
+
+/// The rules and the commands, for `help`.
+pub fn help(rules: &Draughts) -> String {
+    format!(
+        "How to play English draughts
+{}
+Typing a move
+  11-15  22x15x6    square numbers, as the key beside the board shows them
+  C3 D4  E3xG5xE7   coordinates; M (move) or C (capture) may come first
+  22                the piece on 22; then each square it lands on, one by one
+Commands at a move prompt
+  moves    list the legal moves
+  hint     name a good move and how the game stands
+  undo     take back your last move (or the square just chosen)
+  board    show the board again
+  draw     offer a draw; the other player answers
+  resign   give the game up
+  help     show this
+  quit     leave (the score is printed)",
+        rules_text(rules)
+    )
+}
+
+/// The question for the piece to move.
+pub fn pick_question(pieces: &[u8], capturing: bool) -> String {
+    if capturing {
+        format!("Capture with ({})? ", list(pieces))
+    } else {
+        format!("Move from ({})? ", list(pieces))
+    }
+}
+
+/// The question for where the piece on `from` goes: its steps and its jumps.
+pub fn destination_question(from: u8, steps: &[u8], jumps: &[u8]) -> String {
+    match (steps, jumps) {
+        (_, []) => format!("Move {from} to ({})? ", list(steps)),
+        ([], _) => format!("Jump from {from} to ({})? ", list(jumps)),
+        _ => format!(
+            "Move {from} to ({}) or jump to ({})? ",
+            list(steps),
+            list(jumps)
+        ),
+    }
+}
+
+/// The question for the next landing of a jump under way (`22x15`).
+pub fn landing_question(so_far: &str, next: &[u8]) -> String {
+    format!("Jump {so_far} on to ({})? ", list(next))
+}
+
+/// A path of squares as numeric notation: `22x15`, `11-15`.
+pub fn path_text(squares: &[u8]) -> String {
+    let jump = squares.windows(2).any(|w| {
+        let row = |n: u8| (n - 1) / 4;
+        row(w[0]).abs_diff(row(w[1])) == 2
+    });
+    squares
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(if jump { "x" } else { "-" })
+}
+
+/// Said when one move is left for the squares chosen so far; `only` when
+/// it is the only legal move of all.
+pub fn only_move(typed: usize, only: bool, mv: &Move) -> String {
+    match typed {
+        _ if only => format!("Only one move is legal: {mv}. Press Enter to make it."),
+        1 => format!(
+            "The piece on {} has one move, {mv}: press Enter to make it.",
+            mv.from()
+        ),
+        _ => format!("The jump must go on as {mv}: press Enter to make it."),
+    }
+}
+
+/// Said when Enter is pressed with nothing chosen.
+pub const NEED_SQUARE: &str =
+    "Type a square from the list, a whole move like 11-15, or help for the commands.";
+
+/// A line with no square in it.
+pub fn not_a_square(text: &str) -> String {
+    format!("\"{text}\" is neither a square nor a command: type a square like 11 or C3, or help")
+}
+
+/// A move letter with nothing after it.
+pub fn letter_alone(letter: char) -> String {
+    let example = if letter == 'M' { "M 11-15" } else { "C 22x15" };
+    format!("type the squares after {letter}, like {example}")
+}
+
+/// A move letter that does not fit the move.
+pub fn wrong_letter(letter: char, path: &str) -> String {
+    if letter == 'M' {
+        format!("M is for a plain move, but {path} is a capture: type C, or no letter")
+    } else {
+        format!("C is for a capture, but {path} is a plain move: type M, or no letter")
+    }
+}
+
+/// Why the piece on a square cannot move.
+pub fn cannot_move(square: u8, coordinate: &str, movable: &[u8]) -> String {
+    format!(
+        "The piece on {square} ({coordinate}) cannot move: move {}.",
+        list_or(movable)
+    )
+}
+
+/// A square that is not a landing of the jump under way.
+pub fn not_a_landing(square: u8, so_far: &str, next: &[u8]) -> String {
+    format!(
+        "{square} is not a landing: the jump {so_far} must go on, to {}.",
+        list_or(next)
+    )
+}
+
+/// A square the chosen piece cannot go to.
+pub fn not_a_destination(from: u8, to: u8, moves: &[Move]) -> String {
+    let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    format!(
+        "The piece on {from} cannot go to {to}: it can play {}.",
+        list_or(&names)
+    )
+}
+
+/// A path that is no move of the piece it starts from.
+pub fn not_legal(path: &str, from: u8, moves: &[Move]) -> String {
+    let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    format!(
+        "{path} is not a legal move: the piece on {from} can play {}.",
+        list_or(&names)
+    )
+}
+
+/// A jump typed on past the square where the man was crowned.
+pub fn crowning_ends(path: &str, mv: &Move) -> String {
+    format!("A man crowned ends its move: {path} stops at {mv}.")
+}
+
+/// Said after a move that crowned a man: `square` is its PDN number and
+/// `coordinate` its grid name.
+pub fn crowned(side: Side, square: u8, coordinate: &str, by_capture: bool) -> String {
+    let king = board::piece_cell(crate::games::draughts::Piece::King(side));
+    let king = king.trim();
+    if by_capture {
+        format!(
+            "{}'s man is crowned on {square} ({coordinate}), now a king {king}: the jump ends there.",
+            side_title(side)
+        )
+    } else {
+        format!(
+            "{}'s man is crowned on {square} ({coordinate}), now a king {king}.",
+            side_title(side)
+        )
+    }
+}
+
+/// The result of a game.
+pub fn result(outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+    match *outcome {
+        Outcome::Win { winner: side, how } => {
+            let loser = side_title(side.other());
+            let why = match how {
+                how::RESIGNED => format!("{loser} resigned."),
+                how::NO_MOVES => format!("{loser} has no move left."),
+                other => format!("({other})"),
+            };
+            format!("{}, {} won! {why}", side_title(side), winner.unwrap_or("?"))
+        }
+        Outcome::Draw { how } => match how {
+            how::REPETITION => "A draw: the same position came round a third time.".to_string(),
+            how::FORTY_MOVES => {
+                "A draw: forty moves each with no capture and no man moved.".to_string()
+            }
+            how::AGREED => "A draw, agreed by the players.".to_string(),
+            other => format!("A draw ({other})."),
+        },
+    }
+}
+
+/// A verdict in words, for hints and `analyse`.
+pub fn verdict(verdict: &Verdict<Side>, to_move: Side) -> String {
+    match *verdict {
+        Verdict::Win {
+            winner,
+            plies: Some(plies),
+        } => format!(
+            "{winner} wins in {plies} {} with best play",
+            if plies == 1 { "ply" } else { "plies" }
+        ),
+        Verdict::Win {
+            winner,
+            plies: None,
+        } => format!("{winner} wins with best play"),
+        Verdict::Draw => "a draw with best play".to_string(),
+        Verdict::Score { value, .. } => format!(
+            "{:+.2} men for {to_move}, by the engine's reckoning",
+            f64::from(value) / 100.0
+        ),
+    }
+}
+
+/// A hint: `Hint: 11-15 (black wins in 7 plies with best play).`
+pub fn hint(move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+    format!("Hint: {move_name} ({}).", self::verdict(verdict, to_move))
+}
+
+/// Said when the players swap sides; `names` are Black's then White's.
+pub fn swap_notice(names: [&str; 2]) -> String {
+    format!(
+        "Sides swap: {} is Black (O) and moves first, {} White (X).",
+        names[0], names[1]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_and_verdicts() {
+        let won = Outcome::Win {
+            winner: Side::White,
+            how: how::RESIGNED,
+        };
+        assert_eq!(result(&won, Some("Bob")), "White, Bob won! Black resigned.");
+        assert_eq!(
+            result(
+                &Outcome::Draw {
+                    how: how::REPETITION
+                },
+                None
+            ),
+            "A draw: the same position came round a third time."
+        );
+        assert_eq!(
+            hint(
+                "11-15",
+                &Verdict::Score {
+                    value: 35,
+                    exact: false
+                },
+                Side::Black
+            ),
+            "Hint: 11-15 (+0.35 men for black, by the engine's reckoning)."
+        );
+        assert_eq!(
+            hint(
+                "1-5",
+                &Verdict::Win {
+                    winner: Side::White,
+                    plies: Some(12)
+                },
+                Side::Black
+            ),
+            "Hint: 1-5 (white wins in 12 plies with best play)."
+        );
+        assert_eq!(path_text(&[22, 15, 6]), "22x15x6");
+        assert_eq!(path_text(&[11, 15]), "11-15");
+        assert_eq!(holding(Side::White, 1, 1), "White (X): 1 man, 1 king.");
+    }
+}

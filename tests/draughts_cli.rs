@@ -1,0 +1,358 @@
+//! `tallyho draughts` end to end, through the real binary: perft, analyse,
+//! `--load` and its errors, and the log's games written as PDN and read back.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tallyho::games::Rules;
+use tallyho::games::draughts::{Draughts, GameResult, Position, ballot, fen, pdn, perft};
+
+/// A folder of its own for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-draughts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The binary with a private home and the given game log.
+fn tallyho(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TALLYHO_HISTORY", home.join("history.jsonl"));
+    cmd
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("ran");
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn perft_prints_a_line_per_depth() {
+    let home = folder("perft");
+    let text = stdout(tallyho(&home).args(["draughts", "perft", "6"]));
+    let expected: String = [7, 49, 302, 1469, 7361, 36768]
+        .iter()
+        .enumerate()
+        .map(|(d, n)| format!("perft({}) = {n}\n", d + 1))
+        .collect();
+    assert_eq!(text, expected);
+    // From a position, under either capture rule, as the library counts.
+    let position = "W:W22,24,K30:B18,19,K3";
+    for rule in ["compulsory", "optional"] {
+        let rules = Draughts::with_captures(rule.parse().unwrap());
+        let pos = fen::parse(position).unwrap();
+        let text =
+            stdout(tallyho(&home).args(["draughts", "perft", "4", position, "--captures", rule]));
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let counts: Vec<String> = (1..=4)
+            .map(|d| format!("perft({d}) = {}", perft(&pos, d, rules)))
+            .collect();
+        assert_eq!(lines, counts, "{rule}");
+    }
+}
+
+#[test]
+fn options_belong_to_their_commands() {
+    let home = folder("options");
+    tallyho(&home)
+        .args(["draughts", "--players", "2", "perft", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--players"));
+    tallyho(&home)
+        .args(["draughts", "perft", "0"])
+        .assert()
+        .code(2);
+    tallyho(&home)
+        .args(["draughts", "perft", "3", "B:W1:B2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("crowning row"));
+    tallyho(&home)
+        .args([
+            "draughts",
+            "--game",
+            "2",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--load"));
+    tallyho(&home)
+        .args(["draughts", "--opening", "7", "--load", "x.pdn"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    tallyho(&home)
+        .args([
+            "draughts",
+            "--opening",
+            "157",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--opening: \"157\" is not an opening",
+        ));
+    tallyho(&home)
+        .args(["draughts", "--players", "1", "--level", "classic"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "rubbish, greedy, cunning or overpowered",
+        ));
+}
+
+#[test]
+fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
+    let home = folder("analyse");
+    let text = stdout(tallyho(&home).args([
+        "draughts",
+        "--think",
+        "200",
+        "analyse",
+        "B:WK20:BK1,K2",
+        "--json",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
+    assert_eq!(json["exact"], "win");
+    assert_eq!(json["score_kind"], "win");
+    assert_eq!(json["to_move"], "black");
+    let best = json["best"].as_str().expect("a best move");
+    let pos = fen::parse("B:WK20:BK1,K2").unwrap();
+    let legal: Vec<String> = Draughts::STANDARD
+        .legal_moves(&pos)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(legal.iter().any(|m| m == best), "{best}");
+    assert_eq!(json["pv"][0], best);
+    // Too many pieces for the database: a score, no exact result.
+    let text = stdout(tallyho(&home).args([
+        "draughts",
+        "analyse",
+        "B:W21-32:B1-12",
+        "--think",
+        "100",
+        "--json",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["exact"], serde_json::Value::Null);
+    assert_eq!(json["score_kind"], "points");
+    // Text, with the board.
+    let text = stdout(tallyho(&home).args(["draughts", "analyse", "W:W27:B23,1", "--ascii"]));
+    assert!(text.contains("Best move:  27x18"), "{text}");
+    assert!(text.contains("+---+"));
+    tallyho(&home)
+        .args(["draughts", "analyse", "nonsense"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a FEN position"));
+}
+
+/// Runs `tallyho draughts --load FILE` and returns the error it prints.
+fn load_error(home: &Path, file: &Path, extra: &[&str]) -> String {
+    let out = tallyho(home)
+        .args(["draughts", "--players", "2", "--names", "a,b", "--load"])
+        .arg(file)
+        .args(extra)
+        .write_stdin("")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty());
+    String::from_utf8(out.stderr).expect("utf-8")
+}
+
+#[test]
+fn load_refuses_what_is_no_pdn_game_precisely() {
+    let home = folder("load");
+    let write = |name: &str, text: &[u8]| {
+        let path = home.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let missing = home.join("missing.pdn");
+    assert!(load_error(&home, &missing, &[]).contains("there is no such file"));
+    assert!(load_error(&home, &home, &[]).contains("that is a directory, not a PDN file"));
+    let fifo = home.join("fifo.pdn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        assert!(load_error(&home, &fifo, &[]).contains("not a regular file"));
+    }
+    let huge = write("huge.pdn", &vec![b' '; 2 << 20]);
+    assert!(load_error(&home, &huge, &[]).contains("larger than 1024 KB"));
+    let bad_fen = write("fen.pdn", b"[FEN \"B:W1:B2\"]\n*\n");
+    let why = load_error(&home, &bad_fen, &[]);
+    assert!(
+        why.contains(
+            "game 1, \"B:W1:B2\": the FEN tag: a white man stands on 1 (G1), its crowning row"
+        ),
+        "{why}"
+    );
+    let illegal = write("illegal.pdn", b"1. 11-15 22-18 2. 9-13 *\n");
+    let why = load_error(&home, &illegal, &[]);
+    assert!(
+        why.contains("game 1, move 2 (black), \"9-13\": a capture is compulsory: 15x22"),
+        "{why}"
+    );
+    // Nothing from the file reaches the terminal raw.
+    let escape = write("escape.pdn", b"1. 11-15 \x1b[2J\x07 *\n");
+    let why = load_error(&home, &escape, &[]);
+    assert!(!why.contains('\u{1b}') && why.contains("\\u{1b}"), "{why}");
+    let two = write("two.pdn", b"1. 11-15 *\n1. 9-13 *\n");
+    assert!(load_error(&home, &two, &["--game", "3"]).contains("the file holds 2 games; --game 3"));
+    let over = write("over.pdn", b"[FEN \"B:W32:B28\"] *");
+    assert!(load_error(&home, &over, &[]).contains("the game is over in its last position"));
+    let optional = write("optional.pdn", b"[Captures \"optional\"] 1. 11-15 *");
+    assert!(
+        load_error(&home, &optional, &["--captures", "compulsory"])
+            .contains("played with optional captures")
+    );
+    let empty = write("empty.pdn", b"% nothing\n");
+    assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
+}
+
+#[test]
+fn load_starts_from_a_published_games_last_position() {
+    let home = folder("published");
+    let text = stdout(
+        tallyho(&home)
+            .args([
+                "draughts",
+                "--players",
+                "2",
+                "--names",
+                "Ann,Bob",
+                "--no-history",
+            ])
+            .args(["--load", "tests/data/draughts/published.pdn", "--game", "2"])
+            .write_stdin("quit\n"),
+    );
+    // Loy resigned after 19... 22-17: Black to move, four men and a king down.
+    assert!(text.contains("Black (Ann) next"), "{text}");
+    let games = pdn::read(
+        &std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap(),
+        Draughts::STANDARD,
+    )
+    .unwrap();
+    let end = games[1].end();
+    let holding = |s| end.pieces(s).count_ones();
+    use tallyho::games::draughts::Side;
+    let line = format!(
+        "Black (O): {} men, {} kings.",
+        holding(Side::Black) - end.kings(Side::Black).count_ones(),
+        end.kings(Side::Black).count_ones()
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+}
+
+/// A game of Fox and Hounds as the log keeps it, to sit among draughts games.
+const FOX_RECORD: &str = r#"{"version":2,"number":1,"date":"2026-01-02T03:04:05Z","game":"fox","flow":"default","setup":{"board":"8x8","rules":"coursework"},"seats":[{"name":"a","side":"fox","level":null},{"name":"b","side":"hounds","level":null}],"outcome":{"winner":"fox","how":"fox-home"},"plies":0,"start":"x","moves":[],"seed":1}"#;
+
+#[test]
+fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
+    let home = folder("pdn");
+    std::fs::write(home.join("history.jsonl"), format!("{FOX_RECORD}\n")).unwrap();
+    let play = |args: &[&str], input: &str| {
+        tallyho(&home)
+            .args([
+                "draughts",
+                "--players",
+                "2",
+                "--names",
+                "Ann,Bob",
+                "--games",
+                "1",
+            ])
+            .args(args)
+            .write_stdin(input.to_string())
+            .assert()
+            .success();
+    };
+    // 2: a whole game from a set position; 3: a ballot opening, resigned;
+    // 4: a draw agreed from the start.
+    play(
+        &["--load", "tests/data/draughts/endgame.pdn"],
+        "10-6\n\n19-15\n8-3\n15-11\n3-7\n11x2\n",
+    );
+    play(&["--opening", "102"], "24x15\nresign\n");
+    play(&[], "11-15\n23-19\ndraw\nyes\n");
+    let text = stdout(tallyho(&home).args(["history", "--pdn"]));
+    let games = pdn::read(&text, Draughts::STANDARD).expect("the PDN reads back");
+    assert_eq!(games.len(), 3, "{text}");
+    let log = stdout(tallyho(&home).args(["history", "--json"]));
+    let records: serde_json::Value = serde_json::from_str(&log).unwrap();
+    let logged = |i: usize| -> Vec<String> {
+        records[i]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect()
+    };
+    let names =
+        |g: &pdn::PdnGame| -> Vec<String> { g.moves.iter().map(ToString::to_string).collect() };
+    // The set position: a FEN tag, and Black's win.
+    assert_eq!(names(&games[0]), logged(1));
+    assert_eq!(fen::write(&games[0].start), "B:W12:BK10,K19");
+    assert_eq!(games[0].result, GameResult::BlackWins);
+    assert_eq!(games[0].tag("Black"), Some("Ann"));
+    assert_eq!(games[0].tag("Event"), Some("tallyho game 2"));
+    // The ballot game from the usual start, the opening's moves first.
+    let opening = ballot::Opening::new(102).unwrap();
+    assert_eq!(games[1].start, Position::START);
+    let mut expected: Vec<String> = opening.moves().iter().map(ToString::to_string).collect();
+    expected.extend(logged(2));
+    assert_eq!(names(&games[1]), expected);
+    assert_eq!(games[1].result, GameResult::WhiteWins, "Black resigned");
+    assert_eq!(games[1].tag("Termination"), Some("resigned"));
+    assert_eq!(games[2].result, GameResult::Draw);
+    assert_eq!(names(&games[2]), logged(3));
+    assert!(text.contains("[GameType \"21\"]"));
+    // One game, by its number; a game of another kind, or none, is refused.
+    let one = stdout(tallyho(&home).args(["history", "--pdn", "4"]));
+    let games = pdn::read(&one, Draughts::STANDARD).unwrap();
+    assert_eq!((games.len(), games[0].result), (1, GameResult::Draw));
+    tallyho(&home)
+        .args(["history", "--pdn", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("game 1 is a game of fox"));
+    tallyho(&home)
+        .args(["history", "--pdn", "9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no game 9"));
+    // And the games replay.
+    let replay = stdout(tallyho(&home).args(["replay", "2"]));
+    assert!(
+        replay.contains("Black, Ann won! White has no move left."),
+        "{replay}"
+    );
+    let replay = stdout(tallyho(&home).args(["replay", "3"]));
+    assert!(
+        replay.contains("White, Bob won! Black resigned."),
+        "{replay}"
+    );
+}

@@ -1,0 +1,196 @@
+//! Whole draughts sessions fed random input: junk, squares on and off the
+//! board, whole moves and half moves, the seed's M and C, commands, draw
+//! offers and their answers, long lines, bytes that are not UTF-8, and
+//! streams cut off anywhere. Every session must end, without a panic, in
+//! bounded time, saying goodbye or the final score.
+//!
+//! For a long run: `TALLYHO_FUZZ_CASES=5000 cargo test --release --test draughts_fuzz`.
+
+use std::io::{self, Cursor, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use tallyho::faces::draughts::DraughtsFace;
+use tallyho::faces::draughts::session::Session;
+use tallyho::games::draughts::{Captures, Draughts, Level, Start, ballot, fen};
+use tallyho::shell::console::Console;
+use tallyho::shell::history::Keeper;
+use tallyho::shell::matchplay::{self, Options};
+
+/// A writer the test reads back once the session is over.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One line, as a player or a broken script might type it.
+fn line() -> impl Strategy<Value = Vec<u8>> {
+    let number = (0u8..40).prop_map(|n| n.to_string().into_bytes());
+    let coordinate =
+        (0u8..10, 0u8..10).prop_map(|(c, r)| format!("{}{}", (b'A' + c) as char, r).into_bytes());
+    let path = proptest::collection::vec(1u8..=32, 2..5).prop_map(|squares| {
+        let text: Vec<String> = squares.iter().map(ToString::to_string).collect();
+        text.join("x").into_bytes()
+    });
+    let words = proptest::sample::select(vec![
+        "help", "moves", "undo", "board", "hint", "draw", "resign", "quit", "yes", "no", "1", "2",
+        "3", "Ann", "Bob", "", " ", "-", "x", "M", "C", "m 11-15", "C 22x15", "c3 d4", "E3xG5xE7",
+        "11-15", "9-13", "22-18", "23-19", "15x22", "10x26", "1118", "C22", "M9", "black", "white",
+        "Ｃ３", "11--15", "x11x", "K11",
+    ])
+    .prop_map(|w| w.as_bytes().to_vec());
+    prop_oneof![
+        5 => words,
+        3 => number,
+        2 => coordinate,
+        2 => path,
+        1 => proptest::collection::vec(any::<u8>(), 0..40),
+        1 => (1usize..500).prop_map(|n| vec![b'9'; n]),
+        1 => Just(vec![0xff, 0xfe, b'1', b'1']),
+        1 => Just(b"\x1b[2J\x03".to_vec()),
+    ]
+}
+
+/// A whole input stream, cut off somewhere.
+fn stream() -> impl Strategy<Value = Vec<u8>> {
+    (
+        proptest::collection::vec(line(), 0..200),
+        any::<proptest::sample::Index>(),
+    )
+        .prop_map(|(lines, cut)| {
+            let mut bytes = Vec::new();
+            for l in lines {
+                bytes.extend_from_slice(&l);
+                bytes.push(b'\n');
+            }
+            let keep = if bytes.is_empty() {
+                0
+            } else {
+                cut.index(bytes.len() + 1)
+            };
+            bytes.truncate(keep);
+            bytes
+        })
+}
+
+/// Starts to play from: the usual one, ballot openings, endings.
+const STARTS: [&str; 4] = [
+    "B:W14,15,22,23,30:B10,1",
+    "W:W22,24,30:B18,19,3",
+    "B:W21,26,27:B1,24",
+    "B:WK32:BK1",
+];
+
+/// One session's options, shown when a case fails.
+struct Case(Options<Session>);
+
+impl std::fmt::Debug for Case {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let o = &self.0;
+        write!(
+            f,
+            "{:?} players {:?} games {:?} seed {} level {:?} {:?}",
+            o.rules.rules, o.players, o.games, o.seed, o.level, o.side_levels
+        )
+    }
+}
+
+fn options() -> impl Strategy<Value = Case> {
+    // Levels that do not search by the clock, so a case takes little time.
+    let levels = proptest::sample::select(vec![Level::Rubbish, Level::Greedy, Level::Cunning]);
+    (
+        proptest::option::of(0u8..=2),
+        proptest::option::of(levels.clone()),
+        proptest::option::of(levels),
+        any::<bool>(),
+        0usize..7,
+        any::<u64>(),
+        proptest::option::of(1u32..3),
+    )
+        .prop_map(
+            |(players, level, black_level, optional, start, seed, games)| {
+                let captures = if optional {
+                    Captures::Optional
+                } else {
+                    Captures::Compulsory
+                };
+                let start = match start {
+                    0 => Start::Standard,
+                    1 | 2 => Start::Opening(ballot::random(seed)),
+                    n => Start::Position(fen::parse(STARTS[n - 3]).expect("a position")),
+                };
+                Case(Options {
+                    rules: Session::new(Draughts::with_captures(captures).starting(start)),
+                    flow: "default",
+                    players,
+                    names: Vec::new(),
+                    games,
+                    seed,
+                    level,
+                    side_levels: [black_level, None],
+                    side: None,
+                    delay_ms: 0,
+                    think_ms: 20,
+                    log: Keeper::default(),
+                })
+            },
+        )
+}
+
+/// Runs one session on a thread, so that a hang fails the test.
+fn run_session(options: Options<Session>, input: Vec<u8>) -> Result<String, String> {
+    let out = Shared::default();
+    let sink = out.clone();
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
+        let face = DraughtsFace { ascii: false };
+        let result = matchplay::run(&mut console, &face, &options);
+        let _ = done.send(result.map_err(|e| e.to_string()));
+    });
+    match finished.recv_timeout(Duration::from_secs(120)) {
+        Ok(Ok(_)) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
+        Ok(Err(e)) => Err(format!("session failed: {e}")),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err("session did not end in time".into()),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("session panicked".into()),
+    }
+}
+
+fn cases() -> u32 {
+    std::env::var("TALLYHO_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(32)
+}
+
+#[test]
+fn random_input_never_breaks_a_draughts_session() {
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(options(), stream()), |(Case(options), input)| {
+            let text = run_session(options, input).map_err(TestCaseError::fail)?;
+            prop_assert!(
+                text.contains("Final score") || text.ends_with("Goodbye.\n"),
+                "unexpected ending: {}",
+                &text[text.len().saturating_sub(300)..]
+            );
+            Ok(())
+        })
+        .expect("no input breaks a draughts session");
+}
