@@ -492,8 +492,7 @@ fn pdn_date(date: &str) -> String {
 /// `tallyho history --pdn [N]`: the log's draughts games (or game N) as PDN.
 pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<(), AppError> {
     let path = safe::text(&log.path().display().to_string());
-    let mut waiting = || history::warn(&format!("waiting for another program to let go of {path}"));
-    let mut records = log.stream(&mut waiting)?;
+    let mut records = log.stream()?;
     let mut written = 0;
     let mut found = false;
     while let Some(record) = records.next_record()? {
