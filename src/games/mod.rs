@@ -9,6 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub mod fish;
 pub mod fox;
 pub mod grid;
 
