@@ -34,6 +34,7 @@ impl Step {
     }
 
     /// From a rules move.
+    #[cfg(test)]
     pub fn of(mv: Move) -> Step {
         match mv {
             Move::Place(to) => Step {

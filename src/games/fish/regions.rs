@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::Tiles;
 use super::geometry::{flood, neighbours, queen_moves};
+use crate::games::Deadline;
 use crate::games::grid::squares;
 
 /// Whether no free tile is reachable by penguins of both sides: from then on
@@ -86,8 +87,15 @@ impl RegionSolver {
     /// The most points the penguins `pens` of one side can still collect,
     /// alone on `tiles` (the other side's penguins removed from `tiles`' free
     /// squares by the caller, or separated from these). `None` if more than
-    /// `budget` nodes were needed.
-    pub fn best(&mut self, tiles: Tiles, pens: u64, budget: u64) -> Option<u32> {
+    /// `budget` nodes were needed or `deadline` passed (it is asked every
+    /// few thousand nodes).
+    pub fn best(
+        &mut self,
+        tiles: Tiles,
+        pens: u64,
+        budget: u64,
+        deadline: &dyn Deadline,
+    ) -> Option<u32> {
         if self.memo.len() > MEMO_LIMIT {
             self.memo.clear();
         }
@@ -112,7 +120,7 @@ impl RegionSolver {
             }
             left &= !group;
             let region = tiles.within(reach | group);
-            total += self.search(region, group, -1);
+            total += self.search(region, group, -1, deadline);
             if self.aborted {
                 return None;
             }
@@ -122,9 +130,9 @@ impl RegionSolver {
 
     /// Best future points of `pens` on `tiles`; a result at most `alpha` is
     /// only an upper bound, anything above is exact.
-    fn search(&mut self, tiles: Tiles, pens: u64, alpha: i32) -> i32 {
+    fn search(&mut self, tiles: Tiles, pens: u64, alpha: i32, deadline: &dyn Deadline) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        if self.nodes > self.limit || (self.nodes.is_multiple_of(4096) && deadline.passed()) {
             self.aborted = true;
         }
         if self.aborted {
@@ -176,7 +184,8 @@ impl RegionSolver {
         for (_, from, to) in moves {
             let gained = tiles.sum(from) as i32;
             let child = tiles.without(from);
-            let v = gained + self.search(child, pens ^ from ^ to, alpha.max(best) - gained);
+            let v =
+                gained + self.search(child, pens ^ from ^ to, alpha.max(best) - gained, deadline);
             if self.aborted {
                 return 0;
             }
@@ -203,17 +212,21 @@ mod tests {
     use crate::games::fish::board::Board;
     use crate::games::grid::Square;
 
-    /// Every path, tried the slow way.
-    fn brute(tiles: Tiles, pens: u64) -> u32 {
+    /// Every path, tried the slow way (remembering positions seen).
+    fn brute(tiles: Tiles, pens: u64, seen: &mut HashMap<(Tiles, u64), u32>) -> u32 {
+        if let Some(&v) = seen.get(&(tiles, pens)) {
+            return v;
+        }
         let free = tiles.present() & !pens;
         let mut best = 0;
         for from in squares(pens) {
             for to in squares(queen_moves(from, free)) {
                 let gained = tiles.sum(from.bit());
-                let v = gained + brute(tiles.without(from.bit()), pens ^ from.bit() ^ to.bit());
-                best = best.max(v);
+                let child = tiles.without(from.bit());
+                best = best.max(gained + brute(child, pens ^ from.bit() ^ to.bit(), seen));
             }
         }
+        seen.insert((tiles, pens), best);
         best
     }
 
@@ -221,13 +234,13 @@ mod tests {
     fn the_bounded_search_agrees_with_brute_force() {
         let board = Board::new(4, 4).unwrap();
         let mut seed = 12345u64;
-        for _ in 0..300 {
+        for _ in 0..200 {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let mut tiles = Tiles::shuffled(board, seed);
             // Take away some tiles, keep one or two penguins.
-            tiles = tiles.without((seed >> 20) & (seed >> 40) & board.mask());
+            tiles = tiles.without((seed >> 20) & (seed >> 36 | seed >> 44) & board.mask());
             let present: Vec<Square> = squares(tiles.present()).collect();
             if present.len() < 3 {
                 continue;
@@ -240,7 +253,11 @@ mod tests {
                 a.bit() | b.bit()
             };
             let mut solver = RegionSolver::new();
-            assert_eq!(solver.best(tiles, pens, u64::MAX), Some(brute(tiles, pens)));
+            let want = brute(tiles, pens, &mut HashMap::new());
+            assert_eq!(
+                solver.best(tiles, pens, u64::MAX, &crate::games::Never),
+                Some(want)
+            );
         }
     }
 
