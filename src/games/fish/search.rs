@@ -106,12 +106,12 @@ struct Stop<'a> {
 }
 
 impl Search {
-    /// A search with a table of about 48 MB.
+    /// A search with a table of 128 MB (pages are only touched as used).
     pub fn new() -> Search {
-        Search::with_table_bits(19)
+        Search::with_table_bits(22)
     }
 
-    /// A search with `2^bits` two-slot buckets (48 bytes a slot).
+    /// A search with `2^bits` two-slot buckets (16 bytes a slot).
     pub fn with_table_bits(bits: u32) -> Search {
         Search {
             table: Table::new(bits),
@@ -393,7 +393,7 @@ pub fn evaluate(node: &Node) -> i32 {
     score[node.side] - score[1 - node.side]
 }
 
-/// Analyses `pos` with a fresh search (a 6 MB table): for tools and tests.
+/// Analyses `pos` with a fresh search: for tools and tests.
 pub fn analyse(pos: &Position, limits: Limits, deadline: &dyn Deadline) -> Analysis {
-    Search::with_table_bits(16).analyse(pos, limits, deadline)
+    Search::new().analyse(pos, limits, deadline)
 }

@@ -18,11 +18,9 @@ pub enum Bound {
 /// The draft of a value found without any estimate below it: good at any depth.
 pub const PROVEN: u8 = u8::MAX;
 
-/// One stored position.
+/// One stored position, unpacked.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
-    key: [u64; 4],
-    meta: u16,
     /// The value, from the side to move's view, in points still to come.
     pub value: i16,
     /// The depth searched below it, or [`PROVEN`].
@@ -33,85 +31,97 @@ pub struct Entry {
     pub best: u16,
 }
 
-const EMPTY: Entry = Entry {
-    key: [0; 4],
-    meta: 0,
-    value: 0,
-    draft: 0,
-    bound: Bound::Exact,
-    best: 0,
-};
-
-/// The key of a node: the two point planes of the tiles (which also say
-/// which tiles remain), both sides' penguins, and a word holding the side to
-/// move, the placements left and a bit that tells a used slot from an empty one.
-fn key_of(node: &Node) -> ([u64; 4], u16) {
+/// Two independent 64-bit hashes of everything that decides the rest of the
+/// game: the two point planes of the tiles (which also say which tiles
+/// remain), both sides' penguins, the side to move and the placements left.
+/// The first picks the bucket, the second is stored to recognise the
+/// position: a false match needs both to collide, about once in 2^64 probes.
+fn hashes(node: &Node) -> (u64, u64) {
     let (lo, hi) = node.tiles.planes();
-    let meta = 0x8000
-        | node.side as u16
-        | u16::from(node.to_place[0]) << 1
-        | u16::from(node.to_place[1]) << 5;
-    ([lo, hi, node.pens[0], node.pens[1]], meta)
+    let meta =
+        node.side as u64 | u64::from(node.to_place[0]) << 1 | u64::from(node.to_place[1]) << 5;
+    let mix = |seed: u64, mult: u64| {
+        [lo, hi, node.pens[0], node.pens[1], meta]
+            .iter()
+            .fold(seed, |h, &k| {
+                let h = (h ^ k).wrapping_mul(mult);
+                h ^ (h >> 29)
+            })
+    };
+    (
+        mix(0x243F_6A88_85A3_08D3, 0xFF51_AFD7_ED55_8CCD),
+        // Never 0: 0 marks an empty slot.
+        mix(0x1319_8A2E_0370_7344, 0xC4CE_B9FE_1A85_EC53) | 1,
+    )
 }
 
-/// Mixes a key into a table index.
-fn hash(key: &[u64; 4], meta: u16) -> u64 {
-    let mut h = u64::from(meta).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for &k in key {
-        h = (h ^ k).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        h ^= h >> 32;
+fn pack(e: Entry) -> u64 {
+    let bound = match e.bound {
+        Bound::Exact => 0u64,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    };
+    u64::from(e.value as u16) | u64::from(e.best) << 16 | u64::from(e.draft) << 32 | bound << 40
+}
+
+fn unpack(word: u64) -> Entry {
+    Entry {
+        value: word as u16 as i16,
+        best: (word >> 16) as u16,
+        draft: (word >> 32) as u8,
+        bound: match (word >> 40) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        },
     }
-    h
 }
 
-/// A table of two-slot buckets: the first slot keeps the deeper search, the
-/// second always takes the newest.
+/// A table of two-slot buckets, 16 bytes a slot: the first slot keeps the
+/// deeper search, the second always takes the newest.
 pub struct Table {
-    slots: Vec<Entry>,
+    // Each slot is [signature, packed entry]; all zeros is empty, which lets
+    // the allocation come zeroed from the system, untouched until used.
+    slots: Vec<[u64; 2]>,
     mask: usize,
 }
 
 impl Table {
-    /// A table of `2^bits` buckets.
+    /// A table of `2^bits` buckets (`32 << bits` bytes).
     pub fn new(bits: u32) -> Table {
         let buckets = 1usize << bits;
         Table {
-            slots: vec![EMPTY; 2 * buckets],
+            slots: vec![[0u64; 2]; 2 * buckets],
             mask: buckets - 1,
         }
     }
 
-    fn bucket(&self, key: &[u64; 4], meta: u16) -> usize {
-        2 * (hash(key, meta) as usize & self.mask)
-    }
-
     /// What is stored for `node`, if anything.
     pub fn probe(&self, node: &Node) -> Option<Entry> {
-        let (key, meta) = key_of(node);
-        let b = self.bucket(&key, meta);
+        let (index, signature) = hashes(node);
+        let b = 2 * (index as usize & self.mask);
         self.slots[b..b + 2]
             .iter()
-            .find(|e| e.meta == meta && e.key == key)
-            .copied()
+            .find(|s| s[0] == signature)
+            .map(|s| unpack(s[1]))
     }
 
     /// Stores a result for `node`.
     pub fn store(&mut self, node: &Node, value: i32, draft: u8, bound: Bound, best: Option<Step>) {
-        let (key, meta) = key_of(node);
-        let b = self.bucket(&key, meta);
+        let (index, signature) = hashes(node);
+        let b = 2 * (index as usize & self.mask);
         let entry = Entry {
-            key,
-            meta,
             value: value.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
             draft,
             bound,
             best: best.map_or(0, Step::packed),
         };
-        let deep = &mut self.slots[b];
-        if deep.meta == 0 || draft >= deep.draft || (deep.key == key && deep.meta == meta) {
-            *deep = entry;
+        let slot = [signature, pack(entry)];
+        let deep = self.slots[b];
+        if deep[0] == 0 || deep[0] == signature || draft >= unpack(deep[1]).draft {
+            self.slots[b] = slot;
         } else {
-            self.slots[b + 1] = entry;
+            self.slots[b + 1] = slot;
         }
     }
 }
