@@ -264,6 +264,11 @@ impl Tiles {
         self.sum(!0)
     }
 
+    /// Tiles from their two planes (see [`Tiles::planes`]).
+    pub fn from_planes(lo: u64, hi: u64) -> Tiles {
+        Tiles { lo, hi }
+    }
+
     /// The two planes, for hashing: the squares worth 1 or 3, and 2 or 3.
     pub fn planes(self) -> (u64, u64) {
         (self.lo, self.hi)

@@ -13,6 +13,7 @@ mod regions;
 mod rules;
 mod search;
 mod square;
+mod symmetry;
 mod table;
 mod territory;
 

@@ -3,8 +3,9 @@
 //! per move is cheap. It plays by exactly the rules of `Position`.
 
 use super::board::Tiles;
-use super::geometry::{neighbours, queen_moves};
+use super::geometry::{flood, neighbours, queen_moves};
 use super::position::{Move, Position, Side};
+use super::symmetry::distinct_targets;
 use crate::games::grid::{Square, squares};
 
 /// A move packed in two bytes; `from` is [`Step::PLACE`] for a placement.
@@ -122,11 +123,17 @@ impl Node {
     }
 
     /// The moves of the side to move, written into `out`; returns how many.
-    pub fn moves(&self, out: &mut [Step; MAX_MOVES]) -> usize {
+    /// With `distinct`, only one placement of each family of mirror images:
+    /// the same choices, fewer to search.
+    pub fn moves_with(&self, out: &mut [Step; MAX_MOVES], distinct: bool) -> usize {
         let mut n = 0;
         if self.placing() {
             if self.to_place[self.side] > 0 {
-                for to in squares(self.tiles.worth(1) & self.free()) {
+                let mut targets = self.tiles.worth(1) & self.free();
+                if distinct {
+                    targets = distinct_targets(self, targets);
+                }
+                for to in squares(targets) {
                     out[n] = Step {
                         from: Step::PLACE,
                         to: to.index(),
@@ -177,6 +184,28 @@ impl Node {
         (next, gained)
     }
 
+    /// The same game without what can no longer matter (penguins that can
+    /// never move again, tiles no penguin can reach: both only stop lines,
+    /// as a taken tile does), so more positions meet in the table; and
+    /// whether the sides are separated, no free tile reachable by both.
+    /// While penguins are being placed every tile matters: nothing goes.
+    pub fn trimmed(&self) -> (Node, bool) {
+        if self.placing() {
+            return (*self, false);
+        }
+        let free = self.free();
+        let near = neighbours(free);
+        let pens = [self.pens[0] & near, self.pens[1] & near];
+        let reach = [flood(pens[0], free), flood(pens[1], free)];
+        let keep = reach[0] | reach[1] | pens[0] | pens[1];
+        let node = Node {
+            tiles: self.tiles.within(keep),
+            pens,
+            ..*self
+        };
+        (node, reach[0] & reach[1] == 0)
+    }
+
     /// How many more moves the game can last at most: every slide takes a
     /// free tile, every placement places a penguin.
     pub fn plies_left(&self) -> u32 {
@@ -190,13 +219,28 @@ mod tests {
     use crate::games::fish::board::Board;
 
     #[test]
+    fn trimming_drops_stuck_penguins_and_far_tiles_and_sees_separation() {
+        let pos = Position::parse("1.11/..11/1.21/1.11 P:1,1 A:4,4 next:A").unwrap();
+        let (node, apart) = Node::of(&pos).trimmed();
+        // P on (1,1) is stuck; the tiles at (3,1) and (4,1) are out of reach.
+        assert_eq!(node.pens[0], 0);
+        assert!(apart);
+        let stay = node.tiles.present();
+        assert_eq!(stay.count_ones(), 8);
+        let pos = Position::parse("1111/1221/1221/1111 P:1,1 A:4,4 next:P").unwrap();
+        let (node, apart) = Node::of(&pos).trimmed();
+        assert!(!apart);
+        assert_eq!(node, Node::of(&pos));
+    }
+
+    #[test]
     fn nodes_play_exactly_as_positions_do() {
         let mut pos = Position::start(Board::STANDARD, Tiles::rings(Board::STANDARD), 2);
         let mut buf = [Step::default(); MAX_MOVES];
         let mut k = 0usize;
         while !pos.is_over() {
             let node = Node::of(&pos);
-            let n = node.moves(&mut buf);
+            let n = node.moves_with(&mut buf, false);
             let legal = pos.legal_moves();
             assert_eq!(n, legal.len());
             let steps: Vec<Move> = buf[..n].iter().filter_map(|s| s.to_move()).collect();

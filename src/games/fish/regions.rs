@@ -11,14 +11,6 @@ use super::geometry::{flood, neighbours, queen_moves};
 use crate::games::Deadline;
 use crate::games::grid::squares;
 
-/// Whether no free tile is reachable by penguins of both sides: from then on
-/// neither side can change what the other collects.
-pub fn separated(tiles: Tiles, pens: [u64; 2]) -> bool {
-    let free = tiles.present() & !(pens[0] | pens[1]);
-    let p_reach = flood(pens[0], free);
-    p_reach & flood(pens[1], free) == 0
-}
-
 /// A hasher for keys made of bit masks: multiply and rotate, as the
 /// compiler's own map does; the standard one is far slower here.
 #[derive(Default)]
@@ -259,17 +251,5 @@ mod tests {
                 Some(want)
             );
         }
-    }
-
-    #[test]
-    fn separation_needs_no_shared_tile() {
-        let board = Board::new(4, 4).unwrap();
-        let tiles = Tiles::rings(board);
-        let p = Square::new(0, 0).bit();
-        let a = Square::new(3, 3).bit();
-        assert!(!separated(tiles, [p, a]));
-        // Take the second column: the left column is P's alone.
-        let wall = (0..4).fold(0, |m, r| m | Square::new(1, r).bit());
-        assert!(separated(tiles.without(wall), [p, a]));
     }
 }

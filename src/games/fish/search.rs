@@ -6,7 +6,7 @@
 
 use super::node::{MAX_MOVES, Node, Step};
 use super::position::{Move, Position, Side};
-use super::regions::{RegionSolver, separated};
+use super::regions::RegionSolver;
 use super::table::{Bound, PROVEN, Table};
 use super::territory::Territory;
 use crate::games::Deadline;
@@ -142,7 +142,7 @@ impl Search {
             }
         }
         let mut buf = [Step::default(); MAX_MOVES];
-        let n = root.moves(&mut buf);
+        let n = root.moves_with(&mut buf, true);
         if n == 0 {
             return Analysis {
                 best: None,
@@ -262,7 +262,12 @@ impl Search {
     /// The value of `node` for its side to move, in points still to come.
     fn negamax(&mut self, node: &Node, depth: i32, mut alpha: i32, beta: i32, stop: &Stop) -> i32 {
         self.tick(stop);
-        if self.stopped || node.is_over() {
+        if self.stopped {
+            return 0;
+        }
+        let (trimmed, apart) = node.trimmed();
+        let node = &trimmed;
+        if node.is_over() {
             return 0;
         }
         let mut tt_best = None;
@@ -281,7 +286,7 @@ impl Search {
                 }
             }
         }
-        if !node.placing() && separated(node.tiles, node.pens) {
+        if apart {
             if let Some(v) = self.solve_separated(node, stop) {
                 self.table.store(node, v, PROVEN, Bound::Exact, None);
                 return v;
@@ -297,7 +302,7 @@ impl Search {
         }
 
         let mut buf = [Step::default(); MAX_MOVES];
-        let n = node.moves(&mut buf);
+        let n = node.moves_with(&mut buf, true);
         let moves = &mut buf[..n];
         // The table's move first, then by history.
         let mut scores = [0u32; MAX_MOVES];
@@ -319,7 +324,17 @@ impl Search {
             moves.swap(i, j);
             scores.swap(i, j);
             let step = moves[i];
-            let v = self.child_value(node, step, depth, alpha, beta, stop);
+            // Principal variation search: after the first move, prove each
+            // other move no better with a null window; search it fully only
+            // if it is.
+            let mut v = if i == 0 {
+                self.child_value(node, step, depth, alpha, beta, stop)
+            } else {
+                self.child_value(node, step, depth, alpha, alpha + 1, stop)
+            };
+            if i > 0 && v > alpha && v < beta && !self.stopped {
+                v = self.child_value(node, step, depth, alpha, beta, stop);
+            }
             if self.stopped {
                 return 0;
             }
