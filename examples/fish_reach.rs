@@ -1,5 +1,6 @@
 //! How far exact analysis reaches: plays games (random placement, then
-//! Cunning against Cunning), analyses every position with at most
+//! `--level` against itself, Cunning by default, `--think` ms a move),
+//! analyses every position with at most
 //! `--from` tiles left from cold (a fresh search each time) until the value
 //! is proven or `--cap` milliseconds pass, and prints a table by tiles left.
 //!
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use tallyho::games::fish::players::{Computer, Level};
 use tallyho::games::fish::{Board, Deal, Limits, Position, Search, Setup};
-use tallyho::games::{Deadline, Never, Rules};
+use tallyho::games::{Deadline, Rules};
 
 #[derive(Parser)]
 struct Args {
@@ -36,6 +37,12 @@ struct Args {
     /// Deal random tiles instead of the rings.
     #[arg(long)]
     random: bool,
+    /// The level playing the games.
+    #[arg(long, default_value = "cunning")]
+    level: Level,
+    /// Milliseconds a move for the players.
+    #[arg(long, default_value_t = 100)]
+    think: u64,
     /// Print every position analysed.
     #[arg(long)]
     verbose: bool,
@@ -68,8 +75,8 @@ fn main() {
         let seed = args.seed * 1000 + u64::from(g) * 2;
         let mut placer = Computer::new(Level::Rubbish, seed);
         let mut players = [
-            Computer::new(Level::Cunning, seed),
-            Computer::new(Level::Cunning, seed + 1),
+            Computer::new(args.level, seed),
+            Computer::new(args.level, seed + 1),
         ];
         let mut pos: Position = setup.start();
         while !pos.is_over() {
@@ -93,7 +100,8 @@ fn main() {
             } else {
                 &mut players[pos.to_move().index()]
             };
-            let Some(mv) = mover.choose_move(&pos, &Never) else {
+            let clock = Clock(Instant::now() + Duration::from_millis(args.think));
+            let Some(mv) = mover.choose_move(&pos, &clock) else {
                 break;
             };
             pos = setup.play(&pos, &mv);

@@ -5,9 +5,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 
 use super::geometry::queen_moves;
 use super::position::{Move, Position};
@@ -138,6 +138,7 @@ impl Computer {
             }
             Level::Overpowered => {
                 let search = self.search.get_or_insert_with(Search::new);
+                search.shuffle_next(self.rng.next_u64());
                 search.analyse(pos, self.limits, deadline).best
             }
         }

@@ -92,6 +92,8 @@ pub struct Search {
     stopped: bool,
     /// Set when a value below the current node rests on an estimate.
     estimated: bool,
+    /// Shuffles the root moves before the first iteration, if set.
+    shuffle: Option<u64>,
 }
 
 impl Default for Search {
@@ -121,7 +123,15 @@ impl Search {
             node_limit: u64::MAX,
             stopped: false,
             estimated: false,
+            shuffle: None,
         }
+    }
+
+    /// Shuffles the root moves of the next analysis with `seed`, so that
+    /// among equally good moves a different one may be chosen: a player
+    /// that varies its games. Without it the first in square order wins ties.
+    pub fn shuffle_next(&mut self, seed: u64) {
+        self.shuffle = Some(seed);
     }
 
     /// The best move and value of `pos`, deepening until the value is proven,
@@ -153,6 +163,15 @@ impl Search {
             };
         }
         let mut order: Vec<(Step, i32)> = buf[..n].iter().map(|&s| (s, 0)).collect();
+        if let Some(mut seed) = self.shuffle.take() {
+            // Fisher-Yates with a xorshift: only the order is at stake.
+            for i in (1..order.len()).rev() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                order.swap(i, (seed % (i as u64 + 1)) as usize);
+            }
+        }
         if let Some(e) = self.table.probe(&root)
             && let Some(best) = Step::unpacked(e.best)
             && let Some(i) = order.iter().position(|m| m.0 == best)

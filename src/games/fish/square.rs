@@ -163,6 +163,26 @@ pub fn parse_square(board: Board, text: &str) -> Result<Square, SquareError> {
     }
 }
 
+/// Reads a path of squares: one square (`2 4`), or several joined by `-`
+/// (`1,2-2,3`, the log's notation) or each in parentheses (`(1,2) (2,3)`).
+pub fn parse_path(board: Board, text: &str) -> Result<Vec<Square>, SquareError> {
+    let trimmed = text.trim();
+    if trimmed.contains('-') {
+        return trimmed
+            .split('-')
+            .map(|part| parse_square(board, part))
+            .collect();
+    }
+    if trimmed.starts_with('(') && trimmed.matches('(').count() > 1 {
+        return trimmed
+            .split_inclusive(')')
+            .filter(|part| !part.trim().is_empty())
+            .map(|part| parse_square(board, part))
+            .collect();
+    }
+    parse_square(board, trimmed).map(|sq| vec![sq])
+}
+
 /// Digits without leading zeros, `0` for all zeros.
 fn number(digits: &str) -> String {
     let trimmed = digits.trim_start_matches('0');
@@ -182,6 +202,24 @@ mod tests {
         }
         assert_eq!(Named(want).to_string(), "(2,4)");
         assert_eq!(format!("{:#}", Named(want)), "2,4");
+    }
+
+    #[test]
+    fn paths_read_in_the_log_and_typed_forms() {
+        let b = Board::STANDARD;
+        let want = vec![Square::new(1, 0), Square::new(2, 1)];
+        assert_eq!(parse_path(b, "1,2-2,3"), Ok(want.clone()));
+        assert_eq!(parse_path(b, "(1,2) (2,3)"), Ok(want.clone()));
+        assert_eq!(parse_path(b, "(1,2)-(2,3)"), Ok(want));
+        assert_eq!(parse_path(b, "2 4"), Ok(vec![Square::new(3, 1)]));
+        assert_eq!(
+            parse_path(b, "1,2-9,3").unwrap_err().to_string(),
+            "row 9 is off the board: rows 1-6"
+        );
+        assert_eq!(
+            parse_path(b, "1,2-").unwrap_err().to_string(),
+            "type a row and a column, like 2 4"
+        );
     }
 
     #[test]
