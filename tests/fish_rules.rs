@@ -135,6 +135,25 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Whatever is typed, the readers answer with a value or an error.
+    #[test]
+    fn readers_never_panic(text in "\\PC{0,60}", near in "[0-9(), .P:A/;+x-]{0,40}") {
+        for t in [&text, &near] {
+            let _ = Position::parse(t);
+            let _ = parse_square(Board::STANDARD, t);
+            let _ = tallyho::games::fish::parse_path(Board::STANDARD, t);
+            let _ = t.parse::<Board>();
+            let _ = Setup::from_pairs(&[("board", t.as_str()), ("tiles", "random"), ("seed", t.as_str())]);
+            let _ = Setup::default().parse_position(t);
+        }
+        let rows = format!("111111/122221/123321/123321/122221/111111 {near}");
+        let _ = Position::parse(&rows);
+    }
+}
+
 #[test]
 fn the_assignments_examples_play_as_shown() {
     let b = Board::STANDARD;

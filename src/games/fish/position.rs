@@ -571,6 +571,36 @@ mod tests {
     }
 
     #[test]
+    fn most_points_wins_and_equal_points_draw() {
+        let over = |points: &str| {
+            let text = format!("1..1/..../..../1..1 P:1,1 A:4,4 points:{points} next:P");
+            Position::parse(&text).unwrap().outcome()
+        };
+        assert_eq!(
+            over("3+1/2+1"),
+            Some(Outcome::Win {
+                winner: Side::P,
+                how: "most-points"
+            })
+        );
+        assert_eq!(
+            over("1/2"),
+            Some(Outcome::Win {
+                winner: Side::A,
+                how: "most-points"
+            })
+        );
+        assert_eq!(
+            over("1+2/3"),
+            Some(Outcome::Draw {
+                how: "equal-points"
+            })
+        );
+        let going = Position::parse("1111/1221/1221/1111 P:1,1 A:4,4 next:P").unwrap();
+        assert_eq!(going.outcome(), None);
+    }
+
+    #[test]
     fn hauls_keep_their_order() {
         let h = Haul::from_points(&[1, 3, 1, 1, 2, 3]).unwrap();
         assert_eq!(h.sum_line(), "1+3+1+1+2+3 = 11");
