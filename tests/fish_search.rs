@@ -209,7 +209,9 @@ fn a_separated_position_is_exact_at_once() {
 }
 
 /// `cargo test --release --test fish_search -- --ignored` plays the levels
-/// against each other briefly; the tournament example gives the full table.
+/// against each other briefly, with node budgets instead of the clock so the
+/// games repeat (a million nodes is about half a second of Overpowered); the
+/// tournament example gives the full table.
 #[test]
 #[ignore]
 fn each_level_beats_the_one_below() {
@@ -225,8 +227,8 @@ fn each_level_beats_the_one_below() {
         let mut wins = 0;
         for game in 0..20u64 {
             let mut players = [
-                Computer::new(pair[1], game).with_limits(Limits::nodes(200_000)),
-                Computer::new(pair[0], game + 100).with_limits(Limits::nodes(200_000)),
+                Computer::new(pair[1], game).with_limits(Limits::nodes(1_000_000)),
+                Computer::new(pair[0], game + 100).with_limits(Limits::nodes(1_000_000)),
             ];
             let strong = (game % 2) as usize;
             if strong == 1 {

@@ -290,7 +290,14 @@ impl Search {
             return 0;
         }
         let mut tt_best = None;
-        if let Some(e) = self.table.probe(node) {
+        // At the horizon a probe (a likely cache miss) costs more than the
+        // estimate it would save.
+        let probe = if depth > 0 {
+            self.table.probe(node)
+        } else {
+            None
+        };
+        if let Some(e) = probe {
             tt_best = Step::unpacked(e.best);
             if e.draft == PROVEN || i32::from(e.draft) >= depth {
                 let v = i32::from(e.value);
