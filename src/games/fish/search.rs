@@ -102,11 +102,6 @@ impl Default for Search {
     }
 }
 
-/// A deadline and a node limit, asked together.
-struct Stop<'a> {
-    deadline: &'a dyn Deadline,
-}
-
 impl Search {
     /// A search with a table of 128 MB (pages are only touched as used).
     pub fn new() -> Search {
@@ -178,7 +173,6 @@ impl Search {
         {
             order[..=i].rotate_right(1);
         }
-        let stop = Stop { deadline };
         let max_depth = limits
             .depth
             .unwrap_or(u32::MAX)
@@ -193,7 +187,7 @@ impl Search {
         };
         for depth in 1..=max_depth {
             self.estimated = false;
-            let (best, value, complete) = self.root(&root, &mut order, depth as i32, &stop);
+            let (best, value, complete) = self.root(&root, &mut order, depth as i32, deadline);
             if let Some((best, value)) = best.zip(value) {
                 result.best = best.to_move();
                 result.value = view(value);
@@ -219,7 +213,7 @@ impl Search {
         root: &Node,
         order: &mut [(Step, i32)],
         depth: i32,
-        stop: &Stop,
+        deadline: &dyn Deadline,
     ) -> (Option<Step>, Option<i32>, bool) {
         let mut alpha = -INFINITY;
         let mut best = None;
@@ -227,7 +221,7 @@ impl Search {
         for entry in order.iter_mut() {
             let step = entry.0;
             self.estimated = false;
-            let v = self.child_value(root, step, depth, alpha, INFINITY, stop);
+            let v = self.child_value(root, step, depth, alpha, INFINITY, deadline);
             estimated |= self.estimated;
             if self.stopped {
                 self.estimated = true;
@@ -258,29 +252,36 @@ impl Search {
         depth: i32,
         alpha: i32,
         beta: i32,
-        stop: &Stop,
+        deadline: &dyn Deadline,
     ) -> i32 {
         let (child, gained) = node.play(step);
         let gained = gained as i32;
         if child.side == node.side {
-            gained + self.negamax(&child, depth - 1, alpha - gained, beta - gained, stop)
+            gained + self.negamax(&child, depth - 1, alpha - gained, beta - gained, deadline)
         } else {
-            gained - self.negamax(&child, depth - 1, gained - beta, gained - alpha, stop)
+            gained - self.negamax(&child, depth - 1, gained - beta, gained - alpha, deadline)
         }
     }
 
-    fn tick(&mut self, stop: &Stop) {
+    fn tick(&mut self, deadline: &dyn Deadline) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY)
-            && (self.nodes + self.regions.nodes() >= self.node_limit || stop.deadline.passed())
+            && (self.nodes + self.regions.nodes() >= self.node_limit || deadline.passed())
         {
             self.stopped = true;
         }
     }
 
     /// The value of `node` for its side to move, in points still to come.
-    fn negamax(&mut self, node: &Node, depth: i32, mut alpha: i32, beta: i32, stop: &Stop) -> i32 {
-        self.tick(stop);
+    fn negamax(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        self.tick(deadline);
         if self.stopped {
             return 0;
         }
@@ -313,11 +314,11 @@ impl Search {
             }
         }
         if apart {
-            if let Some(v) = self.solve_separated(node, stop) {
+            if let Some(v) = self.solve_separated(node, deadline) {
                 self.table.store(node, v, PROVEN, Bound::Exact, None);
                 return v;
             }
-            if stop.deadline.passed() {
+            if deadline.passed() {
                 self.stopped = true;
                 return 0;
             }
@@ -354,12 +355,12 @@ impl Search {
             // other move no better with a null window; search it fully only
             // if it is.
             let mut v = if i == 0 {
-                self.child_value(node, step, depth, alpha, beta, stop)
+                self.child_value(node, step, depth, alpha, beta, deadline)
             } else {
-                self.child_value(node, step, depth, alpha, alpha + 1, stop)
+                self.child_value(node, step, depth, alpha, alpha + 1, deadline)
             };
             if i > 0 && v > alpha && v < beta && !self.stopped {
-                v = self.child_value(node, step, depth, alpha, beta, stop);
+                v = self.child_value(node, step, depth, alpha, beta, deadline);
             }
             if self.stopped {
                 return 0;
@@ -397,19 +398,19 @@ impl Search {
 
     /// Each side alone on its own region: the exact difference, or `None`
     /// if the region solver ran out of budget or time.
-    fn solve_separated(&mut self, node: &Node, stop: &Stop) -> Option<i32> {
+    fn solve_separated(&mut self, node: &Node, deadline: &dyn Deadline) -> Option<i32> {
         let me = node.side;
         let mine = self.regions.best(
             node.tiles.without(node.pens[1 - me]),
             node.pens[me],
             REGION_BUDGET,
-            stop.deadline,
+            deadline,
         )?;
         let theirs = self.regions.best(
             node.tiles.without(node.pens[me]),
             node.pens[1 - me],
             REGION_BUDGET,
-            stop.deadline,
+            deadline,
         )?;
         Some(mine as i32 - theirs as i32)
     }
