@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub mod draughts;
+pub mod fish;
 pub mod fox;
 mod game;
 pub mod grid;

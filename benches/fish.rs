@@ -1,0 +1,104 @@
+//! The penguin game's speed targets. `cargo bench --bench fish`.
+//!
+//! - A computer move at the default setting (Overpowered, a 1000 ms
+//!   deadline, a fresh player each time, so its table starts cold) from
+//!   typical 6x6 positions: it must stay within a second. It stops when the
+//!   deadline passes, so the figure is the deadline plus how late it stops.
+//! - Exact solves of compact, unseparated regions with 16, 20 and 24 tiles
+//!   left, from cold.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+
+use tallyho::games::fish::players::{Computer, Level};
+use tallyho::games::fish::{Limits, Position, Search};
+use tallyho::games::{Deadline, Never};
+
+/// A deadline on the wall clock, as the shell builds from `--think`.
+struct Clock(Instant);
+
+impl Deadline for Clock {
+    fn passed(&self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+fn position(text: &str) -> Position {
+    match Position::parse(text) {
+        Ok(pos) => pos,
+        Err(e) => panic!("{text}: {e}"),
+    }
+}
+
+fn computer_move(c: &mut Criterion) {
+    let cases = [
+        (
+            "start",
+            "111111/122221/123321/123321/122221/111111 place:1/1 next:P",
+        ),
+        (
+            "after placement",
+            "111111/122221/123321/123321/122221/111111 P:1,1 A:1,6 next:P",
+        ),
+        (
+            "midgame",
+            ".1111./122221/123.21/123.21/122221/111111 P:4,3 A:3,3 points:1+3/1+3 next:P",
+        ),
+    ];
+    let mut group = c.benchmark_group("computer move 6x6, think 1000 ms");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(12));
+    for (name, text) in cases {
+        let pos = position(text);
+        // The player is made and dropped outside the timing: freeing its
+        // table takes some 15 ms that a game pays once, at its end.
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || Computer::new(Level::Overpowered, 1),
+                |mut player| {
+                    let clock = Clock(Instant::now() + Duration::from_millis(1000));
+                    black_box(player.choose_move(black_box(&pos), &clock));
+                    player
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn exact_solves(c: &mut Criterion) {
+    let cases = [
+        (
+            "16 tiles",
+            "....../.1221./.2332./.2332./.1221./...... P:2,2 A:5,5 next:P",
+        ),
+        (
+            "20 tiles",
+            "....../12221./23332./23332./12221./...... P:2,1 A:5,5 next:P",
+        ),
+        (
+            "24 tiles",
+            "....../122221/233332/233332/122221/...... P:2,1 A:5,6 next:P",
+        ),
+    ];
+    let mut group = c.benchmark_group("exact solve 6x6");
+    group.sample_size(10);
+    for (name, text) in cases {
+        let pos = position(text);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let a = Search::new().analyse(black_box(&pos), Limits::NONE, &Never);
+                assert!(a.exact);
+                a.value
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, computer_move, exact_solves);
+criterion_main!(benches);

@@ -1,0 +1,441 @@
+//! The search: negamax with alpha-beta on the point difference still to
+//! come, iterative deepening, a transposition table and history move
+//! ordering; territory estimates at the horizon, exact region solving as
+//! soon as the sides are separated, and exactness tracked throughout so an
+//! answer says whether it is proven.
+
+use super::node::{MAX_MOVES, Node, Step};
+use super::position::{Move, Position, Side};
+use super::regions::RegionSolver;
+use super::table::{Bound, PROVEN, Table};
+use super::territory::Territory;
+use crate::games::Deadline;
+use crate::games::grid::squares;
+
+/// Limits beyond the deadline, for tests and tools that must repeat exactly.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes (search and region solving together).
+    pub nodes: Option<u64>,
+    /// Deepen no further than this many plies.
+    pub depth: Option<u32>,
+}
+
+impl Limits {
+    /// No limit but the deadline.
+    pub const NONE: Limits = Limits {
+        nodes: None,
+        depth: None,
+    };
+
+    /// At most `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            depth: None,
+        }
+    }
+
+    /// At most `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            nodes: None,
+            depth: Some(depth),
+        }
+    }
+}
+
+/// What the search found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Analysis {
+    /// A best move; `None` when the game is over.
+    pub best: Option<Move>,
+    /// The final point difference, `P`'s points minus `A`'s, points already
+    /// collected included, with best play from here (or the estimate of it).
+    pub value: i32,
+    /// Whether `value` is proven: the game was searched to its end (or to
+    /// separated regions, solved exactly) on every line that mattered.
+    pub exact: bool,
+    /// The deepest iteration completed, in plies.
+    pub depth: u32,
+    /// Nodes visited, search and region solving together.
+    pub nodes: u64,
+}
+
+impl Analysis {
+    /// The value from `side`'s view: its final points minus the other's.
+    pub fn value_for(&self, side: Side) -> i32 {
+        match side {
+            Side::P => self.value,
+            Side::A => -self.value,
+        }
+    }
+}
+
+/// Budget of region-solving nodes for one separated position met in search;
+/// the memo keeps what a call found, so a later call goes further.
+const REGION_BUDGET: u64 = 200_000;
+/// How often the deadline is asked, in nodes.
+const CHECK_EVERY: u64 = 1024;
+const INFINITY: i32 = 10_000;
+
+/// A search with its memory: the table, the region memo and the move
+/// history survive from one call to the next, as they do between the moves
+/// of a game.
+pub struct Search {
+    table: Table,
+    regions: RegionSolver,
+    /// History scores by from-square (64 for a placement) and to-square.
+    history: Vec<[u32; 64]>,
+    nodes: u64,
+    node_limit: u64,
+    stopped: bool,
+    /// Set when a value below the current node rests on an estimate.
+    estimated: bool,
+    /// Shuffles the root moves before the first iteration, if set.
+    shuffle: Option<u64>,
+}
+
+impl Default for Search {
+    fn default() -> Search {
+        Search::new()
+    }
+}
+
+impl Search {
+    /// A search with a table of 128 MB (pages are only touched as used).
+    pub fn new() -> Search {
+        Search::with_table_bits(22)
+    }
+
+    /// A search with `2^bits` two-slot buckets (16 bytes a slot).
+    pub fn with_table_bits(bits: u32) -> Search {
+        Search {
+            table: Table::new(bits),
+            regions: RegionSolver::new(),
+            history: vec![[0; 64]; 65],
+            nodes: 0,
+            node_limit: u64::MAX,
+            stopped: false,
+            estimated: false,
+            shuffle: None,
+        }
+    }
+
+    /// Shuffles the root moves of the next analysis with `seed`, so that
+    /// among equally good moves a different one may be chosen: a player
+    /// that varies its games. Without it the first in square order wins ties.
+    pub fn shuffle_next(&mut self, seed: u64) {
+        self.shuffle = Some(seed);
+    }
+
+    /// The best move and value of `pos`, deepening until the value is proven,
+    /// a limit is reached or `deadline` passes.
+    pub fn analyse(&mut self, pos: &Position, limits: Limits, deadline: &dyn Deadline) -> Analysis {
+        let root = Node::of(pos);
+        let view = |future: i32| match pos.to_move() {
+            Side::P => pos.difference() + future,
+            Side::A => pos.difference() - future,
+        };
+        self.nodes = 0;
+        let region_start = self.regions.nodes();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.stopped = false;
+        for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 4;
+            }
+        }
+        let mut buf = [Step::default(); MAX_MOVES];
+        let n = root.moves_with(&mut buf, true);
+        if n == 0 {
+            return Analysis {
+                best: None,
+                value: pos.difference(),
+                exact: true,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let mut order: Vec<(Step, i32)> = buf[..n].iter().map(|&s| (s, 0)).collect();
+        if let Some(mut seed) = self.shuffle.take() {
+            // Fisher-Yates with a xorshift: only the order is at stake.
+            for i in (1..order.len()).rev() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                order.swap(i, (seed % (i as u64 + 1)) as usize);
+            }
+        }
+        if let Some(e) = self.table.probe(&root)
+            && let Some(best) = Step::unpacked(e.best)
+            && let Some(i) = order.iter().position(|m| m.0 == best)
+        {
+            order[..=i].rotate_right(1);
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(u32::MAX)
+            .min(root.plies_left() + 1)
+            .max(1);
+        let mut result = Analysis {
+            best: order[0].0.to_move(),
+            value: view(0),
+            exact: false,
+            depth: 0,
+            nodes: 0,
+        };
+        for depth in 1..=max_depth {
+            self.estimated = false;
+            let (best, value, complete) = self.root(&root, &mut order, depth as i32, deadline);
+            if let Some((best, value)) = best.zip(value) {
+                result.best = best.to_move();
+                result.value = view(value);
+            }
+            if !complete {
+                break;
+            }
+            result.depth = depth;
+            if !self.estimated {
+                result.exact = true;
+                break;
+            }
+        }
+        result.nodes = self.nodes + (self.regions.nodes() - region_start);
+        result
+    }
+
+    /// One iteration at the root. Returns the best move and value found and
+    /// whether the iteration finished; when it was cut short, the move is
+    /// one that finished searching and beat every move before it.
+    fn root(
+        &mut self,
+        root: &Node,
+        order: &mut [(Step, i32)],
+        depth: i32,
+        deadline: &dyn Deadline,
+    ) -> (Option<Step>, Option<i32>, bool) {
+        let mut alpha = -INFINITY;
+        let mut best = None;
+        let mut estimated = false;
+        for entry in order.iter_mut() {
+            let step = entry.0;
+            self.estimated = false;
+            let v = self.child_value(root, step, depth, alpha, INFINITY, deadline);
+            estimated |= self.estimated;
+            if self.stopped {
+                self.estimated = true;
+                return (best.map(|b: (Step, i32)| b.0), best.map(|b| b.1), false);
+            }
+            entry.1 = v;
+            if v > alpha {
+                alpha = v;
+                best = Some((step, v));
+            }
+        }
+        // Best first next time, then the others by their (bounded) scores.
+        order.sort_by_key(|m| -m.1);
+        self.estimated = estimated;
+        if let Some((step, v)) = best {
+            let draft = if estimated { depth as u8 } else { PROVEN };
+            self.table.store(root, v, draft, Bound::Exact, Some(step));
+        }
+        (best.map(|b| b.0), best.map(|b| b.1), true)
+    }
+
+    /// The value of a move for the side making it: what it collects plus the
+    /// rest of the game, whichever side moves next.
+    fn child_value(
+        &mut self,
+        node: &Node,
+        step: Step,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        let (child, gained) = node.play(step);
+        let gained = gained as i32;
+        if child.side == node.side {
+            gained + self.negamax(&child, depth - 1, alpha - gained, beta - gained, deadline)
+        } else {
+            gained - self.negamax(&child, depth - 1, gained - beta, gained - alpha, deadline)
+        }
+    }
+
+    fn tick(&mut self, deadline: &dyn Deadline) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY)
+            && (self.nodes + self.regions.nodes() >= self.node_limit || deadline.passed())
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The value of `node` for its side to move, in points still to come.
+    fn negamax(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        self.tick(deadline);
+        if self.stopped {
+            return 0;
+        }
+        let (trimmed, apart) = node.trimmed();
+        let node = &trimmed;
+        if node.is_over() {
+            return 0;
+        }
+        let mut tt_best = None;
+        // At the horizon a probe (a likely cache miss) costs more than the
+        // estimate it would save.
+        let probe = if depth > 0 {
+            self.table.probe(node)
+        } else {
+            None
+        };
+        if let Some(e) = probe {
+            tt_best = Step::unpacked(e.best);
+            if e.draft == PROVEN || i32::from(e.draft) >= depth {
+                let v = i32::from(e.value);
+                let cuts = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cuts {
+                    self.estimated |= e.draft != PROVEN;
+                    return v;
+                }
+            }
+        }
+        if apart {
+            if let Some(v) = self.solve_separated(node, deadline) {
+                self.table.store(node, v, PROVEN, Bound::Exact, None);
+                return v;
+            }
+            if deadline.passed() {
+                self.stopped = true;
+                return 0;
+            }
+        }
+        if depth <= 0 {
+            self.estimated = true;
+            return evaluate(node);
+        }
+
+        let mut buf = [Step::default(); MAX_MOVES];
+        let n = node.moves_with(&mut buf, true);
+        let moves = &mut buf[..n];
+        // The table's move first, then by history.
+        let mut scores = [0u32; MAX_MOVES];
+        for (i, m) in moves.iter().enumerate() {
+            scores[i] = if Some(*m) == tt_best {
+                u32::MAX
+            } else {
+                self.history[usize::from(m.from.min(64))][usize::from(m.to)]
+            };
+        }
+        let alpha_in = alpha;
+        let outer = self.estimated;
+        self.estimated = false;
+        let mut best = -INFINITY;
+        let mut best_step = None;
+        for i in 0..n {
+            // Selection sort: most nodes cut off after one or two moves.
+            let j = (i..n).max_by_key(|&j| scores[j]).unwrap_or(i);
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let step = moves[i];
+            // Principal variation search: after the first move, prove each
+            // other move no better with a null window; search it fully only
+            // if it is.
+            let mut v = if i == 0 {
+                self.child_value(node, step, depth, alpha, beta, deadline)
+            } else {
+                self.child_value(node, step, depth, alpha, alpha + 1, deadline)
+            };
+            if i > 0 && v > alpha && v < beta && !self.stopped {
+                v = self.child_value(node, step, depth, alpha, beta, deadline);
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_step = Some(step);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        let h =
+                            &mut self.history[usize::from(step.from.min(64))][usize::from(step.to)];
+                        *h = h.saturating_add((depth * depth) as u32);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let draft = if self.estimated {
+            depth.clamp(0, i32::from(PROVEN) - 1) as u8
+        } else {
+            PROVEN
+        };
+        self.estimated |= outer;
+        self.table.store(node, best, draft, bound, best_step);
+        best
+    }
+
+    /// Each side alone on its own region: the exact difference, or `None`
+    /// if the region solver ran out of budget or time.
+    fn solve_separated(&mut self, node: &Node, deadline: &dyn Deadline) -> Option<i32> {
+        let me = node.side;
+        let mine = self.regions.best(
+            node.tiles.without(node.pens[1 - me]),
+            node.pens[me],
+            REGION_BUDGET,
+            deadline,
+        )?;
+        let theirs = self.regions.best(
+            node.tiles.without(node.pens[me]),
+            node.pens[1 - me],
+            REGION_BUDGET,
+            deadline,
+        )?;
+        Some(mine as i32 - theirs as i32)
+    }
+}
+
+/// The estimate at the horizon, for the side to move: the points of the
+/// tiles it reaches first less those the other reaches first, and the tile
+/// under each penguin that can still leave it.
+pub fn evaluate(node: &Node) -> i32 {
+    let free = node.free();
+    let territory = Territory::of(node.pens, free);
+    let (points, _tied) = territory.points(node.tiles);
+    let mut score = [0i32; 2];
+    for s in 0..2 {
+        score[s] = points[s] as i32;
+        for p in squares(node.pens[s]) {
+            if super::geometry::neighbours(p.bit()) & free != 0 {
+                score[s] += node.tiles.sum(p.bit()) as i32;
+            }
+        }
+    }
+    score[node.side] - score[1 - node.side]
+}
+
+/// Analyses `pos` with a fresh search: for tools and tests.
+pub fn analyse(pos: &Position, limits: Limits, deadline: &dyn Deadline) -> Analysis {
+    Search::new().analyse(pos, limits, deadline)
+}
