@@ -684,7 +684,12 @@ fn offer_draw<R: Computers>(
         {
             Some(Verdict::Draw) => true,
             Some(Verdict::Win { winner, .. }) => winner == side,
-            Some(Verdict::Score { value, .. }) => value >= 0,
+            // An exact score: a draw is no worse for the computer. An
+            // estimate: only when the offerer stands clearly better (50 in
+            // the game's units, half a man in draughts), so that it does not
+            // take a draw at the start.
+            Some(Verdict::Score { value, exact: true }) => value >= 0,
+            Some(Verdict::Score { value, exact: false }) => value >= 50,
             None => false,
         };
         let said = if accepts { "accepts" } else { "declines" };
