@@ -2,13 +2,16 @@
 //! position go, wins as fast as it can and resists as long as it can; and its
 //! hounds beat every fox, under the capture rules on the Python project's board too.
 
+mod common;
+use common::Played;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use proptest::prelude::*;
 use tallyho::games::fox::players::{Computer, Level, cunning};
 use tallyho::games::fox::solver::Solver;
-use tallyho::games::fox::{Board, Game, Position, Rules, Setup, Side};
+use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
 
 type Key = (Board, Rules);
 
@@ -77,7 +80,7 @@ fn overpowered_hounds_beat_every_fox() {
     for (i, level) in Level::ALL.into_iter().enumerate() {
         let mut fox = Computer::new(level, setup.rules, i as u64);
         for _ in 0..5 {
-            let mut game = Game::new(setup.default_start(), setup.rules);
+            let mut game = Played::new(setup.default_start(), setup.rules);
             while game.ending().is_none() {
                 let pos = *game.position();
                 let player = if pos.to_move() == Side::Fox {
@@ -98,7 +101,7 @@ fn overpowered_hounds_beat_every_fox() {
 
 /// Plays one game between two computers from `start`; the winner.
 fn play_out(start: Position, rules: Rules, fox: &mut Computer, hounds: &mut Computer) -> Side {
-    let mut game = Game::new(start, rules);
+    let mut game = Played::new(start, rules);
     while game.ending().is_none() {
         let pos = *game.position();
         let player = if pos.to_move() == Side::Fox {

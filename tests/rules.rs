@@ -2,11 +2,14 @@
 //! hounds never stepping back, every game ending within the bound the
 //! forward-only hounds impose, and the capture rules' own properties.
 
+mod common;
+use common::Played;
+
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use tallyho::games::fox::{Board, Ending, Game, Position, Rules, Setup, Side, Square};
+use tallyho::games::fox::{Board, Ending, Position, Rules, Setup, Side, Square};
 
 /// Any supported board.
 fn boards() -> impl Strategy<Value = Board> {
@@ -137,7 +140,7 @@ proptest! {
     ) {
         let first = if hounds_first { Side::Hounds } else { Side::Fox };
         let start = Position::start_under(board, rules, board.default_fox_start(), first).unwrap();
-        let mut game = Game::new(start, rules);
+        let mut game = Played::new(start, rules);
         // Each hound can step forward at most height-1 times, and the fox moves between.
         let bound = 2 * board.hound_count() * (board.height() as usize - 1) + 2;
         let mut choices = choices.into_iter();
@@ -154,7 +157,7 @@ proptest! {
 
 #[test]
 fn playing_an_illegal_move_changes_nothing() {
-    let mut game = Game::new(Setup::default().default_start(), Rules::Coursework);
+    let mut game = Played::new(Setup::default().default_start(), Rules::Coursework);
     let hound_move = Setup::default()
         .default_start()
         .with_side(Side::Hounds)
@@ -225,7 +228,7 @@ proptest! {
         let first = if hounds_first { Side::Hounds } else { Side::Fox };
         let start =
             Position::start_under(board, Rules::Capture, board.default_fox_start(), first).unwrap();
-        let mut game = Game::new(start, Rules::Capture);
+        let mut game = Played::new(start, Rules::Capture);
         let bound = 2 * board.hound_count() * (board.height() as usize - 1) + 2;
         let mut choices = choices.into_iter();
         while game.ending().is_none() {

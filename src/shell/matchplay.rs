@@ -689,7 +689,10 @@ fn offer_draw<R: Computers>(
             // the game's units, half a man in draughts), so that it does not
             // take a draw at the start.
             Some(Verdict::Score { value, exact: true }) => value >= 0,
-            Some(Verdict::Score { value, exact: false }) => value >= 50,
+            Some(Verdict::Score {
+                value,
+                exact: false,
+            }) => value >= 50,
             None => false,
         };
         let said = if accepts { "accepts" } else { "declines" };

@@ -1,9 +1,9 @@
 //! The setup of a game, and Fox and Hounds as the shell sees it through the
-//! game seams; also the older game-in-progress type the core tests use.
+//! game seams.
 
 use super::board::{Board, Square};
 use super::players::{Computer, Level};
-use super::position::{Ending, Move, PlacementError, Position, Rules, Side};
+use super::position::{Move, PlacementError, Position, Rules, Side};
 use crate::games::{self, Advice, Deadline, Outcome, Verdict};
 
 /// Everything fixed before the first move.
@@ -70,76 +70,6 @@ impl Setup {
             )
             .expect("the default start is legal")
         })
-    }
-}
-
-/// A game: its rules, where it started and every move since.
-#[derive(Clone, Debug)]
-pub struct Game {
-    rules: Rules,
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-}
-
-impl Game {
-    /// A game from a start position.
-    pub fn new(start: Position, rules: Rules) -> Game {
-        Game {
-            rules,
-            positions: vec![start],
-            moves: Vec::new(),
-        }
-    }
-
-    /// The rules in force.
-    pub fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        self.positions
-            .last()
-            .expect("a game always has its start position")
-    }
-
-    /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.positions[0]
-    }
-
-    /// Every position so far, the start first.
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
-    }
-
-    /// Every move so far.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// How the game ended, if it has.
-    pub fn ending(&self) -> Option<Ending> {
-        self.position().ending(self.rules)
-    }
-
-    /// Plays a move. Returns `false`, changing nothing, if it is not legal now
-    /// or the game is over.
-    pub fn play(&mut self, mv: Move) -> bool {
-        let now = *self.position();
-        if self.ending().is_some() || !now.legal_moves().contains(&mv) {
-            return false;
-        }
-        self.positions.push(now.play(mv));
-        self.moves.push(mv);
-        true
-    }
-
-    /// Takes back the last move, if there is one.
-    pub fn undo(&mut self) -> Option<Move> {
-        let mv = self.moves.pop()?;
-        self.positions.pop();
-        Some(mv)
     }
 }
 

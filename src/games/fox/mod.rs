@@ -9,7 +9,7 @@ mod position;
 pub mod solver;
 
 pub use board::{Board, BoardError, MAX_SIDE, MIN_SIDE, Square, SquareError, squares};
-pub use game::{Game, Setup};
+pub use game::Setup;
 pub use notation::NotationError;
 pub use position::{
     Ending, FOX_STEPS, HOUND_STEPS, Move, MoveList, PickError, PlacementError, Position, Rules,
