@@ -21,23 +21,7 @@ pub const fn side_title(side: Side) -> &'static str {
     }
 }
 
-/// A list: `9, 10, 11`.
-pub fn list<T: ToString>(items: &[T]) -> String {
-    items
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A list of choices ending in "or": `6, 8 or 13`.
-pub fn list_or<T: ToString>(items: &[T]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
-    }
-}
+pub use crate::faces::{list, list_or};
 
 /// `12 men`, `1 king`.
 fn count(n: u32, one: &str, many: &str) -> String {

@@ -6,23 +6,7 @@ use crate::games::fox::{Board, Ending, PickError, Rules, Side, Square};
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
 
-/// A list of squares or moves, comma-separated, as prompts show them.
-pub fn list<T: ToString>(items: &[T]) -> String {
-    items
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A list of choices ending in "or": `A2, C2 or E2`.
-pub fn list_or<T: ToString>(items: &[T]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
-    }
-}
+pub use crate::faces::{list, list_or};
 
 /// The side's name as the coursework prints it before a player's name.
 pub const fn side_title(side: Side) -> &'static str {
