@@ -148,7 +148,7 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).expect("text");
     assert!(text.starts_with("Game 1, "), "{text}");
-    assert!(text.contains(&format!("Move {plies}: ")));
+    assert!(text.contains(&format!("\n{plies}. ")));
     assert!(text.trim_end().ends_with('.'));
     assert!(text.contains(" won! "), "{text}");
     tallyho(&log)
@@ -423,17 +423,17 @@ fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
     let text = String::from_utf8(out.stdout).expect("utf-8");
     // The 1978 board, line 1 at the top, in its own notation.
     assert!(text.contains(" 1  X H X H X H X H\n"), "{text}");
-    assert!(text.contains("Move 1: HOUNDS FROM 1,2 TO 2,3"), "{text}");
+    assert!(text.contains("1. YOU MOVED FROM 1,2 TO 2,3"), "{text}");
     assert!(
         text.contains("Move 1 of 14. Enter or n: next, b: back, a number: go there, q: quit? b")
     );
     assert!(text.contains("Move 0 of 14."));
-    assert!(text.contains("Move 3: HOUNDS FROM 2,3 TO 3,4"));
-    assert!(text.contains("Move 4: FOX FROM 7,2 TO 6,1"));
+    assert!(text.contains("3. YOU MOVED FROM 2,3 TO 3,4"));
+    assert!(text.contains("4. I MOVED FROM 7,2 TO 6,1"));
     assert!(
         text.contains("Type Enter or n for the next move, b to go back, a move number 0-14, or q.")
     );
-    assert!(!text.contains("Move 5:"), "q stopped it");
+    assert!(!text.contains("5. I MOVED"), "q stopped it");
 }
 
 #[test]

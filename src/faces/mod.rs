@@ -99,6 +99,14 @@ pub trait Face<R: Rules> {
     /// A square as a player types it: `B1`, `22`, `(2,4)`.
     fn square(&self, rules: &R, sq: Square) -> String;
 
+    /// A square as a player types it after `typed`, for Tab completion: the
+    /// square's name, unless the face reads it otherwise there (a hound's
+    /// number, a column).
+    fn answer(&self, rules: &R, history: &[R::Position], typed: &[Square], sq: Square) -> String {
+        let _ = (history, typed);
+        self.square(rules, sq)
+    }
+
     /// Reads the squares of a line typed at a move prompt, after the squares
     /// `typed` so far: one square, or a whole path. The error says what was
     /// wrong, as a sentence.

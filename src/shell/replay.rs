@@ -140,12 +140,15 @@ pub fn replay<R: Rules, F: Face<R>>(
             let mv = &game.moves()[at - 1];
             let before = &positions[at - 1];
             let mover = rules.to_move(before);
+            let name = record
+                .seats
+                .iter()
+                .find(|s| s.side == mover.to_string())
+                .map(|s| safe::text(&s.name))
+                .unwrap_or_else(|| face.side_title(mover).to_string());
             console.say("")?;
-            console.say(&format!(
-                "Move {at}: {} {}",
-                face.side_title(mover),
-                face.move_name(rules, &positions[..at], mv)
-            ))?;
+            let said = face.player_moved(&name, &face.move_name(rules, &positions[..at], mv));
+            console.say(&format!("{at}. {said}"))?;
         }
         console.write(&face.board(
             rules,

@@ -151,11 +151,14 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let next = next_squares(&typed, &candidates, &paths);
         let question = face.move_question(rules, history, &typed, &next);
         // Whole rests of paths too, so Tab after a first square offers the second.
-        let mut answers: Vec<String> = next.iter().map(|&sq| face.square(rules, sq)).collect();
+        let mut answers: Vec<String> = next
+            .iter()
+            .map(|&sq| face.answer(rules, history, &typed, sq))
+            .collect();
         for &i in &candidates {
-            let rest: Vec<String> = paths[i][typed.len()..]
-                .iter()
-                .map(|&sq| face.square(rules, sq))
+            let path = &paths[i];
+            let rest: Vec<String> = (typed.len()..path.len())
+                .map(|k| face.answer(rules, history, &path[..k], path[k]))
                 .collect();
             if rest.len() > 1 {
                 answers.push(rest.join(" "));

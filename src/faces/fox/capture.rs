@@ -65,6 +65,22 @@ fn square_at(board: Board, row: u32, col: u32) -> Result<Square, String> {
 
 /// The numbers in a line: `2 3`, `2,3`, `(2, 3)`.
 fn numbers(line: &str) -> Result<Vec<u32>, String> {
+    if line.chars().any(|c| ('\u{FF10}'..='\u{FF19}').contains(&c)) {
+        let plain: String = line
+            .chars()
+            .map(|c| match c {
+                '\u{FF10}'..='\u{FF19}' => {
+                    char::from_u32(c as u32 - 0xFF10 + u32::from(b'0')).unwrap_or(c)
+                }
+                c => c,
+            })
+            .collect();
+        return Err(format!(
+            "\"{}\" uses full-width digits: type plain {}",
+            line.trim(),
+            plain.trim()
+        ));
+    }
     let parts: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')'))
         .filter(|p| !p.is_empty())
@@ -160,6 +176,16 @@ impl Face<Setup> for CaptureFace {
 
     fn square(&self, rules: &Setup, sq: Square) -> String {
         square_name(rules.board, sq)
+    }
+
+    fn answer(&self, rules: &Setup, history: &[Position], typed: &[Square], sq: Square) -> String {
+        match (history.last().map(Position::to_move), typed) {
+            (Some(Side::Hounds), []) => {
+                number_of(history, sq).map_or_else(String::new, |n| n.to_string())
+            }
+            (Some(Side::Hounds), _) => sq.col().to_string(),
+            _ => square_name(rules.board, sq),
+        }
     }
 
     fn parse_squares(
@@ -284,10 +310,11 @@ impl Face<Setup> for CaptureFace {
         let Some(pos) = history.last() else {
             return mv.to_string();
         };
+        let from = square_name(board, mv.from());
         match pos.piece_at(mv.from()) {
             Some(Side::Fox) => match number_of(history, mv.to()) {
-                Some(n) => format!("the fox to {to}, eating hound {n}"),
-                None => format!("the fox to {to}"),
+                Some(n) => format!("the fox from {from} to {to}, eating hound {n}"),
+                None => format!("the fox from {from} to {to}"),
             },
             _ => {
                 let n = number_of(history, mv.from()).unwrap_or(0);
@@ -311,7 +338,8 @@ impl Face<Setup> for CaptureFace {
             Some(Ending::FoxBoxedIn) => "The fox is boxed in.",
             Some(Ending::FoxTrapped) => "The fox cannot move.",
             Some(Ending::HoundsStuck) => "The hounds cannot move.",
-            Some(Ending::FoxEscaped) | None => "",
+            Some(Ending::FoxEscaped) => "The fox got past the hounds, out of their reach.",
+            None => "",
         };
         let side = outcome.winner().unwrap_or(Side::Hounds);
         format!(
@@ -355,9 +383,11 @@ Commands at a move prompt
     }
 
     fn start_board(&self, rules: &Setup, starts: &[Position], colour: bool) -> String {
+        let hounds = numbered_hounds(&starts[..starts.len().min(1)]);
         let marks = render::Marks {
             hide_fox: true,
             zero_based: true,
+            hounds: Some(&hounds),
             ..render::Marks::default()
         };
         let _ = rules;

@@ -47,11 +47,8 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             return Ok(0);
         }
         Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
-            let instructions = text::instructions(setup.board, setup.first);
-            for line in instructions.lines() {
-                // Kept for after the screen is cleared before the first board.
-                console.note(line)?;
-            }
+            // Kept, whole, for after the screen is cleared before the first board.
+            console.note(&text::instructions(setup.board, setup.rules, setup.first))?;
         }
         // As in 1978: anything but yes skips the instructions.
         _ => {}
@@ -93,7 +90,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             None => loop {
                 match console.ask(text::AGAIN, &answers)? {
                     Reply::Line(line) if asks_for_help(&line) => {
-                        console.say(&text::instructions(setup.board, setup.first))?;
+                        console.say(&text::instructions(setup.board, setup.rules, setup.first))?;
                     }
                     Reply::Line(line) => break parse_yes_no(&line) == Ok(true),
                     _ => break false,
@@ -153,11 +150,13 @@ fn play_game(
                 return Ok(None);
             }
             let mv = fox.choose(&pos).expect("a fox that can move has a move");
+            let eats = pos.is_capture(mv);
             game.play(&setup, mv).map_err(io::Error::other)?;
             said = Some(format!(
-                "I MOVED FROM {} TO {}",
+                "I MOVED FROM {} TO {}{}",
                 render::line_column(mv.from()),
-                render::line_column(mv.to())
+                render::line_column(mv.to()),
+                if eats { " AND ATE YOUR HOUND." } else { "" }
             ));
             continue;
         }
@@ -175,7 +174,7 @@ fn play_game(
             return Ok(Some((game, ending)));
         }
         console.say(text::YOUR_MOVE)?;
-        let instructions = text::instructions(setup.board, setup.first);
+        let instructions = text::instructions(setup.board, setup.rules, setup.first);
         let Some(mv) = ask_move(console, &pos, &instructions)? else {
             return Ok(None);
         };
@@ -412,6 +411,15 @@ impl Face<Setup> for ClassicFace {
         format!("I MOVED {move_name}")
     }
 
+    /// The 1978 fox has no name: it is "I".
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        if name.is_empty() {
+            format!("I MOVED {move_name}")
+        } else {
+            format!("{} MOVED {move_name}", name.to_uppercase())
+        }
+    }
+
     fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
         match super::ending_named(outcome.how()) {
             Some(ending) => text::result(ending).to_string(),
@@ -420,7 +428,7 @@ impl Face<Setup> for ClassicFace {
     }
 
     fn help(&self, rules: &Setup) -> String {
-        text::instructions(rules.board, rules.first)
+        text::instructions(rules.board, rules.rules, rules.first)
     }
 
     fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {

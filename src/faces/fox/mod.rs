@@ -57,6 +57,16 @@ pub fn ending_named(how: &str) -> Option<Ending> {
     .find(|e| e.name() == how)
 }
 
+/// The square of the hound the last move ate, if it ate one.
+pub fn eaten(history: &[Position]) -> Option<Square> {
+    let [.., before, after] = history else {
+        return None;
+    };
+    (after.hound_count() < before.hound_count())
+        .then(|| after.fox())
+        .flatten()
+}
+
 /// The destinations of the piece on `from`.
 fn targets(pos: &Position, from: Square) -> Vec<Square> {
     pos.legal_moves()
@@ -193,6 +203,13 @@ impl Face<Setup> for FoxFace {
 
     fn computer_moves(&self, name: &str, move_name: &str) -> String {
         format!("{name} moves {move_name}.")
+    }
+
+    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+        eaten(history)
+            .map(|sq| format!("The fox ate the hound on {sq}."))
+            .into_iter()
+            .collect()
     }
 
     fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {

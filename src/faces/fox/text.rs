@@ -85,6 +85,16 @@ pub const NEED_SQUARE: &str = "Type one of the squares listed, or help.";
 
 /// The rules and the commands, for `help` and the menu's rules entry.
 pub fn help(board: Board, rules: Rules) -> String {
+    // The examples are real: the first hound and its first step.
+    let hound = board
+        .dark_squares_of_row(0)
+        .next()
+        .unwrap_or(Square::new(1, 0));
+    let step = board
+        .offset(hound, 1, 1)
+        .or_else(|| board.offset(hound, -1, 1))
+        .unwrap_or(hound);
+    let example = (hound, step);
     let home = "The fox wins by reaching row 1";
     let ending = match rules {
         Rules::Standard => format!("{home}."),
@@ -93,7 +103,7 @@ pub fn help(board: Board, rules: Rules) -> String {
         ),
         Rules::Escape => "The fox wins as soon as it has got past the hounds: when its square and\n  one square next to it are out of every hound's reach. Row 1 alone is not enough.".to_string(),
         Rules::Capture => format!(
-            "{home}. Pieces capture by stepping onto each other: the fox eats a\n  hound, a hound takes the fox. The fox also loses when boxed in by hounds."
+            "{home}.\n  The fox eats a hound by stepping onto it; a hound catches the fox so too.\n  The fox also loses when boxed in: a hound on every square next to it."
         ),
     };
     format!(
@@ -106,8 +116,8 @@ pub fn help(board: Board, rules: Rules) -> String {
   The hounds win by trapping the fox so that it cannot move.
   If the hounds cannot move, the fox wins.
 Commands at a move prompt
-  B1       pick the piece on B1, or move to B1
-  B1 C2    move from B1 to C2 in one go (B1-C2 works too)
+  {h}       pick the piece on {h}, or move to {h}
+  {h} {t}    move from {h} to {t} in one go ({h}-{t} works too)
   moves    list the legal moves
   hint     name a best move and who wins with best play
   undo     take back the last move
@@ -115,6 +125,8 @@ Commands at a move prompt
   help     show this
   quit     leave (the score is printed)",
         hounds = board.hound_count(),
+        h = example.0,
+        t = example.1,
         jumps = if rules.captures() {
             "nobody jumps"
         } else {
@@ -125,7 +137,7 @@ Commands at a move prompt
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
 pub mod classic {
-    use crate::games::fox::{Board, Ending, Side};
+    use crate::games::fox::{Board, Ending, Rules, Side, Square};
 
     /// The banner.
     pub const BANNER: &str =
@@ -135,18 +147,41 @@ pub mod classic {
     pub const WANT_INSTRUCTIONS: &str = "DO YOU WANT INSTRUCTIONS (TYPE YES OR NO)? ";
 
     /// The instructions.
-    pub fn instructions(board: Board, first: Side) -> String {
+    pub fn instructions(board: Board, rules: Rules, first: Side) -> String {
+        // The example move is a real one: the first hound's first step.
+        let hound = board
+            .dark_squares_of_row(0)
+            .next()
+            .unwrap_or(Square::new(1, 0));
+        let step = board
+            .offset(hound, 1, 1)
+            .or_else(|| board.offset(hound, -1, 1))
+            .unwrap_or(hound);
+        let example = format!(
+            "{},{} {},{}",
+            hound.row() + 1,
+            hound.col() + 1,
+            step.row() + 1,
+            step.col() + 1
+        );
+        let ending = if rules.captures() {
+            "MY FOX EATS A HOUND BY STEPPING ON IT; A HOUND CATCHES MY FOX SO TOO.
+I WIN IF MY FOX REACHES LINE 1. YOU WIN IF YOU CATCH IT, TRAP IT
+OR BOX IT IN."
+        } else {
+            "I WIN IF MY FOX REACHES LINE 1. YOU WIN IF YOU TRAP IT."
+        };
         format!(
             "FOX AND HOUNDS IS PLAYED ON THE DARK SQUARES OF A CHECKERBOARD.
 I MOVE THE FOX (F). YOU MOVE THE {hounds} HOUNDS (H).
 EVERY MOVE IS ONE SQUARE DIAGONALLY, AND NOBODY JUMPS.
 YOUR HOUNDS MOVE FORWARD ONLY, TO THE NEXT LINE DOWN THE PAGE.
 MY FOX MOVES FORWARD OR BACKWARD.
-I WIN IF MY FOX REACHES LINE 1. YOU WIN IF YOU TRAP IT.
+{ending}
 X IS A SQUARE NO PIECE CAN USE. O IS AN EMPTY SQUARE.
 GIVE EVERY SQUARE AS LINE, THEN COLUMN: 2,3 IS LINE 2, COLUMN 3.
 FOR A MOVE, GIVE THE HOUND'S SQUARE, THEN WHERE IT GOES.
-YOU MAY TYPE ALL FOUR NUMBERS AT ONCE: 1,2 2,3
+YOU MAY TYPE ALL FOUR NUMBERS AT ONCE: {example}
 TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
             hounds = number_word(board.hound_count()),
             first = match first {
