@@ -240,8 +240,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             let rules =
                 fox_cli::setup(&cli.game, fox_cli::Defaults::DEFAULT).map_err(AppError::Usage)?;
             let levels = &cli.levels;
-            let watch = (levels.fox_level.is_some() || levels.hounds_level.is_some())
-                .then_some("--fox-level and --hounds-level");
+            let watch = levels.watch();
             play_match(
                 rules,
                 "default",
@@ -284,6 +283,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
         Some(Command::Capture {
             game,
             play,
+            levels,
             look,
             log,
         }) => {
@@ -294,8 +294,8 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
                 "capture",
                 &CaptureFace,
                 &play,
-                [None, None],
-                None,
+                [levels.fox_level, levels.hounds_level],
+                levels.watch(),
                 1000,
                 look.look(),
                 &log,

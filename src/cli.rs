@@ -181,6 +181,10 @@ pub enum Command {
         #[command(flatten)]
         play: PlayArgs,
 
+        /// The computer's levels when it plays itself.
+        #[command(flatten)]
+        levels: FoxLevels,
+
         /// How the conversation looks.
         #[command(flatten)]
         look: LookArgs,
@@ -324,11 +328,7 @@ fn reorder(command: &clap::Command, args: &[OsString]) -> Vec<OsString> {
         }
         if let Some(long) = arg.strip_prefix("--") {
             before.push(args[i].clone());
-            let takes_value = !long.contains('=')
-                && command
-                    .get_arguments()
-                    .find(|a| a.get_long() == Some(long))
-                    .is_some_and(|a| a.get_action().takes_values());
+            let takes_value = !long.contains('=') && takes_value(command, long);
             if takes_value && let Some(value) = args.get(i + 1) {
                 before.push(value.clone());
                 i += 1;
@@ -354,6 +354,15 @@ fn reorder(command: &clap::Command, args: &[OsString]) -> Vec<OsString> {
         break;
     }
     args.to_vec()
+}
+
+/// Whether the option `--long` takes a value: as this command defines it,
+/// or else as a command below it does (`tallyho --baud 300 classic`).
+fn takes_value(command: &clap::Command, long: &str) -> bool {
+    match command.get_arguments().find(|a| a.get_long() == Some(long)) {
+        Some(arg) => arg.get_action().takes_values(),
+        None => command.get_subcommands().any(|sub| takes_value(sub, long)),
+    }
 }
 
 #[cfg(test)]
@@ -382,6 +391,18 @@ mod tests {
         assert_eq!(
             words(&["tallyho", "--names", "history", "history"]),
             ["tallyho", "history", "--names", "history"]
+        );
+        assert_eq!(
+            words(&["tallyho", "--baud", "300", "classic"]),
+            ["tallyho", "classic", "--baud", "300"]
+        );
+        assert_eq!(
+            words(&[
+                "tallyho", "--think", "500", "draughts", "analyse", "B:W21:B1"
+            ]),
+            [
+                "tallyho", "draughts", "analyse", "--think", "500", "B:W21:B1"
+            ]
         );
     }
 

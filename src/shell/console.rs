@@ -352,13 +352,20 @@ impl Console {
     /// The width long sentences are wrapped at: the terminal's, a
     /// teletype's 72 columns, or 80 in a script.
     pub fn width(&self) -> usize {
-        if self.look.teletype {
-            return TELETYPE_WIDTH;
-        }
+        let paper = if self.look.teletype {
+            TELETYPE_WIDTH
+        } else {
+            SCRIPT_WIDTH
+        };
         if self.is_interactive() {
-            return terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20);
+            let screen = terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20);
+            return if self.look.teletype {
+                paper.min(screen)
+            } else {
+                screen
+            };
         }
-        SCRIPT_WIDTH
+        paper
     }
 
     /// Writes text as it is, at the teletype's pace if one is set.
@@ -369,17 +376,21 @@ impl Console {
                 self.screen.clear();
             }
         }
+        let stopped = self.interrupted();
         match self.look.baud {
-            Some(baud) if baud > 0 => {
+            // Ctrl-C stops the paper at once: nothing more is printed until
+            // the farewell (see `after_interrupt`), and that without pacing.
+            Some(_) if stopped && !self.broke_line => Ok(()),
+            Some(baud) if baud > 0 && !stopped => {
                 let per_char = Duration::from_micros(10_000_000 / u64::from(baud));
                 for c in text.chars() {
+                    if self.interrupted() {
+                        return Ok(());
+                    }
                     let mut buf = [0; 4];
                     self.out.write_all(c.encode_utf8(&mut buf).as_bytes())?;
                     self.out.flush()?;
-                    // Ctrl-C stops the paper at once.
-                    if !self.interrupted() {
-                        std::thread::sleep(per_char);
-                    }
+                    std::thread::sleep(per_char);
                 }
                 Ok(())
             }
@@ -450,6 +461,10 @@ impl Console {
         } else {
             question.to_string()
         };
+        if matches!(self.reader, Reader::Plain { .. }) {
+            // Printed here, at the paper's pace if there is one.
+            self.write(&styled)?;
+        }
         let reply = match &mut self.reader {
             Reader::Editor { editor, typed } => {
                 if let Some(helper) = editor.helper_mut() {
@@ -483,8 +498,6 @@ impl Console {
             }
             Reader::Plain { input, echo } => {
                 let echo = *echo;
-                self.out.write_all(styled.as_bytes())?;
-                self.out.flush()?;
                 let read = read_capped(input.as_mut(), MAX_LINE)?;
                 if !echo {
                     if read.is_none() {

@@ -11,6 +11,7 @@ use crate::cli::MAX_DELAY;
 use crate::games::fox::players::Level;
 use crate::games::fox::solver;
 use crate::games::fox::{Board, Position, Rules, Setup, Side};
+use crate::shell::safe;
 
 /// Fox and Hounds' setup.
 #[derive(Args, Debug, Clone)]
@@ -48,6 +49,14 @@ pub struct FoxLevels {
     /// When the computer plays itself: the first game's hounds level.
     #[arg(long, value_name = "LEVEL")]
     pub hounds_level: Option<Level>,
+}
+
+impl FoxLevels {
+    /// The options' names, if either was given, for the shell's checks.
+    pub fn watch(&self) -> Option<&'static str> {
+        (self.fox_level.is_some() || self.hounds_level.is_some())
+            .then_some("--fox-level and --hounds-level")
+    }
 }
 
 /// Options of `tallyho classic`.
@@ -285,21 +294,27 @@ fn analyse_lines(setup: &Setup) -> Result<(), AnalyseError> {
                 }
             }
         }
-        let text = String::from_utf8_lossy(&line).trim().to_string();
-        if text.is_empty() && !too_long {
-            continue;
+        let text = String::from_utf8_lossy(&line).to_string();
+        // A lone CR ends a line too (old Macintosh files), and a byte order
+        // mark may open the input.
+        for text in text.split('\r') {
+            let text = text.trim_start_matches('\u{feff}').trim().to_string();
+            if text.is_empty() && !too_long {
+                continue;
+            }
+            let answer = if too_long {
+                Err(format!("the line is longer than {MAX_LINE} bytes"))
+            } else {
+                position(setup, &text).map(|pos| json(setup, &pos))
+            };
+            let object = answer.unwrap_or_else(|why| {
+                failed += 1;
+                let shown: String = text.chars().take(80).collect();
+                serde_json::json!({ "input": shown, "error": why })
+            });
+            // Whatever was read is written back escaped.
+            writeln!(out, "{}", safe::json(&object.to_string()))?;
         }
-        let answer = if too_long {
-            Err(format!("the line is longer than {MAX_LINE} bytes"))
-        } else {
-            position(setup, &text).map(|pos| json(setup, &pos))
-        };
-        let object = answer.unwrap_or_else(|why| {
-            failed += 1;
-            let shown: String = text.chars().take(80).collect();
-            serde_json::json!({ "input": shown, "error": why })
-        });
-        writeln!(out, "{object}")?;
         out.flush()?;
     }
     if failed > 0 {
