@@ -213,7 +213,10 @@ pub fn run<R: Computers, F: Face<R>>(
             console.say(&line)?;
         }
         let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
-        console.say(&face.result(&outcome, winner_name))?;
+        let result = face.result(&outcome, winner_name);
+        if !result.is_empty() {
+            console.say(&result)?;
+        }
         console.say(&game_match.score_line(rules))?;
         let again = match options.games {
             Some(n) => played < n,

@@ -166,18 +166,41 @@ pub fn replay<R: Rules, F: Face<R>>(
                 .map(|s| safe::text(&s.name))
         })
     };
+    // The end as it was said: the game's final words, then the result.
+    let names: Vec<String> = rules
+        .sides()
+        .iter()
+        .map(|side| {
+            record
+                .seats
+                .iter()
+                .find(|s| s.side == side.to_string())
+                .map_or_else(String::new, |s| safe::text(&s.name))
+        })
+        .collect();
+    let ending = |console: &mut Console| -> io::Result<()> {
+        for line in face.final_words(rules, game.positions(), [&names[0], &names[1]]) {
+            console.say(&line)?;
+        }
+        let result = face.result(&outcome, winner_name(&outcome).as_deref());
+        if result.is_empty() {
+            Ok(())
+        } else {
+            console.say(&result)
+        }
+    };
     show(console, 0)?;
     if !step {
         for at in 1..=total {
             show(console, at)?;
         }
-        console.say(&face.result(&outcome, winner_name(&outcome).as_deref()))?;
+        ending(console)?;
         return Ok(());
     }
     let mut at = 0;
     loop {
         if at == total {
-            console.say(&face.result(&outcome, winner_name(&outcome).as_deref()))?;
+            ending(console)?;
         }
         let question = format!(
             "Move {at} of {total}. Enter or n: next, b: back, a number: go there, q: quit? "

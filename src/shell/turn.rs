@@ -220,6 +220,8 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if let Some(i) = (0..legal.len()).find(|&i| paths[i] == attempt) {
                 return Ok(Turn::Play(legal[i].clone()));
             }
+            // Naming again what was filled in (the only piece that can move)
+            // confirms it, as a player typing square by square would.
             if paths.iter().any(|p| p.starts_with(&attempt)) {
                 path.truncate(start.len());
                 path.extend(tried.iter().map(|&square| Step {

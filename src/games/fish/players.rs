@@ -10,10 +10,10 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
 use super::geometry::queen_moves;
-use super::position::{Move, Position};
+use super::position::{Move, Position, Side};
 use super::rules::Setup;
 use super::search::{Limits, Search};
-use crate::games::{self, Deadline, Rules};
+use crate::games::{self, Advice, Deadline, Rules, Verdict};
 
 /// How strong a computer player is.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -153,6 +153,36 @@ impl games::Computer<Setup> for Computer {
         deadline: &dyn Deadline,
     ) -> Option<Move> {
         self.choose_move(history.last()?, deadline)
+    }
+
+    /// The search's best move and its value, from the side to move's view:
+    /// its final points minus the other's, exact or estimated.
+    fn advise(
+        &mut self,
+        _rules: &Setup,
+        history: &[<Setup as Rules>::Position],
+        deadline: &dyn Deadline,
+    ) -> Option<Advice<Move, Side>> {
+        let pos = history.last()?;
+        let search = self.search.get_or_insert_with(Search::new);
+        let analysis = search.analyse(pos, self.limits, deadline);
+        let best = analysis.best?;
+        Some(Advice {
+            best: vec![best],
+            verdict: Verdict::Score {
+                value: analysis.value_for(pos.to_move()),
+                exact: analysis.exact,
+            },
+        })
+    }
+}
+
+impl games::Computers for Setup {
+    type Level = Level;
+    type Player = Computer;
+
+    fn computer(&self, level: Level, seed: u64) -> Computer {
+        Computer::new(level, seed)
     }
 }
 

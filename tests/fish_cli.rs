@@ -1,0 +1,112 @@
+//! `tallyho fish` through the real binary: analyse, options where they
+//! belong, and a fish game in the log, listed and replayed.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn log_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("history.jsonl")
+}
+
+fn tallyho(log: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("TALLYHO_HISTORY", log)
+        .env("HOME", log.parent().expect("in a folder"));
+    cmd
+}
+
+/// The assignment's example state, P to move.
+const EXAMPLE: &str = ".1111./..2221/12..21/123.21/122221/111111 P:1,2 A:4,3 next:P";
+
+#[test]
+fn analyse_gives_the_best_move_and_says_whether_it_is_exact() {
+    let log = log_path("analyse");
+    let out = tallyho(&log)
+        .args(["fish", "analyse", EXAMPLE, "--json", "--think", "300"])
+        .output()
+        .expect("ran");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["to_move"], "P");
+    assert!(v["best"].as_str().expect("a move").starts_with("1,2-"));
+    assert!(v["exact"].is_boolean());
+    // Few tiles left: the value is exact.
+    let small = "1.../.22./.2../1..1 P:1,1 A:4,4 next:P";
+    tallyho(&log)
+        .args(["fish", "analyse", small])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(exact)"))
+        .stdout(predicate::str::contains("Best move:"));
+}
+
+#[test]
+fn bad_positions_and_options_in_the_wrong_place_are_refused() {
+    let log = log_path("bad");
+    tallyho(&log)
+        .args(["fish", "analyse", "\u{1b}]0;x\u{7}"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a position"))
+        .stderr(predicate::str::contains("\u{1b}").not());
+    tallyho(&log)
+        .args(["fish", "analyse", EXAMPLE, "--players", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--players"));
+    tallyho(&log)
+        .args(["fish", "--board", "9x9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--board"));
+    tallyho(&log)
+        .args(["fish", "--penguins", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--penguins"));
+    // Before the command, an option of the game still means it.
+    tallyho(&log)
+        .args(["--think", "200", "fish", "analyse", EXAMPLE])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_fish_game_is_logged_listed_and_replayed() {
+    let log = log_path("logged");
+    tallyho(&log)
+        .args([
+            "fish",
+            "--players",
+            "0",
+            "--level",
+            "greedy",
+            "--seed",
+            "3",
+            "--games",
+            "1",
+            "--board",
+            "4x4",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("points: "));
+    tallyho(&log)
+        .arg("history")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("fish"));
+    tallyho(&log)
+        .args(["replay", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1. AI moved a penguin to"))
+        .stdout(predicate::str::contains("wins!").or(predicate::str::contains("A draw")));
+}
