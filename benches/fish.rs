@@ -11,6 +11,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use tallyho::shell::matchplay::thinking_time;
 
 use tallyho::games::fish::players::{Computer, Level};
 use tallyho::games::fish::{Limits, Position, Search};
@@ -59,7 +60,8 @@ fn computer_move(c: &mut Criterion) {
             b.iter_batched(
                 || Computer::new(Level::Overpowered, 1),
                 |mut player| {
-                    let clock = Clock(Instant::now() + Duration::from_millis(1000));
+                    // As the shell gives a computer its --think of 1000 ms.
+                    let clock = Clock(Instant::now() + thinking_time(1000));
                     black_box(player.choose_move(black_box(&pos), &clock));
                     player
                 },

@@ -141,6 +141,12 @@ impl<R: Computers> Match<R> {
     }
 }
 
+/// How long a search may run for a move of `think_ms`: 2% less, so that the
+/// move with its bookkeeping stays within the time the player allowed.
+pub fn thinking_time(think_ms: u64) -> Duration {
+    Duration::from_millis(think_ms - think_ms / 50)
+}
+
 /// The shell's clock, as the core sees it: time is up at `end`, or when the
 /// player presses Ctrl-C.
 struct Thinking<'a> {
@@ -573,7 +579,7 @@ fn play_game<R: Computers, F: Face<R>>(
         let seat = game_match.seat(rules, side);
         if let Some((_, computer)) = game_match.seats[seat].computer.as_mut() {
             let deadline = Thinking {
-                end: Instant::now() + Duration::from_millis(options.think_ms),
+                end: Instant::now() + thinking_time(options.think_ms),
                 console,
             };
             let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
@@ -676,7 +682,7 @@ fn offer_draw<R: Computers>(
             return Ok(false);
         };
         let deadline = Thinking {
-            end: Instant::now() + Duration::from_millis(options.think_ms),
+            end: Instant::now() + thinking_time(options.think_ms),
             console,
         };
         // The verdict is from the offerer's side: the computer takes a draw
@@ -727,7 +733,7 @@ fn hint<R: Computers, F: Face<R>>(
     let rules = &options.rules;
     let adviser = adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
     let deadline = Thinking {
-        end: Instant::now() + Duration::from_millis(options.think_ms),
+        end: Instant::now() + thinking_time(options.think_ms),
         console,
     };
     let Some(pos) = history.last() else {
