@@ -221,4 +221,19 @@ pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> +
     const ALL: &'static [Self];
     /// A line saying how it plays, for the menu.
     fn description(self) -> &'static str;
+
+    /// Reads a level by its name (its `Display`), in any case: the one
+    /// parser behind every game's `FromStr`, so every game refuses alike.
+    fn parse_name(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let names: Vec<String> = Self::ALL.iter().map(ToString::to_string).collect();
+        if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
+            return Ok(Self::ALL[i]);
+        }
+        let written = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.concat(),
+        };
+        Err(format!("\"{text}\" is not a level: write {written}"))
+    }
 }

@@ -54,16 +54,7 @@ impl FromStr for Level {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Level, String> {
-        <Level as games::Level>::ALL
-            .iter()
-            .copied()
-            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                format!(
-                    "\"{}\" is not a level: write rubbish, greedy, cunning or overpowered",
-                    text.trim()
-                )
-            })
+        <Level as games::Level>::parse_name(text)
     }
 }
 

@@ -11,6 +11,7 @@ use rand::{RngExt, SeedableRng};
 use super::board::{Board, Square};
 use super::position::{Move, Position, Rules, Side};
 use super::solver::Solver;
+use crate::games;
 
 /// How strong a computer player is.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -65,12 +66,7 @@ impl FromStr for Level {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Level, String> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                format!("\"{text}\" is not a level: write rubbish, classic, cunning or overpowered")
-            })
+        <Level as games::Level>::parse_name(text)
     }
 }
 
@@ -336,6 +332,15 @@ mod tests {
 
     fn pos(text: &str) -> Position {
         Position::parse(text, Board::STANDARD).unwrap()
+    }
+
+    #[test]
+    fn levels_are_read_in_any_case_and_others_refused_with_the_list() {
+        assert_eq!(" Cunning ".parse::<Level>(), Ok(Level::Cunning));
+        assert_eq!(
+            "greedy".parse::<Level>(),
+            Err("\"greedy\" is not a level: write rubbish, classic, cunning or overpowered".into())
+        );
     }
 
     #[test]
