@@ -515,3 +515,47 @@ fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
     let text = std::fs::read_to_string(&log).expect("log");
     assert_eq!(text.lines().count(), 3001);
 }
+
+#[test]
+fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let log = log_path("signal-while-locked");
+    std::fs::write(&log, "").expect("log made");
+    let holder = std::fs::File::options()
+        .append(true)
+        .open(&log)
+        .expect("log opened");
+    holder.lock().expect("lock taken");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["--players", "0", "--level", "rubbish", "--games", "2"])
+        .args(["--seed", "1"])
+        .env("TALLYHO_HISTORY", &log)
+        .env("HOME", log.parent().expect("in a folder"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawned");
+    // The first game is over and its append waits for the lock: say so, then end it.
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut said = String::new();
+    stderr.read_line(&mut said).expect("a warning");
+    assert!(said.contains("waiting for another program"), "{said}");
+    // SAFETY: kill only sends a signal to the child spawned above.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    holder.unlock().expect("lock let go");
+    let status = child.wait().expect("exited");
+    assert_eq!(
+        status.code().or(status.signal().map(|s| 128 + s)),
+        Some(143)
+    );
+    // The second game may have finished too before the signal's exit won the log.
+    let kept = numbers(&records(&log));
+    assert_eq!(
+        kept.first(),
+        Some(&1),
+        "the finished game is kept: {kept:?}"
+    );
+}

@@ -11,12 +11,17 @@ use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 
 /// tallyho for two named players in a fresh pseudo-terminal, with a private home.
 fn spawn_two_players(tag: &str) -> Result<OsSession, expectrl::Error> {
+    spawn_two_players_on(tag, "xterm")
+}
+
+/// The same on a terminal of the kind `term`.
+fn spawn_two_players_on(tag: &str, term: &str) -> Result<OsSession, expectrl::Error> {
     let home = std::env::temp_dir().join(format!("tallyho-pty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
         .env("HOME", &home)
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("TERM", "xterm");
+        .env("TERM", term);
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
     Ok(session)
@@ -36,6 +41,24 @@ fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Erro
     session.expect("D1")?;
     session.send("\r")?;
     session.expect("Move D1 to (C2, E2)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect(Eof)?;
+    let pid = session.get_process().pid();
+    assert_eq!(
+        session.get_process().wait().unwrap(),
+        WaitStatus::Exited(pid, 0)
+    );
+    Ok(())
+}
+
+#[test]
+fn ctrl_c_on_a_dumb_terminal_leaves_at_once() -> Result<(), expectrl::Error> {
+    // No line editing here: the terminal's own line discipline reads, and
+    // Ctrl-C must not wait for Enter.
+    let mut session = spawn_two_players_on("dumb-ctrl-c", "dumb")?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send("B7 x")?;
     session.send(ControlCode::EndOfText)?;
     session.expect("Final score: Ann:0 - Bob:0")?;
     session.expect(Eof)?;

@@ -121,7 +121,7 @@ pub fn parse_name(line: &str) -> Result<String, String> {
     }
     if !name
         .chars()
-        .any(|c| !c.is_whitespace() && c.width().unwrap_or(0) > 0)
+        .any(|c| !c.is_whitespace() && !is_blank(c) && c.width().unwrap_or(0) > 0)
     {
         return Err("a name needs a visible character".to_string());
     }
@@ -139,10 +139,18 @@ pub fn same_name(a: &str, b: &str) -> bool {
     a.trim().to_lowercase() == b.trim().to_lowercase()
 }
 
-/// Unicode's format characters (category Cf): invisible, yet they change
-/// how text around them shows, like zero-width spaces and direction overrides.
+/// Letters that take room yet show nothing: the Hangul fillers and the
+/// blank Braille pattern. A name of only these would be invisible.
+fn is_blank(c: char) -> bool {
+    matches!(c as u32, 0x115F | 0x1160 | 0x3164 | 0xFFA0 | 0x2800)
+}
+
+/// Unicode's format characters (category Cf), and the line and paragraph
+/// separators: invisible, yet they change how text around them shows, like
+/// zero-width spaces and direction overrides, or break the line.
 pub fn is_format(c: char) -> bool {
     matches!(c as u32,
+        0x2028 | 0x2029 |
         0x00AD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
         | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
         | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
@@ -188,6 +196,13 @@ mod tests {
         );
         assert_eq!(why("\u{0301}"), "a name needs a visible character");
         assert_eq!(why("\u{3000}"), "a name needs at least one character");
+        assert_eq!(
+            why("A\u{2028}B"),
+            "a name cannot hold invisible characters such as U+2028"
+        );
+        for blank in ["\u{115F}", "\u{2800}", "\u{3164}\u{115F}"] {
+            assert_eq!(why(blank), "a name needs a visible character", "{blank:?}");
+        }
         assert_eq!(why("exit"), "\"exit\" is a command: choose another name");
         assert!(same_name("swtp", "SWTP"));
     }

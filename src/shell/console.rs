@@ -265,9 +265,15 @@ impl Console {
         });
         let reader = match editor.flatten() {
             Some(reader) => reader,
+            // A person at a dumb terminal: Ctrl-C must end the read, which
+            // the signal thread alone cannot do.
+            None if interactive => Reader::Plain {
+                input: Box::new(io::BufReader::new(WatchedStdin)),
+                echo: false,
+            },
             None => Reader::Plain {
                 input: Box::new(io::stdin().lock()),
-                echo: !interactive,
+                echo: true,
             },
         };
         let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
@@ -589,6 +595,51 @@ fn check(bytes: Vec<u8>) -> Reply {
             Reply::Bad(BadLine::Control)
         }
         Ok(line) => Reply::Line(line),
+    }
+}
+
+/// Standard input for a person at a terminal without line editing. The
+/// signal thread only notes Ctrl-C, and a blocked read would go on waiting
+/// for Enter, so this waits for input in short slices and reads Ctrl-C as
+/// the end of input: the player leaves, as with Ctrl-D.
+struct WatchedStdin;
+
+impl io::Read for WatchedStdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if signals::interrupted() {
+                return Ok(0);
+            }
+            let mut wanted = libc::pollfd {
+                fd: libc::STDIN_FILENO,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: poll reads and writes only the one pollfd it is given.
+            let ready = unsafe { libc::poll(&mut wanted, 1, 50) };
+            if ready == 0 {
+                continue;
+            }
+            if ready < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            // SAFETY: read writes at most buf.len() bytes into buf. Reading
+            // the descriptor itself, not through std's buffered stdin,
+            // leaves no input buffered where poll cannot see it.
+            let read =
+                unsafe { libc::read(libc::STDIN_FILENO, buf.as_mut_ptr().cast(), buf.len()) };
+            if read >= 0 {
+                return Ok(read as usize);
+            }
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
     }
 }
 

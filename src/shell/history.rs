@@ -208,7 +208,8 @@ pub enum LogError {
     NotAFile(PathBuf),
     /// Another program held the lock for too long.
     Locked(PathBuf, Duration),
-    /// The last record holds the largest number there is.
+    /// The numbers are used up: the last record, with the damaged lines
+    /// after it, reaches the largest number there is.
     Full(PathBuf),
     /// The file could not be read or written.
     Io(PathBuf, io::Error),
@@ -231,7 +232,7 @@ impl std::fmt::Display for LogError {
             ),
             LogError::Full(p) => write!(
                 f,
-                "the last game in {} has the largest number there is, so no game can follow it",
+                "the game numbers in {} are used up (its last game, with any damaged lines after it, reaches the largest number there is), so no game can follow",
                 path(p)
             ),
             LogError::Io(p, e) => write!(f, "{}: {}", path(p), safe::text(&e.to_string())),
@@ -344,8 +345,6 @@ impl Log {
         };
         serde_json::to_writer(&mut line, &numbered).map_err(|e| self.io(io::Error::other(e)))?;
         line.push(b'\n');
-        // A signal that ends the session waits for the line to be whole.
-        let _writing = signals::writing();
         let written = file.write_all(&line).and_then(|()| file.sync_data());
         if let Err(e) = written {
             // A full disk must not leave half a record: cut back to where we began.
@@ -604,6 +603,9 @@ impl Keeper {
     /// next game tries again.
     pub fn keep(&self, record: &Record) {
         let Some(log) = &self.log else { return };
+        // A signal that ends the session waits for this game to be kept, or
+        // said lost: the wait for another program's lock is bounded.
+        let _writing = signals::writing();
         let mut waiting = || {
             warn(&format!(
                 "waiting for another program to let go of {}",

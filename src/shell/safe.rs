@@ -127,6 +127,7 @@ mod tests {
             text("x\u{202e}y\u{9b}z\u{7f}"),
             "x\\u{202e}y\\u{9b}z\\u{7f}"
         );
+        assert_eq!(text("a\u{2028}b\u{2029}"), "a\\u{2028}b\\u{2029}");
         assert_eq!(text("狐狸 🦊"), "狐狸 🦊");
     }
 
