@@ -333,6 +333,10 @@ fn escapes_in_the_log_reach_the_terminal_as_text() {
     let out = tallyho(&log).args(["replay", "1"]).output().expect("ran");
     assert!(out.status.success());
     assert!(!out.stdout.contains(&0x1b));
+    // The long field is cut, not wrapped over a screenful of lines.
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let long = text.lines().filter(|l| l.contains("zzzz")).count();
+    assert!(long < 3, "the long level fills {long} lines");
 }
 
 #[test]

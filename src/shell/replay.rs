@@ -84,6 +84,15 @@ pub fn rebuild<R: Rules>(
 }
 
 /// An ending the rules cannot see (a resignation, an agreed draw), as logged.
+/// The widest a field read from the log is shown, in columns: a hand-made
+/// log's 65,536-character name must not fill the screen.
+const FIELD_WIDTH: usize = 40;
+
+/// A field from the log, safe for a terminal and cut to [`FIELD_WIDTH`].
+fn shown(field: &str) -> String {
+    safe::cut(&safe::text(field), FIELD_WIDTH)
+}
+
 fn logged_ending<R: Rules>(
     rules: &R,
     game: &Game<R>,
@@ -116,20 +125,24 @@ pub fn replay<R: Rules, F: Face<R>>(
     step: bool,
 ) -> Result<(), ReplayError> {
     let (game, outcome) = rebuild(rules, record).map_err(ReplayError::Damaged)?;
-    let seats: Vec<String> = record
-        .seats
-        .iter()
-        .map(|s| safe::text(&s.display()))
-        .collect();
+    let seats: Vec<String> = record.seats.iter().map(|s| shown(&s.display())).collect();
     let setup: Vec<String> = record
         .setup
         .iter()
-        .map(|(k, v)| safe::text(&format!("{k} {v}")))
+        .map(|(k, v)| shown(&format!("{k} {v}")))
         .collect();
+    // The name of the seat that played `side`, as the log has it.
+    let seat_name = |side: R::Side| {
+        record
+            .seats
+            .iter()
+            .find(|s| s.side == side.to_string())
+            .map(|s| shown(&s.name))
+    };
     console.say(&format!(
         "Game {}, {}: {}; {}",
         record.number,
-        safe::text(&record.date),
+        shown(&record.date),
         seats.join(" against "),
         setup.join(", ")
     ))?;
@@ -140,12 +153,7 @@ pub fn replay<R: Rules, F: Face<R>>(
             let mv = &game.moves()[at - 1];
             let before = &positions[at - 1];
             let mover = rules.to_move(before);
-            let name = record
-                .seats
-                .iter()
-                .find(|s| s.side == mover.to_string())
-                .map(|s| safe::text(&s.name))
-                .unwrap_or_else(|| face.side_title(mover).to_string());
+            let name = seat_name(mover).unwrap_or_else(|| face.side_title(mover).to_string());
             console.say("")?;
             let said = face.player_moved(&name, &face.move_name(rules, &positions[..at], mv));
             console.say(&format!("{at}. {said}"))?;
@@ -157,26 +165,12 @@ pub fn replay<R: Rules, F: Face<R>>(
             console.colour(),
         ))
     };
-    let winner_name = |outcome: &Outcome<R::Side>| {
-        outcome.winner().and_then(|side| {
-            record
-                .seats
-                .iter()
-                .find(|s| s.side == side.to_string())
-                .map(|s| safe::text(&s.name))
-        })
-    };
+    let winner_name = |outcome: &Outcome<R::Side>| outcome.winner().and_then(seat_name);
     // The end as it was said: the game's final words, then the result.
     let names: Vec<String> = rules
         .sides()
         .iter()
-        .map(|side| {
-            record
-                .seats
-                .iter()
-                .find(|s| s.side == side.to_string())
-                .map_or_else(String::new, |s| safe::text(&s.name))
-        })
+        .map(|&side| seat_name(side).unwrap_or_default())
         .collect();
     let ending = |console: &mut Console| -> io::Result<()> {
         for line in face.final_words(rules, game.positions(), [&names[0], &names[1]]) {
