@@ -16,9 +16,15 @@ fn spawn_two_players(tag: &str) -> Result<OsSession, expectrl::Error> {
 
 /// The same on a terminal of the kind `term`.
 fn spawn_two_players_on(tag: &str, term: &str) -> Result<OsSession, expectrl::Error> {
+    spawn_with(tag, term, &[])
+}
+
+/// tallyho with `first` before the two players' options.
+fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<OsSession, expectrl::Error> {
     let home = std::env::temp_dir().join(format!("tallyho-pty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
+    cmd.args(first)
+        .args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
         .env("HOME", &home)
         .env("XDG_DATA_HOME", home.join("data"))
         .env("TERM", term);
@@ -129,6 +135,19 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
         }
         session.expect(Eof)?;
     }
+    Ok(())
+}
+
+#[test]
+fn tab_in_the_capture_game_offers_the_fox_squares_as_typed() -> Result<(), expectrl::Error> {
+    let mut session = spawn_with("capture-tab", "xterm", &["capture"])?;
+    session.expect("Fox to which row and column: (1,2) or (1,4)? ")?;
+    // The row typed, Tab lists the columns that go with it, as `D1 ` lists C2 E2.
+    session.send("1 \t\t")?;
+    session.expect("2  4")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect(Eof)?;
     Ok(())
 }
 

@@ -184,7 +184,11 @@ impl Face<Setup> for CaptureFace {
                 number_of(history, sq).map_or_else(String::new, |n| n.to_string())
             }
             (Some(Side::Hounds), _) => sq.col().to_string(),
-            _ => square_name(rules.board, sq),
+            // As the fox's player types it, `2 3`, so that `2 ` and Tab offer the columns.
+            _ => {
+                let row = rules.board.height() - 1 - sq.row();
+                format!("{row} {}", sq.col())
+            }
         }
     }
 
