@@ -318,7 +318,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
             let _ = json;
             let log = needed_log(&log.log())?;
             let mut out = io::BufWriter::new(io::stdout().lock());
-            draughts_cli::write_pdn(&log, (number > 0).then_some(number), &mut out)?;
+            draughts_cli::write_pdn(&log, number, &mut out)?;
             out.flush()?;
             Ok(Ending::Clean)
         }

@@ -131,7 +131,8 @@ pub struct PlayArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
     pub games: Option<u32>,
 
-    /// Seed for the computer players' randomness: the same seed and input give the same session.
+    /// Seed for the computer players' randomness: the same seed and input give the same
+    /// session, but for players that think for a set time (--think).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
@@ -220,8 +221,9 @@ pub enum Command {
         json: bool,
 
         /// Write the draughts games as PDN, or game N alone.
-        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
-        pdn: Option<u64>,
+        #[arg(long, value_name = "N", num_args = 0..=1,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        pdn: Option<Option<u64>>,
 
         /// The game log.
         #[command(flatten)]

@@ -344,6 +344,11 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("there is no game 9"));
+    tallyho(&home)
+        .args(["history", "--pdn", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value '0' for '--pdn"));
     // And the games replay.
     let replay = stdout(tallyho(&home).args(["replay", "2"]));
     assert!(

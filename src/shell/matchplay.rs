@@ -646,7 +646,11 @@ fn play_game<R: Computers, F: Face<R>>(
                     true
                 }
                 Turn::Command(Command::Draw) => {
-                    offer_draw(console, options, &mut game, game_match)?
+                    match offer_draw(console, options, &mut game, game_match)? {
+                        Some(accepted) => accepted,
+                        // The one asked left instead of answering.
+                        None => return Ok(None),
+                    }
                 }
                 Turn::Command(_) => false,
             };
@@ -665,12 +669,13 @@ fn other_side<R: Rules>(rules: &R, side: R::Side) -> R::Side {
 
 /// A draw offered by the player to move: the other player answers, or the
 /// computer accepts when its best line is no better for it than a draw.
+/// Whether it was accepted; `None` when the player asked leaves instead.
 fn offer_draw<R: Computers>(
     console: &mut Console,
     options: &Options<R>,
     game: &mut Game<R>,
     game_match: &mut Match<R>,
-) -> io::Result<bool> {
+) -> io::Result<Option<bool>> {
     let rules = &options.rules;
     let side = rules.to_move(game.position());
     let other = other_side(rules, side);
@@ -679,7 +684,7 @@ fn offer_draw<R: Computers>(
     let accepted = if game_match.is_computer(rules, other) {
         let seat = game_match.seat(rules, other);
         let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
-            return Ok(false);
+            return Ok(Some(false));
         };
         let deadline = Thinking {
             end: Instant::now() + thinking_time(options.think_ms),
@@ -708,17 +713,18 @@ fn offer_draw<R: Computers>(
         console.say(&format!("{answerer} {said} the draw."))?;
         accepts
     } else {
-        ask_yes_no(
-            console,
-            &format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? "),
-        )? == Some(true)
+        let question = format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? ");
+        match ask_yes_no(console, &question)? {
+            Some(answer) => answer,
+            None => return Ok(None),
+        }
     };
     if accepted {
         game.settle(rules, Outcome::Draw { how: "agreed" });
     } else if !game_match.is_computer(rules, other) {
         console.say("The game goes on.")?;
     }
-    Ok(accepted)
+    Ok(Some(accepted))
 }
 
 /// A hint from the strongest computer, preferring a move of the piece picked.

@@ -15,6 +15,7 @@ use super::{DraughtsFace, ascii_here, board};
 use crate::app::{AppError, Ending};
 use crate::cli::{LogArgs, LookArgs, PlayArgs};
 use crate::games::draughts::endgame::{self, Endgame, Exact};
+use crate::games::draughts::search::plies;
 use crate::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
     perft_each,
@@ -358,8 +359,8 @@ fn analysis_endgame(rules: &Draughts, pos: &Position) -> Option<Arc<Endgame>> {
 fn score_text(score: Score, side: Side) -> String {
     match score {
         Score::Points(p) => format!("{:+.2} men for {side}", f64::from(p) / 100.0),
-        Score::Win(n) => format!("{side} wins in {n} plies"),
-        Score::Loss(n) => format!("{side} loses in {n} plies"),
+        Score::Win(n) => format!("{side} wins in {}", plies(n)),
+        Score::Loss(n) => format!("{side} loses in {}", plies(n)),
     }
 }
 

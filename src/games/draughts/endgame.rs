@@ -82,8 +82,8 @@ impl fmt::Display for Exact {
     /// `win in 7 plies`, `loss in 12 plies`, `draw`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Exact::Win(d) => write!(f, "win in {d} plies"),
-            Exact::Loss(d) => write!(f, "loss in {d} plies"),
+            Exact::Win(d) => write!(f, "win in {}", super::search::plies(*d)),
+            Exact::Loss(d) => write!(f, "loss in {}", super::search::plies(*d)),
             Exact::Draw => write!(f, "draw"),
         }
     }

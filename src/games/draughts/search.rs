@@ -67,8 +67,8 @@ impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Points(p) => write!(f, "{:+.2}", *p as f64 / MAN as f64),
-            Score::Win(n) => write!(f, "win in {n} plies"),
-            Score::Loss(n) => write!(f, "loss in {n} plies"),
+            Score::Win(n) => write!(f, "win in {}", plies(*n)),
+            Score::Loss(n) => write!(f, "loss in {}", plies(*n)),
         }
     }
 }
@@ -566,8 +566,26 @@ fn from_table(score: i16, ply: usize) -> i32 {
     }
 }
 
+/// `1 ply`, `7 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::plies;
+
+    #[test]
+    fn one_ply_is_singular() {
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(0), "0 plies");
+        assert_eq!(plies(7), "7 plies");
+    }
+
     use super::*;
     use crate::games::Never;
     use crate::games::draughts::fen;
