@@ -234,6 +234,14 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         }
         if !found {
             console.refuse(&face.refusal(rules, history, &typed, &tried))?;
+        } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
+            && let Some(&last) = typed.last()
+        {
+            // Nothing new was named: say so, rather than ask again in silence.
+            console.say(&format!(
+                "{} is already chosen: now name where it goes.",
+                face.square(rules, last)
+            ))?;
         }
     }
 }
