@@ -74,7 +74,7 @@ fn bad_options_are_usage_errors_with_status_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--fox-start: the fox cannot start on B8: it starts on a dark square of the top row (A8, C8, E8, G8)",
+            "error: invalid value 'B8' for '--fox-start <SQUARE|choose>': the fox cannot start on B8: it starts on a dark square of the top row (A8, C8, E8, G8)",
         ));
     tallyho()
         .args(["--names", "a,b,c"])
@@ -86,6 +86,47 @@ fn bad_options_are_usage_errors_with_status_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a rule set"));
+}
+
+#[test]
+fn every_bad_option_value_is_refused_in_one_style() {
+    // clap's own refusals and the games' own read alike.
+    for args in [
+        &["fish", "--penguins", "5"][..],
+        &["fish", "--level", "god"],
+        &["--level", "god", "draughts"],
+        &["--board", "9x9"],
+        &["fish", "--board", "3x3"],
+    ] {
+        tallyho()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with("error: invalid value '"));
+    }
+}
+
+#[test]
+fn options_before_a_command_are_read_by_it() {
+    let log = std::env::temp_dir().join(format!("tallyho-pdn-{}.jsonl", std::process::id()));
+    std::fs::write(&log, "").expect("an empty log");
+    for args in [["--pdn", "history"], ["history", "--pdn"]] {
+        tallyho()
+            .args(args)
+            .arg("--history")
+            .arg(&log)
+            .assert()
+            .code(0)
+            .stderr(predicate::str::contains("holds no draughts games"));
+    }
+    let _ = std::fs::remove_file(&log);
+    tallyho()
+        .args(["--players", "2", "history"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--players means nothing to `tallyho history`",
+        ));
 }
 
 #[test]

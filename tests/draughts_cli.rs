@@ -348,7 +348,7 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
         .args(["history", "--pdn", "0"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("invalid value '0' for '--pdn"));
+        .stderr(predicate::str::contains("invalid value '0' for '[N]'"));
     // And the games replay.
     let replay = stdout(tallyho(&home).args(["replay", "2"]));
     assert!(

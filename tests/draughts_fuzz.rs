@@ -133,7 +133,7 @@ fn options() -> impl Strategy<Value = Case> {
                 };
                 Case(Options {
                     rules: Session::new(Draughts::with_captures(captures).starting(start)),
-                    flow: "default",
+                    kind: tallyho::games::GameKind::Draughts,
                     players,
                     names: Vec::new(),
                     games,

@@ -14,9 +14,11 @@ pub mod fish;
 pub mod fox;
 mod game;
 pub mod grid;
+mod kind;
 
 pub use game::{Game, PlayError};
 pub use grid::Square;
+pub use kind::{FoxFlow, GameKind, UnknownGame};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -5,8 +5,10 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use crate::faces::{Face, Menu};
-use crate::games::{Computer, Computers, Deadline, Game, Level, Outcome, Rules, Square, Verdict};
+use crate::games::{
+    Computer, Computers, Deadline, Game, GameKind, Level, Outcome, Rules, Square, Verdict,
+};
+use crate::shell::face::{Face, Menu};
 
 use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, same_name};
 use super::console::{Console, Reply};
@@ -30,8 +32,8 @@ pub const NOTHING_TO_UNDO: &str = "There is no move of yours to take back.";
 pub struct Options<R: Computers> {
     /// The game and its setup.
     pub rules: R,
-    /// The flow's name in the log: `default`.
-    pub flow: &'static str,
+    /// Which game and flow, as the log names it.
+    pub kind: GameKind,
     /// How many human players; `None` asks on the menu.
     pub players: Option<u8>,
     /// Names given on the command line, Player 1 first.
@@ -262,7 +264,7 @@ fn record<R: Computers>(
     });
     let record = history::Record::of_game(
         rules,
-        options.flow,
+        options.kind.flow(),
         seats.collect(),
         game,
         outcome,

@@ -4,8 +4,8 @@
 
 use std::io;
 
-use crate::faces::Face;
 use crate::games::{Game, Outcome, Rules};
+use crate::shell::face::Face;
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};

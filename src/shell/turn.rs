@@ -8,8 +8,8 @@
 
 use std::io;
 
-use crate::faces::Face;
 use crate::games::{Rules, Square};
+use crate::shell::face::Face;
 
 use super::ask::{capitalise, is_quit};
 use super::console::{Console, Reply};

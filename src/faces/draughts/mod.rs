@@ -7,15 +7,14 @@
 //! Black is the seed's O and moves first from squares 1-12 at the bottom of
 //! the board; White is X. Kings are drawn in brackets: (O), (X).
 
-use crate::faces::{Face, Menu};
 use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
+use crate::shell::face::{Face, Menu};
 use crate::shell::safe;
 
 pub mod board;
-pub mod cli;
 pub mod session;
 pub mod text;
 

@@ -21,7 +21,7 @@ pub const fn side_title(side: Side) -> &'static str {
     }
 }
 
-pub use crate::faces::{list, list_or};
+pub use crate::shell::text::{list, list_or};
 
 /// `12 men`, `1 king`.
 fn count(n: u32, one: &str, many: &str) -> String {

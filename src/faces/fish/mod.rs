@@ -4,11 +4,9 @@
 
 use owo_colors::OwoColorize;
 
-use crate::faces::Face;
 use crate::games::fish::{Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-
-pub mod cli;
+use crate::shell::face::Face;
 
 /// The computer's name, as the assignment calls it, and its partner's.
 pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];

@@ -5,9 +5,9 @@
 //! it moves to.
 
 use super::{render, text};
-use crate::faces::Face;
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
+use crate::shell::face::Face;
 
 /// The capture flow's face.
 pub struct CaptureFace;

@@ -1,13 +1,12 @@
 //! Fox and Hounds' face: the coursework's boards and sentences for the
 //! default flow, and the 1978 conversation in [`classic`].
 
-use crate::faces::Face;
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
 use crate::games::{Outcome, Verdict};
+use crate::shell::face::Face;
 
 pub mod capture;
 pub mod classic;
-pub mod cli;
 pub mod render;
 pub mod text;
 

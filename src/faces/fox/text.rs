@@ -6,7 +6,7 @@ use crate::games::fox::{Board, Ending, PickError, Rules, Side, Square};
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
 
-pub use crate::faces::{list, list_or};
+pub use crate::shell::text::{list, list_or};
 
 /// The side's name as the coursework prints it before a player's name.
 pub const fn side_title(side: Side) -> &'static str {

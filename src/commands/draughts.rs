@@ -4,199 +4,72 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use clap::{Args, Subcommand};
-
-use super::session::Session;
-use super::{DraughtsFace, ascii_here, board};
-use crate::app::{AppError, Ending};
-use crate::cli::{LogArgs, LookArgs, PlayArgs};
-use crate::games::draughts::endgame::{self, Endgame, Exact};
-use crate::games::draughts::search::plies;
-use crate::games::draughts::{
+use super::{AppError, Ending};
+use crate::cli::Options;
+use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
+use tallyho::faces::draughts::session::Session;
+use tallyho::faces::draughts::{DraughtsFace, ascii_here, board};
+use tallyho::games::draughts::endgame::{self, Endgame, Exact};
+use tallyho::games::draughts::search::plies;
+use tallyho::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
     perft_each,
 };
-use crate::games::{Deadline, Rules};
-use crate::shell::console::Console;
-use crate::shell::history::{self, Log, Record};
-use crate::shell::replay::{self, ReplayError};
-use crate::shell::safe;
+use tallyho::games::{GameKind, Rules};
+use tallyho::shell::clock::Until;
+use tallyho::shell::console::Console;
+use tallyho::shell::history::{self, Log, Record};
+use tallyho::shell::replay::{self, ReplayError};
+use tallyho::shell::safe;
 
 /// The longest PDN file `--load` reads.
 pub const MAX_PDN_BYTES: u64 = 1 << 20;
 
-/// The longest thinking time, in milliseconds: ten minutes.
-const MAX_THINK: u64 = 600_000;
-
-/// `tallyho draughts`: play, or one of the tools.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Levels (--level): rubbish (random moves), greedy (the seed's: takes when it can),
-cunning (a shallow search), overpowered (the full engine, within --think, and
-perfect play with four pieces or fewer).
-
-Examples:
-  tallyho draughts                          the welcome, the menu, the names
-  tallyho draughts --players 1 --names Ann --level cunning --side white
-  tallyho draughts --opening random --players 0 --level overpowered
-  tallyho draughts --load game.pdn --game 2 --players 2 --names Ann,Bob
-  tallyho draughts perft 8
-  tallyho draughts analyse W:W18,24,K10:B12,16,K22 --think 2000")]
-pub struct DraughtsCommand {
-    /// A tool instead of a game.
-    #[command(subcommand)]
-    pub tool: Option<DraughtsTool>,
-
-    /// The game's rules and start, the computer's time, the board's look.
-    #[command(flatten)]
-    pub game: DraughtsArgs,
-
-    /// Who plays.
-    #[command(flatten)]
-    pub play: PlayArgs,
-
-    /// How the conversation looks.
-    #[command(flatten)]
-    pub look: LookArgs,
-
-    /// Where finished games are kept.
-    #[command(flatten)]
-    pub log: LogArgs,
-}
-
-/// The options of a game of draughts.
-#[derive(Args, Debug, Clone)]
-pub struct DraughtsArgs {
-    /// Whether a side that can capture must: compulsory (the laws, the
-    /// default) or optional (console checkers' house rule).
-    #[arg(long, value_name = "RULE")]
-    pub captures: Option<Captures>,
-
-    /// Start every game from a three-move ballot opening: its number in the
-    /// deck, 1-156, or random (drawn with --seed).
-    #[arg(long, value_name = "N|random", conflicts_with = "load")]
-    pub opening: Option<String>,
-
-    /// Start every game from a PDN file's game: its FEN tag (or the usual
-    /// start), then its moves.
-    #[arg(long, value_name = "FILE")]
-    pub load: Option<PathBuf>,
-
-    /// With --load: which game of the file, from 1 (default 1).
-    #[arg(long, value_name = "K", requires = "load",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub game: Option<u64>,
-
-    /// How long the computer may think about a move, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_THINK))]
-    pub think: u64,
-
-    /// Draw the board and the welcome box in plain ASCII. Without it, box
-    /// drawing is used, except at a terminal with TERM=dumb or a locale
-    /// that is not UTF-8.
-    #[arg(long)]
-    pub ascii: bool,
-}
-
-/// The draughts tools.
-#[derive(Subcommand, Debug)]
-pub enum DraughtsTool {
-    /// Count the move sequences to each depth: one line per depth,
-    /// perft(D) = N.
-    Perft {
-        /// The deepest depth (1-40).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=40))]
-        depth: u32,
-
-        /// The position, in FEN (B:W21-32:B1-12). Default: the start.
-        fen: Option<String>,
-
-        /// Whether a side that can capture must: compulsory or optional.
-        #[arg(long, value_name = "RULE")]
-        captures: Option<Captures>,
-    },
-    /// The engine's view of a position: the best move, the score, the
-    /// expected line, and the exact result where the endgame database
-    /// (four pieces or fewer) covers it.
-    #[command(alias = "analyze")]
-    Analyse {
-        /// The position, in FEN: W:W18,24,K10:B12,16,K22.
-        fen: String,
-
-        /// How long to think, in milliseconds.
-        #[arg(long, value_name = "MS", default_value_t = 1000,
-              value_parser = clap::value_parser!(u64).range(1..=MAX_THINK))]
-        think: u64,
-
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-
-        /// Whether a side that can capture must: compulsory or optional.
-        #[arg(long, value_name = "RULE")]
-        captures: Option<Captures>,
-
-        /// Draw the board in plain ASCII.
-        #[arg(long)]
-        ascii: bool,
-    },
-}
-
-/// Runs `tallyho draughts`.
-pub fn run(command: DraughtsCommand) -> Result<Ending, AppError> {
-    match command.tool {
-        Some(DraughtsTool::Perft {
-            depth,
-            fen,
-            captures,
-        }) => {
-            perft(depth, fen.as_deref(), captures.unwrap_or_default())?;
+/// Runs `tallyho draughts`: a match, or a tool.
+pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, AppError> {
+    let args = &options.draughts;
+    let captures = args.captures.unwrap_or_default();
+    match tool {
+        Some(DraughtsTool::Perft { depth, fen }) => {
+            perft(*depth, fen.as_deref(), captures)?;
             Ok(Ending::Clean)
         }
-        Some(DraughtsTool::Analyse {
-            fen,
-            think,
-            json,
-            captures,
-            ascii,
-        }) => {
-            let rules = Draughts::with_captures(captures.unwrap_or_default());
-            analyse(&rules, &fen, think, json, ascii_here(ascii))?;
+        Some(DraughtsTool::Analyse { fen }) => {
+            let rules = Draughts::with_captures(captures);
+            let think = options.play.think;
+            analyse(
+                &rules,
+                fen,
+                think,
+                options.look.json,
+                ascii_here(args.ascii),
+            )?;
             Ok(Ending::Clean)
         }
-        None => play(command),
+        None => play(options),
     }
 }
 
 /// Plays a match with the command's options.
-fn play(command: DraughtsCommand) -> Result<Ending, AppError> {
-    let DraughtsCommand {
-        game,
-        mut play,
-        look,
-        log,
-        ..
-    } = command;
-    let seed = *play.seed.get_or_insert_with(rand::random);
-    let rules = setup(&game, seed)?;
+fn play(options: &Options) -> Result<Ending, AppError> {
+    let mut options = options.clone();
+    let seed = *options.play.seed.get_or_insert_with(rand::random);
+    let rules = setup(&options.draughts, seed)?;
     let face = DraughtsFace {
-        ascii: ascii_here(game.ascii),
+        ascii: ascii_here(options.draughts.ascii),
     };
-    crate::app::play_match(
-        Session::new(rules),
-        "default",
+    let session = Session::new(rules);
+    super::play_match(
+        session,
+        GameKind::Draughts,
         &face,
-        &play,
+        &options,
         [None, None],
         None,
-        game.think,
-        look.look(),
-        &log,
     )
 }
 
@@ -338,15 +211,6 @@ fn position(rules: &Draughts, text: &str) -> Result<Position, AppError> {
         .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e, 200))))
 }
 
-/// A deadline at a moment.
-struct Until(Instant);
-
-impl Deadline for Until {
-    fn passed(&self) -> bool {
-        Instant::now() >= self.0
-    }
-}
-
 /// The database `analyse` uses: none for a position with many pieces,
 /// where the search would not reach four; else built now (a few seconds
 /// for four pieces, a fraction of one for three).
@@ -375,8 +239,8 @@ fn analyse(
     let pos = position(rules, fen)?;
     let db = analysis_endgame(rules, &pos);
     let started = Instant::now();
-    let deadline = Until(started + Duration::from_millis(think));
-    let analysis = crate::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
+    let deadline = Until::after_millis(think);
+    let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -423,12 +287,8 @@ fn analyse(
 
 /// Replays a logged draughts game.
 pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), ReplayError> {
-    let pairs: Vec<(&str, &str)> = record
-        .setup
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    let rules = <Session as Rules>::from_setup(&pairs).map_err(ReplayError::Damaged)?;
+    let rules = <Session as Rules>::from_setup(&super::log::setup_pairs(record))
+        .map_err(ReplayError::Damaged)?;
     let face = DraughtsFace {
         ascii: ascii_here(false),
     };
@@ -466,7 +326,7 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
             .iter()
             .find(|s| s.side == side.name())
             .map_or("?".to_string(), |s| safe::text(&s.name));
-        out.set_tag(super::text::side_title(side), &name);
+        out.set_tag(tallyho::faces::draughts::text::side_title(side), &name);
     }
     out.set_tag("Termination", outcome.how());
     Ok(out)
@@ -501,14 +361,16 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             Some(n) if record.number != n => continue,
             Some(n) => {
                 found = true;
-                if record.game != "draughts" {
+                if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) {
                     return Err(AppError::Usage(format!(
                         "game {n} is a game of {}: only draughts games are written as PDN",
                         safe::text(&safe::cut(&record.game, 20))
                     )));
                 }
             }
-            None if record.game != "draughts" => continue,
+            None if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) => {
+                continue;
+            }
             None => {}
         }
         match pdn_game(&record) {

@@ -1,94 +1,93 @@
-//! Fox and Hounds on the command line: its own options, the setup they
-//! make, and `analyse`, which prints what the solver says.
+//! Fox and Hounds' commands: its three flows, the setup its options make,
+//! and `analyse`, which prints what the solver says.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::time::Instant;
 
-use clap::Args;
+use super::{AppError, Ending};
+use crate::cli::Options;
+use crate::cli::fox::{FoxArgs, FoxCommand};
+use tallyho::faces::fox::capture::CaptureFace;
+use tallyho::faces::fox::{FoxFace, render, text};
+use tallyho::flows::classic;
+use tallyho::games::fox::solver;
+use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
+use tallyho::games::{FoxFlow, GameKind};
+use tallyho::shell::console::{Console, Look};
+use tallyho::shell::history::Keeper;
+use tallyho::shell::safe;
 
-use super::{render, text};
-use crate::cli::MAX_DELAY;
-use crate::games::fox::players::Level;
-use crate::games::fox::solver;
-use crate::games::fox::{Board, Position, Rules, Setup, Side};
-use crate::shell::safe;
-
-/// Fox and Hounds' setup.
-#[derive(Args, Debug, Clone)]
-pub struct FoxArgs {
-    /// Board size WIDTHxHEIGHT: width and height 4-8. On an odd width A1 is
-    /// dark and there is one more hound. Default: 8x8; 7x8 for capture.
-    #[arg(long, value_name = "WxH")]
-    pub board: Option<Board>,
-
-    /// Ending rules: standard, coursework (adds the early escape win), escape
-    /// (the escape win replaces row 1) or capture (the Python project's game:
-    /// the fox and the hounds take each other). Default: coursework; standard
-    /// for classic.
-    #[arg(long, value_name = "RULES")]
-    pub rules: Option<Rules>,
-
-    /// Where the fox starts: a dark square of the top row, or "choose" to ask the
-    /// fox's player. Default: the leftmost dark square of the top row on an even
-    /// width (A8 on 8x8), the middle one on an odd width (D8 on 7x8).
-    #[arg(long, value_name = "SQUARE|choose")]
-    pub fox_start: Option<String>,
-
-    /// Who moves first: fox or hounds. Default: fox; hounds for classic.
-    #[arg(long, value_name = "SIDE")]
-    pub first: Option<Side>,
-}
-
-/// The levels of the computer's two players when it plays itself.
-#[derive(Args, Debug, Clone, Default)]
-pub struct FoxLevels {
-    /// When the computer plays itself: the first game's fox level.
-    #[arg(long, value_name = "LEVEL")]
-    pub fox_level: Option<Level>,
-
-    /// When the computer plays itself: the first game's hounds level.
-    #[arg(long, value_name = "LEVEL")]
-    pub hounds_level: Option<Level>,
-}
-
-impl FoxLevels {
-    /// The options' names, if either was given, for the shell's checks.
-    pub fn watch(&self) -> Option<&'static str> {
-        (self.fox_level.is_some() || self.hounds_level.is_some())
-            .then_some("--fox-level and --hounds-level")
+/// Runs a fox command: `flow` is `None` for the coursework's flow.
+pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppError> {
+    let fox = &options.fox;
+    match flow {
+        None => {
+            let rules = setup(fox, Defaults::DEFAULT)?;
+            let kind = GameKind::Fox(FoxFlow::Default);
+            super::play_match(
+                rules,
+                kind,
+                &FoxFace,
+                options,
+                fox.watch_levels(),
+                fox.watch(),
+            )
+        }
+        Some(FoxCommand::Capture) => {
+            let rules = setup(fox, Defaults::capture())?;
+            let kind = GameKind::Fox(FoxFlow::Capture);
+            super::play_match(
+                rules,
+                kind,
+                &CaptureFace,
+                options,
+                fox.watch_levels(),
+                fox.watch(),
+            )
+        }
+        Some(FoxCommand::Classic) => play_classic(options),
+        Some(FoxCommand::Analyse { position }) => {
+            analyse(
+                fox,
+                position.as_deref(),
+                options.look.json,
+                options.look.look().colour,
+            )?;
+            Ok(Ending::Clean)
+        }
     }
 }
 
-/// Options of `tallyho classic`.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ClassicArgs {
-    /// The computer fox's level: rubbish, classic (default), cunning or overpowered.
-    #[arg(long, value_name = "LEVEL")]
-    pub level: Option<Level>,
-
-    /// Stop after N games instead of asking to play again.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
-    pub games: Option<u32>,
-
-    /// Seed for the computer fox's randomness.
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
-
-    /// Pause before the fox's answer, in milliseconds (at most 10000).
-    /// Default: 700 in a terminal, 0 in a script.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
-    pub delay: Option<u64>,
-
-    /// Print as a 1978 teletype would: paper scrolls (no clearing), no colour
-    /// or bold, lines of at most 72 columns. Always so when the output is not
-    /// a terminal.
-    #[arg(long)]
-    pub teletype: bool,
-
-    /// Pace the output as a teletype on a line of this speed: 110, 300 or
-    /// 1200 baud (a tenth as many characters a second).
-    #[arg(long, value_name = "BAUD", value_parser = ["110", "300", "1200"])]
-    pub baud: Option<String>,
+/// `tallyho classic`: the 1978 conversation, on a teletype's paper unless
+/// the output is a terminal.
+fn play_classic(options: &Options) -> Result<Ending, AppError> {
+    let play = &options.play;
+    let level = play
+        .level
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| {
+            AppError::bad_value("--level <LEVEL>", play.level.as_deref().unwrap_or(""), e)
+        })?;
+    let look = Look {
+        teletype: options.fox.teletype || !io::stdout().is_terminal(),
+        baud: options.fox.baud.as_deref().and_then(|b| b.parse().ok()),
+        ..options.look.look()
+    };
+    let console = &mut Console::stdio(look);
+    let classic = classic::Options {
+        setup: setup(&options.fox, Defaults::CLASSIC)?,
+        games: play.games,
+        seed: play.seed.unwrap_or_else(rand::random),
+        level,
+        delay_ms: play
+            .delay
+            .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
+        log: Keeper::new(super::log::log(&options.log)),
+    };
+    let finished = classic::run(console, &classic)?;
+    Ok(super::script_status(console, play.games, finished))
 }
 
 /// A flow's own defaults for the setup options.
@@ -129,8 +128,13 @@ impl Defaults {
 
 /// The setup the options ask for, with the flow's own defaults. The error
 /// names the option.
-pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, String> {
-    let board = args.board.unwrap_or(defaults.board);
+pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, AppError> {
+    let board = match args.board.as_deref() {
+        Some(text) => text
+            .parse::<Board>()
+            .map_err(|e| AppError::bad_value("--board <WxH>", text, e))?,
+        None => defaults.board,
+    };
     let mut setup = Setup {
         board,
         rules: args.rules.unwrap_or(defaults.rules),
@@ -141,7 +145,7 @@ pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, String> {
         None => {}
         Some(choose) if choose.eq_ignore_ascii_case("choose") => setup.fox_start = None,
         Some(text) => {
-            let usage = |e: String| format!("--fox-start: {e}");
+            let usage = |e: String| AppError::bad_value("--fox-start <SQUARE|choose>", text, e);
             let sq = board.parse_square(text).map_err(|e| usage(e.to_string()))?;
             setup.fox_start = Some(setup.check_fox_start(sq).map_err(usage)?);
         }
@@ -149,65 +153,42 @@ pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, String> {
     Ok(setup)
 }
 
-/// Options of `tallyho analyse`.
-#[derive(Args, Debug, Clone)]
-pub struct AnalyseArgs {
-    /// A position such as E8/B1,D1,F1,H1/fox (fox/hounds/side to move; x for a
-    /// taken fox), or - to read positions from standard input, one a line, and
-    /// write one JSON object a line. Default: the start of the board and rules.
-    pub position: Option<String>,
-
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// The longest line `analyse -` reads.
 const MAX_LINE: u64 = 1024;
 
-/// Why `analyse` could not answer: a usage error (status 2) or a failed write.
-#[derive(Debug)]
-pub enum AnalyseError {
-    /// What was wrong with the options or a position.
-    Usage(String),
-    /// The output went away.
-    Io(io::Error),
-}
-
-impl From<io::Error> for AnalyseError {
-    fn from(e: io::Error) -> AnalyseError {
-        AnalyseError::Io(e)
-    }
-}
-
 /// `tallyho analyse`: solve a position and report it, or each position of
 /// standard input with `-`.
-pub fn analyse(game: &FoxArgs, args: &AnalyseArgs, colour: bool) -> Result<(), AnalyseError> {
-    let setup = setup(game, Defaults::DEFAULT).map_err(AnalyseError::Usage)?;
+fn analyse(
+    game: &FoxArgs,
+    position_text: Option<&str>,
+    json_out: bool,
+    colour: bool,
+) -> Result<(), AppError> {
+    let setup = setup(game, Defaults::DEFAULT)?;
     if setup.fox_start.is_none() {
-        return Err(AnalyseError::Usage(
+        return Err(AppError::Usage(
             "--fox-start: analyse needs a square, not choose".into(),
         ));
     }
-    if args.position.as_deref() == Some("-") {
+    if position_text == Some("-") {
         if game.first.is_some() || game.fox_start.is_some() {
-            return Err(AnalyseError::Usage(
+            return Err(AppError::Usage(
                 "--first and --fox-start set up a start position; the positions read give their own".into(),
             ));
         }
         return analyse_lines(&setup);
     }
-    let pos = match &args.position {
+    let pos = match position_text {
         None => setup.default_start(),
         Some(_) if game.first.is_some() || game.fox_start.is_some() => {
-            return Err(AnalyseError::Usage(
+            return Err(AppError::Usage(
                 "--first and --fox-start set up a start position; a POSITION gives its own".into(),
             ));
         }
-        Some(text) => position(&setup, text).map_err(AnalyseError::Usage)?,
+        Some(text) => position(&setup, text).map_err(AppError::Usage)?,
     };
     let mut out = io::stdout().lock();
-    if args.json {
+    if json_out {
         writeln!(out, "{}", json(&setup, &pos))?;
         return Ok(());
     }
@@ -270,7 +251,7 @@ fn json(setup: &Setup, pos: &Position) -> serde_json::Value {
 /// `analyse -`: a JSON object for each line of standard input, an `error`
 /// object for a line that is no position. Blank lines are skipped. A bad
 /// line makes the exit status 2 once every line is answered.
-fn analyse_lines(setup: &Setup) -> Result<(), AnalyseError> {
+fn analyse_lines(setup: &Setup) -> Result<(), AppError> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
@@ -318,7 +299,7 @@ fn analyse_lines(setup: &Setup) -> Result<(), AnalyseError> {
         out.flush()?;
     }
     if failed > 0 {
-        return Err(AnalyseError::Usage(format!(
+        return Err(AppError::Usage(format!(
             "{failed} line{} of standard input {} no position to analyse",
             if failed == 1 { "" } else { "s" },
             if failed == 1 { "was" } else { "were" }

@@ -1,0 +1,175 @@
+//! What the shell needs from a game's face: boards, sentences, help, and how
+//! a player names squares. A face returns strings; the shell prints them.
+//!
+//! The shell runs every game through the [`Face`] of that game, so it never
+//! needs to know a rule to say something about it. The trait lives here, on
+//! the shell's side, because the shell decides what it asks for.
+
+use crate::games::{Outcome, Rules, Square, Verdict};
+
+/// The main menu a game's flow opens with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Menu {
+    /// The coursework's: two players, against the computer, watching, the
+    /// game history, the rules, quit.
+    Full,
+    /// The draughts seed's: play (then who plays), history, exit.
+    PlayHistoryExit,
+}
+
+/// How the shell talks about one game. Where a method is given `history`,
+/// it is every position so far, the one in question last: a face may
+/// follow pieces through the game (the capture flow numbers its hounds).
+pub trait Face<R: Rules> {
+    /// The title said first: `FOX AND HOUNDS`.
+    fn title(&self) -> &str;
+
+    /// A welcome shown once, before the menu, with a key to continue.
+    fn intro(&self, rules: &R) -> Option<String> {
+        let _ = rules;
+        None
+    }
+
+    /// The main menu.
+    fn menu(&self) -> Menu {
+        Menu::Full
+    }
+
+    /// Lines said after a move, above the next board: a skipped turn.
+    /// `history` ends with the position after the move.
+    fn after_move(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+        let _ = (rules, history);
+        Vec::new()
+    }
+
+    /// Lines said at the end of a game, before the result: the points.
+    /// `names` are the players of the sides, in the order of [`Rules::sides`].
+    fn final_words(&self, rules: &R, history: &[R::Position], names: [&str; 2]) -> Vec<String> {
+        let _ = (rules, history, names);
+        Vec::new()
+    }
+
+    /// The computer's name against a person, and its partner's when it plays itself.
+    fn computer_names(&self) -> [&'static str; 2];
+
+    /// A side as the turn line names it before a player's name: `Fox`, `Hound`.
+    fn side_title(&self, side: R::Side) -> &'static str;
+
+    /// A side as "starts as …" names it: `fox`, `hound`.
+    fn side_noun(&self, side: R::Side) -> &'static str;
+
+    /// Lines shown above the board on every turn, after whose turn it is
+    /// (draughts: the pieces each side holds).
+    fn status(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+        let _ = (rules, history);
+        Vec::new()
+    }
+
+    /// The board. `history` is every position so far, the current one last;
+    /// `last` is the move that led to it.
+    fn board(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        last: Option<&R::Move>,
+        colour: bool,
+    ) -> String;
+
+    /// A square as a player types it: `B1`, `22`, `(2,4)`.
+    fn square(&self, rules: &R, sq: Square) -> String;
+
+    /// A square as a player types it after `typed`, for Tab completion: the
+    /// square's name, unless the face reads it otherwise there (a hound's
+    /// number, a column).
+    fn answer(&self, rules: &R, history: &[R::Position], typed: &[Square], sq: Square) -> String {
+        let _ = (history, typed);
+        self.square(rules, sq)
+    }
+
+    /// Reads the squares of a line typed at a move prompt, after the squares
+    /// `typed` so far: one square, or a whole path. The error says what was
+    /// wrong, as a sentence.
+    fn parse_squares(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        line: &str,
+    ) -> Result<Vec<Square>, String>;
+
+    /// The move question, given the squares chosen so far and the squares
+    /// that may come next: `Move (B1, D1, F1, H1)? `, `Move D1 to (C2, E2)? `.
+    fn move_question(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        next: &[Square],
+    ) -> String;
+
+    /// Said once when only one move is left for the squares chosen.
+    fn only_move(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        mv: &R::Move,
+    ) -> String;
+
+    /// Why `tried`, typed after `typed`, is no legal move, as a sentence.
+    fn refusal(
+        &self,
+        rules: &R,
+        history: &[R::Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String;
+
+    /// A move as players read it in sentences and lists: `A8-B7`.
+    fn move_name(&self, rules: &R, history: &[R::Position], mv: &R::Move) -> String;
+
+    /// A computer's move, said before it is played: `SWTP moves A8-B7.`
+    fn computer_moves(&self, name: &str, move_name: &str) -> String;
+
+    /// A person's move, said after it: `Ann moved B1-C2.`
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moved {move_name}.")
+    }
+
+    /// The result: `Hound, b won! The fox is trapped.` `winner` names the
+    /// winning player.
+    fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
+
+    /// The rules and the commands.
+    fn help(&self, rules: &R) -> String;
+
+    /// A hint: the move and the verdict with best play.
+    fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
+
+    /// The board shown before the start question: where the start may be.
+    fn start_board(&self, rules: &R, starts: &[R::Position], colour: bool) -> String {
+        let _ = (rules, starts, colour);
+        String::new()
+    }
+
+    /// The question for a start square when the setup leaves it open, with
+    /// the answers offered for completion.
+    fn start_question(
+        &self,
+        rules: &R,
+        name: &str,
+        starts: &[R::Position],
+    ) -> (String, Vec<String>);
+
+    /// Reads the answer to the start question: an index into `starts`.
+    fn parse_start(&self, rules: &R, line: &str, starts: &[R::Position]) -> Result<usize, String>;
+
+    /// The question after a game.
+    fn again_question(&self) -> &str {
+        "Play again (yes/no)? "
+    }
+
+    /// Said when the players swap sides after a game; `names` are in the
+    /// order of [`Rules::sides`].
+    fn swap_notice(&self, names: [&str; 2]) -> String;
+}
