@@ -14,6 +14,7 @@ use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, sa
 use super::console::{Console, Reply};
 use super::history::{self, Keeper, Seat as LoggedSeat};
 use super::signals;
+use super::text;
 use super::turn::{self, Command, Turn};
 
 /// Said on leaving before any game was played.
@@ -118,13 +119,10 @@ impl<R: Computers> Match<R> {
         self.seats[self.seat(rules, side)].computer.is_some()
     }
 
-    /// `b:0 - a:0`: the second side's player first, as the coursework shows it.
-    fn score_line(&self, rules: &R) -> String {
-        let [first, second] = rules.sides();
-        let (a, b) = (
-            &self.seats[self.seat(rules, second)],
-            &self.seats[self.seat(rules, first)],
-        );
+    /// `a:0 - b:0`: the score in seat order, Player 1 first, as every
+    /// score line of every game says it.
+    fn score_line(&self) -> String {
+        let [a, b] = &self.seats;
         let mut line = format!("{}:{} - {}:{}", a.name, a.wins, b.name, b.wins);
         if self.draws > 0 {
             line.push_str(&format!(" ({} drawn)", self.draws));
@@ -134,12 +132,7 @@ impl<R: Computers> Match<R> {
 
     /// `Final score: a:0 - b:0`, Player 1 first.
     fn final_line(&self) -> String {
-        let [a, b] = &self.seats;
-        let mut line = format!("Final score: {}:{} - {}:{}", a.name, a.wins, b.name, b.wins);
-        if self.draws > 0 {
-            line.push_str(&format!(" ({} drawn)", self.draws));
-        }
-        line
+        format!("Final score: {}", self.score_line())
     }
 }
 
@@ -225,10 +218,10 @@ pub fn run<R: Computers, F: Face<R>>(
         if !result.is_empty() {
             console.say(&result)?;
         }
-        console.say(&game_match.score_line(rules))?;
+        console.say(&game_match.score_line())?;
         let again = match options.games {
             Some(n) => played < n,
-            None => ask_yes_no(console, face.again_question())? == Some(true),
+            None => ask_yes_no(console, face.again_question(), text::AGAIN_HELP)? == Some(true),
         };
         if !again {
             break;
@@ -290,7 +283,7 @@ fn menu<R: Computers, F: Face<R>>(
         }
         let numbers: Vec<String> = (1..=menu.len()).map(|n| n.to_string()).collect();
         let question = format!("Choose ({})? ", numbers.join(", "));
-        let choice = ask_until(console, &question, &numbers, |line| {
+        let choice = ask_until(console, &question, &numbers, text::MENU_HELP, |line| {
             parse_choice(line, &labels)
         })?;
         let players = match choice.map(|i| menu[i].0) {
@@ -313,7 +306,7 @@ fn menu<R: Computers, F: Face<R>>(
                 }
                 let numbers: Vec<String> = (1..=who.len()).map(|n| n.to_string()).collect();
                 let question = format!("Who plays ({})? ", numbers.join(", "));
-                let picked = ask_until(console, &question, &numbers, |line| {
+                let picked = ask_until(console, &question, &numbers, text::MENU_HELP, |line| {
                     let n = [2, 1, 0][parse_choice(line, &labels)?];
                     unfit(options, n).map_or(Ok(n), Err)
                 })?;
@@ -376,9 +369,20 @@ fn ask_level<L: Level>(
     let labels: Vec<String> = L::ALL.iter().map(ToString::to_string).collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     let numbers: Vec<String> = (1..=labels.len()).map(|n| n.to_string()).collect();
-    let question = format!("Which level {whose} ({})? ", numbers.join(", "));
-    Ok(ask_until(console, &question, &numbers, |line| {
-        parse_choice(line, &labels)
+    // Enter takes a level in the middle: a fair game for a newcomer.
+    let default = L::ALL.len() / 2;
+    let question = format!(
+        "Which level {whose} ({}; Enter for {})? ",
+        numbers.join(", "),
+        default + 1
+    );
+    let help = text::level_help(labels[default]);
+    Ok(ask_until(console, &question, &numbers, &help, |line| {
+        if line.trim().is_empty() {
+            Ok(default)
+        } else {
+            parse_choice(line, &labels)
+        }
     })?
     .map(|i| L::ALL[i]))
 }
@@ -430,6 +434,7 @@ fn seats<R: Computers, F: Face<R>>(
                         console,
                         &format!("Which side will you play first ({})? ", listed.join("/")),
                         &listed,
+                        &text::side_help(&listed),
                         |line| line.parse::<R::Side>(),
                     )?
                 }
@@ -437,14 +442,20 @@ fn seats<R: Computers, F: Face<R>>(
             let Some(side) = side else { return Ok(None) };
             let name = match options.names.first() {
                 Some(name) => Some(name.clone()),
-                None => ask_until(console, "What should you be called? ", &[], |line| {
-                    let name = parse_name(line)?;
-                    if same_name(&name, computer_names[0]) {
-                        Err("that is the computer's name: choose another".to_string())
-                    } else {
-                        Ok(name)
-                    }
-                })?,
+                None => ask_until(
+                    console,
+                    "What should you be called? ",
+                    &[],
+                    text::NAME_HELP,
+                    |line| {
+                        let name = parse_name(line)?;
+                        if same_name(&name, computer_names[0]) {
+                            Err("that is the computer's name: choose another".to_string())
+                        } else {
+                            Ok(name)
+                        }
+                    },
+                )?,
             };
             let Some(name) = name else { return Ok(None) };
             let human = seat(&name, None, 0);
@@ -481,6 +492,7 @@ fn names<R: Computers, F: Face<R>>(
                 face.side_noun(first)
             ),
             &[],
+            text::NAME_HELP,
             parse_name,
         )?,
     };
@@ -494,6 +506,7 @@ fn names<R: Computers, F: Face<R>>(
             face.side_noun(second)
         ),
         &[],
+        text::NAME_HELP,
         |line| {
             let name = parse_name(line)?;
             if same_name(&name, &one) {
@@ -525,7 +538,8 @@ fn choose_start<R: Computers, F: Face<R>>(
     }
     console.write(&face.start_board(rules, &starts, console.colour()))?;
     let (question, answers) = face.start_question(rules, &seat.name, &starts);
-    let picked = ask_until(console, &question, &answers, |line| {
+    let help = text::choose_help(&answers);
+    let picked = ask_until(console, &question, &answers, &help, |line| {
         face.parse_start(rules, line, &starts)
     })?;
     Ok(picked.and_then(|i| starts.get(i).cloned()))
@@ -567,7 +581,7 @@ fn play_game<R: Computers, F: Face<R>>(
         let side = rules.to_move(pos);
         console.clear()?;
         console.say("")?;
-        console.say(&game_match.score_line(rules))?;
+        console.say(&game_match.score_line())?;
         console.say(&format!(
             "{} ({}) next",
             face.side_title(side),
@@ -716,7 +730,7 @@ fn offer_draw<R: Computers>(
         accepts
     } else {
         let question = format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? ");
-        match ask_yes_no(console, &question)? {
+        match ask_yes_no(console, &question, text::DRAW_HELP)? {
             Some(answer) => answer,
             None => return Ok(None),
         }

@@ -17,3 +17,41 @@ pub fn list_or<T: ToString>(items: &[T]) -> String {
         [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
     }
 }
+
+/// Help at a menu.
+pub const MENU_HELP: &str =
+    "Type the number of a choice from the list above (or its first word), or quit to leave.";
+
+/// Help at the question for a level; `default` is what Enter takes.
+pub fn level_help(default: &str) -> String {
+    format!(
+        "Type the number or the name of a level from the list above; Enter takes {default}. \
+         Or quit to leave."
+    )
+}
+
+/// Help at the question for a side.
+pub fn side_help(sides: &[String]) -> String {
+    format!(
+        "Type {}: the side you play in the first game. The sides swap after every game. \
+         Or quit to leave.",
+        list_or(sides)
+    )
+}
+
+/// Help at a question for a name.
+pub const NAME_HELP: &str = "Type the name to call this player in the score and the game log: \
+     up to 20 characters, with no comma. Or quit to leave.";
+
+/// Help at "Play again?".
+pub const AGAIN_HELP: &str =
+    "Type yes to play another game, the players swapping sides, or no to stop. quit leaves too.";
+
+/// Help at a draw offer.
+pub const DRAW_HELP: &str =
+    "Type yes to accept the draw, which ends the game, or no to play on. quit leaves the game.";
+
+/// Help at a question whose answers are offered: `answers`.
+pub fn choose_help(answers: &[String]) -> String {
+    format!("Type one of {}, or quit to leave.", list_or(answers))
+}

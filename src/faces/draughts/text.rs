@@ -90,7 +90,8 @@ The rules
 {}
 The controls
   Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4
-  or E3xG5xE7; the seed's M (move) or C (capture) may come first.
+  or E3xG5xE7; an M (move) or C (capture) in front, as the C project's
+  players typed, is fine too.
   Or type one square at a time: the piece, then each square it lands on.
   At every move: help, moves, undo, board, hint, draw, resign or quit.",
         rules_text(rules)
