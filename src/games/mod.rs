@@ -157,6 +157,41 @@ pub trait Computer<R: Rules> {
         0
     }
 
+    /// Reseeds the player's randomness. The shell reseeds before every move
+    /// from the match's seed and the ply, so that after `undo` the same
+    /// position gets the same reply: a player cannot fish for a better one.
+    fn reseed(&mut self, seed: u64) {
+        let _ = seed;
+    }
+
+    /// Whether this player, to move or not, takes a draw that `offerer`
+    /// offers in the position `history` ends in. The game decides: the
+    /// default takes it only where its advice proves a draw, or a win for
+    /// the offerer, or an exact score no better for itself than a draw.
+    fn accepts_draw(
+        &mut self,
+        rules: &R,
+        history: &[R::Position],
+        offerer: R::Side,
+        deadline: &dyn Deadline,
+    ) -> bool {
+        match self.advise(rules, history, deadline).map(|a| a.verdict) {
+            Some(Verdict::Draw) => true,
+            Some(Verdict::Win { winner, .. }) => winner == offerer,
+            Some(Verdict::Score { value, exact: true }) => {
+                let to_move = history.last().map(|pos| rules.to_move(pos));
+                // The score is the side to move's: turn it to the offerer's.
+                let offerers = if to_move == Some(offerer) {
+                    value
+                } else {
+                    -value
+                };
+                offerers >= 0
+            }
+            Some(Verdict::Score { exact: false, .. }) | None => false,
+        }
+    }
+
     /// The best moves and the verdict on them, for a hint; `None` when this
     /// player cannot judge.
     fn advise(

@@ -3,14 +3,13 @@
 //! rules and face say everything about the game itself.
 
 use std::io;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::games::{
-    Computer, Computers, Deadline, Game, GameKind, Level, Outcome, Rules, Square, Verdict,
-};
+use crate::games::{Computer, Computers, Game, GameKind, Level, Outcome, Rules, Square};
 use crate::shell::face::{Face, Menu};
 
 use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, same_name};
+use super::clock::Until;
 use super::console::{Console, Reply};
 use super::history::{self, Keeper, Seat as LoggedSeat};
 use super::signals;
@@ -142,17 +141,15 @@ pub fn thinking_time(think_ms: u64) -> Duration {
     Duration::from_millis(think_ms - think_ms / 50)
 }
 
-/// The shell's clock, as the core sees it: time is up at `end`, or when the
-/// player presses Ctrl-C.
-struct Thinking<'a> {
-    end: Instant,
-    console: &'a Console,
-}
-
-impl Deadline for Thinking<'_> {
-    fn passed(&self) -> bool {
-        Instant::now() >= self.end || self.console.interrupted()
-    }
+/// The seed of a computer's move: the match's seed, the seat and the ply,
+/// mixed (SplitMix64's finaliser) so that nearby plies are unrelated.
+fn move_seed(seed: u64, seat: usize, ply: usize) -> u64 {
+    let mut z = seed
+        .wrapping_add((seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add((ply as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Runs a match to its end; returns how many games were finished.
@@ -594,10 +591,10 @@ fn play_game<R: Computers, F: Face<R>>(
         console.write(&face.board(rules, game.positions(), last, console.colour()))?;
         let seat = game_match.seat(rules, side);
         if let Some((_, computer)) = game_match.seats[seat].computer.as_mut() {
-            let deadline = Thinking {
-                end: Instant::now() + thinking_time(options.think_ms),
-                console,
-            };
+            // Seeded by the position's ply: after `undo` the same reply.
+            computer.reseed(move_seed(options.seed, seat, game.positions().len()));
+            let stop = || console.interrupted();
+            let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
             let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
                 // A computer with no move to make has lost by the rules already.
                 return Ok(None);
@@ -649,7 +646,7 @@ fn play_game<R: Computers, F: Face<R>>(
                     true
                 }
                 Turn::Leave => return Ok(None),
-                Turn::Command(Command::Undo) => undo(console, face, rules, &mut game, game_match)?,
+                Turn::Command(Command::Undo) => undo(console, face, rules, &mut game)?,
                 Turn::Command(Command::Resign) => {
                     let winner = other_side(rules, side);
                     game.settle(
@@ -702,29 +699,9 @@ fn offer_draw<R: Computers>(
         let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
             return Ok(Some(false));
         };
-        let deadline = Thinking {
-            end: Instant::now() + thinking_time(options.think_ms),
-            console,
-        };
-        // The verdict is from the offerer's side: the computer takes a draw
-        // when the offerer stands at least as well.
-        let accepts = match computer
-            .advise(rules, game.positions(), &deadline)
-            .map(|a| a.verdict)
-        {
-            Some(Verdict::Draw) => true,
-            Some(Verdict::Win { winner, .. }) => winner == side,
-            // An exact score: a draw is no worse for the computer. An
-            // estimate: only when the offerer stands clearly better (50 in
-            // the game's units, half a man in draughts), so that it does not
-            // take a draw at the start.
-            Some(Verdict::Score { value, exact: true }) => value >= 0,
-            Some(Verdict::Score {
-                value,
-                exact: false,
-            }) => value >= 50,
-            None => false,
-        };
+        let stop = || console.interrupted();
+        let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
+        let accepts = computer.accepts_draw(rules, game.positions(), side, &deadline);
         let said = if accepts { "accepts" } else { "declines" };
         console.say(&format!("{answerer} {said} the draw."))?;
         accepts
@@ -754,13 +731,12 @@ fn hint<R: Computers, F: Face<R>>(
 ) -> io::Result<()> {
     let rules = &options.rules;
     let adviser = adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
-    let deadline = Thinking {
-        end: Instant::now() + thinking_time(options.think_ms),
-        console,
-    };
+    let stop = || console.interrupted();
+    let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
     let Some(pos) = history.last() else {
         return Ok(());
     };
+    adviser.reseed(move_seed(options.seed, 2, history.len()));
     let Some(advice) = adviser.advise(rules, history, &deadline) else {
         return console.say("No hint is known for this position.");
     };
@@ -788,13 +764,15 @@ fn undo<R: Computers, F: Face<R>>(
     face: &F,
     rules: &R,
     game: &mut Game<R>,
-    game_match: &Match<R>,
 ) -> io::Result<bool> {
+    // The player who typed `undo` is the one to move: take back their last
+    // move, and whatever was played after it (the reply).
     let positions = game.positions();
-    let last_human = (0..game.moves().len())
+    let typer = rules.to_move(&positions[positions.len() - 1]);
+    let last_own = (0..game.moves().len())
         .rev()
-        .find(|&ply| !game_match.is_computer(rules, rules.to_move(&positions[ply])));
-    let Some(ply) = last_human else {
+        .find(|&ply| rules.to_move(&positions[ply]) == typer);
+    let Some(ply) = last_own else {
         console.say(NOTHING_TO_UNDO)?;
         return Ok(false);
     };

@@ -181,6 +181,10 @@ impl games::Level for Level {
 }
 
 impl games::Computer<Setup> for Computer {
+    fn reseed(&mut self, seed: u64) {
+        Computer::reseed(self, seed);
+    }
+
     fn choose(
         &mut self,
         _rules: &Setup,

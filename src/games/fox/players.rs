@@ -94,6 +94,11 @@ impl Computer {
         self.level
     }
 
+    /// Starts its random numbers again from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     /// Its solver, made on first use: the judge of hints.
     pub fn solver(&mut self, board: Board, rules: Rules) -> &mut Solver {
         self.solver.get_or_insert_with(|| Solver::new(board, rules))
