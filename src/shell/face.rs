@@ -7,20 +7,42 @@
 
 use crate::games::{Outcome, Rules, Square, Verdict};
 
-/// The main menu a game's flow opens with.
+/// What a menu line does. The face lists its menu's lines and labels; the
+/// shell does what each line says.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Menu {
-    /// The coursework's: two players, against the computer, watching, the
-    /// game history, the rules, quit.
-    Full,
-    /// The draughts seed's: play (then who plays), history, exit.
-    PlayHistoryExit,
+pub enum MenuChoice {
+    /// Play: then who plays (two people, against the computer, watching).
+    Play,
+    /// Two people at this terminal.
+    TwoPlayers,
+    /// A person against the computer.
+    OnePlayer,
+    /// The computer against itself.
+    Watch,
+    /// The game log.
+    History,
+    /// The rules and commands.
+    Rules,
+    /// Leave.
+    Quit,
 }
 
-/// How the shell talks about one game. Where a method is given `history`,
+/// The menu most games open with: the coursework's.
+pub const FULL_MENU: [(MenuChoice, &str); 6] = [
+    (MenuChoice::TwoPlayers, "Two players at this terminal"),
+    (MenuChoice::OnePlayer, "Play against the computer"),
+    (MenuChoice::Watch, "Watch the computer play itself"),
+    (MenuChoice::History, "Game history"),
+    (MenuChoice::Rules, "Rules"),
+    (MenuChoice::Quit, "Quit"),
+];
+
+/// How the shell talks about one game: its board and sentences. How a
+/// player names a move is its [`MovePrompt`]; a game whose setup may leave
+/// the start open also has a [`StartChoice`]. Where a method is given `history`,
 /// it is every position so far, the one in question last: a face may
 /// follow pieces through the game (the capture flow numbers its hounds).
-pub trait Face<R: Rules> {
+pub trait Face<R: Rules>: MovePrompt<R> {
     /// The title said first: `FOX AND HOUNDS`.
     fn title(&self) -> &str;
 
@@ -30,9 +52,9 @@ pub trait Face<R: Rules> {
         None
     }
 
-    /// The main menu.
-    fn menu(&self) -> Menu {
-        Menu::Full
+    /// The main menu's lines, in order: what each does and its label.
+    fn menu(&self) -> &'static [(MenuChoice, &'static str)] {
+        &FULL_MENU
     }
 
     /// Lines said after a move, above the next board: a skipped turn.
@@ -75,6 +97,45 @@ pub trait Face<R: Rules> {
         colour: bool,
     ) -> String;
 
+    /// A move as players read it in sentences and lists: `A8-B7`.
+    fn move_name(&self, rules: &R, history: &[R::Position], mv: &R::Move) -> String;
+
+    /// A computer's move, said before it is played: `SWTP moves A8-B7.`
+    fn computer_moves(&self, name: &str, move_name: &str) -> String;
+
+    /// A person's move, said after it: `Ann moved B1-C2.`
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moved {move_name}.")
+    }
+
+    /// The result: `Hound, b won! The fox is trapped.` `winner` names the
+    /// winning player.
+    fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
+
+    /// The rules and the commands.
+    fn help(&self, rules: &R) -> String;
+
+    /// A hint: the move and the verdict with best play.
+    fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
+
+    /// The question after a game.
+    fn again_question(&self) -> &str {
+        "Play again (yes/no)? "
+    }
+
+    /// Said when the players swap sides after a game; `names` are in the
+    /// order of [`Rules::sides`].
+    fn swap_notice(&self, names: [&str; 2]) -> String;
+
+    /// The start choice, for a game whose setup may leave the start open.
+    fn start_choice(&self) -> Option<&dyn StartChoice<R>> {
+        None
+    }
+}
+
+/// How a player names a move: squares typed one at a time or as a whole
+/// path, the question, and why a path is no legal move.
+pub trait MovePrompt<R: Rules> {
     /// A square as a player types it: `B1`, `22`, `(2,4)`.
     fn square(&self, rules: &R, sq: Square) -> String;
 
@@ -124,33 +185,13 @@ pub trait Face<R: Rules> {
         typed: &[Square],
         tried: &[Square],
     ) -> String;
+}
 
-    /// A move as players read it in sentences and lists: `A8-B7`.
-    fn move_name(&self, rules: &R, history: &[R::Position], mv: &R::Move) -> String;
-
-    /// A computer's move, said before it is played: `SWTP moves A8-B7.`
-    fn computer_moves(&self, name: &str, move_name: &str) -> String;
-
-    /// A person's move, said after it: `Ann moved B1-C2.`
-    fn player_moved(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moved {move_name}.")
-    }
-
-    /// The result: `Hound, b won! The fox is trapped.` `winner` names the
-    /// winning player.
-    fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
-
-    /// The rules and the commands.
-    fn help(&self, rules: &R) -> String;
-
-    /// A hint: the move and the verdict with best play.
-    fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
-
+/// The start, where the setup leaves it to a player (see
+/// [`Rules::start_choices`]).
+pub trait StartChoice<R: Rules> {
     /// The board shown before the start question: where the start may be.
-    fn start_board(&self, rules: &R, starts: &[R::Position], colour: bool) -> String {
-        let _ = (rules, starts, colour);
-        String::new()
-    }
+    fn start_board(&self, rules: &R, starts: &[R::Position], colour: bool) -> String;
 
     /// The question for a start square when the setup leaves it open, with
     /// the answers offered for completion.
@@ -163,13 +204,4 @@ pub trait Face<R: Rules> {
 
     /// Reads the answer to the start question: an index into `starts`.
     fn parse_start(&self, rules: &R, line: &str, starts: &[R::Position]) -> Result<usize, String>;
-
-    /// The question after a game.
-    fn again_question(&self) -> &str {
-        "Play again (yes/no)? "
-    }
-
-    /// Said when the players swap sides after a game; `names` are in the
-    /// order of [`Rules::sides`].
-    fn swap_notice(&self, names: [&str; 2]) -> String;
 }

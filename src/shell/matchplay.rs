@@ -6,7 +6,7 @@ use std::io;
 use std::time::Duration;
 
 use crate::games::{Computer, Computers, Game, GameKind, Level, Outcome, Rules, Square};
-use crate::shell::face::{Face, Menu};
+use crate::shell::face::{FULL_MENU, Face, MenuChoice};
 
 use super::ask::{ask_until, ask_yes_no, capitalise, parse_choice, parse_name, same_name};
 use super::clock::Until;
@@ -57,33 +57,6 @@ pub struct Options<R: Computers> {
 }
 
 /// What the menu offers.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Choice {
-    Play,
-    TwoPlayers,
-    OnePlayer,
-    Watch,
-    History,
-    Rules,
-    Quit,
-}
-
-const MENU: [(Choice, &str); 6] = [
-    (Choice::TwoPlayers, "Two players at this terminal"),
-    (Choice::OnePlayer, "Play against the computer"),
-    (Choice::Watch, "Watch the computer play itself"),
-    (Choice::History, "Game history"),
-    (Choice::Rules, "Rules"),
-    (Choice::Quit, "Quit"),
-];
-
-/// The draughts seed's menu.
-const SEED_MENU: [(Choice, &str); 3] = [
-    (Choice::Play, "Play"),
-    (Choice::History, "History"),
-    (Choice::Quit, "Exit"),
-];
-
 /// A seat at the table: Player 1 is seat 0.
 struct Seat<R: Computers> {
     name: String,
@@ -269,10 +242,7 @@ fn menu<R: Computers, F: Face<R>>(
     face: &F,
     options: &Options<R>,
 ) -> io::Result<Option<u8>> {
-    let menu: &[(Choice, &str)] = match face.menu() {
-        Menu::Full => &MENU,
-        Menu::PlayHistoryExit => &SEED_MENU,
-    };
+    let menu = face.menu();
     let labels: Vec<&str> = menu.iter().map(|(_, label)| *label).collect();
     loop {
         for (i, label) in labels.iter().enumerate() {
@@ -284,9 +254,9 @@ fn menu<R: Computers, F: Face<R>>(
             parse_choice(line, &labels)
         })?;
         let players = match choice.map(|i| menu[i].0) {
-            Some(Choice::TwoPlayers) => Some(2),
-            Some(Choice::OnePlayer) => Some(1),
-            Some(Choice::Watch) => Some(0),
+            Some(MenuChoice::TwoPlayers) => Some(2),
+            Some(MenuChoice::OnePlayer) => Some(1),
+            Some(MenuChoice::Watch) => Some(0),
             _ => None,
         };
         if let Some(why) = players.and_then(|n| unfit(options, n)) {
@@ -295,8 +265,8 @@ fn menu<R: Computers, F: Face<R>>(
             continue;
         }
         match choice.map(|i| menu[i].0) {
-            Some(Choice::Play) => {
-                let who = &MENU[..3];
+            Some(MenuChoice::Play) => {
+                let who = &FULL_MENU[..3];
                 let labels: Vec<&str> = who.iter().map(|(_, label)| *label).collect();
                 for (i, label) in labels.iter().enumerate() {
                     console.say(&format!("{}. {label}", i + 1))?;
@@ -309,12 +279,12 @@ fn menu<R: Computers, F: Face<R>>(
                 })?;
                 return Ok(picked);
             }
-            Some(Choice::TwoPlayers) => return Ok(Some(2)),
-            Some(Choice::OnePlayer) => return Ok(Some(1)),
-            Some(Choice::Watch) => return Ok(Some(0)),
-            Some(Choice::History) => history::show_in_menu(console, &options.log)?,
-            Some(Choice::Rules) => console.say(&face.help(&options.rules))?,
-            Some(Choice::Quit) | None => return Ok(None),
+            Some(MenuChoice::TwoPlayers) => return Ok(Some(2)),
+            Some(MenuChoice::OnePlayer) => return Ok(Some(1)),
+            Some(MenuChoice::Watch) => return Ok(Some(0)),
+            Some(MenuChoice::History) => history::show_in_menu(console, &options.log)?,
+            Some(MenuChoice::Rules) => console.say(&face.help(&options.rules))?,
+            Some(MenuChoice::Quit) | None => return Ok(None),
         }
         console.say("")?;
     }
@@ -527,17 +497,20 @@ fn choose_start<R: Computers, F: Face<R>>(
     let Some((side, starts)) = rules.start_choices().filter(|(_, s)| !s.is_empty()) else {
         return Ok(Some(rules.start()));
     };
+    let Some(choice) = face.start_choice() else {
+        return Ok(Some(starts[0].clone()));
+    };
     let seat = game_match.seat(rules, side);
     let seat = &mut game_match.seats[seat];
     if let Some((_, computer)) = seat.computer.as_mut() {
         let i = computer.choose_start(rules, &starts).min(starts.len() - 1);
         return Ok(Some(starts[i].clone()));
     }
-    console.write(&face.start_board(rules, &starts, console.colour()))?;
-    let (question, answers) = face.start_question(rules, &seat.name, &starts);
+    console.write(&choice.start_board(rules, &starts, console.colour()))?;
+    let (question, answers) = choice.start_question(rules, &seat.name, &starts);
     let help = text::choose_help(&answers);
     let picked = ask_until(console, &question, &answers, &help, |line| {
-        face.parse_start(rules, line, &starts)
+        choice.parse_start(rules, line, &starts)
     })?;
     Ok(picked.and_then(|i| starts.get(i).cloned()))
 }

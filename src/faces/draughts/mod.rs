@@ -11,7 +11,7 @@ use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
-use crate::shell::face::{Face, Menu};
+use crate::shell::face::{Face, MenuChoice, MovePrompt};
 use crate::shell::safe;
 
 pub mod board;
@@ -293,8 +293,8 @@ impl Face<Session> for DraughtsFace {
         Some(text::intro(&rules.rules, self.drawing(false)))
     }
 
-    fn menu(&self) -> Menu {
-        Menu::PlayHistoryExit
+    fn menu(&self) -> &'static [(MenuChoice, &'static str)] {
+        &text::MENU
     }
 
     fn after_move(&self, _rules: &Session, history: &[Position]) -> Vec<String> {
@@ -360,6 +360,32 @@ impl Face<Session> for DraughtsFace {
         })
     }
 
+    fn move_name(&self, _rules: &Session, _history: &[Position], mv: &Move) -> String {
+        mv.to_string()
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        text::result(outcome, winner)
+    }
+
+    fn help(&self, rules: &Session) -> String {
+        text::help(&rules.rules)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        text::hint(move_name, verdict, to_move)
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        text::swap_notice(names)
+    }
+}
+
+impl MovePrompt<Session> for DraughtsFace {
     fn square(&self, _rules: &Session, sq: Square) -> String {
         pdn(sq).map_or_else(|| sq.to_string(), |s| s.number().to_string())
     }
@@ -425,49 +451,6 @@ impl Face<Session> for DraughtsFace {
         history
             .last()
             .map_or_else(String::new, |pos| refusal(rules, pos, typed, tried))
-    }
-
-    fn move_name(&self, _rules: &Session, _history: &[Position], mv: &Move) -> String {
-        mv.to_string()
-    }
-
-    fn computer_moves(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moves {move_name}.")
-    }
-
-    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
-        text::result(outcome, winner)
-    }
-
-    fn help(&self, rules: &Session) -> String {
-        text::help(&rules.rules)
-    }
-
-    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        text::hint(move_name, verdict, to_move)
-    }
-
-    fn start_question(
-        &self,
-        _rules: &Session,
-        name: &str,
-        _starts: &[Position],
-    ) -> (String, Vec<String>) {
-        // Draughts never leaves its start open; this is never asked.
-        (format!("{name}, which start? "), Vec::new())
-    }
-
-    fn parse_start(
-        &self,
-        _rules: &Session,
-        _line: &str,
-        _starts: &[Position],
-    ) -> Result<usize, String> {
-        Ok(0)
-    }
-
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        text::swap_notice(names)
     }
 }
 

@@ -21,7 +21,15 @@ pub const fn side_title(side: Side) -> &'static str {
     }
 }
 
+use crate::shell::face::MenuChoice;
 pub use crate::shell::text::{list, list_or};
+
+/// The C project's menu: play (then who plays), the history, exit.
+pub const MENU: [(MenuChoice, &str); 3] = [
+    (MenuChoice::Play, "Play"),
+    (MenuChoice::History, "History"),
+    (MenuChoice::Quit, "Exit"),
+];
 
 /// `12 men`, `1 king`.
 fn count(n: u32, one: &str, many: &str) -> String {

@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 
 use crate::games::fish::{Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, MovePrompt};
 
 /// The computer's name, as the assignment calls it, and its partner's.
 pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];
@@ -129,83 +129,6 @@ impl Face<Setup> for FishFace {
             .map_or_else(String::new, |pos| board(pos, last, colour))
     }
 
-    fn square(&self, _rules: &Setup, sq: Square) -> String {
-        format!("{:#}", Named(sq))
-    }
-
-    fn parse_squares(
-        &self,
-        rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        parse_path(rules.board(), line).map_err(|e| e.to_string())
-    }
-
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
-            return String::new();
-        };
-        let side = pos.to_move();
-        match typed {
-            _ if pos.placing() => format!(
-                "{side}, start a penguin on which 1-point tile{}? ",
-                choices(next)
-            ),
-            [] => format!("{side}, which penguin moves{}? ", choices(next)),
-            [from, ..] => format!(
-                "{side}, move from {} to which square{}? ",
-                Named(*from),
-                choices(next)
-            ),
-        }
-    }
-
-    fn only_move(
-        &self,
-        _rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        format!(
-            "Only one move is left: {}. Press Enter to make it.",
-            move_words(mv)
-        )
-    }
-
-    fn refusal(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
-            return String::new();
-        };
-        let attempt: Vec<Square> = typed.iter().chain(tried).copied().collect();
-        let why = if tried.is_empty() {
-            pos.refusal(&[])
-        } else {
-            // A whole move typed at the destination question is read alone.
-            pos.refusal(&attempt)
-                .filter(|_| tried.len() < 2)
-                .or_else(|| pos.refusal(tried))
-        };
-        match why {
-            Some(why) => crate::shell::ask::capitalise(&why.to_string()),
-            None => "Type one of the squares in brackets, or help.".to_string(),
-        }
-    }
-
     fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
         move_words(mv)
     }
@@ -310,29 +233,90 @@ Commands at a move prompt
         format!("Hint: {move_name} ({judged})")
     }
 
-    fn start_question(
-        &self,
-        _rules: &Setup,
-        name: &str,
-        _starts: &[Position],
-    ) -> (String, Vec<String>) {
-        (format!("{name}, choose a start? "), Vec::new())
-    }
-
-    fn parse_start(
-        &self,
-        _rules: &Setup,
-        _line: &str,
-        _starts: &[Position],
-    ) -> Result<usize, String> {
-        Ok(0)
-    }
-
     fn swap_notice(&self, names: [&str; 2]) -> String {
         format!(
             "Sides swap: {} is P and starts, {} is A.",
             names[0], names[1]
         )
+    }
+}
+
+impl MovePrompt<Setup> for FishFace {
+    fn square(&self, _rules: &Setup, sq: Square) -> String {
+        format!("{:#}", Named(sq))
+    }
+
+    fn parse_squares(
+        &self,
+        rules: &Setup,
+        _history: &[Position],
+        _typed: &[Square],
+        line: &str,
+    ) -> Result<Vec<Square>, String> {
+        parse_path(rules.board(), line).map_err(|e| e.to_string())
+    }
+
+    fn move_question(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        next: &[Square],
+    ) -> String {
+        let Some(pos) = history.last() else {
+            return String::new();
+        };
+        let side = pos.to_move();
+        match typed {
+            _ if pos.placing() => format!(
+                "{side}, start a penguin on which 1-point tile{}? ",
+                choices(next)
+            ),
+            [] => format!("{side}, which penguin moves{}? ", choices(next)),
+            [from, ..] => format!(
+                "{side}, move from {} to which square{}? ",
+                Named(*from),
+                choices(next)
+            ),
+        }
+    }
+
+    fn only_move(
+        &self,
+        _rules: &Setup,
+        _history: &[Position],
+        _typed: &[Square],
+        mv: &Move,
+    ) -> String {
+        format!(
+            "Only one move is left: {}. Press Enter to make it.",
+            move_words(mv)
+        )
+    }
+
+    fn refusal(
+        &self,
+        _rules: &Setup,
+        history: &[Position],
+        typed: &[Square],
+        tried: &[Square],
+    ) -> String {
+        let Some(pos) = history.last() else {
+            return String::new();
+        };
+        let attempt: Vec<Square> = typed.iter().chain(tried).copied().collect();
+        let why = if tried.is_empty() {
+            pos.refusal(&[])
+        } else {
+            // A whole move typed at the destination question is read alone.
+            pos.refusal(&attempt)
+                .filter(|_| tried.len() < 2)
+                .or_else(|| pos.refusal(tried))
+        };
+        match why {
+            Some(why) => crate::shell::ask::capitalise(&why.to_string()),
+            None => "Type one of the squares in brackets, or help.".to_string(),
+        }
     }
 }
 

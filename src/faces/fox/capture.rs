@@ -7,7 +7,7 @@
 use super::{render, text};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, MovePrompt, StartChoice};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -174,6 +174,98 @@ impl Face<Setup> for CaptureFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
+    fn move_name(&self, rules: &Setup, history: &[Position], mv: &Move) -> String {
+        let board = rules.board;
+        let to = square_name(board, mv.to());
+        let Some(pos) = history.last() else {
+            return mv.to_string();
+        };
+        let from = square_name(board, mv.from());
+        match pos.piece_at(mv.from()) {
+            Some(Side::Fox) => match number_of(history, mv.to()) {
+                Some(n) => format!("the fox from {from} to {to}, eating hound {n}"),
+                None => format!("the fox from {from} to {to}"),
+            },
+            _ => {
+                let n = number_of(history, mv.from()).unwrap_or(0);
+                if pos.fox() == Some(mv.to()) {
+                    format!("hound {n} to {to}, catching the fox")
+                } else {
+                    format!("hound {n} to {to}")
+                }
+            }
+        }
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        let why = match super::ending_named(outcome.how()) {
+            Some(Ending::FoxHome) => "The fox reached the hounds' side of the board.",
+            Some(Ending::FoxCaptured) => "A hound caught the fox.",
+            Some(Ending::FoxBoxedIn) => "The fox is boxed in.",
+            Some(Ending::FoxTrapped) => "The fox cannot move.",
+            Some(Ending::HoundsStuck) => "The hounds cannot move.",
+            Some(Ending::FoxEscaped) => "The fox got past the hounds, out of their reach.",
+            None => "",
+        };
+        let side = outcome.winner().unwrap_or(Side::Hounds);
+        format!(
+            "{}, {} won! {why}",
+            text::side_title(side),
+            winner.unwrap_or("?")
+        )
+        .trim_end()
+        .to_string()
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        format!(
+            "How to play ({board} board, the capture game)
+  The fox (F, orange) starts at the top; the {hounds} hounds (numbered, each
+  in its own colour) start on the bottom row. The fox moves first.
+  Every move is one square diagonally. Nobody jumps.
+  The fox moves either way, onto an empty square or onto a hound, which it eats.
+  A hound moves forward (up the board) onto an empty square, or onto the fox,
+  which it catches.
+  The fox wins by reaching the bottom row. The hounds win by catching the fox,
+  or by boxing it in: every square next to it holds a hound. A side that
+  cannot move loses.
+Typing a move
+  Fox:     its row, then its column, numbered as on the board: 2 3
+  Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3
+Commands at a move prompt
+  moves    list the legal moves
+  hint     name a best move and who wins with best play
+  undo     take back the last move (or the hound chosen)
+  board    show the board again
+  help     show this
+  quit     leave (the score is printed)",
+            board = rules.board,
+            hounds = rules.board.hound_count(),
+        )
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        super::FoxFace.hint(move_name, verdict, to_move)
+    }
+
+    fn again_question(&self) -> &str {
+        "Reset the board (yes/no)? "
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        super::FoxFace.swap_notice(names)
+    }
+
+    fn start_choice(&self) -> Option<&dyn StartChoice<Setup>> {
+        Some(self)
+    }
+}
+
+impl MovePrompt<Setup> for CaptureFace {
     fn square(&self, rules: &Setup, sq: Square) -> String {
         square_name(rules.board, sq)
     }
@@ -307,85 +399,9 @@ impl Face<Setup> for CaptureFace {
             }
         }
     }
+}
 
-    fn move_name(&self, rules: &Setup, history: &[Position], mv: &Move) -> String {
-        let board = rules.board;
-        let to = square_name(board, mv.to());
-        let Some(pos) = history.last() else {
-            return mv.to_string();
-        };
-        let from = square_name(board, mv.from());
-        match pos.piece_at(mv.from()) {
-            Some(Side::Fox) => match number_of(history, mv.to()) {
-                Some(n) => format!("the fox from {from} to {to}, eating hound {n}"),
-                None => format!("the fox from {from} to {to}"),
-            },
-            _ => {
-                let n = number_of(history, mv.from()).unwrap_or(0);
-                if pos.fox() == Some(mv.to()) {
-                    format!("hound {n} to {to}, catching the fox")
-                } else {
-                    format!("hound {n} to {to}")
-                }
-            }
-        }
-    }
-
-    fn computer_moves(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moves {move_name}.")
-    }
-
-    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
-        let why = match super::ending_named(outcome.how()) {
-            Some(Ending::FoxHome) => "The fox reached the hounds' side of the board.",
-            Some(Ending::FoxCaptured) => "A hound caught the fox.",
-            Some(Ending::FoxBoxedIn) => "The fox is boxed in.",
-            Some(Ending::FoxTrapped) => "The fox cannot move.",
-            Some(Ending::HoundsStuck) => "The hounds cannot move.",
-            Some(Ending::FoxEscaped) => "The fox got past the hounds, out of their reach.",
-            None => "",
-        };
-        let side = outcome.winner().unwrap_or(Side::Hounds);
-        format!(
-            "{}, {} won! {why}",
-            text::side_title(side),
-            winner.unwrap_or("?")
-        )
-        .trim_end()
-        .to_string()
-    }
-
-    fn help(&self, rules: &Setup) -> String {
-        format!(
-            "How to play ({board} board, the capture game)
-  The fox (F, orange) starts at the top; the {hounds} hounds (numbered, each
-  in its own colour) start on the bottom row. The fox moves first.
-  Every move is one square diagonally. Nobody jumps.
-  The fox moves either way, onto an empty square or onto a hound, which it eats.
-  A hound moves forward (up the board) onto an empty square, or onto the fox,
-  which it catches.
-  The fox wins by reaching the bottom row. The hounds win by catching the fox,
-  or by boxing it in: every square next to it holds a hound. A side that
-  cannot move loses.
-Typing a move
-  Fox:     its row, then its column, numbered as on the board: 2 3
-  Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3
-Commands at a move prompt
-  moves    list the legal moves
-  hint     name a best move and who wins with best play
-  undo     take back the last move (or the hound chosen)
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
-            board = rules.board,
-            hounds = rules.board.hound_count(),
-        )
-    }
-
-    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        super::FoxFace.hint(move_name, verdict, to_move)
-    }
-
+impl StartChoice<Setup> for CaptureFace {
     fn start_board(&self, rules: &Setup, starts: &[Position], colour: bool) -> String {
         let hounds = numbered_hounds(&starts[..starts.len().min(1)]);
         let marks = render::Marks {
@@ -430,13 +446,5 @@ Commands at a move prompt
             .iter()
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {}", square_name(rules.board, sq)))
-    }
-
-    fn again_question(&self) -> &str {
-        "Reset the board (yes/no)? "
-    }
-
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        super::FoxFace.swap_notice(names)
     }
 }

@@ -6,7 +6,7 @@ use super::{FoxFace, render};
 use crate::games::Outcome;
 use crate::games::Verdict;
 use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, MovePrompt};
 
 /// The square at a 1978 line and column.
 pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
@@ -113,6 +113,48 @@ impl Face<Setup> for ClassicFace {
             .map_or_else(String::new, render::classic_board)
     }
 
+    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+        format!(
+            "FROM {} TO {}",
+            render::line_column(mv.from()),
+            render::line_column(mv.to())
+        )
+    }
+
+    fn computer_moves(&self, _name: &str, move_name: &str) -> String {
+        format!("I MOVED {move_name}")
+    }
+
+    /// The 1978 fox has no name: it is "I".
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        if name.is_empty() {
+            format!("I MOVED {move_name}")
+        } else {
+            format!("{} MOVED {move_name}", name.to_uppercase())
+        }
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
+        match super::ending_named(outcome.how()) {
+            Some(ending) => text::result(ending).to_string(),
+            None => outcome.how().to_uppercase(),
+        }
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        text::instructions(rules.board, rules.rules, rules.first)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        FoxFace.hint(move_name, verdict, to_move).to_uppercase()
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        FoxFace.swap_notice(names)
+    }
+}
+
+impl MovePrompt<Setup> for ClassicFace {
     fn square(&self, _rules: &Setup, sq: Square) -> String {
         render::line_column(sq)
     }
@@ -167,58 +209,5 @@ impl Face<Setup> for ClassicFace {
         tried: &[Square],
     ) -> String {
         FoxFace.refusal(rules, history, typed, tried).to_uppercase()
-    }
-
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
-        format!(
-            "FROM {} TO {}",
-            render::line_column(mv.from()),
-            render::line_column(mv.to())
-        )
-    }
-
-    fn computer_moves(&self, _name: &str, move_name: &str) -> String {
-        format!("I MOVED {move_name}")
-    }
-
-    /// The 1978 fox has no name: it is "I".
-    fn player_moved(&self, name: &str, move_name: &str) -> String {
-        if name.is_empty() {
-            format!("I MOVED {move_name}")
-        } else {
-            format!("{} MOVED {move_name}", name.to_uppercase())
-        }
-    }
-
-    fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
-        match super::ending_named(outcome.how()) {
-            Some(ending) => text::result(ending).to_string(),
-            None => outcome.how().to_uppercase(),
-        }
-    }
-
-    fn help(&self, rules: &Setup) -> String {
-        text::instructions(rules.board, rules.rules, rules.first)
-    }
-
-    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        FoxFace.hint(move_name, verdict, to_move).to_uppercase()
-    }
-
-    fn start_question(
-        &self,
-        rules: &Setup,
-        name: &str,
-        starts: &[Position],
-    ) -> (String, Vec<String>) {
-        FoxFace.start_question(rules, name, starts)
-    }
-
-    fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
-        FoxFace.parse_start(rules, line, starts)
-    }
-
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        FoxFace.swap_notice(names)
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, MovePrompt, StartChoice};
 
 pub mod capture;
 pub mod classic;
@@ -133,16 +133,68 @@ impl Face<Setup> for FoxFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
-    fn start_board(&self, _rules: &Setup, starts: &[Position], colour: bool) -> String {
-        let marks = render::Marks {
-            hide_fox: true,
-            ..render::Marks::default()
-        };
-        starts
-            .first()
-            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
+    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+        mv.to_string()
     }
 
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        format!("{name} moves {move_name}.")
+    }
+
+    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+        eaten(history)
+            .map(|sq| format!("The fox ate the hound on {sq}."))
+            .into_iter()
+            .collect()
+    }
+
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        match (outcome, ending_named(outcome.how())) {
+            (Outcome::Win { winner: side, .. }, Some(ending)) => {
+                text::won(ending, winner.unwrap_or(text::side_title(*side)))
+            }
+            (Outcome::Win { winner: side, how }, None) => format!(
+                "{}, {} won! ({how})",
+                text::side_title(*side),
+                winner.unwrap_or("?")
+            ),
+            (Outcome::Draw { how }, _) => format!("A draw ({how})."),
+        }
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        text::help(rules.board, rules.rules)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        let verdict = match *verdict {
+            Verdict::Win {
+                winner,
+                plies: Some(plies),
+            } => text::verdict(winner, plies),
+            Verdict::Win {
+                winner,
+                plies: None,
+            } => format!("{winner} win"),
+            Verdict::Draw => "a draw".to_string(),
+            Verdict::Score { value, .. } => format!("{value:+} for the {to_move}"),
+        };
+        format!("Hint: {move_name} ({verdict})")
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        format!(
+            "Sides swap: {} is the fox, {} the hounds.",
+            names[0], names[1]
+        )
+    }
+
+    fn start_choice(&self) -> Option<&dyn StartChoice<Setup>> {
+        Some(self)
+    }
+}
+
+impl MovePrompt<Setup> for FoxFace {
     fn square(&self, _rules: &Setup, sq: Square) -> String {
         sq.to_string()
     }
@@ -195,54 +247,17 @@ impl Face<Setup> for FoxFace {
             .last()
             .map_or_else(String::new, |pos| refusal(pos, typed, tried))
     }
+}
 
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
-        mv.to_string()
-    }
-
-    fn computer_moves(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moves {move_name}.")
-    }
-
-    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
-        eaten(history)
-            .map(|sq| format!("The fox ate the hound on {sq}."))
-            .into_iter()
-            .collect()
-    }
-
-    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
-        match (outcome, ending_named(outcome.how())) {
-            (Outcome::Win { winner: side, .. }, Some(ending)) => {
-                text::won(ending, winner.unwrap_or(text::side_title(*side)))
-            }
-            (Outcome::Win { winner: side, how }, None) => format!(
-                "{}, {} won! ({how})",
-                text::side_title(*side),
-                winner.unwrap_or("?")
-            ),
-            (Outcome::Draw { how }, _) => format!("A draw ({how})."),
-        }
-    }
-
-    fn help(&self, rules: &Setup) -> String {
-        text::help(rules.board, rules.rules)
-    }
-
-    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        let verdict = match *verdict {
-            Verdict::Win {
-                winner,
-                plies: Some(plies),
-            } => text::verdict(winner, plies),
-            Verdict::Win {
-                winner,
-                plies: None,
-            } => format!("{winner} win"),
-            Verdict::Draw => "a draw".to_string(),
-            Verdict::Score { value, .. } => format!("{value:+} for the {to_move}"),
+impl StartChoice<Setup> for FoxFace {
+    fn start_board(&self, _rules: &Setup, starts: &[Position], colour: bool) -> String {
+        let marks = render::Marks {
+            hide_fox: true,
+            ..render::Marks::default()
         };
-        format!("Hint: {move_name} ({verdict})")
+        starts
+            .first()
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
     fn start_question(
@@ -269,12 +284,5 @@ impl Face<Setup> for FoxFace {
             .iter()
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {sq}"))
-    }
-
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        format!(
-            "Sides swap: {} is the fox, {} the hounds.",
-            names[0], names[1]
-        )
     }
 }
