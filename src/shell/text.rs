@@ -55,3 +55,13 @@ pub const DRAW_HELP: &str =
 pub fn choose_help(answers: &[String]) -> String {
     format!("Type one of {}, or quit to leave.", list_or(answers))
 }
+
+/// Said when a player names again the square already chosen at a move prompt.
+pub fn already_chosen(square: &str) -> String {
+    format!("{square} is already chosen: now name where it goes.")
+}
+
+/// The answer to `moves`.
+pub fn legal_moves(names: &[String]) -> String {
+    format!("Legal moves: {}.", names.join(", "))
+}
