@@ -8,11 +8,10 @@ use crate::games::fish::{Move, Named, Position, Setup, Side, parse_path, skipped
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::face::{Face, MovePrompt};
 
-/// The computer's name, as the assignment calls it, and its partner's.
-pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];
+pub mod text;
 
-/// The most choices a question lists; beyond, it says how to type one.
-const MAX_LISTED: usize = 8;
+pub use text::COMPUTER_NAMES;
+use text::{labels, move_words};
 
 /// The penguin game's face.
 pub struct FishFace;
@@ -58,37 +57,9 @@ pub fn board(pos: &Position, last: Option<&Move>, colour: bool) -> String {
     out
 }
 
-/// The names the points lines and the winner's line use: the assignment's
-/// `Players` and `AIs` (and `Player`, `AI`) when a person plays the
-/// computer, the players' own names otherwise.
-fn labels(names: [&str; 2]) -> [(String, String); 2] {
-    let computer = names.map(|n| n == COMPUTER_NAMES[0]);
-    let machines = names.iter().filter(|n| COMPUTER_NAMES.contains(n)).count();
-    if computer[0] != computer[1] && machines == 1 {
-        return computer.map(|ai| {
-            if ai {
-                ("AIs".to_string(), "AI".to_string())
-            } else {
-                ("Players".to_string(), "Player".to_string())
-            }
-        });
-    }
-    names.map(|n| (format!("{n}'s"), n.to_string()))
-}
-
-/// The squares in a question: listed when few, else how to type one.
-fn choices(next: &[Square]) -> String {
-    if next.len() <= MAX_LISTED {
-        let names: Vec<String> = next.iter().map(|&s| Named(s).to_string()).collect();
-        format!(": {}", names.join(", "))
-    } else {
-        format!(" (any of {}: row column)", next.len())
-    }
-}
-
 impl Face<Setup> for FishFace {
     fn title(&self) -> &str {
-        "HEY, THAT'S MY FISH!"
+        text::TITLE
     }
 
     fn computer_names(&self) -> [&'static str; 2] {
@@ -110,11 +81,7 @@ impl Face<Setup> for FishFace {
         let Some(pos) = history.last() else {
             return Vec::new();
         };
-        vec![format!(
-            "Points so far: P {}, A {}.",
-            pos.score(Side::P),
-            pos.score(Side::A)
-        )]
+        vec![text::points_so_far(pos.score(Side::P), pos.score(Side::A))]
     }
 
     fn board(
@@ -134,13 +101,13 @@ impl Face<Setup> for FishFace {
     }
 
     fn computer_moves(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moves {move_name}.")
+        text::computer_moves(name, move_name)
     }
 
     fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
         match history {
             [.., before, after] => skipped(before, after)
-                .map(|side| format!("{side} has no move left, so {side}'s turn is skipped."))
+                .map(text::skipped)
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -167,12 +134,12 @@ impl Face<Setup> for FishFace {
                 } else {
                     haul.sum_line()
                 };
-                format!("{} points: {sum}", labels[side.index()].0)
+                text::points_line(&labels[side.index()].0, &sum)
             })
             .collect();
         lines.push(match pos.outcome() {
-            Some(Outcome::Win { winner, .. }) => format!("{} wins!", labels[winner.index()].1),
-            _ => format!("A draw: {} points each!", pos.score(Side::P)),
+            Some(Outcome::Win { winner, .. }) => text::wins(&labels[winner.index()].1),
+            _ => text::draw(pos.score(Side::P)),
         });
         lines
     }
@@ -183,61 +150,15 @@ impl Face<Setup> for FishFace {
     }
 
     fn help(&self, rules: &Setup) -> String {
-        let b = rules.board();
-        format!(
-            "How to play ({b} board, {penguins} penguin{s} each)
-  Tiles are worth 1 to 3 points: {deal}.
-  A taken tile shows as a dot.
-  P (the first player) and A each start a penguin on a free 1-point tile,
-  P first. Then a penguin moves any distance in a straight line, along a
-  row, a column or a diagonal; every square it passes over and the one it
-  stops on must hold a tile with no penguin on it. The tile it leaves is
-  taken, and its points are the mover's; the tile a penguin ends on stays.
-  A player who cannot move is skipped; when neither can, the most points win.
-Typing a square: row, then column, counted from 1 at the top left: 2 4,
-  2,4 or (2,4). A move names the penguin's square and where it goes
-  (1,2 2,3); with one penguin, where it goes is enough.
-Commands at a move prompt
-  moves    list the legal moves
-  hint     the computer's best move, and the points it expects you to win by
-  undo     take back your last move (and the computer's reply)
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
-            penguins = rules.penguins(),
-            s = if rules.penguins() == 1 { "" } else { "s" },
-            deal = match rules.deal() {
-                crate::games::fish::Deal::Rings => "1 on the rim, 2 on the next ring, 3 inside",
-                crate::games::fish::Deal::Random { .. } => "dealt at random",
-            },
-        )
+        text::help(rules)
     }
 
     fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        let judged = match *verdict {
-            Verdict::Score { value, exact } => {
-                let how = if exact {
-                    "with best play"
-                } else {
-                    "as the search sees it"
-                };
-                match value {
-                    0 => format!("a draw {how}"),
-                    v if v > 0 => format!("{to_move} finishes {v} ahead {how}"),
-                    v => format!("{to_move} finishes {} behind {how}", -v),
-                }
-            }
-            Verdict::Win { winner, .. } => format!("{winner} wins with best play"),
-            Verdict::Draw => "a draw with best play".to_string(),
-        };
-        format!("Hint: {move_name} ({judged})")
+        text::hint(move_name, verdict, to_move)
     }
 
     fn swap_notice(&self, names: [&str; 2]) -> String {
-        format!(
-            "Sides swap: {} is P and starts, {} is A.",
-            names[0], names[1]
-        )
+        text::swap_notice(names)
     }
 }
 
@@ -266,19 +187,7 @@ impl MovePrompt<Setup> for FishFace {
         let Some(pos) = history.last() else {
             return String::new();
         };
-        let side = pos.to_move();
-        match typed {
-            _ if pos.placing() => format!(
-                "{side}, start a penguin on which 1-point tile{}? ",
-                choices(next)
-            ),
-            [] => format!("{side}, which penguin moves{}? ", choices(next)),
-            [from, ..] => format!(
-                "{side}, move from {} to which square{}? ",
-                Named(*from),
-                choices(next)
-            ),
-        }
+        text::move_question(pos.to_move(), pos.placing(), typed.first().copied(), next)
     }
 
     fn only_move(
@@ -288,10 +197,7 @@ impl MovePrompt<Setup> for FishFace {
         _typed: &[Square],
         mv: &Move,
     ) -> String {
-        format!(
-            "Only one move is left: {}. Press Enter to make it.",
-            move_words(mv)
-        )
+        text::only_move(mv)
     }
 
     fn refusal(
@@ -315,15 +221,7 @@ impl MovePrompt<Setup> for FishFace {
         };
         match why {
             Some(why) => crate::shell::ask::capitalise(&why.to_string()),
-            None => "Type one of the squares in brackets, or help.".to_string(),
+            None => text::TYPE_A_SQUARE.to_string(),
         }
-    }
-}
-
-/// A move in words: `a penguin to (2,1)`, `(1,2) to (2,3)`.
-fn move_words(mv: &Move) -> String {
-    match *mv {
-        Move::Place(to) => format!("a penguin to {}", Named(to)),
-        Move::Slide { from, to } => format!("{} to {}", Named(from), Named(to)),
     }
 }
