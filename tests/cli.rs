@@ -411,3 +411,35 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
             "\"position\":\"A8/B1,D1,F1,H1/hounds\"",
         ));
 }
+
+#[test]
+fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
+    let log = std::env::temp_dir().join(format!("tallyho-classic-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let script = std::fs::read_to_string("tests/transcripts/classic_fox_trapped.txt")
+        .expect("the transcript's script");
+    let input: String = script.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    tallyho()
+        .args(["classic", "--seed", "1", "--history"])
+        .arg(&log)
+        .write_stdin(input)
+        .assert()
+        .code(0);
+    let json = tallyho()
+        .args(["history", "--json", "--history"])
+        .arg(&log)
+        .output()
+        .expect("history ran");
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(json.contains("\"name\":\"SWTP\""), "{json}");
+    assert!(json.contains("\"name\":\"YOU\""), "{json}");
+    let replay = tallyho()
+        .args(["replay", "1", "--history"])
+        .arg(&log)
+        .output()
+        .expect("replay ran");
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.contains("I CAN'T MOVE.\nYOU WIN!"), "{replay}");
+    assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
+    let _ = std::fs::remove_file(&log);
+}

@@ -46,6 +46,11 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             console.say(text::BYE)?;
             return Ok(0);
         }
+        Reply::Line(line) if is_quit(&line) => {
+            console.after_interrupt()?;
+            console.say(text::BYE)?;
+            return Ok(0);
+        }
         Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
             // Kept, whole, for after the screen is cleared before the first board.
             console.note(&text::instructions(setup.board, setup.rules, setup.first))?;
@@ -66,12 +71,12 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
         signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
         let seats = vec![
             Seat {
-                name: "YOU".to_string(),
+                name: text::YOU.to_string(),
                 side: Side::Hounds.to_string(),
                 level: None,
             },
             Seat {
-                name: String::new(),
+                name: text::ME.to_string(),
                 side: Side::Fox.to_string(),
                 level: Some(level.name().to_string()),
             },
@@ -139,7 +144,8 @@ fn play_game(
         }
     };
     let mut game: Game<Setup> = Game::new(start);
-    let mut said: Option<String> = None;
+    // What the paper says above the next board: the person's move, the fox's.
+    let mut said: Vec<String> = Vec::new();
     loop {
         let pos = *game.position();
         let ending = pos.ending(setup.rules);
@@ -152,7 +158,7 @@ fn play_game(
             let mv = fox.choose(&pos).expect("a fox that can move has a move");
             let eats = pos.is_capture(mv);
             game.play(&setup, mv).map_err(io::Error::other)?;
-            said = Some(format!(
+            said.push(format!(
                 "I MOVED FROM {} TO {}{}",
                 render::line_column(mv.from()),
                 render::line_column(mv.to()),
@@ -163,9 +169,9 @@ fn play_game(
         console.clear()?;
         console.say("")?;
         if ending == Some(Ending::FoxTrapped) {
-            said = Some(text::CANT_MOVE.to_string());
+            said.push(text::CANT_MOVE.to_string());
         }
-        if let Some(line) = said.take() {
+        for line in said.drain(..) {
             console.say(&line)?;
         }
         console.write(&render::classic_board(game.position()))?;
@@ -179,6 +185,10 @@ fn play_game(
             return Ok(None);
         };
         game.play(&setup, mv).map_err(io::Error::other)?;
+        said.push(text::you_moved(
+            &render::line_column(mv.from()),
+            &render::line_column(mv.to()),
+        ));
     }
 }
 
@@ -204,6 +214,13 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             console.say(instructions)?;
             continue;
         }
+        // At TO?, Return or UNDO goes back to choosing a hound.
+        let back = line.trim().is_empty() || line.trim().eq_ignore_ascii_case("undo");
+        if from.is_some() && back {
+            from = None;
+            console.say(text::PICK_AGAIN)?;
+            continue;
+        }
         let numbers = match parse_numbers(&line) {
             Ok(numbers) => numbers,
             Err(why) => {
@@ -225,9 +242,18 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
                 .and_then(|f| Ok((f, square(board, *l2, *c2)?)))
                 .and_then(|(f, t)| destination(pos, f, t))
                 .map(Some),
-            (Some(f), [line, col]) => square(board, *line, *col)
-                .and_then(|t| destination(pos, f, t))
-                .map(Some),
+            (Some(f), [line, col]) => match square(board, *line, *col) {
+                // Another hound named instead: that one is picked.
+                Ok(t)
+                    if t != f && pos.piece_at(t) == Some(Side::Hounds) && pick(pos, t).is_ok() =>
+                {
+                    from = Some(t);
+                    console.say(&text::picked(&render::line_column(t)))?;
+                    Ok(None)
+                }
+                Ok(t) => destination(pos, f, t).map(Some),
+                Err(why) => Err(why),
+            },
             _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
         };
         match result {

@@ -36,20 +36,31 @@ pub fn pick(pos: &Position, sq: Square) -> Result<Square, String> {
     }
 }
 
-/// The hound move from `from` to `to`, or why it is not one.
+/// The hound move from `from` to `to`, or exactly why it is not one.
 pub fn destination(pos: &Position, from: Square, to: Square) -> Result<Move, String> {
     if let Some(mv) = pos.find_move(from, to) {
         return Ok(mv);
     }
     let at = render::line_column(to);
-    let step = to.row() == from.row() + 1 && to.col().abs_diff(from.col()) == 1;
-    Err(if !step {
+    let here = render::line_column(from);
+    let beside = to.col().abs_diff(from.col()) == 1;
+    Err(if to == from {
         format!(
-            "A HOUND MOVES ONE LINE FORWARD AND ONE COLUMN LEFT OR RIGHT. {at} IS NOT ONE STEP FROM {}.",
-            render::line_column(from)
+            "THE HOUND IS AT {at} ALREADY. GIVE WHERE IT GOES, OR PRESS RETURN TO PICK ANOTHER."
+        )
+    } else if !pos.board().is_dark(to) {
+        format!("{at} IS AN X SQUARE. NO PIECE CAN BE THERE.")
+    } else if beside && from.row() == to.row() + 1 {
+        format!("{at} IS BEHIND {here}. A HOUND ONLY MOVES FORWARD, DOWN THE PAGE.")
+    } else if !(beside && to.row() == from.row() + 1) {
+        format!(
+            "A HOUND MOVES ONE LINE FORWARD AND ONE COLUMN LEFT OR RIGHT. {at} IS NOT ONE STEP FROM {here}."
         )
     } else {
-        format!("{at} IS NOT EMPTY.")
+        match pos.piece_at(to) {
+            Some(Side::Fox) => format!("{at} IS NOT EMPTY: MY FOX IS THERE."),
+            _ => format!("{at} IS NOT EMPTY: A HOUND IS THERE."),
+        }
     })
 }
 
@@ -125,9 +136,9 @@ impl Face<Setup> for ClassicFace {
         format!("I MOVED {move_name}")
     }
 
-    /// The 1978 fox has no name: it is "I".
+    /// The 1978 fox, the computer, is "I"; the person is "YOU".
     fn player_moved(&self, name: &str, move_name: &str) -> String {
-        if name.is_empty() {
+        if name.is_empty() || FoxFace.computer_names().contains(&name) {
             format!("I MOVED {move_name}")
         } else {
             format!("{} MOVED {move_name}", name.to_uppercase())
@@ -136,7 +147,7 @@ impl Face<Setup> for ClassicFace {
 
     fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
         match super::ending_named(outcome.how()) {
-            Some(ending) => text::result(ending).to_string(),
+            Some(ending) => text::result_said(ending),
             None => outcome.how().to_uppercase(),
         }
     }

@@ -220,6 +220,34 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
         }
     }
 
+    /// The end of a game as the paper shows it: the fox says when it cannot
+    /// move before the result.
+    pub fn result_said(ending: Ending) -> String {
+        match ending {
+            Ending::FoxTrapped => format!("{CANT_MOVE}\n{}", result(ending)),
+            _ => result(ending).to_string(),
+        }
+    }
+
+    /// The person's move, confirmed on the paper.
+    pub fn you_moved(from: &str, to: &str) -> String {
+        format!("YOU MOVED FROM {from} TO {to}")
+    }
+
+    /// Said when the person goes back from `TO?` to choose another hound.
+    pub const PICK_AGAIN: &str = "OK. WHICH HOUND, THEN?";
+
+    /// Said when the person names another hound at `TO?`.
+    pub fn picked(at: &str) -> String {
+        format!("OK, THE HOUND AT {at}.")
+    }
+
+    /// The computer's name in the log.
+    pub const ME: &str = "SWTP";
+
+    /// The person's name in the log: the 1978 program never asks it.
+    pub const YOU: &str = "YOU";
+
     /// The tally of games won.
     pub fn tally(you: u32, me: u32) -> String {
         let games = |n: u32| if n == 1 { "GAME" } else { "GAMES" };
