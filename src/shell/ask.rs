@@ -32,6 +32,26 @@ pub fn ask_until<T>(
     question: &str,
     answers: &[String],
     help: &str,
+    parse: impl FnMut(&str) -> Result<T, String>,
+) -> io::Result<Option<T>> {
+    let mut words = |console: &mut Console, line: &str| -> io::Result<bool> {
+        if is_help(line) {
+            console.say(help)?;
+            return Ok(true);
+        }
+        Ok(false)
+    };
+    ask_with(console, question, answers, &mut words, parse)
+}
+
+/// As [`ask_until`], with `words` answering the lines that are commands at
+/// this question (`help`, `hint`): `true` when it answered one, and the
+/// question is asked again.
+pub fn ask_with<T>(
+    console: &mut Console,
+    question: &str,
+    answers: &[String],
+    words: &mut dyn FnMut(&mut Console, &str) -> io::Result<bool>,
     mut parse: impl FnMut(&str) -> Result<T, String>,
 ) -> io::Result<Option<T>> {
     loop {
@@ -39,7 +59,7 @@ pub fn ask_until<T>(
             Reply::End => return Ok(None),
             Reply::Bad(why) => console.say(&why.to_string())?,
             Reply::Line(line) if is_quit(&line) => return Ok(None),
-            Reply::Line(line) if is_help(&line) => console.say(help)?,
+            Reply::Line(line) if words(console, &line)? => {}
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
                 Err(why) => console.refuse(&capitalise(&why))?,

@@ -65,3 +65,8 @@ pub fn already_chosen(square: &str) -> String {
 pub fn legal_moves(names: &[String]) -> String {
     format!("Legal moves: {}.", names.join(", "))
 }
+
+/// A hint at the question for a start.
+pub fn start_hint(start: &str) -> String {
+    format!("Hint: start on {start}.")
+}

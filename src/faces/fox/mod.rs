@@ -278,7 +278,11 @@ impl StartChoice<Setup> for FoxFace {
     }
 
     fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
-        let sq = rules.board.parse_square(line).map_err(|e| e.to_string())?;
+        let squares: Vec<Square> = starts.iter().filter_map(Position::fox).collect();
+        let sq = rules.board.parse_square(line).map_err(|e| match e {
+            SquareError::Syntax { .. } => text::not_a_start(line.trim(), &squares),
+            e => e.to_string(),
+        })?;
         let sq = rules.check_fox_start(sq)?;
         starts
             .iter()

@@ -264,6 +264,14 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
     pub const BYE: &str = "THANKS FOR THE HUNT.";
 }
 
+/// A line that is no square, at the question for the fox's start.
+pub fn not_a_start(typed: &str, starts: &[Square]) -> String {
+    format!(
+        "\"{typed}\" is not a square: the fox may start on {}",
+        list_or(starts)
+    )
+}
+
 /// The computer's name against a person, and its partner's when it plays itself.
 pub const COMPUTER_NAMES: [&str; 2] = ["SWTP", "ALTAIR"];
 

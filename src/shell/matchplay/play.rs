@@ -21,31 +21,45 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
     game_match: &mut Match<R>,
 ) -> io::Result<Option<Game<R>>> {
     let rules = &options.rules;
-    let Some(start) = choose_start(console, face, rules, game_match)? else {
-        return Ok(None);
-    };
-    let mut game: Game<R> = Game::new(start);
     let commands = commands::<R>();
-    loop {
-        if game.outcome(rules).is_some() {
-            console.clear()?;
-            console.say("")?;
-            let last = game.moves().last();
-            console.write(&face.board(rules, game.positions(), last, console.colour()))?;
-            return Ok(Some(game));
-        }
-        show_turn(console, face, options, &game, game_match)?;
-        let side = rules.to_move(game.position());
-        let seat = game_match.seat(rules, side);
-        let went_on = if game_match.seats[seat].computer.is_some() {
-            computer_turn(console, face, options, &mut game, game_match, seat)?
-        } else {
-            person_turn(console, face, options, &mut game, game_match, &commands)?
-        };
-        if !went_on {
+    'start: loop {
+        let Some(start) = choose_start(console, face, options, game_match)? else {
             return Ok(None);
+        };
+        let mut game: Game<R> = Game::new(start);
+        loop {
+            if game.outcome(rules).is_some() {
+                console.clear()?;
+                console.say("")?;
+                let last = game.moves().last();
+                console.write(&face.board(rules, game.positions(), last, console.colour()))?;
+                return Ok(Some(game));
+            }
+            show_turn(console, face, options, &game, game_match)?;
+            let side = rules.to_move(game.position());
+            let seat = game_match.seat(rules, side);
+            let step = if game_match.seats[seat].computer.is_some() {
+                computer_turn(console, face, options, &mut game, game_match, seat)?
+            } else {
+                person_turn(console, face, options, &mut game, game_match, &commands)?
+            };
+            match step {
+                Step::Moved => {}
+                Step::Left => return Ok(None),
+                Step::ChooseStart => continue 'start,
+            }
         }
     }
+}
+
+/// What a turn came to.
+enum Step {
+    /// The game went on.
+    Moved,
+    /// The player left.
+    Left,
+    /// `undo` before any move, by the player who chose the start: choose again.
+    ChooseStart,
 }
 
 /// The commands at a move prompt: agreeing a draw and resigning only in a
@@ -95,7 +109,6 @@ fn show_turn<R: Computers, F: Face<R>>(
 
 /// The computer in `seat` moves. It is said after the pause, so that a
 /// Ctrl-C during the pause never leaves a move said but not played.
-/// `false` when the player leaves.
 fn computer_turn<R: Computers, F: Face<R>>(
     console: &mut Console,
     face: &F,
@@ -103,10 +116,10 @@ fn computer_turn<R: Computers, F: Face<R>>(
     game: &mut Game<R>,
     game_match: &mut Match<R>,
     seat: usize,
-) -> io::Result<bool> {
+) -> io::Result<Step> {
     let rules = &options.rules;
     let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
-        return Ok(false);
+        return Ok(Step::Left);
     };
     // Seeded by the position's ply: after `undo` the same reply.
     computer.reseed(move_seed(options.seed, seat, game.positions().len()));
@@ -114,10 +127,10 @@ fn computer_turn<R: Computers, F: Face<R>>(
     let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
     let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
         // A computer with no move to make has lost by the rules already.
-        return Ok(false);
+        return Ok(Step::Left);
     };
     if console.interrupted() || !console.pause(options.delay_ms) || console.interrupted() {
-        return Ok(false);
+        return Ok(Step::Left);
     }
     let said = face.computer_moves(
         &game_match.seats[seat].name,
@@ -128,12 +141,11 @@ fn computer_turn<R: Computers, F: Face<R>>(
     for line in face.after_move(rules, game.positions()) {
         console.note(&line)?;
     }
-    Ok(true)
+    Ok(Step::Moved)
 }
 
 /// A person moves, or uses a command that changes the game; asked again,
-/// without the board again, while a command changes nothing. `false` when
-/// the player leaves.
+/// without the board again, while a command changes nothing.
 fn person_turn<R: Computers, F: Face<R>>(
     console: &mut Console,
     face: &F,
@@ -141,7 +153,7 @@ fn person_turn<R: Computers, F: Face<R>>(
     game: &mut Game<R>,
     game_match: &mut Match<R>,
     commands: &[Command],
-) -> io::Result<bool> {
+) -> io::Result<Step> {
     let rules = &options.rules;
     let side = rules.to_move(game.position());
     let last = game.moves().last().cloned();
@@ -171,7 +183,12 @@ fn person_turn<R: Computers, F: Face<R>>(
                 }
                 true
             }
-            Turn::Leave => return Ok(false),
+            Turn::Leave => return Ok(Step::Left),
+            Turn::Command(Command::Undo)
+                if game.moves().is_empty() && chose_start(options, side) =>
+            {
+                return Ok(Step::ChooseStart);
+            }
             Turn::Command(Command::Undo) => undo(console, face, rules, game)?,
             Turn::Command(Command::Resign) => {
                 let winner = other_side(rules, side);
@@ -187,14 +204,22 @@ fn person_turn<R: Computers, F: Face<R>>(
             Turn::Command(Command::Draw) => match offer_draw(console, options, game, game_match)? {
                 Some(accepted) => accepted,
                 // The one asked left instead of answering.
-                None => return Ok(false),
+                None => return Ok(Step::Left),
             },
             Turn::Command(_) => false,
         };
         if changed {
-            return Ok(true);
+            return Ok(Step::Moved);
         }
     }
+}
+
+/// Whether `side`'s player chose this game's start.
+fn chose_start<R: Computers>(options: &Options<R>, side: R::Side) -> bool {
+    options
+        .rules
+        .start_choices()
+        .is_some_and(|(chooser, starts)| chooser == side && starts.len() > 1)
 }
 
 /// The side that is not `side`.

@@ -5,7 +5,7 @@ use std::io;
 use super::menu::ask_level;
 use super::{Match, Options, Seat};
 use crate::games::{Computer, Computers};
-use crate::shell::ask::{ask_until, parse_name, same_name};
+use crate::shell::ask::{ask_until, ask_with, is_help, parse_name, same_name};
 use crate::shell::console::Console;
 use crate::shell::face::Face;
 use crate::shell::text;
@@ -147,9 +147,10 @@ fn names<R: Computers, F: Face<R>>(
 pub(super) fn choose_start<R: Computers, F: Face<R>>(
     console: &mut Console,
     face: &F,
-    rules: &R,
+    options: &Options<R>,
     game_match: &mut Match<R>,
 ) -> io::Result<Option<R::Position>> {
+    let rules = &options.rules;
     let Some((side, starts)) = rules.start_choices().filter(|(_, s)| !s.is_empty()) else {
         return Ok(Some(rules.start()));
     };
@@ -157,15 +158,32 @@ pub(super) fn choose_start<R: Computers, F: Face<R>>(
         return Ok(Some(starts[0].clone()));
     };
     let seat = game_match.seat(rules, side);
-    let seat = &mut game_match.seats[seat];
-    if let Some((_, computer)) = seat.computer.as_mut() {
+    if let Some((_, computer)) = game_match.seats[seat].computer.as_mut() {
         let i = computer.choose_start(rules, &starts).min(starts.len() - 1);
         return Ok(Some(starts[i].clone()));
     }
     console.write(&choice.start_board(rules, &starts, console.colour()))?;
-    let (question, answers) = choice.start_question(rules, &seat.name, &starts);
+    let name = &game_match.seats[seat].name;
+    let (question, mut answers) = choice.start_question(rules, name, &starts);
     let help = text::choose_help(&answers);
-    let picked = ask_until(console, &question, &answers, &help, |line| {
+    let adviser = &mut game_match.adviser;
+    let offered = answers.clone();
+    // `hint` names the start the strongest computer would pick.
+    let mut words = |console: &mut Console, line: &str| -> io::Result<bool> {
+        if is_help(line) {
+            console.say(&help)?;
+        } else if line.trim().eq_ignore_ascii_case("hint") {
+            let adviser =
+                adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
+            let i = adviser.choose_start(rules, &starts).min(starts.len() - 1);
+            console.say(&text::start_hint(&offered[i]))?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    };
+    answers.extend(["help".to_string(), "hint".to_string()]);
+    let picked = ask_with(console, &question, &answers, &mut words, |line| {
         choice.parse_start(rules, line, &starts)
     })?;
     Ok(picked.and_then(|i| starts.get(i).cloned()))
