@@ -335,7 +335,11 @@ impl MovePrompt<Setup> for CaptureFace {
             (_, [from, ..]) => {
                 let columns: Vec<u8> = next.iter().map(|sq| sq.col()).collect();
                 let n = number_of(history, *from).unwrap_or(0);
-                format!("Hound {n} to which column ({})? ", text::list(&columns))
+                // The hound question skipped, as only one hound can move: say so.
+                let alone = history
+                    .last()
+                    .is_some_and(|pos| pos.legal_moves().iter().all(|m| m.from() == *from));
+                text::capture_column_question(n, &columns, alone)
             }
         }
     }
@@ -446,5 +450,47 @@ impl StartChoice<Setup> for CaptureFace {
             .iter()
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {}", square_name(rules.board, sq)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::fox::{Board, Rules};
+
+    #[test]
+    fn a_skipped_hound_question_is_explained() {
+        let board = Board::new(7, 8).expect("7x8");
+        let setup = Setup {
+            board,
+            rules: Rules::Capture,
+            fox_start: Some(board.default_fox_start()),
+            first: Side::Hounds,
+        };
+        // A1 is blocked by the hound on B2: only B2 can move.
+        let pos =
+            Position::parse_under("F8/A1,B2/hounds", board, Rules::Capture).expect("a position");
+        let movable: Vec<Square> = pos.legal_moves().iter().map(|m| m.from()).collect();
+        let history = [pos];
+        let first = movable[0];
+        let next: Vec<Square> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from() == first)
+            .map(|m| m.to())
+            .collect();
+        let question = CaptureFace.move_question(&setup, &history, &[first], &next);
+        assert!(movable.iter().all(|&f| f == first), "{movable:?}");
+        assert!(
+            question.starts_with("Only hound 2 can move. Hound 2"),
+            "{question}"
+        );
+        // With two hounds free, no such word.
+        let pos =
+            Position::parse_under("F8/A1,E1/hounds", board, Rules::Capture).expect("a position");
+        let history = [pos];
+        let question =
+            CaptureFace.move_question(&setup, &history, &[pos.legal_moves()[0].from()], &[]);
+        assert!(question.starts_with("Hound "), "{question}");
     }
 }

@@ -1,7 +1,9 @@
 //! Fox and Hounds' face: the coursework's boards and sentences for the
 //! default flow, and the 1978 conversation in [`classic`].
 
-use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
+use crate::games::fox::{
+    Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
+};
 use crate::games::{Outcome, Verdict};
 use crate::shell::face::{Face, MovePrompt, StartChoice};
 
@@ -25,6 +27,11 @@ pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
         || format!("\"{text}\" is neither a square nor a command: type a square like B1, or help");
     let square = |part: &str| board.parse_square(part).map_err(|e| e.to_string());
     match parts[..] {
+        // `B1C2`: a whole move written without a space.
+        [one] if glued_move(one) => {
+            let (from, to) = one.split_at(2);
+            Ok(vec![square(from)?, square(to)?])
+        }
         [one] => match board.parse_square(one) {
             Ok(sq) => Ok(vec![sq]),
             Err(SquareError::Syntax { .. })
@@ -40,6 +47,16 @@ pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
             "\"{text}\" has too many parts: type one square, or a move like B1-C2"
         )),
     }
+}
+
+/// Whether `text` is two squares written together, like `B1C2` or `b7c6`.
+fn glued_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 4
+        && b[0].is_ascii_alphabetic()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_alphabetic()
+        && b[3].is_ascii_digit()
 }
 
 /// The ending a log name stands for.
@@ -75,6 +92,15 @@ fn targets(pos: &Position, from: Square) -> Vec<Square> {
         .collect()
 }
 
+/// The squares of the pieces that could move to `to`.
+fn arrivals(pos: &Position, to: Square) -> Vec<Square> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| m.to() == to)
+        .map(|m| m.from())
+        .collect()
+}
+
 /// Why the squares typed make no move, in the coursework's sentences.
 pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
     let side = pos.to_move();
@@ -86,6 +112,10 @@ pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
             _ => text::not_a_destination(side, *from, *sq, &targets(pos, *from)),
         },
         (_, [sq]) => match pos.pick(*sq) {
+            // A destination named alone: say which pieces could go there.
+            Err(PickError::Empty(_)) if !arrivals(pos, *sq).is_empty() => {
+                text::name_the_piece(side, *sq, &arrivals(pos, *sq))
+            }
             Err(e) => text::pick_error(&e),
             Ok(_) => text::NEED_SQUARE.to_string(),
         },

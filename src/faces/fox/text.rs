@@ -50,6 +50,17 @@ pub fn destination_question(side: Side, from: Square, to: &[Square]) -> String {
     }
 }
 
+/// The capture flow's question for a hound's column; `alone` when no other
+/// hound can move, so the hound question was skipped.
+pub fn capture_column_question(hound: usize, columns: &[u8], alone: bool) -> String {
+    let question = format!("Hound {hound} to which column ({})? ", list(columns));
+    if alone {
+        format!("Only hound {hound} can move. {question}")
+    } else {
+        question
+    }
+}
+
 /// Said when the chosen piece has one move only.
 pub fn only_move(side: Side, from: Square, to: Square) -> String {
     match side {
@@ -68,6 +79,23 @@ pub fn pick_error(error: &PickError) -> String {
         PickError::Fox(sq) => format!("{sq} is the fox: it is the hounds' turn."),
         PickError::Hound(sq) => format!("{sq} is a hound: it is the fox's turn."),
         PickError::Stuck(sq) => format!("The hound on {sq} cannot move."),
+    }
+}
+
+/// A destination typed alone: the pieces that could go there.
+pub fn name_the_piece(side: Side, to: Square, froms: &[Square]) -> String {
+    let moves: Vec<String> = froms.iter().map(|f| format!("{f} {to}")).collect();
+    match side {
+        Side::Fox => format!("Name the fox first: type {}.", list_or(&moves)),
+        Side::Hounds if froms.len() == 1 => format!(
+            "There is no hound on {to}, but the hound on {} can go there: type {}.",
+            froms[0], moves[0]
+        ),
+        Side::Hounds => format!(
+            "There is no hound on {to}, but the hounds on {} can go there: type {}.",
+            list_or(froms),
+            list_or(&moves)
+        ),
     }
 }
 
