@@ -206,12 +206,11 @@ fn analyse_refuses_bad_positions_with_status_2() {
         ("E8/B1,D1,F1,H2/fox", "H2 is a light square"),
         ("E8/B1,D1,F1/fox", "this board needs 4 hounds, not 3"),
         ("E9/B1,D1,F1,H1/fox", "\"E9\" is off the board"),
-        (
-            "D1/B3,D3,F3,H3/hounds",
-            "is already over under coursework rules: the fox reached row 1",
-        ),
-        ("A8/B7,D1,F1,H1/fox", "the fox is trapped"),
         ("junk", "\"junk\" is not a position"),
+        (
+            "111111/122221/123321/123321/122221/111111 place:1/1 next:P",
+            "try tallyho fish analyse",
+        ),
         ("E8/B1,D1,F1,H1/cat", "\"cat\" is not a side to move"),
     ];
     for (position, message) in cases {
@@ -220,6 +219,21 @@ fn analyse_refuses_bad_positions_with_status_2() {
             .assert()
             .code(2)
             .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn analyse_reports_a_finished_position_with_status_0() {
+    let cases = [
+        ("D1/B3,D3,F3,H3/hounds", "the fox has won: the fox reached row 1"),
+        ("A8/B7,D1,F1,H1/fox", "the hounds have won: the fox is trapped"),
+    ];
+    for (position, result) in cases {
+        tallyho()
+            .args(["analyse", position])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains(result));
     }
 }
 
@@ -400,7 +414,9 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
             .unwrap()
             .contains("is not a position")
     );
-    assert!(lines[2]["error"].as_str().unwrap().contains("already over"));
+    // A finished position is answered with its result, not refused.
+    assert_eq!(lines[2]["over"], true);
+    assert_eq!(lines[2]["how"], "fox-captured");
     // All good: status 0.
     tallyho()
         .args(["analyse", "-"])

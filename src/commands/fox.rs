@@ -192,6 +192,20 @@ fn analyse(
         writeln!(out, "{}", json(&setup, &pos))?;
         return Ok(());
     }
+    if let Some(ending) = pos.ending(setup.rules) {
+        write!(out, "{}", render::board(&pos, colour))?;
+        writeln!(
+            out,
+            "Position:    {pos} ({} board, {} rules)",
+            setup.board, setup.rules
+        )?;
+        writeln!(
+            out,
+            "Result:      the game is over: {}",
+            text::result_of(ending)
+        )?;
+        return Ok(());
+    }
     let started = Instant::now();
     let analysis = solver::analyse(&pos, setup.rules);
     let elapsed = started.elapsed();
@@ -204,7 +218,7 @@ fn analyse(
     )?;
     writeln!(
         out,
-        "Verdict:     {} ({})",
+        "Verdict:     {} ({}; a ply is one side's move)",
         text::verdict(analysis.value.winner, analysis.value.plies),
         text::plies_split(analysis.value.plies, pos.to_move())
     )?;
@@ -219,21 +233,33 @@ fn analyse(
     Ok(())
 }
 
-/// A position to analyse: it reads, and the game is not over.
+/// A position to analyse, read under the setup. A line that looks like
+/// another game's position is pointed to that game's `analyse`.
 fn position(setup: &Setup, text: &str) -> Result<Position, String> {
-    let pos = Position::parse_under(text, setup.board, setup.rules).map_err(|e| e.to_string())?;
-    if let Some(ending) = pos.ending(setup.rules) {
-        return Err(format!(
-            "{pos} is already over under {} rules: {}",
-            setup.rules,
-            text::why(ending).to_lowercase()
-        ));
-    }
-    Ok(pos)
+    Position::parse_under(text, setup.board, setup.rules).map_err(|e| {
+        match text::other_game(text) {
+            Some(pointer) => format!("{e}; {pointer}"),
+            None => e.to_string(),
+        }
+    })
 }
 
-/// What the solver says of a position, as one JSON object.
+/// What the solver says of a position, as one JSON object; for a finished
+/// position, its result.
 fn json(setup: &Setup, pos: &Position) -> serde_json::Value {
+    if let Some(ending) = pos.ending(setup.rules) {
+        return serde_json::json!({
+            "over": true,
+            "winner": ending.winner().name(),
+            "how": ending.name(),
+            "result": text::result_of(ending),
+            "plies": 0,
+            "best": [],
+            "board": setup.board.to_string(),
+            "rules": setup.rules.name(),
+            "position": pos.notation(),
+        });
+    }
     let analysis = solver::analyse(pos, setup.rules);
     let best: Vec<String> = analysis.best.iter().map(ToString::to_string).collect();
     serde_json::json!({

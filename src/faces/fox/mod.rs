@@ -201,7 +201,7 @@ impl Face<Setup> for FoxFace {
             Verdict::Win {
                 winner,
                 plies: Some(plies),
-            } => text::verdict(winner, plies),
+            } => text::verdict_explained(winner, plies, to_move),
             Verdict::Win {
                 winner,
                 plies: None,

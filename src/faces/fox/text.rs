@@ -37,6 +37,37 @@ pub const fn why(ending: Ending) -> &'static str {
     }
 }
 
+/// A finished position's result, as `analyse` reports it:
+/// `the hounds have won: the fox is trapped`.
+pub fn result_of(ending: Ending) -> String {
+    let who = match ending.winner() {
+        Side::Fox => "the fox has won",
+        Side::Hounds => "the hounds have won",
+    };
+    let why = why(ending).trim_end_matches('.');
+    let mut chars = why.chars();
+    let why: String = chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{who}: {why}")
+}
+
+/// A line that reads as another game's position, for `analyse`: where to
+/// take it.
+pub fn other_game(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    let fish = t.contains("next:") || t.contains("place:") || t.contains(" P:");
+    let draughts = t.starts_with("W:") || t.starts_with("B:") || t.starts_with("[FEN");
+    if fish {
+        Some("it looks like a fish position: try tallyho fish analyse")
+    } else if draughts {
+        Some("it looks like a draughts position (FEN): try tallyho draughts analyse")
+    } else {
+        None
+    }
+}
+
 /// The question for the piece to move: `Move (B1, D1, F1, H1)? `.
 pub fn pick_question(pieces: &[Square]) -> String {
     format!("Move ({})? ", list(pieces))
@@ -302,6 +333,16 @@ pub fn not_a_start(typed: &str, starts: &[Square]) -> String {
 
 /// The computer's name against a person, and its partner's when it plays itself.
 pub const COMPUTER_NAMES: [&str; 2] = ["SWTP", "ALTAIR"];
+
+/// The verdict of best play with the plies explained: `hounds win in 12
+/// plies, 6 moves each`.
+pub fn verdict_explained(winner: Side, plies: u32, to_move: Side) -> String {
+    format!(
+        "{}, {}",
+        verdict(winner, plies),
+        plies_split(plies, to_move)
+    )
+}
 
 /// The verdict of best play: `hounds win in 44 plies`.
 pub fn verdict(winner: Side, plies: u32) -> String {
