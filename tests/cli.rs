@@ -225,8 +225,14 @@ fn analyse_refuses_bad_positions_with_status_2() {
 #[test]
 fn analyse_reports_a_finished_position_with_status_0() {
     let cases = [
-        ("D1/B3,D3,F3,H3/hounds", "the fox has won: the fox reached row 1"),
-        ("A8/B7,D1,F1,H1/fox", "the hounds have won: the fox is trapped"),
+        (
+            "D1/B3,D3,F3,H3/hounds",
+            "the fox has won: the fox reached row 1",
+        ),
+        (
+            "A8/B7,D1,F1,H1/fox",
+            "the hounds have won: the fox is trapped",
+        ),
     ];
     for (position, result) in cases {
         tallyho()

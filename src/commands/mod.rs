@@ -159,6 +159,16 @@ pub fn play_match<R: Computers, F: Face<R>>(
         .map(str::parse::<R::Side>)
         .transpose()
         .map_err(|e| AppError::bad_value("--side <SIDE>", play.side.as_deref().unwrap_or(""), e))?;
+    if face.person_plays_first() && side.is_some_and(|side| side != rules.sides()[0]) {
+        return Err(AppError::bad_value(
+            "--side <SIDE>",
+            play.side.as_deref().unwrap_or(""),
+            format!(
+                "against the computer you always play {} and move first",
+                rules.sides()[0]
+            ),
+        ));
+    }
     let mut console = Console::stdio(cli.look.look());
     let options = Options {
         rules,

@@ -118,6 +118,13 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     /// A hint: the move and the verdict with best play.
     fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
 
+    /// Whether a person against the computer always plays the first side,
+    /// every game, instead of choosing a side and swapping after each game
+    /// (the penguin game: the assignment's person is P and moves first).
+    fn person_plays_first(&self) -> bool {
+        false
+    }
+
     /// The question after a game.
     fn again_question(&self) -> &str {
         "Play again (yes/no)? "

@@ -73,6 +73,10 @@ impl Face<Setup> for FishFace {
         }
     }
 
+    fn person_plays_first(&self) -> bool {
+        true
+    }
+
     fn side_noun(&self, side: Side) -> &'static str {
         self.side_title(side)
     }

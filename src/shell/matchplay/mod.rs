@@ -197,6 +197,16 @@ pub fn run<R: Computers, F: Face<R>>(
         if !again {
             break;
         }
+        let against_computer = game_match
+            .seats
+            .iter()
+            .filter(|s| s.computer.is_some())
+            .count()
+            == 1;
+        if face.person_plays_first() && against_computer {
+            // The person keeps the first side: nothing swaps.
+            continue;
+        }
         game_match.first = 1 - game_match.first;
         let [first, second] = rules.sides();
         console.note(&face.swap_notice([

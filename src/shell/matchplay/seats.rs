@@ -51,6 +51,7 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
             };
             let side = match options.side {
                 Some(side) => Some(side),
+                None if face.person_plays_first() => Some(sides[0]),
                 None => {
                     let listed: Vec<String> = sides.iter().map(ToString::to_string).collect();
                     ask_until(
