@@ -108,6 +108,20 @@ pub trait Face<R: Rules>: MovePrompt<R> {
         format!("{name} moved {move_name}.")
     }
 
+    /// Said when `undo` takes a move back.
+    fn took_back(&self, move_name: &str) -> String {
+        format!("Took back {move_name}.")
+    }
+
+    /// The answer to `moves`: every legal move, by [`Face::move_name`].
+    fn legal_moves_line(&self, rules: &R, history: &[R::Position], moves: &[R::Move]) -> String {
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| self.move_name(rules, history, m))
+            .collect();
+        crate::shell::text::legal_moves(&names)
+    }
+
     /// The result: `Hound, b won! The fox is trapped.` `winner` names the
     /// winning player.
     fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;

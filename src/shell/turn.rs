@@ -216,13 +216,7 @@ fn command_at<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     match (command, chosen) {
         (Command::Help, _) => console.say(&face.help(rules))?,
-        (Command::Moves, _) => {
-            let names: Vec<String> = legal
-                .iter()
-                .map(|m| face.move_name(rules, history, m))
-                .collect();
-            console.say(&text::legal_moves(&names))?;
-        }
+        (Command::Moves, _) => console.say(&face.legal_moves_line(rules, history, legal))?,
         (Command::Board, _) => {
             console.write(&face.board(rules, history, turn.last, console.colour()))?
         }

@@ -108,6 +108,18 @@ impl Face<Setup> for FishFace {
         text::computer_moves(name, move_name)
     }
 
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        text::player_moved(name, move_name)
+    }
+
+    fn took_back(&self, move_name: &str) -> String {
+        text::took_back(move_name)
+    }
+
+    fn legal_moves_line(&self, _rules: &Setup, _history: &[Position], moves: &[Move]) -> String {
+        text::legal_moves_line(moves)
+    }
+
     fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
         match history {
             [.., before, after] => skipped(before, after)

@@ -18,10 +18,52 @@ pub fn points_so_far(p: u32, a: u32) -> String {
     format!("Points so far: P {p}, A {a}.")
 }
 
-/// A computer's move, said before the board that shows it.
+/// A computer's move, said before the board that shows it: `AI placed a
+/// penguin on (1,1).`, `AI moves (1,1) to (2,2).`
 pub fn computer_moves(name: &str, move_name: &str) -> String {
-    format!("{name} moves {move_name}.")
+    match move_name.strip_prefix(PLACED) {
+        Some(_) => format!("{name} placed {move_name}."),
+        None => format!("{name} moves {move_name}."),
+    }
 }
+
+/// A person's move, said after it.
+pub fn player_moved(name: &str, move_name: &str) -> String {
+    match move_name.strip_prefix(PLACED) {
+        Some(_) => format!("{name} placed {move_name}."),
+        None => format!("{name} moved {move_name}."),
+    }
+}
+
+/// Said when `undo` takes a move back: `Took back the penguin placed on (1,4).`
+pub fn took_back(move_name: &str) -> String {
+    match move_name.strip_prefix(PLACED) {
+        Some(on) => format!("Took back the penguin placed on {on}."),
+        None => format!("Took back {move_name}."),
+    }
+}
+
+/// The answer to `moves`: while placing, the free 1-point tiles once.
+pub fn legal_moves_line(moves: &[Move]) -> String {
+    let places: Vec<String> = moves
+        .iter()
+        .filter_map(|m| match *m {
+            Move::Place(to) => Some(Named(to).to_string()),
+            Move::Slide { .. } => None,
+        })
+        .collect();
+    if !places.is_empty() && places.len() == moves.len() {
+        return format!(
+            "Legal moves: a penguin on any free 1-point tile: {}.",
+            places.join(", ")
+        );
+    }
+    let names: Vec<String> = moves.iter().map(move_words).collect();
+    format!("Legal moves: {}.", names.join(", "))
+}
+
+/// How a placement's name begins.
+const PLACED: &str = "a penguin on ";
 
 /// A turn skipped: the side has no move left.
 pub fn skipped(side: Side) -> String {
@@ -162,7 +204,7 @@ pub const TYPE_A_SQUARE: &str = "Type one of the squares in brackets, or help.";
 /// A move in words: `a penguin to (2,1)`, `(1,2) to (2,3)`.
 pub fn move_words(mv: &Move) -> String {
     match *mv {
-        Move::Place(to) => format!("a penguin to {}", Named(to)),
+        Move::Place(to) => format!("{PLACED}{}", Named(to)),
         Move::Slide { from, to } => format!("{} to {}", Named(from), Named(to)),
     }
 }

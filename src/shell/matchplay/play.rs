@@ -327,10 +327,7 @@ fn undo<R: Computers, F: Face<R>>(
     while game.moves().len() > ply {
         let before = game.positions()[..game.moves().len()].to_vec();
         if let Some(mv) = game.undo() {
-            console.note(&format!(
-                "Took back {}.",
-                face.move_name(rules, &before, &mv)
-            ))?;
+            console.note(&face.took_back(&face.move_name(rules, &before, &mv)))?;
         }
     }
     Ok(true)
