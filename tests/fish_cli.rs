@@ -107,6 +107,6 @@ fn a_fish_game_is_logged_listed_and_replayed() {
         .args(["replay", "1"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("1. AI moved a penguin to"))
+        .stdout(predicate::str::contains("1. AI placed a penguin on"))
         .stdout(predicate::str::contains("wins!").or(predicate::str::contains("A draw")));
 }
