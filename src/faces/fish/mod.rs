@@ -4,7 +4,7 @@
 
 use owo_colors::OwoColorize;
 
-use crate::games::fish::{Move, Named, Position, Setup, Side, parse_path, skipped};
+use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::face::{Face, MovePrompt};
 
@@ -15,6 +15,45 @@ use text::{labels, move_words};
 
 /// The penguin game's face.
 pub struct FishFace;
+
+/// Reads the forms of a move the help and the README show: `2 4`, `2,4`,
+/// `(2,4)`, and two of those for a whole move (`1,2 2,3`, `1 2 2 3`,
+/// `(1,2) to (2,3)`). `None` when the line is in none of these forms: the
+/// core's reader then says exactly what is wrong.
+fn squares_as_written(board: Board, line: &str) -> Option<Result<Vec<Square>, String>> {
+    let spaced = line.replace(',', " ");
+    let mut numbers = Vec::new();
+    for (i, word) in spaced.split_whitespace().enumerate() {
+        if word.eq_ignore_ascii_case("to") && i > 0 {
+            continue;
+        }
+        let word = word.strip_prefix('(').unwrap_or(word);
+        let word = word.strip_suffix(')').unwrap_or(word);
+        numbers.push(word.parse::<i64>().ok()?);
+    }
+    if numbers.len() != 2 && numbers.len() != 4 {
+        return None;
+    }
+    let typed = line.trim();
+    Some(
+        numbers
+            .chunks(2)
+            .map(|pair| {
+                let (row, col) = (pair[0], pair[1]);
+                let fits = |n: i64, max: u8| (1..=i64::from(max)).contains(&n);
+                if !fits(row, board.height()) {
+                    return Err(text::off_board(typed, "row", row, board.height()));
+                }
+                if !fits(col, board.width()) {
+                    return Err(text::off_board(typed, "column", col, board.width()));
+                }
+                // Both fit the board, so both fit a u8.
+                let (row, col) = (row as u8 - 1, col as u8 - 1);
+                Ok(Square::new(col, row))
+            })
+            .collect(),
+    )
+}
 
 /// The board as the assignment prints it: column numbers above, each row
 /// numbered, a tile's points, `.` for a taken tile, `P` and `A` for the
@@ -190,7 +229,10 @@ impl MovePrompt<Setup> for FishFace {
         _typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
-        parse_path(rules.board(), line).map_err(|e| e.to_string())
+        match squares_as_written(rules.board(), line) {
+            Some(read) => read,
+            None => parse_path(rules.board(), line).map_err(|e| e.to_string()),
+        }
     }
 
     fn move_question(

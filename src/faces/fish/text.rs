@@ -198,6 +198,11 @@ pub fn only_move(mv: &Move) -> String {
     )
 }
 
+/// A row or column typed off the board.
+pub fn off_board(typed: &str, what: &str, n: i64, max: u8) -> String {
+    format!("\"{typed}\": {what} {n} is off the board: {what}s go from 1 to {max}")
+}
+
 /// Said when nothing more precise is known about a refused line.
 pub const TYPE_A_SQUARE: &str = "Type one of the squares in brackets, or help.";
 
