@@ -180,6 +180,12 @@ impl Face<Setup> for FishFace {
         } else {
             Side::BOTH
         };
+        // The sums stand in one column, as in the assignment's example.
+        let width = labels
+            .iter()
+            .map(|(label, _)| unicode_width::UnicodeWidthStr::width(label.as_str()))
+            .max()
+            .unwrap_or(0);
         let mut lines: Vec<String> = order
             .iter()
             .map(|&side| {
@@ -189,7 +195,7 @@ impl Face<Setup> for FishFace {
                 } else {
                     haul.sum_line()
                 };
-                text::points_line(&labels[side.index()].0, &sum)
+                text::points_line(&labels[side.index()].0, &sum, width)
             })
             .collect();
         lines.push(match pos.outcome() {

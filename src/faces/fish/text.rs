@@ -88,9 +88,12 @@ pub fn labels(names: [&str; 2]) -> [(String, String); 2] {
     names.map(|n| (format!("{n}'s"), n.to_string()))
 }
 
-/// A side's points line: `Players points: 1+3+1 = 5`.
-pub fn points_line(label: &str, sum: &str) -> String {
-    format!("{label} points: {sum}")
+/// A side's points line, the sum in the column after the longest label
+/// (`label_width` columns) and four spaces: `Players points:    1+3+1 = 5`,
+/// `AIs points:        1+2 = 3`.
+pub fn points_line(label: &str, sum: &str, label_width: usize) -> String {
+    let pad = label_width.saturating_sub(unicode_width::UnicodeWidthStr::width(label)) + 4;
+    format!("{label} points:{}{sum}", " ".repeat(pad))
 }
 
 /// The winner's line.
