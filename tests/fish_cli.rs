@@ -110,3 +110,27 @@ fn a_fish_game_is_logged_listed_and_replayed() {
         .stdout(predicate::str::contains("1. AI placed a penguin on"))
         .stdout(predicate::str::contains("wins!").or(predicate::str::contains("A draw")));
 }
+
+#[test]
+fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-lines-{}", std::process::id()));
+    let out = tallyho(&dir.join("history.jsonl"))
+        .args(["fish", "analyse", "-", "--think", "200"])
+        .write_stdin("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P\r\nnonsense\n\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2), "a bad line makes status 2");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["to_move"], "P");
+    assert_eq!(lines[0]["exact"], true);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("is not a position")
+    );
+}

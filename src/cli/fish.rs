@@ -35,7 +35,9 @@ pub enum FishTool {
     #[command(alias = "analyze")]
     Analyse {
         /// The position, in the fish notation:
-        /// 111111/122221/123321/123321/122221/111111 place:1/1 next:P
+        /// 111111/122221/123321/123321/122221/111111 place:1/1 next:P;
+        /// or - to read positions from standard input, one a line, and write
+        /// one JSON object a line.
         position: String,
     },
 }

@@ -14,7 +14,6 @@ use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
 use tallyho::faces::draughts::session::Session;
 use tallyho::faces::draughts::{DraughtsFace, ascii_here, board};
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
-use tallyho::games::draughts::search::plies;
 use tallyho::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
     perft_each,
@@ -25,6 +24,7 @@ use tallyho::shell::console::Console;
 use tallyho::shell::history::{self, Log, Record};
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
+use tallyho::shell::text::plies;
 
 /// The longest PDN file `--load` reads.
 pub const MAX_PDN_BYTES: u64 = 1 << 20;
@@ -273,8 +273,8 @@ fn analyse(
         elapsed.as_secs_f64()
     )?;
     let exact = match analysis.exact {
-        Some(Exact::Win(n)) => format!("{side} wins in {n} plies (endgame database)"),
-        Some(Exact::Loss(n)) => format!("{side} loses in {n} plies (endgame database)"),
+        Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
+        Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
         None => format!(
             "not known: the endgame database holds positions of at most {} pieces",

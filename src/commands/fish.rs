@@ -8,13 +8,14 @@ use super::{AppError, Ending};
 use crate::cli::Options;
 use crate::cli::fish::{FishTool, Tiles};
 use tallyho::faces::fish::{FishFace, board};
-use tallyho::games::fish::{Board, Deal, Limits, Position, Setup, Side, analyse};
+use tallyho::games::fish::{Analysis, Board, Deal, Limits, Position, Setup, Side, analyse};
 use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
 use tallyho::shell::history::Record;
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
+use tallyho::shell::text::plies;
 
 /// Runs `tallyho fish`: a match, or a tool.
 pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppError> {
@@ -57,36 +58,49 @@ pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppErro
     }
 }
 
+/// A position to analyse: it reads, and a player can move.
+fn position(text: &str) -> Result<Position, String> {
+    let pos = Position::parse(text)
+        .map_err(|e| format!("\"{}\" is not a position: {e}", safe::cut(text, 60)))?;
+    if pos.is_over() {
+        return Err("that position is over: neither player can move".into());
+    }
+    Ok(pos)
+}
+
+/// What the search says of a position, as one JSON object.
+fn analysis_json(pos: &Position, analysis: &Analysis) -> serde_json::Value {
+    serde_json::json!({
+        "position": pos.notation(),
+        "best": analysis.best.map(|m| m.to_string()),
+        "value": analysis.value,
+        "exact": analysis.exact,
+        "to_move": pos.to_move().to_string(),
+        "depth": analysis.depth,
+        "nodes": analysis.nodes,
+    })
+}
+
 /// `tallyho fish analyse`.
 fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<(), AppError> {
-    let pos = Position::parse(text).map_err(|e| {
-        AppError::Usage(format!(
-            "\"{}\" is not a position: {e}",
-            safe::cut(text, 60)
-        ))
-    })?;
-    if pos.is_over() {
-        return Err(AppError::Usage(
-            "that position is over: neither player can move".into(),
-        ));
+    if text == "-" {
+        // One JSON object a line, as the fox's `analyse -`.
+        return super::analyse_each_line(|line| {
+            let pos = position(line)?;
+            Ok(analysis_json(
+                &pos,
+                &analyse(&pos, Limits::NONE, &Until::after_millis(think)),
+            ))
+        });
     }
+    let pos = position(text).map_err(AppError::Usage)?;
     let started = Instant::now();
     let deadline = Until::after_millis(think);
     let analysis = analyse(&pos, Limits::NONE, &deadline);
     let elapsed = started.elapsed();
-    let best = analysis.best.map(|m| m.to_string());
     let mut out = io::stdout().lock();
     if json {
-        let object = serde_json::json!({
-            "position": pos.notation(),
-            "best": best,
-            "value": analysis.value,
-            "exact": analysis.exact,
-            "to_move": pos.to_move().to_string(),
-            "depth": analysis.depth,
-            "nodes": analysis.nodes,
-        });
-        writeln!(out, "{object}")?;
+        writeln!(out, "{}", analysis_json(&pos, &analysis))?;
         return Ok(());
     }
     write!(out, "{}", board(&pos, None, colour))?;
@@ -116,8 +130,8 @@ fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<
     }
     writeln!(
         out,
-        "Searched:  {} plies deep, {} nodes, {:.0} ms",
-        analysis.depth,
+        "Searched:  {} deep, {} nodes, {:.0} ms",
+        plies(analysis.depth),
         analysis.nodes,
         elapsed.as_secs_f64() * 1000.0
     )?;

@@ -1,7 +1,7 @@
 //! Fox and Hounds' commands: its three flows, the setup its options make,
 //! and `analyse`, which prints what the solver says.
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 use super::{AppError, Ending};
@@ -15,7 +15,6 @@ use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
 use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::{Console, Look};
 use tallyho::shell::history::Keeper;
-use tallyho::shell::safe;
 
 /// Runs a fox command: `flow` is `None` for the coursework's flow.
 pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppError> {
@@ -153,9 +152,6 @@ pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, AppError> {
     Ok(setup)
 }
 
-/// The longest line `analyse -` reads.
-const MAX_LINE: u64 = 1024;
-
 /// `tallyho analyse`: solve a position and report it, or each position of
 /// standard input with `-`.
 fn analyse(
@@ -274,62 +270,7 @@ fn json(setup: &Setup, pos: &Position) -> serde_json::Value {
     })
 }
 
-/// `analyse -`: a JSON object for each line of standard input, an `error`
-/// object for a line that is no position. Blank lines are skipped. A bad
-/// line makes the exit status 2 once every line is answered.
+/// `analyse -`: a JSON object for each position of standard input.
 fn analyse_lines(setup: &Setup) -> Result<(), AppError> {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut out = io::stdout().lock();
-    let mut failed = 0;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let read = Read::take(&mut input, MAX_LINE + 1).read_until(b'\n', &mut line)?;
-        if read == 0 {
-            break;
-        }
-        let too_long = line.len() as u64 > MAX_LINE && !line.ends_with(b"\n");
-        if too_long {
-            // Skip the rest of that line.
-            let mut rest = Vec::new();
-            loop {
-                rest.clear();
-                let n = Read::take(&mut input, 64 * 1024).read_until(b'\n', &mut rest)?;
-                if n == 0 || rest.ends_with(b"\n") {
-                    break;
-                }
-            }
-        }
-        let text = String::from_utf8_lossy(&line).to_string();
-        // A lone CR ends a line too (old Macintosh files), and a byte order
-        // mark may open the input.
-        for text in text.split('\r') {
-            let text = text.trim_start_matches('\u{feff}').trim().to_string();
-            if text.is_empty() && !too_long {
-                continue;
-            }
-            let answer = if too_long {
-                Err(format!("the line is longer than {MAX_LINE} bytes"))
-            } else {
-                position(setup, &text).map(|pos| json(setup, &pos))
-            };
-            let object = answer.unwrap_or_else(|why| {
-                failed += 1;
-                let shown: String = text.chars().take(80).collect();
-                serde_json::json!({ "input": shown, "error": why })
-            });
-            // Whatever was read is written back escaped.
-            writeln!(out, "{}", safe::json(&object.to_string()))?;
-        }
-        out.flush()?;
-    }
-    if failed > 0 {
-        return Err(AppError::Usage(format!(
-            "{failed} line{} of standard input {} no position to analyse",
-            if failed == 1 { "" } else { "s" },
-            if failed == 1 { "was" } else { "were" }
-        )));
-    }
-    Ok(())
+    super::analyse_each_line(|text| position(setup, text).map(|pos| json(setup, &pos)))
 }

@@ -70,3 +70,12 @@ pub fn legal_moves(names: &[String]) -> String {
 pub fn start_hint(start: &str) -> String {
     format!("Hint: start on {start}.")
 }
+
+/// A count of plies, in words: `1 ply`, `12 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}

@@ -350,8 +350,7 @@ pub fn verdict(winner: Side, plies: u32) -> String {
         Side::Fox => "fox wins",
         Side::Hounds => "hounds win",
     };
-    let unit = if plies == 1 { "ply" } else { "plies" };
-    format!("{who} in {plies} {unit}")
+    format!("{who} in {}", crate::shell::text::plies(plies))
 }
 
 /// How the plies split between the sides: `22 moves each`, or
