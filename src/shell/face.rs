@@ -7,6 +7,37 @@
 
 use crate::games::{Outcome, Rules, Square, Verdict};
 
+/// What a face is shown of a game: its rules, and every position so far,
+/// the one in question last (never empty). A face may follow pieces through
+/// the game: the capture flow numbers its hounds.
+pub struct View<'a, R: Rules> {
+    /// The game's rules and setup.
+    pub rules: &'a R,
+    /// Every position since the start, the one in question last.
+    pub history: &'a [R::Position],
+}
+
+impl<'a, R: Rules> View<'a, R> {
+    /// A view of `history` under `rules`; `history` must not be empty.
+    pub fn new(rules: &'a R, history: &'a [R::Position]) -> View<'a, R> {
+        debug_assert!(!history.is_empty(), "a view shows at least one position");
+        View { rules, history }
+    }
+
+    /// The position in question: the last of the history.
+    pub fn pos(&self) -> Option<&'a R::Position> {
+        self.history.last()
+    }
+}
+
+impl<R: Rules> Clone for View<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Rules> Copy for View<'_, R> {}
+
 /// What a menu line does. The face lists its menu's lines and labels; the
 /// shell does what each line says.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,14 +90,18 @@ pub trait Face<R: Rules>: MovePrompt<R> {
 
     /// Lines said after a move, above the next board: a skipped turn.
     /// `history` ends with the position after the move.
-    fn after_move(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, R>) -> Vec<String> {
+        let rules = view.rules;
+        let history = view.history;
         let _ = (rules, history);
         Vec::new()
     }
 
     /// Lines said at the end of a game, before the result: the points.
     /// `names` are the players of the sides, in the order of [`Rules::sides`].
-    fn final_words(&self, rules: &R, history: &[R::Position], names: [&str; 2]) -> Vec<String> {
+    fn final_words(&self, view: &View<'_, R>, names: [&str; 2]) -> Vec<String> {
+        let rules = view.rules;
+        let history = view.history;
         let _ = (rules, history, names);
         Vec::new()
     }
@@ -82,23 +117,19 @@ pub trait Face<R: Rules>: MovePrompt<R> {
 
     /// Lines shown above the board on every turn, after whose turn it is
     /// (draughts: the pieces each side holds).
-    fn status(&self, rules: &R, history: &[R::Position]) -> Vec<String> {
+    fn status(&self, view: &View<'_, R>) -> Vec<String> {
+        let rules = view.rules;
+        let history = view.history;
         let _ = (rules, history);
         Vec::new()
     }
 
     /// The board. `history` is every position so far, the current one last;
     /// `last` is the move that led to it.
-    fn board(
-        &self,
-        rules: &R,
-        history: &[R::Position],
-        last: Option<&R::Move>,
-        colour: bool,
-    ) -> String;
+    fn board(&self, view: &View<'_, R>, last: Option<&R::Move>, colour: bool) -> String;
 
     /// A move as players read it in sentences and lists: `A8-B7`.
-    fn move_name(&self, rules: &R, history: &[R::Position], mv: &R::Move) -> String;
+    fn move_name(&self, view: &View<'_, R>, mv: &R::Move) -> String;
 
     /// A computer's move, said before it is played: `SWTP moves A8-B7.`
     fn computer_moves(&self, name: &str, move_name: &str) -> String;
@@ -114,10 +145,12 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     }
 
     /// The answer to `moves`: every legal move, by [`Face::move_name`].
-    fn legal_moves_line(&self, rules: &R, history: &[R::Position], moves: &[R::Move]) -> String {
+    fn legal_moves_line(&self, view: &View<'_, R>, moves: &[R::Move]) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let names: Vec<String> = moves
             .iter()
-            .map(|m| self.move_name(rules, history, m))
+            .map(|m| self.move_name(&View::new(rules, history), m))
             .collect();
         crate::shell::text::legal_moves(&names)
     }
@@ -163,7 +196,9 @@ pub trait MovePrompt<R: Rules> {
     /// A square as a player types it after `typed`, for Tab completion: the
     /// square's name, unless the face reads it otherwise there (a hound's
     /// number, a column).
-    fn answer(&self, rules: &R, history: &[R::Position], typed: &[Square], sq: Square) -> String {
+    fn answer(&self, view: &View<'_, R>, typed: &[Square], sq: Square) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let _ = (history, typed);
         self.square(rules, sq)
     }
@@ -173,39 +208,20 @@ pub trait MovePrompt<R: Rules> {
     /// wrong, as a sentence.
     fn parse_squares(
         &self,
-        rules: &R,
-        history: &[R::Position],
+        view: &View<'_, R>,
         typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String>;
 
     /// The move question, given the squares chosen so far and the squares
     /// that may come next: `Move (B1, D1, F1, H1)? `, `Move D1 to (C2, E2)? `.
-    fn move_question(
-        &self,
-        rules: &R,
-        history: &[R::Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String;
+    fn move_question(&self, view: &View<'_, R>, typed: &[Square], next: &[Square]) -> String;
 
     /// Said once when only one move is left for the squares chosen.
-    fn only_move(
-        &self,
-        rules: &R,
-        history: &[R::Position],
-        typed: &[Square],
-        mv: &R::Move,
-    ) -> String;
+    fn only_move(&self, view: &View<'_, R>, typed: &[Square], mv: &R::Move) -> String;
 
     /// Why `tried`, typed after `typed`, is no legal move, as a sentence.
-    fn refusal(
-        &self,
-        rules: &R,
-        history: &[R::Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String;
+    fn refusal(&self, view: &View<'_, R>, typed: &[Square], tried: &[Square]) -> String;
 }
 
 /// The start, where the setup leaves it to a player (see

@@ -5,7 +5,7 @@
 use std::io;
 
 use crate::games::{Game, Outcome, Rules};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, View};
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};
@@ -155,12 +155,14 @@ pub fn replay<R: Rules, F: Face<R>>(
             let mover = rules.to_move(before);
             let name = seat_name(mover).unwrap_or_else(|| face.side_title(mover).to_string());
             console.say("")?;
-            let said = face.player_moved(&name, &face.move_name(rules, &positions[..at], mv));
+            let said = face.player_moved(
+                &name,
+                &face.move_name(&View::new(rules, &positions[..at]), mv),
+            );
             console.say(&format!("{at}. {said}"))?;
         }
         console.write(&face.board(
-            rules,
-            positions,
+            &View::new(rules, positions),
             at.checked_sub(1).map(|i| &game.moves()[i]),
             console.colour(),
         ))
@@ -173,7 +175,7 @@ pub fn replay<R: Rules, F: Face<R>>(
         .map(|&side| seat_name(side).unwrap_or_default())
         .collect();
     let ending = |console: &mut Console| -> io::Result<()> {
-        for line in face.final_words(rules, game.positions(), [&names[0], &names[1]]) {
+        for line in face.final_words(&View::new(rules, game.positions()), [&names[0], &names[1]]) {
             console.say(&line)?;
         }
         let result = face.result(&outcome, winner_name(&outcome).as_deref());

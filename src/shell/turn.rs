@@ -9,7 +9,7 @@
 use std::io;
 
 use crate::games::{Rules, Square};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, View};
 
 use super::ask::{capitalise, is_quit};
 use super::console::{Console, Reply};
@@ -146,11 +146,11 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         if let Some(i) = only
             && *told_only != Some(i)
         {
-            console.say(&face.only_move(rules, history, &typed, &legal[i]))?;
+            console.say(&face.only_move(&View::new(rules, history), &typed, &legal[i]))?;
             *told_only = Some(i);
         }
         let next = next_squares(&typed, &candidates, &paths);
-        let question = face.move_question(rules, history, &typed, &next);
+        let question = face.move_question(&View::new(rules, history), &typed, &next);
         let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
         let line = match console.ask(&question, &answers)? {
             Reply::End => return Ok(Turn::Leave),
@@ -168,7 +168,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if chosen_by_player {
                 drop_last_choice(&mut path);
             } else {
-                console.refuse(&face.refusal(rules, history, &typed, &[]))?;
+                console.refuse(&face.refusal(&View::new(rules, history), &typed, &[]))?;
             }
             continue;
         }
@@ -179,7 +179,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
-        let tried = match face.parse_squares(rules, history, &typed, &line) {
+        let tried = match face.parse_squares(&View::new(rules, history), &typed, &line) {
             Ok(squares) => squares,
             Err(why) => {
                 console.refuse(&capitalise(&why))?;
@@ -192,7 +192,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             Extended::Nothing => false,
         };
         if !found {
-            console.refuse(&face.refusal(rules, history, &typed, &tried))?;
+            console.refuse(&face.refusal(&View::new(rules, history), &typed, &tried))?;
         } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
             && let Some(&last) = typed.last()
         {
@@ -216,9 +216,11 @@ fn command_at<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     match (command, chosen) {
         (Command::Help, _) => console.say(&face.help(rules))?,
-        (Command::Moves, _) => console.say(&face.legal_moves_line(rules, history, legal))?,
+        (Command::Moves, _) => {
+            console.say(&face.legal_moves_line(&View::new(rules, history), legal))?
+        }
         (Command::Board, _) => {
-            console.write(&face.board(rules, history, turn.last, console.colour()))?
+            console.write(&face.board(&View::new(rules, history), turn.last, console.colour()))?
         }
         (Command::Hint, _) => hint(console, typed)?,
         (Command::Undo, Some(path)) => drop_last_choice(path),
@@ -239,11 +241,11 @@ fn offered<'p, R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     let mut answers: Vec<String> = next
         .iter()
-        .map(|&sq| face.answer(rules, history, typed, sq))
+        .map(|&sq| face.answer(&View::new(rules, history), typed, sq))
         .collect();
     for path in candidates {
         let rest: Vec<String> = (typed.len()..path.len())
-            .map(|k| face.answer(rules, history, &path[..k], path[k]))
+            .map(|k| face.answer(&View::new(rules, history), &path[..k], path[k]))
             .collect();
         if rest.len() > 1 {
             answers.push(rest.join(" "));

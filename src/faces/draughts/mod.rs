@@ -11,7 +11,7 @@ use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
-use crate::shell::face::{Face, MenuChoice, MovePrompt};
+use crate::shell::face::{Face, MenuChoice, MovePrompt, View};
 use crate::shell::safe;
 
 pub mod board;
@@ -297,7 +297,8 @@ impl Face<Session> for DraughtsFace {
         &text::MENU
     }
 
-    fn after_move(&self, _rules: &Session, history: &[Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, Session>) -> Vec<String> {
+        let history = view.history;
         let [.., before, after] = history else {
             return Vec::new();
         };
@@ -330,7 +331,9 @@ impl Face<Session> for DraughtsFace {
         side.name()
     }
 
-    fn status(&self, rules: &Session, history: &[Position]) -> Vec<String> {
+    fn status(&self, view: &View<'_, Session>) -> Vec<String> {
+        let rules = view.rules;
+        let history = view.history;
         let Some(pos) = history.last() else {
             return Vec::new();
         };
@@ -348,19 +351,14 @@ impl Face<Session> for DraughtsFace {
         lines
     }
 
-    fn board(
-        &self,
-        _rules: &Session,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Session>, last: Option<&Move>, colour: bool) -> String {
+        let history = view.history;
         history.last().map_or_else(String::new, |pos| {
             board::board(pos, last, self.drawing(colour))
         })
     }
 
-    fn move_name(&self, _rules: &Session, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Session>, mv: &Move) -> String {
         mv.to_string()
     }
 
@@ -392,24 +390,21 @@ impl MovePrompt<Session> for DraughtsFace {
 
     fn parse_squares(
         &self,
-        rules: &Session,
-        history: &[Position],
+        view: &View<'_, Session>,
         typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
+        let rules = view.rules;
+        let history = view.history;
         let Some(pos) = history.last() else {
             return Err("the game is over".to_string());
         };
         read_squares(rules, pos, typed, line)
     }
 
-    fn move_question(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
+    fn move_question(&self, view: &View<'_, Session>, typed: &[Square], next: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let next_numbers = numbers(next);
         match typed {
             [] => {
@@ -428,26 +423,18 @@ impl MovePrompt<Session> for DraughtsFace {
         }
     }
 
-    fn only_move(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        mv: &Move,
-    ) -> String {
+    fn only_move(&self, view: &View<'_, Session>, typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let only = history
             .last()
             .is_some_and(|pos| rules.rules.moves(pos).len() == 1);
         text::only_move(typed.len(), only, mv)
     }
 
-    fn refusal(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
+    fn refusal(&self, view: &View<'_, Session>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, |pos| refusal(rules, pos, typed, tried))

@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 
 use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Face, MovePrompt};
+use crate::shell::face::{Face, MovePrompt, View};
 
 pub mod text;
 
@@ -120,26 +120,22 @@ impl Face<Setup> for FishFace {
         self.side_title(side)
     }
 
-    fn status(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+    fn status(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let history = view.history;
         let Some(pos) = history.last() else {
             return Vec::new();
         };
         vec![text::points_so_far(pos.score(Side::P), pos.score(Side::A))]
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, |pos| board(pos, last, colour))
     }
 
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
         move_words(mv)
     }
 
@@ -155,11 +151,12 @@ impl Face<Setup> for FishFace {
         text::took_back(move_name)
     }
 
-    fn legal_moves_line(&self, _rules: &Setup, _history: &[Position], moves: &[Move]) -> String {
+    fn legal_moves_line(&self, _view: &View<'_, Setup>, moves: &[Move]) -> String {
         text::legal_moves_line(moves)
     }
 
-    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let history = view.history;
         match history {
             [.., before, after] => skipped(before, after)
                 .map(text::skipped)
@@ -169,7 +166,8 @@ impl Face<Setup> for FishFace {
         }
     }
 
-    fn final_words(&self, _rules: &Setup, history: &[Position], names: [&str; 2]) -> Vec<String> {
+    fn final_words(&self, view: &View<'_, Setup>, names: [&str; 2]) -> Vec<String> {
+        let history = view.history;
         let Some(pos) = history.last() else {
             return Vec::new();
         };
@@ -230,47 +228,31 @@ impl MovePrompt<Setup> for FishFace {
 
     fn parse_squares(
         &self,
-        rules: &Setup,
-        _history: &[Position],
+        view: &View<'_, Setup>,
         _typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
+        let rules = view.rules;
         match squares_as_written(rules.board(), line) {
             Some(read) => read,
             None => parse_path(rules.board(), line).map_err(|e| e.to_string()),
         }
     }
 
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let history = view.history;
         let Some(pos) = history.last() else {
             return String::new();
         };
         text::move_question(pos.to_move(), pos.placing(), typed.first().copied(), next)
     }
 
-    fn only_move(
-        &self,
-        _rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
+    fn only_move(&self, _view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
         text::only_move(mv)
     }
 
-    fn refusal(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let history = view.history;
         let Some(pos) = history.last() else {
             return String::new();
         };

@@ -7,7 +7,7 @@
 use super::{render, text};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, MovePrompt, StartChoice};
+use crate::shell::face::{Face, MovePrompt, StartChoice, View};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -155,13 +155,8 @@ impl Face<Setup> for CaptureFace {
         }
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+        let history = view.history;
         let hounds = numbered_hounds(history);
         let marks = render::Marks {
             last: last.copied(),
@@ -174,7 +169,9 @@ impl Face<Setup> for CaptureFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
-    fn move_name(&self, rules: &Setup, history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, view: &View<'_, Setup>, mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let board = rules.board;
         let to = square_name(board, mv.to());
         let Some(pos) = history.last() else {
@@ -270,7 +267,9 @@ impl MovePrompt<Setup> for CaptureFace {
         square_name(rules.board, sq)
     }
 
-    fn answer(&self, rules: &Setup, history: &[Position], typed: &[Square], sq: Square) -> String {
+    fn answer(&self, view: &View<'_, Setup>, typed: &[Square], sq: Square) -> String {
+        let rules = view.rules;
+        let history = view.history;
         match (history.last().map(Position::to_move), typed) {
             (Some(Side::Hounds), []) => {
                 number_of(history, sq).map_or_else(String::new, |n| n.to_string())
@@ -286,11 +285,12 @@ impl MovePrompt<Setup> for CaptureFace {
 
     fn parse_squares(
         &self,
-        rules: &Setup,
-        history: &[Position],
+        view: &View<'_, Setup>,
         typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
+        let rules = view.rules;
+        let history = view.history;
         let Some(pos) = history.last() else {
             return Err("the game is over".to_string());
         };
@@ -311,13 +311,9 @@ impl MovePrompt<Setup> for CaptureFace {
         }
     }
 
-    fn move_question(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let board = rules.board;
         match (history.last().map(Position::to_move), typed) {
             (Some(Side::Fox), _) => {
@@ -344,26 +340,18 @@ impl MovePrompt<Setup> for CaptureFace {
         }
     }
 
-    fn only_move(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
+    fn only_move(&self, view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
         format!(
             "Only one move: {}. Press Enter to make it.",
-            self.move_name(rules, history, mv)
+            self.move_name(&View::new(rules, history), mv)
         )
     }
 
-    fn refusal(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let Some(pos) = history.last() else {
             return String::new();
         };
@@ -479,7 +467,7 @@ mod tests {
             .filter(|m| m.from() == first)
             .map(|m| m.to())
             .collect();
-        let question = CaptureFace.move_question(&setup, &history, &[first], &next);
+        let question = CaptureFace.move_question(&View::new(&setup, &history), &[first], &next);
         assert!(movable.iter().all(|&f| f == first), "{movable:?}");
         assert!(
             question.starts_with("Only hound 2 can move. Hound 2"),
@@ -489,8 +477,11 @@ mod tests {
         let pos =
             Position::parse_under("F8/A1,E1/hounds", board, Rules::Capture).expect("a position");
         let history = [pos];
-        let question =
-            CaptureFace.move_question(&setup, &history, &[pos.legal_moves()[0].from()], &[]);
+        let question = CaptureFace.move_question(
+            &View::new(&setup, &history),
+            &[pos.legal_moves()[0].from()],
+            &[],
+        );
         assert!(question.starts_with("Hound "), "{question}");
     }
 }

@@ -6,7 +6,7 @@ use super::{FoxFace, render};
 use crate::games::Outcome;
 use crate::games::Verdict;
 use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
-use crate::shell::face::{Face, MovePrompt};
+use crate::shell::face::{Face, MovePrompt, View};
 
 /// The square at a 1978 line and column.
 pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
@@ -112,19 +112,14 @@ impl Face<Setup> for ClassicFace {
         FoxFace.side_noun(side)
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        _last: Option<&Move>,
-        _colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, _last: Option<&Move>, _colour: bool) -> String {
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, render::classic_board)
     }
 
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
         format!(
             "FROM {} TO {}",
             render::line_column(mv.from()),
@@ -172,11 +167,11 @@ impl MovePrompt<Setup> for ClassicFace {
 
     fn parse_squares(
         &self,
-        rules: &Setup,
-        _history: &[Position],
+        view: &View<'_, Setup>,
         _typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
+        let rules = view.rules;
         let numbers = parse_numbers(line)?;
         numbers
             .chunks(2)
@@ -187,13 +182,7 @@ impl MovePrompt<Setup> for ClassicFace {
             .collect()
     }
 
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        _history: &[Position],
-        typed: &[Square],
-        _next: &[Square],
-    ) -> String {
+    fn move_question(&self, _view: &View<'_, Setup>, typed: &[Square], _next: &[Square]) -> String {
         if typed.is_empty() {
             text::FROM
         } else {
@@ -202,23 +191,17 @@ impl MovePrompt<Setup> for ClassicFace {
         .to_string()
     }
 
-    fn only_move(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        FoxFace.only_move(rules, history, typed, mv)
+    fn only_move(&self, view: &View<'_, Setup>, typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        FoxFace.only_move(&View::new(rules, history), typed, mv)
     }
 
-    fn refusal(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        FoxFace.refusal(rules, history, typed, tried).to_uppercase()
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        FoxFace
+            .refusal(&View::new(rules, history), typed, tried)
+            .to_uppercase()
     }
 }

@@ -5,7 +5,7 @@ use crate::games::fox::{
     Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
 };
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, MovePrompt, StartChoice};
+use crate::shell::face::{Face, MovePrompt, StartChoice, View};
 
 pub mod capture;
 pub mod classic;
@@ -147,13 +147,8 @@ impl Face<Setup> for FoxFace {
         }
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+        let history = view.history;
         let marks = render::Marks {
             last: last.copied(),
             ..render::Marks::default()
@@ -163,7 +158,7 @@ impl Face<Setup> for FoxFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
         mv.to_string()
     }
 
@@ -171,7 +166,8 @@ impl Face<Setup> for FoxFace {
         format!("{name} moves {move_name}.")
     }
 
-    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let history = view.history;
         eaten(history)
             .map(|sq| format!("The fox ate the hound on {sq}."))
             .into_iter()
@@ -231,21 +227,16 @@ impl MovePrompt<Setup> for FoxFace {
 
     fn parse_squares(
         &self,
-        rules: &Setup,
-        _history: &[Position],
+        view: &View<'_, Setup>,
         _typed: &[Square],
         line: &str,
     ) -> Result<Vec<Square>, String> {
+        let rules = view.rules;
         parse_squares(rules.board, line)
     }
 
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let history = view.history;
         let Some(pos) = history.last() else {
             return String::new();
         };
@@ -255,24 +246,14 @@ impl MovePrompt<Setup> for FoxFace {
         }
     }
 
-    fn only_move(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
+    fn only_move(&self, view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
+        let history = view.history;
         let side = history.last().map_or(Side::Fox, Position::to_move);
         text::only_move(side, mv.from(), mv.to())
     }
 
-    fn refusal(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, |pos| refusal(pos, typed, tried))

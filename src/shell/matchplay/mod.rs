@@ -6,7 +6,7 @@ use std::io;
 use std::time::Duration;
 
 use crate::games::{Computers, Game, GameKind, Outcome};
-use crate::shell::face::Face;
+use crate::shell::face::{Face, View};
 
 mod menu;
 mod play;
@@ -181,7 +181,7 @@ pub fn run<R: Computers, F: Face<R>>(
             game_match.name(rules, first),
             game_match.name(rules, second),
         ];
-        for line in face.final_words(rules, game.positions(), names) {
+        for line in face.final_words(&View::new(rules, game.positions()), names) {
             console.say(&line)?;
         }
         let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());

@@ -9,7 +9,7 @@ use crate::games::{Computer, Computers, Game, Outcome, Rules, Square};
 use crate::shell::ask::ask_yes_no;
 use crate::shell::clock::Until;
 use crate::shell::console::Console;
-use crate::shell::face::Face;
+use crate::shell::face::{Face, View};
 use crate::shell::text;
 use crate::shell::turn::{self, Command, Turn};
 
@@ -32,7 +32,11 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
                 console.clear()?;
                 console.say("")?;
                 let last = game.moves().last();
-                console.write(&face.board(rules, game.positions(), last, console.colour()))?;
+                console.write(&face.board(
+                    &View::new(rules, game.positions()),
+                    last,
+                    console.colour(),
+                ))?;
                 return Ok(Some(game));
             }
             show_turn(console, face, options, &game, game_match)?;
@@ -99,12 +103,12 @@ fn show_turn<R: Computers, F: Face<R>>(
         face.side_title(side),
         game_match.name(rules, side)
     ))?;
-    for line in face.status(rules, game.positions()) {
+    for line in face.status(&View::new(rules, game.positions())) {
         console.say(&line)?;
     }
     console.say(if watching { WATCHING } else { REMINDER })?;
     let last = game.moves().last();
-    console.write(&face.board(rules, game.positions(), last, console.colour()))
+    console.write(&face.board(&View::new(rules, game.positions()), last, console.colour()))
 }
 
 /// The computer in `seat` moves. It is said after the pause, so that a
@@ -134,11 +138,11 @@ fn computer_turn<R: Computers, F: Face<R>>(
     }
     let said = face.computer_moves(
         &game_match.seats[seat].name,
-        &face.move_name(rules, game.positions(), &mv),
+        &face.move_name(&View::new(rules, game.positions()), &mv),
     );
     console.note(&format!("{}. {said}", game.moves().len() + 1))?;
     game.play(rules, mv).map_err(io::Error::other)?;
-    for line in face.after_move(rules, game.positions()) {
+    for line in face.after_move(&View::new(rules, game.positions())) {
         console.note(&line)?;
     }
     Ok(Step::Moved)
@@ -174,11 +178,11 @@ fn person_turn<R: Computers, F: Face<R>>(
             Turn::Play(mv) => {
                 let said = face.player_moved(
                     game_match.name(rules, side),
-                    &face.move_name(rules, game.positions(), &mv),
+                    &face.move_name(&View::new(rules, game.positions()), &mv),
                 );
                 game.play(rules, mv).map_err(io::Error::other)?;
                 console.note(&format!("{}. {said}", game.moves().len()))?;
-                for line in face.after_move(rules, game.positions()) {
+                for line in face.after_move(&View::new(rules, game.positions())) {
                     console.note(&line)?;
                 }
                 true
@@ -296,7 +300,7 @@ fn hint<R: Computers, F: Face<R>>(
         return Ok(());
     };
     let text = face.hint(
-        &face.move_name(rules, history, best),
+        &face.move_name(&View::new(rules, history), best),
         &advice.verdict,
         rules.to_move(pos),
     );
@@ -327,7 +331,7 @@ fn undo<R: Computers, F: Face<R>>(
     while game.moves().len() > ply {
         let before = game.positions()[..game.moves().len()].to_vec();
         if let Some(mv) = game.undo() {
-            console.note(&face.took_back(&face.move_name(rules, &before, &mv)))?;
+            console.note(&face.took_back(&face.move_name(&View::new(rules, &before), &mv)))?;
         }
     }
     Ok(true)
