@@ -333,12 +333,11 @@ impl Face<Session> for DraughtsFace {
 
     fn status(&self, view: &View<'_, Session>) -> Vec<String> {
         let rules = view.rules;
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return Vec::new();
         };
         let mut lines = Vec::new();
-        if history.len() == 1
+        if view.history.len() == 1
             && let Some(line) = text::opening_line(rules.rules.start)
         {
             lines.push(line);
@@ -395,8 +394,7 @@ impl MovePrompt<Session> for DraughtsFace {
         line: &str,
     ) -> Result<Vec<Square>, String> {
         let rules = view.rules;
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return Err("the game is over".to_string());
         };
         read_squares(rules, pos, typed, line)

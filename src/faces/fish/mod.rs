@@ -121,8 +121,7 @@ impl Face<Setup> for FishFace {
     }
 
     fn status(&self, view: &View<'_, Setup>) -> Vec<String> {
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return Vec::new();
         };
         vec![text::points_so_far(pos.score(Side::P), pos.score(Side::A))]
@@ -167,8 +166,7 @@ impl Face<Setup> for FishFace {
     }
 
     fn final_words(&self, view: &View<'_, Setup>, names: [&str; 2]) -> Vec<String> {
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return Vec::new();
         };
         let labels = labels(names);
@@ -240,8 +238,7 @@ impl MovePrompt<Setup> for FishFace {
     }
 
     fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return String::new();
         };
         text::move_question(pos.to_move(), pos.placing(), typed.first().copied(), next)
@@ -252,8 +249,7 @@ impl MovePrompt<Setup> for FishFace {
     }
 
     fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return String::new();
         };
         let attempt: Vec<Square> = typed.iter().chain(tried).copied().collect();

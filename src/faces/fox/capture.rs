@@ -290,8 +290,7 @@ impl MovePrompt<Setup> for CaptureFace {
         line: &str,
     ) -> Result<Vec<Square>, String> {
         let rules = view.rules;
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return Err("the game is over".to_string());
         };
         let board = rules.board;
@@ -299,9 +298,9 @@ impl MovePrompt<Setup> for CaptureFace {
         match (pos.to_move(), typed, numbers.as_slice()) {
             (Side::Fox, _, [row, col]) => Ok(vec![square_at(board, *row, *col)?]),
             (Side::Fox, _, _) => Err("give the fox's row, then its column, like 2 3".to_string()),
-            (Side::Hounds, [], [n]) => Ok(vec![hound(history, *n)?]),
+            (Side::Hounds, [], [n]) => Ok(vec![hound(view.history, *n)?]),
             (Side::Hounds, _, [n, col]) => {
-                let from = hound(history, *n)?;
+                let from = hound(view.history, *n)?;
                 Ok(vec![from, hound_step(board, from, *col)?])
             }
             (Side::Hounds, [from, ..], [col]) => Ok(vec![hound_step(board, *from, *col)?]),
@@ -330,7 +329,7 @@ impl MovePrompt<Setup> for CaptureFace {
             }
             (_, [from, ..]) => {
                 let columns: Vec<u8> = next.iter().map(|sq| sq.col()).collect();
-                let n = number_of(history, *from).unwrap_or(0);
+                let n = number_of(view.history, *from).unwrap_or(0);
                 // The hound question skipped, as only one hound can move: say so.
                 let alone = history
                     .last()
@@ -351,8 +350,7 @@ impl MovePrompt<Setup> for CaptureFace {
 
     fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
         let rules = view.rules;
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return String::new();
         };
         let board = rules.board;
@@ -369,7 +367,7 @@ impl MovePrompt<Setup> for CaptureFace {
                 )
             }
             (Side::Hounds, _, [from, to]) | (Side::Hounds, [from], [to]) => {
-                let n = number_of(history, *from).unwrap_or(0);
+                let n = number_of(view.history, *from).unwrap_or(0);
                 let columns: Vec<u8> = moves
                     .iter()
                     .filter(|m| m.from() == *from)
@@ -386,7 +384,7 @@ impl MovePrompt<Setup> for CaptureFace {
                 }
             }
             (Side::Hounds, _, [from, ..]) => {
-                let n = number_of(history, *from).unwrap_or(0);
+                let n = number_of(view.history, *from).unwrap_or(0);
                 format!("Hound {n} cannot move.")
             }
         }

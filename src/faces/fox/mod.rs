@@ -236,8 +236,7 @@ impl MovePrompt<Setup> for FoxFace {
     }
 
     fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
-        let history = view.history;
-        let Some(pos) = history.last() else {
+        let Some(pos) = view.pos() else {
             return String::new();
         };
         match typed {
