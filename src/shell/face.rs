@@ -38,6 +38,12 @@ impl<R: Rules> Clone for View<'_, R> {
 
 impl<R: Rules> Copy for View<'_, R> {}
 
+/// Squares read from a line, or why not, as a sentence.
+pub type Squares = Result<Vec<Square>, String>;
+
+/// Said when a move is typed in a game that is over.
+pub const GAME_OVER: &str = "the game is over";
+
 /// What a menu line does. The face lists its menu's lines and labels; the
 /// shell does what each line says.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -206,12 +212,7 @@ pub trait MovePrompt<R: Rules> {
     /// Reads the squares of a line typed at a move prompt, after the squares
     /// `typed` so far: one square, or a whole path. The error says what was
     /// wrong, as a sentence.
-    fn parse_squares(
-        &self,
-        view: &View<'_, R>,
-        typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String>;
+    fn parse_squares(&self, view: &View<'_, R>, typed: &[Square], line: &str) -> Squares;
 
     /// The move question, given the squares chosen so far and the squares
     /// that may come next: `Move (B1, D1, F1, H1)? `, `Move D1 to (C2, E2)? `.

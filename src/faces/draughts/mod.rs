@@ -11,7 +11,7 @@ use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
-use crate::shell::face::{Face, MenuChoice, MovePrompt, View};
+use crate::shell::face::{Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
 use crate::shell::safe;
 
 pub mod board;
@@ -124,12 +124,7 @@ impl DraughtsFace {
 
 /// Reads the squares of a line; a whole legal move (a capture written short,
 /// `10x26`, too) comes back as its full path.
-fn read_squares(
-    rules: &Session,
-    pos: &Position,
-    typed: &[Square],
-    line: &str,
-) -> Result<Vec<Square>, String> {
+fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -> Squares {
     let (letter, body) = move_letter(line);
     if let (Some(letter), "") = (letter, body) {
         return Err(text::letter_alone(letter));
@@ -387,16 +382,8 @@ impl MovePrompt<Session> for DraughtsFace {
         pdn(sq).map_or_else(|| sq.to_string(), |s| s.number().to_string())
     }
 
-    fn parse_squares(
-        &self,
-        view: &View<'_, Session>,
-        typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        let rules = view.rules;
-        let Some(pos) = view.pos() else {
-            return Err("the game is over".to_string());
-        };
+    fn parse_squares(&self, view: &View<'_, Session>, typed: &[Square], line: &str) -> Squares {
+        let (rules, pos) = (view.rules, view.pos().ok_or(GAME_OVER)?);
         read_squares(rules, pos, typed, line)
     }
 

@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 
 use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Face, MovePrompt, View};
+use crate::shell::face::{Face, MovePrompt, Squares, View};
 
 pub mod text;
 
@@ -224,12 +224,7 @@ impl MovePrompt<Setup> for FishFace {
         format!("{:#}", Named(sq))
     }
 
-    fn parse_squares(
-        &self,
-        view: &View<'_, Setup>,
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
         let rules = view.rules;
         match squares_as_written(rules.board(), line) {
             Some(read) => read,

@@ -7,7 +7,7 @@
 use super::{render, text};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, MovePrompt, StartChoice, View};
+use crate::shell::face::{Face, GAME_OVER, MovePrompt, Squares, StartChoice, View};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -283,16 +283,8 @@ impl MovePrompt<Setup> for CaptureFace {
         }
     }
 
-    fn parse_squares(
-        &self,
-        view: &View<'_, Setup>,
-        typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        let rules = view.rules;
-        let Some(pos) = view.pos() else {
-            return Err("the game is over".to_string());
-        };
+    fn parse_squares(&self, view: &View<'_, Setup>, typed: &[Square], line: &str) -> Squares {
+        let (rules, pos) = (view.rules, view.pos().ok_or(GAME_OVER)?);
         let board = rules.board;
         let numbers = numbers(line)?;
         match (pos.to_move(), typed, numbers.as_slice()) {

@@ -6,7 +6,7 @@ use super::{FoxFace, render};
 use crate::games::Outcome;
 use crate::games::Verdict;
 use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
-use crate::shell::face::{Face, MovePrompt, View};
+use crate::shell::face::{Face, MovePrompt, Squares, View};
 
 /// The square at a 1978 line and column.
 pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
@@ -165,12 +165,7 @@ impl MovePrompt<Setup> for ClassicFace {
         render::line_column(sq)
     }
 
-    fn parse_squares(
-        &self,
-        view: &View<'_, Setup>,
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
         let rules = view.rules;
         let numbers = parse_numbers(line)?;
         numbers

@@ -5,7 +5,7 @@ use crate::games::fox::{
     Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
 };
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, MovePrompt, StartChoice, View};
+use crate::shell::face::{Face, MovePrompt, Squares, StartChoice, View};
 
 pub mod capture;
 pub mod classic;
@@ -17,7 +17,7 @@ pub struct FoxFace;
 
 /// Reads a line of squares typed at a move prompt: one square, or two for
 /// a whole move (`B1 C2`, `b1-c2`).
-pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
+pub fn parse_squares(board: Board, line: &str) -> Squares {
     let text = line.trim();
     let parts: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == '-' || c == ',')
@@ -225,12 +225,7 @@ impl MovePrompt<Setup> for FoxFace {
         sq.to_string()
     }
 
-    fn parse_squares(
-        &self,
-        view: &View<'_, Setup>,
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
         let rules = view.rules;
         parse_squares(rules.board, line)
     }
