@@ -9,6 +9,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[macro_use]
+mod names;
 pub mod draughts;
 pub mod fish;
 pub mod fox;
@@ -19,6 +21,7 @@ mod kind;
 pub use game::{Game, PlayError};
 pub use grid::Square;
 pub use kind::{FoxFlow, GameKind, UnknownGame};
+pub use names::{UnknownLevel, UnknownSide};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -67,7 +70,7 @@ pub trait Rules {
     type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
     /// One of the two sides. `Display` is its name in the log and in
     /// questions (`fox`, `black`); `FromStr` is the one parser of a side.
-    type Side: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String>;
+    type Side: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = UnknownSide>;
 
     /// The game's name in the log and on the command line: `fox`, `draughts`, `fish`.
     const GAME: &'static str;
@@ -253,7 +256,9 @@ impl Deadline for Never {
 }
 
 /// A computer level: a name on the command line and in the log.
-pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> + 'static {
+pub trait Level:
+    Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = UnknownLevel> + 'static
+{
     /// Every level, weakest first.
     const ALL: &'static [Self];
     /// A line saying how it plays, for the menu.
@@ -261,16 +266,15 @@ pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> +
 
     /// Reads a level by its name (its `Display`), in any case: the one
     /// parser behind every game's `FromStr`, so every game refuses alike.
-    fn parse_name(text: &str) -> Result<Self, String> {
+    fn parse_name(text: &str) -> Result<Self, UnknownLevel> {
         let text = text.trim();
         let names: Vec<String> = Self::ALL.iter().map(ToString::to_string).collect();
         if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
             return Ok(Self::ALL[i]);
         }
-        let written = match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => names.concat(),
-        };
-        Err(format!("\"{text}\" is not a level: write {written}"))
+        Err(UnknownLevel {
+            text: text.to_string(),
+            names,
+        })
     }
 }

@@ -59,7 +59,7 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
                         &format!("Which side will you play first ({})? ", listed.join("/")),
                         &listed,
                         &text::side_help(&listed),
-                        |line| line.parse::<R::Side>(),
+                        |line| line.parse::<R::Side>().map_err(|e| e.to_string()),
                     )?
                 }
             };
