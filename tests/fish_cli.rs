@@ -134,3 +134,30 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
             .contains("is not a position")
     );
 }
+
+#[test]
+fn watching_takes_a_level_for_each_side_through_one_option() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-levels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("history.jsonl");
+    tallyho(&log)
+        .args(["fish", "--players", "0", "--levels", "greedy,rubbish"])
+        .args(["--board", "4x4", "--games", "1", "--seed", "2"])
+        .assert()
+        .success();
+    let json = tallyho(&log)
+        .args(["history", "--json"])
+        .output()
+        .expect("ran");
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(
+        json.contains("\"side\":\"P\",\"level\":\"greedy\""),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"side\":\"A\",\"level\":\"rubbish\""),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

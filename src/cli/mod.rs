@@ -151,6 +151,12 @@ pub struct PlayArgs {
     #[arg(long, global = true, value_name = "LEVEL")]
     pub level: Option<String>,
 
+    /// Watching the computer play itself: the first game's levels of the
+    /// first side and the second, like --levels cunning,overpowered (the
+    /// fox's --fox-level and --hounds-level say the same).
+    #[arg(long, global = true, value_name = "A,B")]
+    pub levels: Option<String>,
+
     /// Against the computer: your side in the first game.
     #[arg(long, global = true, value_name = "SIDE")]
     pub side: Option<String>,
@@ -344,7 +350,7 @@ fn long_name(command: &clap::Command, id: &str) -> String {
 const LOOK: &[&str] = &["color", "no_clear"];
 const LOG: &[&str] = &["history", "no_history"];
 const PLAY: &[&str] = &[
-    "players", "names", "games", "seed", "level", "side", "delay",
+    "players", "names", "games", "seed", "level", "levels", "side", "delay",
 ];
 const FOX: &[&str] = &["board", "rules", "fox_start", "first"];
 const WATCH: &[&str] = &["fox_level", "hounds_level"];

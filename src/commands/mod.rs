@@ -137,6 +137,16 @@ pub fn play_match<R: Computers, F: Face<R>>(
     watch_levels: Option<&str>,
 ) -> Result<Ending, AppError> {
     let play = &cli.play;
+    let (side_levels, watch_levels) = match play.levels.as_deref() {
+        Some(_) if watch_levels.is_some() => {
+            return Err(AppError::Usage(format!(
+                "--levels says the same as {}: give one or the other",
+                watch_levels.unwrap_or_default()
+            )));
+        }
+        Some(text) => (levels::<R::Level>(text)?, Some("--levels")),
+        None => (side_levels, watch_levels),
+    };
     let names = names(play.names.as_deref())?;
     check_players(play, &names, face.computer_names()[0], watch_levels)?;
     if play.level.is_some() && side_levels.iter().all(Option::is_some) {
@@ -188,6 +198,24 @@ pub fn play_match<R: Computers, F: Face<R>>(
     };
     let finished = matchplay::run(&mut console, face, &options)?;
     Ok(script_status(&console, play.games, finished))
+}
+
+/// The two levels of `--levels A,B`, the first side's first.
+fn levels<L: tallyho::games::Level>(text: &str) -> Result<[Option<L>; 2], AppError> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [a, b] = parts[..] else {
+        return Err(AppError::bad_value(
+            "--levels <A,B>",
+            text,
+            "give two levels separated by a comma, the first side's first",
+        ));
+    };
+    let level = |name: &str| {
+        name.parse::<L>()
+            .map(Some)
+            .map_err(|e| AppError::bad_value("--levels <A,B>", text, e))
+    };
+    Ok([level(a)?, level(b)?])
 }
 
 /// How a played session ended, for a script: 0 when every line was taken
