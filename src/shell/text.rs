@@ -79,3 +79,27 @@ pub fn plies(n: u32) -> String {
         format!("{n} plies")
     }
 }
+
+/// The plain form of a line typed in full-width characters (`１１-１５`,
+/// `Ｂ１`), if it has any: every full-width ASCII character made plain.
+pub fn plain_if_full_width(line: &str) -> Option<String> {
+    let full = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}';
+    line.chars().any(full).then(|| {
+        line.chars()
+            .map(|c| match c {
+                '\u{3000}' => ' ',
+                c if full(c) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                c => c,
+            })
+            .collect()
+    })
+}
+
+/// Said of a line typed in full-width characters.
+pub fn full_width(line: &str, plain: &str) -> String {
+    format!(
+        "\"{}\" uses full-width characters: type plain {}",
+        line.trim(),
+        plain.trim()
+    )
+}

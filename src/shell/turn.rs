@@ -179,6 +179,11 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
+        // One word for full-width characters, whatever the game.
+        if let Some(plain) = text::plain_if_full_width(&line) {
+            console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
+            continue;
+        }
         let tried = match face.parse_squares(&View::new(rules, history), &typed, &line) {
             Ok(squares) => squares,
             Err(why) => {

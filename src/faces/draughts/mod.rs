@@ -151,6 +151,9 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
         Some(m) => m.grid_path(),
         None => squares.iter().map(|s| s.grid()).collect(),
     };
+    // An x between squares says capture, as the letter C does.
+    let crossed = body.contains(['x', 'X']) && squares.len() >= 2;
+    let letter = letter.or(crossed.then_some('x'));
     if let Some(letter) = letter {
         let mine = |sq: Square| {
             pdn(sq)
@@ -170,8 +173,8 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
         if letter == 'M' && capture {
             return Err(text::wrong_letter('M', &shown));
         }
-        if letter == 'C' && step && !capture {
-            return Err(text::wrong_letter('C', &shown));
+        if matches!(letter, 'C' | 'x') && step && !capture {
+            return Err(text::wrong_letter(letter, &shown));
         }
     }
     Ok(grid)

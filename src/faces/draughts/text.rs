@@ -198,10 +198,10 @@ pub fn letter_alone(letter: char) -> String {
 
 /// A move letter that does not fit the move.
 pub fn wrong_letter(letter: char, path: &str) -> String {
-    if letter == 'M' {
-        format!("M is for a plain move, but {path} is a capture: type C, or no letter")
-    } else {
-        format!("C is for a capture, but {path} is a plain move: type M, or no letter")
+    match letter {
+        'M' => format!("M is for a plain move, but {path} is a capture: type C, or no letter"),
+        'x' => format!("an x is for a capture, but {path} is a plain move: type {path}"),
+        _ => format!("C is for a capture, but {path} is a plain move: type M, or no letter"),
     }
 }
 

@@ -65,22 +65,6 @@ fn square_at(board: Board, row: u32, col: u32) -> Result<Square, String> {
 
 /// The numbers in a line: `2 3`, `2,3`, `(2, 3)`.
 fn numbers(line: &str) -> Result<Vec<u32>, String> {
-    if line.chars().any(|c| ('\u{FF10}'..='\u{FF19}').contains(&c)) {
-        let plain: String = line
-            .chars()
-            .map(|c| match c {
-                '\u{FF10}'..='\u{FF19}' => {
-                    char::from_u32(c as u32 - 0xFF10 + u32::from(b'0')).unwrap_or(c)
-                }
-                c => c,
-            })
-            .collect();
-        return Err(format!(
-            "\"{}\" uses full-width digits: type plain {}",
-            line.trim(),
-            plain.trim()
-        ));
-    }
     let parts: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')'))
         .filter(|p| !p.is_empty())
