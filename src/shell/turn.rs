@@ -280,7 +280,13 @@ fn extend(
     tried: &[Square],
     paths: &[Vec<Square>],
 ) -> Extended {
-    for start in [typed, &[]] {
+    // Squares that start again at the last square chosen (`10x17` after
+    // `1x10`) go on from it, not after it.
+    let overlap = match (typed.split_last(), tried.first()) {
+        (Some((last, before)), Some(first)) if last == first => before,
+        _ => typed,
+    };
+    for start in [typed, overlap, &[]] {
         let attempt: Vec<Square> = start.iter().chain(tried).copied().collect();
         if let Some(i) = paths.iter().position(|p| *p == attempt) {
             return Extended::Whole(i);
