@@ -12,7 +12,7 @@ use super::{AppError, Ending};
 use crate::cli::Options;
 use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
 use tallyho::faces::draughts::session::Session;
-use tallyho::faces::draughts::{DraughtsFace, ascii_here, board};
+use tallyho::faces::draughts::{DraughtsFace, board, wants_ascii};
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
 use tallyho::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
@@ -411,4 +411,18 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
         }
         _ => Ok(()),
     }
+}
+
+/// [`wants_ascii`] decided once, here, for this process's standard output and environment.
+fn ascii_here(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    let var = |name: &str| std::env::var(name).ok();
+    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
+    let term = var("TERM");
+    wants_ascii(
+        asked,
+        std::io::stdout().is_terminal(),
+        term.as_deref(),
+        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
+    )
 }

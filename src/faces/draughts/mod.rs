@@ -55,20 +55,6 @@ pub fn wants_ascii(
     })
 }
 
-/// [`wants_ascii`] for this process's standard output and environment.
-pub fn ascii_here(asked: bool) -> bool {
-    use std::io::IsTerminal;
-    let var = |name: &str| std::env::var(name).ok();
-    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
-    let term = var("TERM");
-    wants_ascii(
-        asked,
-        std::io::stdout().is_terminal(),
-        term.as_deref(),
-        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
-    )
-}
-
 /// The playing square at a grid square (the shell's squares always are).
 fn pdn(sq: Square) -> Option<PdnSquare> {
     PdnSquare::from_grid(sq).ok()
