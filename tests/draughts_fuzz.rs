@@ -156,7 +156,7 @@ fn run_session(options: Options<Session>, input: Vec<u8>) -> Result<String, Stri
     let (done, finished) = mpsc::channel();
     thread::spawn(move || {
         let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
-        let face = DraughtsFace { ascii: false };
+        let face = DraughtsFace::default();
         let result = matchplay::run(&mut console, &face, &options);
         let _ = done.send(result.map_err(|e| e.to_string()));
     });

@@ -34,6 +34,11 @@ pub struct DraughtsArgs {
     /// that is not UTF-8.
     #[arg(long, global = true)]
     pub ascii: bool,
+
+    /// Draw the board from White's side (row 1 at the top), as it is drawn
+    /// anyway when one person plays White against the computer.
+    #[arg(long, global = true)]
+    pub flip: bool,
 }
 
 /// The draughts tools.

@@ -367,7 +367,9 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
         ],
         ["analyse"] | ["fox", "analyse"] => &[FOX, &["json", "color"]],
         ["draughts"] => &[
-            &["captures", "opening", "load", "game", "ascii", "think"],
+            &[
+                "captures", "opening", "load", "game", "ascii", "flip", "think",
+            ],
             PLAY,
             LOOK,
             LOG,

@@ -61,6 +61,7 @@ fn play(options: &Options) -> Result<Ending, AppError> {
     let rules = setup(&options.draughts, seed)?;
     let face = DraughtsFace {
         ascii: ascii_here(options.draughts.ascii),
+        flip: options.draughts.flip,
     };
     let session = Session::new(rules);
     super::play_match(
@@ -250,7 +251,7 @@ fn analyse(
     let side = pos.to_move();
     let drawing = board::Drawing {
         ascii,
-        colour: false,
+        ..board::Drawing::default()
     };
     write!(out, "{}", board::board(&pos, None, drawing))?;
     writeln!(out, "Position:   {}, {side} to move", rules.notation(&pos))?;
@@ -291,6 +292,7 @@ pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), 
         .map_err(ReplayError::Damaged)?;
     let face = DraughtsFace {
         ascii: ascii_here(false),
+        flip: false,
     };
     replay::replay(console, &rules, &face, record, step)
 }

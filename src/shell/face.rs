@@ -44,6 +44,18 @@ pub type Squares = Result<Vec<Square>, String>;
 /// Said when a move is typed in a game that is over.
 pub const GAME_OVER: &str = "the game is over";
 
+/// Where a board is drawn: in colour or not, how many columns there are,
+/// and from whose side (the one person at the terminal, if one plays).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Canvas<S> {
+    /// Colour and bold.
+    pub colour: bool,
+    /// The columns the screen has.
+    pub width: usize,
+    /// The side of the person looking, when only one person plays.
+    pub viewer: Option<S>,
+}
+
 /// What a menu line does. The face lists its menu's lines and labels; the
 /// shell does what each line says.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,7 +144,8 @@ pub trait Face<R: Rules>: MovePrompt<R> {
 
     /// The board. `history` is every position so far, the current one last;
     /// `last` is the move that led to it.
-    fn board(&self, view: &View<'_, R>, last: Option<&R::Move>, colour: bool) -> String;
+    fn board(&self, view: &View<'_, R>, last: Option<&R::Move>, canvas: &Canvas<R::Side>)
+    -> String;
 
     /// A move as players read it in sentences and lists: `A8-B7`.
     fn move_name(&self, view: &View<'_, R>, mv: &R::Move) -> String;

@@ -5,7 +5,7 @@
 use std::io;
 
 use crate::games::{Game, Outcome, Rules};
-use crate::shell::face::{Face, View};
+use crate::shell::face::{Canvas, Face, View};
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};
@@ -164,7 +164,11 @@ pub fn replay<R: Rules, F: Face<R>>(
         console.write(&face.board(
             &View::new(rules, positions),
             at.checked_sub(1).map(|i| &game.moves()[i]),
-            console.colour(),
+            &Canvas {
+                colour: console.colour(),
+                width: console.width(),
+                viewer: None,
+            },
         ))
     };
     let winner_name = |outcome: &Outcome<R::Side>| outcome.winner().and_then(seat_name);

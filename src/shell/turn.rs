@@ -9,7 +9,7 @@
 use std::io;
 
 use crate::games::{Rules, Square};
-use crate::shell::face::{Face, View};
+use crate::shell::face::{Canvas, Face, View};
 
 use super::ask::{capitalise, is_quit};
 use super::console::{Console, Reply};
@@ -106,6 +106,8 @@ pub struct TurnOf<'a, R: Rules, F> {
     pub last: Option<&'a R::Move>,
     /// The commands this game offers.
     pub commands: &'a [Command],
+    /// Where the board is drawn.
+    pub canvas: Canvas<R::Side>,
 }
 
 /// Asks for one move until it is legal or a command ends the asking.
@@ -225,7 +227,7 @@ fn command_at<R: Rules, F: Face<R>>(
             console.say(&face.legal_moves_line(&View::new(rules, history), legal))?
         }
         (Command::Board, _) => {
-            console.write(&face.board(&View::new(rules, history), turn.last, console.colour()))?
+            console.write(&face.board(&View::new(rules, history), turn.last, &turn.canvas))?
         }
         (Command::Hint, _) => hint(console, typed)?,
         (Command::Undo, Some(path)) => drop_last_choice(path),

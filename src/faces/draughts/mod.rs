@@ -11,7 +11,7 @@ use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
-use crate::shell::face::{Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
 use crate::shell::safe;
 
 pub mod board;
@@ -26,6 +26,8 @@ use session::Session;
 pub struct DraughtsFace {
     /// ASCII instead of box drawing.
     pub ascii: bool,
+    /// Always from White's side (`--flip`).
+    pub flip: bool,
 }
 
 /// Whether to draw in ASCII: asked for with `--ascii`, or a terminal that
@@ -100,10 +102,23 @@ fn move_letter(line: &str) -> (Option<char>, &str) {
 }
 
 impl DraughtsFace {
+    /// The drawing for a plain screen (the welcome box).
     fn drawing(&self, colour: bool) -> Drawing {
         Drawing {
             ascii: self.ascii,
             colour,
+            ..Drawing::default()
+        }
+    }
+
+    /// The drawing on a canvas: turned to White's side when asked to, or
+    /// when the one person playing plays White.
+    fn drawing_on(&self, canvas: &Canvas<Side>) -> Drawing {
+        Drawing {
+            ascii: self.ascii,
+            colour: canvas.colour,
+            width: canvas.width,
+            flip: self.flip || canvas.viewer == Some(Side::White),
         }
     }
 }
@@ -334,10 +349,15 @@ impl Face<Session> for DraughtsFace {
         lines
     }
 
-    fn board(&self, view: &View<'_, Session>, last: Option<&Move>, colour: bool) -> String {
+    fn board(
+        &self,
+        view: &View<'_, Session>,
+        last: Option<&Move>,
+        canvas: &Canvas<Side>,
+    ) -> String {
         let history = view.history;
         history.last().map_or_else(String::new, |pos| {
-            board::board(pos, last, self.drawing(colour))
+            board::board(pos, last, self.drawing_on(canvas))
         })
     }
 

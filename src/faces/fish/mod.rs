@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 
 use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Face, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, MovePrompt, Squares, View};
 
 pub mod text;
 
@@ -127,7 +127,8 @@ impl Face<Setup> for FishFace {
         vec![text::points_so_far(pos.score(Side::P), pos.score(Side::A))]
     }
 
-    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
+        let colour = canvas.colour;
         let history = view.history;
         history
             .last()

@@ -7,7 +7,7 @@
 use super::{render, text};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, GAME_OVER, MovePrompt, Squares, StartChoice, View};
+use crate::shell::face::{Canvas, Face, GAME_OVER, MovePrompt, Squares, StartChoice, View};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -139,8 +139,12 @@ impl Face<Setup> for CaptureFace {
         }
     }
 
-    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
         let history = view.history;
+        let colour = canvas.colour
+            && history
+                .last()
+                .is_some_and(|pos| render::colour_fits(pos.board(), canvas.width));
         let hounds = numbered_hounds(history);
         let marks = render::Marks {
             last: last.copied(),

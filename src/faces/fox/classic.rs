@@ -6,7 +6,7 @@ use super::{FoxFace, render};
 use crate::games::Outcome;
 use crate::games::Verdict;
 use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
-use crate::shell::face::{Face, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, MovePrompt, Squares, View};
 
 /// The square at a 1978 line and column.
 pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
@@ -112,7 +112,12 @@ impl Face<Setup> for ClassicFace {
         FoxFace.side_noun(side)
     }
 
-    fn board(&self, view: &View<'_, Setup>, _last: Option<&Move>, _colour: bool) -> String {
+    fn board(
+        &self,
+        view: &View<'_, Setup>,
+        _last: Option<&Move>,
+        _canvas: &Canvas<Side>,
+    ) -> String {
         let history = view.history;
         history
             .last()

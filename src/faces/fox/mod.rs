@@ -5,7 +5,7 @@ use crate::games::fox::{
     Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
 };
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Face, MovePrompt, Squares, StartChoice, View};
+use crate::shell::face::{Canvas, Face, MovePrompt, Squares, StartChoice, View};
 
 pub mod capture;
 pub mod classic;
@@ -147,8 +147,12 @@ impl Face<Setup> for FoxFace {
         }
     }
 
-    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, colour: bool) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
         let history = view.history;
+        let colour = canvas.colour
+            && history
+                .last()
+                .is_some_and(|pos| render::colour_fits(pos.board(), canvas.width));
         let marks = render::Marks {
             last: last.copied(),
             ..render::Marks::default()
@@ -293,5 +297,27 @@ impl StartChoice<Setup> for FoxFace {
             .iter()
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {sq}"))
+    }
+}
+
+#[cfg(test)]
+mod narrow_tests {
+    use super::*;
+
+    #[test]
+    fn a_narrow_screen_gets_the_letter_board_even_in_colour() {
+        let setup = Setup::default();
+        let history = [setup.default_start()];
+        let view = View::new(&setup, &history);
+        let canvas = |width| Canvas {
+            colour: true,
+            width,
+            viewer: None,
+        };
+        let wide = FoxFace.board(&view, None, &canvas(80));
+        assert!(wide.contains('\u{1b}'), "{wide}");
+        let narrow = FoxFace.board(&view, None, &canvas(25));
+        assert!(!narrow.contains('\u{1b}'), "{narrow}");
+        assert!(narrow.lines().all(|l| l.chars().count() <= 17), "{narrow}");
     }
 }

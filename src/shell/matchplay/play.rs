@@ -9,7 +9,7 @@ use crate::games::{Computer, Computers, Game, Outcome, Rules, Square};
 use crate::shell::ask::ask_yes_no;
 use crate::shell::clock::Until;
 use crate::shell::console::Console;
-use crate::shell::face::{Face, View};
+use crate::shell::face::{Canvas, Face, View};
 use crate::shell::text;
 use crate::shell::turn::{self, Command, Turn};
 
@@ -32,11 +32,8 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
                 console.clear()?;
                 console.say("")?;
                 let last = game.moves().last();
-                console.write(&face.board(
-                    &View::new(rules, game.positions()),
-                    last,
-                    console.colour(),
-                ))?;
+                let canvas = canvas(console, rules, game_match);
+                console.write(&face.board(&View::new(rules, game.positions()), last, &canvas))?;
                 return Ok(Some(game));
             }
             show_turn(console, face, options, &game, game_match)?;
@@ -53,6 +50,24 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
                 Step::ChooseStart => continue 'start,
             }
         }
+    }
+}
+
+/// Where boards are drawn this game: the console's colour and width, from
+/// the side of the one person playing, if only one plays.
+fn canvas<R: Computers>(console: &Console, rules: &R, game_match: &Match<R>) -> Canvas<R::Side> {
+    let people: Vec<R::Side> = rules
+        .sides()
+        .into_iter()
+        .filter(|&side| !game_match.is_computer(rules, side))
+        .collect();
+    Canvas {
+        colour: console.colour(),
+        width: console.width(),
+        viewer: match people[..] {
+            [side] => Some(side),
+            _ => None,
+        },
     }
 }
 
@@ -108,7 +123,8 @@ fn show_turn<R: Computers, F: Face<R>>(
     }
     console.say(if watching { WATCHING } else { REMINDER })?;
     let last = game.moves().last();
-    console.write(&face.board(&View::new(rules, game.positions()), last, console.colour()))
+    let canvas = canvas(console, rules, game_match);
+    console.write(&face.board(&View::new(rules, game.positions()), last, &canvas))
 }
 
 /// The computer in `seat` moves. It is said after the pause, so that a
@@ -163,6 +179,7 @@ fn person_turn<R: Computers, F: Face<R>>(
     let last = game.moves().last().cloned();
     let mut told_only = None;
     loop {
+        let canvas = canvas(console, rules, game_match);
         let adviser = &mut game_match.adviser;
         let mut on_hint = |console: &mut Console, picked: &[Square]| {
             hint(console, face, options, game.positions(), adviser, picked)
@@ -173,6 +190,7 @@ fn person_turn<R: Computers, F: Face<R>>(
             history: game.positions(),
             last: last.as_ref(),
             commands,
+            canvas,
         };
         let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
             Turn::Play(mv) => {
