@@ -69,6 +69,33 @@ fn the_coordinate_score_is_the_same_game() {
     assert_eq!(moves, published()[0].moves);
 }
 
+#[test]
+fn old_macintosh_line_ends_are_line_ends() {
+    // A ; comment and a % escape each end at a lone CR, not at the file's end.
+    let text = "[Event \"Mac\"]\r; a comment\r% an escape line\r1. 11-15 23-19 *\r";
+    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 2);
+}
+
+#[test]
+fn a_move_number_may_be_followed_by_an_ellipsis() {
+    let text = "[FEN \"W:W21:B1\"]\n1… 21-17 2. 1-5 *\n";
+    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    assert_eq!(games[0].moves.len(), 2);
+}
+
+#[test]
+fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
+    let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
+    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    assert!(e.why.contains("a second FEN tag"), "{e}");
+    let text = "[Event \"x\"]\n1. 11-15 23-19 1-0 2. 8-11\n";
+    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    assert_eq!(e.game, 1, "{e}");
+    assert!(e.why.contains("after the game's result"), "{e}");
+}
+
 fn arb_game() -> impl Strategy<Value = PdnGame> {
     (
         proptest::collection::vec(any::<u16>(), 0..120),

@@ -396,7 +396,8 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     fn next(&mut self) -> Option<char> {
         let c = self.chars.next();
-        self.at_line_start = c == Some('\n');
+        // A lone CR ends a line too, as old Macintosh files end them.
+        self.at_line_start = matches!(c, Some('\n' | '\r'));
         c
     }
 
@@ -412,7 +413,7 @@ impl Cursor<'_> {
 
     fn skip_line(&mut self) {
         while let Some(c) = self.next() {
-            if c == '\n' {
+            if matches!(c, '\n' | '\r') {
                 break;
             }
         }
@@ -473,6 +474,8 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
 pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
     let mut games = Vec::new();
     let mut game = Reading::new(1, default);
+    // Whether a result has just ended a game: a move must wait for tags.
+    let mut ended = false;
     let mut cur = Cursor {
         chars: text.chars().peekable(),
         at_line_start: true,
@@ -494,6 +497,12 @@ pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
                     games.push(done.finish(None)?);
                 }
                 let tag = read_tag(&mut cur, &game)?;
+                if tag.0 == "FEN" && game.tag("FEN").is_some() {
+                    return Err(game.error(
+                        Some(&tag.1),
+                        "a second FEN tag: a game has one start position",
+                    ));
+                }
                 game.tags.push(tag);
             }
             '{' => {
@@ -538,9 +547,19 @@ pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
                     let number = game.number + 1;
                     let done = std::mem::replace(&mut game, Reading::new(number, default));
                     games.push(done.finish(Some(result))?);
+                    ended = true;
                     continue;
                 }
                 let Some(mv) = move_part(&word) else { continue };
+                if ended && game.tags.is_empty() {
+                    return Err(PdnError {
+                        game: game.number - 1,
+                        at: None,
+                        token: Some(word.clone()),
+                        why: "a move after the game's result".into(),
+                    });
+                }
+                ended = false;
                 game.play(mv)?;
             }
         }
@@ -559,7 +578,8 @@ fn move_part(word: &str) -> Option<&str> {
     }
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let rest = &word[digits..];
-    let after_number = rest.trim_start_matches('.');
+    // `1.`, `1...` and `1…` (as some programs write Black's moves) all number.
+    let after_number = rest.trim_start_matches(['.', '…']);
     let body = if digits > 0 && after_number.len() < rest.len() {
         after_number
     } else {
