@@ -474,8 +474,10 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
 pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
     let mut games = Vec::new();
     let mut game = Reading::new(1, default);
-    // Whether a result has just ended a game: a move must wait for tags.
+    // Whether a result has just ended a game: a game with no tags after it
+    // must start at move 1, or its moves belong to no game.
     let mut ended = false;
+    let mut number: Option<usize> = None;
     let mut cur = Cursor {
         chars: text.chars().peekable(),
         at_line_start: true,
@@ -550,8 +552,11 @@ pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
                     ended = true;
                     continue;
                 }
+                if let Some(n) = move_number(&word) {
+                    number = Some(n);
+                }
                 let Some(mv) = move_part(&word) else { continue };
-                if ended && game.tags.is_empty() {
+                if ended && game.tags.is_empty() && number != Some(1) {
                     return Err(PdnError {
                         game: game.number - 1,
                         at: None,
@@ -560,6 +565,7 @@ pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
                     });
                 }
                 ended = false;
+                number = None;
                 game.play(mv)?;
             }
         }
@@ -568,6 +574,15 @@ pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
         games.push(game.finish(None)?);
     }
     Ok(games)
+}
+
+/// The move number a movetext word begins with (`2.`, `2...`, `2…`, `2.8-11`).
+fn move_number(word: &str) -> Option<usize> {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    (digits > 0 && rest.starts_with(['.', '…']))
+        .then(|| word[..digits].parse().ok())
+        .flatten()
 }
 
 /// The move in a movetext word, without a move number before it or marks
