@@ -96,6 +96,22 @@ fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
     assert!(e.why.contains("after the game's result"), "{e}");
 }
 
+#[test]
+fn each_game_is_read_on_its_own() {
+    let text = "[Event \"one\"]\n1. 11-15 23-19 1-0\n\
+                [Event \"two\"]\n[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n1. 21-17 *\n\
+                [Event \"three\"]\n1. 11-15 99-1 *\n\
+                [Event \"four\"]\n1. 9-13 22-18 *\n";
+    let games = pdn::read_each(text, Draughts::STANDARD);
+    assert_eq!(games.len(), 4, "{games:?}");
+    assert!(games[0].is_ok());
+    assert!(games[1].as_ref().unwrap_err().why.contains("second FEN"));
+    assert_eq!(games[2].as_ref().unwrap_err().game, 3);
+    let four = games[3].as_ref().expect("game four stands alone");
+    assert_eq!(four.tag("Event"), Some("four"));
+    assert_eq!(four.moves.len(), 2);
+}
+
 fn arb_game() -> impl Strategy<Value = PdnGame> {
     (
         proptest::collection::vec(any::<u16>(), 0..120),

@@ -97,7 +97,7 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Draughts, AppError> {
                 Some(_) => format!("{side} to move has no move and has lost"),
                 None => "it is drawn".to_string(),
             };
-            return Err(AppError::Failed(format!(
+            return Err(AppError::Usage(format!(
                 "--load {}: the game is over in its last position: {why}",
                 shown_path(path)
             )));
@@ -158,22 +158,27 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     let text = String::from_utf8_lossy(&bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let rules = Draughts::with_captures(captures.unwrap_or_default());
-    let mut games = pdn::read(text, rules).map_err(|e| failed(pdn_error(&e)))?;
+    // Each game stands alone: a damaged game elsewhere in the file is no
+    // matter. What the file holds is bad input, exit status 2.
+    let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
+    let mut games = pdn::read_each(text, rules);
     let count = games.len() as u64;
     if count == 0 {
-        return Err(failed("the file holds no game".into()));
+        return Err(bad("the file holds no game".into()));
     }
     if number > count {
-        return Err(failed(format!(
+        return Err(bad(format!(
             "the file holds {count} game{}; --game {number} is not one of them",
             if count == 1 { "" } else { "s" }
         )));
     }
-    let game = games.swap_remove((number - 1) as usize);
+    let game = games
+        .swap_remove((number - 1) as usize)
+        .map_err(|e| bad(pdn_error(&e)))?;
     if let Some(asked) = captures
         && asked != game.rules.captures
     {
-        return Err(failed(format!(
+        return Err(bad(format!(
             "game {number} was played with {} captures (its Captures tag), not {asked}",
             game.rules.captures
         )));
