@@ -364,7 +364,7 @@ fn every_game_of_a_first_release_log_replays() {
 #[test]
 #[ignore = "builds a 100,000-game log; run by hand for the README's figures"]
 fn scale_of_a_hundred_thousand_games() {
-    use tallyho::shell::history::{Log, parse_record};
+    use tallyho::shell::log::{Log, parse_record};
     let log = log_path("scale");
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     let record = parse_record(v1.lines().next().expect("a line").as_bytes()).expect("a record");
