@@ -224,9 +224,11 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
         .success();
     assert!(!log.exists());
 
-    let blocked = log.parent().expect("folder").join("file-not-folder");
-    std::fs::write(&blocked, "").expect("a file");
-    let output = tallyho(&blocked.join("history.jsonl"))
+    // A log that cannot take a game (here a folder where the file should
+    // be): each game is said lost, and play goes on.
+    let blocked = log.parent().expect("folder").join("folder-not-file");
+    std::fs::create_dir_all(&blocked).expect("a folder");
+    let output = tallyho(&blocked)
         .args(["--players", "0", "--level", "rubbish", "--games", "3"])
         .output()
         .expect("ran");
