@@ -294,6 +294,18 @@ fn a_log_in_a_missing_folder_is_refused_and_no_folder_is_made() {
             .expect("ran");
         assert_eq!(output.status.code(), Some(1), "--history {args:?}");
     }
+    let file = dir.join("file");
+    fs::write(&file, "").expect("a file");
+    let output = tallyho(&file.join("history.jsonl"))
+        .arg("history")
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("file is not a folder, so the game log"),
+        "{stderr}"
+    );
     // Playing: the game is not kept (or play is refused), and nothing is made.
     let output = tallyho(&log)
         .args(["--players", "0", "--level", "rubbish", "--games", "1"])

@@ -88,6 +88,18 @@ pub enum LogError {
         /// Its missing folder.
         folder: PathBuf,
     },
+    /// The log's folder is a file (or anything but a folder).
+    #[error(
+        "{} is not a folder, so the game log {} cannot be kept there: name a log in a folder that exists",
+        shown(.folder),
+        shown(.log)
+    )]
+    NotAFolder {
+        /// The log named.
+        log: PathBuf,
+        /// What stands where its folder should be.
+        folder: PathBuf,
+    },
     /// Another program held the lock for too long.
     #[error(
         "another program has held the lock on {} for {} seconds",
@@ -168,12 +180,14 @@ impl Log {
     /// Refuses a log whose folder is missing, unless tallyho makes it (the
     /// default log's). Nothing is made or opened.
     pub fn check_folder(&self) -> Result<(), LogError> {
-        match self.folder() {
-            Some(folder) if !self.make_folder && !folder.is_dir() => Err(LogError::NoFolder {
-                log: self.path.clone(),
-                folder: folder.to_path_buf(),
-            }),
-            _ => Ok(()),
+        let Some(folder) = self.folder().filter(|f| !self.make_folder && !f.is_dir()) else {
+            return Ok(());
+        };
+        let (log, folder) = (self.path.clone(), folder.to_path_buf());
+        if folder.exists() {
+            Err(LogError::NotAFolder { log, folder })
+        } else {
+            Err(LogError::NoFolder { log, folder })
         }
     }
 
