@@ -34,7 +34,10 @@ fn shown(path: &Path) -> String {
 /// Why a file could not be opened for reading.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
-    /// It is a FIFO, a device, a folder: reading it could hang or never end.
+    /// It is a folder.
+    #[error("{} is a folder, not a file", shown(.0))]
+    Folder(PathBuf),
+    /// It is a FIFO, a device or a socket: reading it could hang or never end.
     #[error("{} is not a regular file", shown(.0))]
     NotAFile(PathBuf),
     /// The file could not be opened or looked at.
@@ -49,7 +52,8 @@ const NO_WAIT: i32 = libc::O_NONBLOCK | libc::O_NOCTTY;
 /// Opens `path` for reading, once, without ever blocking, and only if what
 /// was opened is a regular file. Checking the opened file, not the path,
 /// leaves no moment for a FIFO to be swapped in. Any reader of a file named
-/// by a user (a log, a PDN file) can use it.
+/// by a user (a log, a PDN file) can use it; `file.metadata()` then gives
+/// the opened file's size.
 pub fn open_regular(path: &Path) -> Result<File, OpenError> {
     let file = OpenOptions::new()
         .read(true)
@@ -64,6 +68,7 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
 fn is_regular(file: &File, path: &Path) -> Result<(), OpenError> {
     match file.metadata() {
         Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(OpenError::Folder(path.to_path_buf())),
         Ok(_) => Err(OpenError::NotAFile(path.to_path_buf())),
         Err(e) => Err(OpenError::Io(path.to_path_buf(), e)),
     }
@@ -122,7 +127,7 @@ pub enum LogError {
 impl From<OpenError> for LogError {
     fn from(e: OpenError) -> LogError {
         match e {
-            OpenError::NotAFile(path) => LogError::NotAFile(path),
+            OpenError::NotAFile(path) | OpenError::Folder(path) => LogError::NotAFile(path),
             OpenError::Io(path, e) => LogError::Io(path, e),
         }
     }
