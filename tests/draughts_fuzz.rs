@@ -18,7 +18,7 @@ use tallyho::faces::draughts::DraughtsFace;
 use tallyho::faces::draughts::session::Session;
 use tallyho::games::draughts::{Captures, Draughts, Level, Start, ballot, fen};
 use tallyho::shell::console::Console;
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
 /// A writer the test reads back once the session is over.

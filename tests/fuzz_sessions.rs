@@ -20,7 +20,7 @@ use tallyho::games::fox::players::Level;
 use tallyho::games::fox::{Board, Rules, Setup, Side};
 use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::Console;
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
 /// One session of either flow.

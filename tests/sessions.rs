@@ -14,7 +14,7 @@ use tallyho::games::fox::{self, Board, Rules};
 use tallyho::games::{Computers, FoxFlow, GameKind};
 use tallyho::shell::console::Console;
 use tallyho::shell::face::Face;
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
 /// A writer the test can read back after the session.

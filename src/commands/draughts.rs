@@ -21,7 +21,7 @@ use tallyho::games::draughts::{
 use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
-use tallyho::shell::history::{self, Log, Record};
+use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
 use tallyho::shell::text::plies;
@@ -395,7 +395,7 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                     safe::text(&why)
                 )));
             }
-            Err(why) => history::warn(&format!(
+            Err(why) => log::warn(&format!(
                 "game {} is left out: {}",
                 record.number,
                 safe::text(&why)
@@ -406,14 +406,14 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
         }
     }
     if records.damaged() > 0 {
-        history::warn(&history::damaged_lines(records.damaged(), log.path()));
+        log::warn(&log::damaged_lines(records.damaged(), log.path()));
     }
     match number {
         Some(n) if !found => Err(AppError::Usage(format!(
             "there is no game {n} in {path}: tallyho history lists its games"
         ))),
         None if written == 0 => {
-            history::warn(&format!("{path} holds no draughts games"));
+            log::warn(&format!("{path} holds no draughts games"));
             Ok(())
         }
         _ => Ok(()),

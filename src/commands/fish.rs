@@ -12,7 +12,7 @@ use tallyho::games::fish::{Analysis, Board, Deal, Limits, Position, Setup, Side,
 use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
-use tallyho::shell::history::Record;
+use tallyho::shell::log::Record;
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
 use tallyho::shell::text::plies;

@@ -14,7 +14,7 @@ use tallyho::games::fox::solver;
 use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
 use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::{Console, Look};
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 
 /// Runs a fox command: `flow` is `None` for the coursework's flow.
 pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppError> {

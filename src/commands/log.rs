@@ -11,7 +11,7 @@ use tallyho::faces::fox::classic::ClassicFace;
 use tallyho::games::fox::Setup;
 use tallyho::games::{FoxFlow, GameKind, Rules as _};
 use tallyho::shell::console::Console;
-use tallyho::shell::history::{self, Log, Record};
+use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
 
@@ -62,12 +62,12 @@ pub fn history(options: &Options, number: Option<u64>) -> Result<Ending, AppErro
                 .is_terminal()
                 .then(tallyho::shell::console::terminal_columns)
                 .flatten();
-            history::write_table(&log, &mut out, columns)?
+            log::write_table(&log, &mut out, columns)?
         }
     };
     out.flush()?;
     if damaged > 0 {
-        history::warn(&history::damaged_lines(damaged, log.path()));
+        log::warn(&log::damaged_lines(damaged, log.path()));
     }
     Ok(Ending::Clean)
 }

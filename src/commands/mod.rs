@@ -9,7 +9,7 @@ use tallyho::games::{Computers, GameKind};
 use tallyho::shell::ask::{parse_name, same_name};
 use tallyho::shell::console::Console;
 use tallyho::shell::face::Face;
-use tallyho::shell::history::{Keeper, LogError, TableError};
+use tallyho::shell::log::{Keeper, LogError, TableError};
 use tallyho::shell::matchplay::{self, Options};
 use tallyho::shell::safe;
 

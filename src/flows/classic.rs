@@ -12,7 +12,7 @@ use crate::games::fox::{Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Game, Outcome};
 use crate::shell::ask::{is_quit, parse_yes_no};
 use crate::shell::console::{Console, Reply};
-use crate::shell::history::{Keeper, Record, Seat};
+use crate::shell::log::{Keeper, Record, Seat};
 use crate::shell::signals;
 
 /// What the command line settled for the 1978 flow.

@@ -7,7 +7,7 @@ use crate::games::{Computers, Level};
 use crate::shell::ask::{ask_until, capitalise, parse_choice};
 use crate::shell::console::Console;
 use crate::shell::face::{FULL_MENU, Face, MenuChoice};
-use crate::shell::history;
+use crate::shell::log;
 use crate::shell::text;
 
 /// The main menu: how many human players, or `None` to quit.
@@ -56,7 +56,7 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
             Some(MenuChoice::TwoPlayers) => return Ok(Some(2)),
             Some(MenuChoice::OnePlayer) => return Ok(Some(1)),
             Some(MenuChoice::Watch) => return Ok(Some(0)),
-            Some(MenuChoice::History) => history::show_in_menu(console, &options.log)?,
+            Some(MenuChoice::History) => log::show_in_menu(console, &options.log)?,
             Some(MenuChoice::Rules) => console.say(&face.help(&options.rules))?,
             Some(MenuChoice::Quit) | None => return Ok(None),
         }

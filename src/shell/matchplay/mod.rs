@@ -14,7 +14,7 @@ mod seats;
 
 use super::ask::ask_yes_no;
 use super::console::{Console, Reply};
-use super::history::{self, Keeper, Seat as LoggedSeat};
+use super::log::{self, Keeper, Seat as LoggedSeat};
 use super::signals;
 use super::text;
 
@@ -236,7 +236,7 @@ fn record<R: Computers>(
             level: seat.computer.as_ref().map(|(level, _)| level.to_string()),
         }
     });
-    let record = history::Record::of_game(
+    let record = log::Record::of_game(
         rules,
         options.kind.flow(),
         seats.collect(),
