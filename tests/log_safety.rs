@@ -307,11 +307,13 @@ fn a_log_in_a_missing_folder_is_refused_and_no_folder_is_made() {
         stderr.contains("file is not a folder, so the game log"),
         "{stderr}"
     );
-    // Playing: the game is not kept (or play is refused), and nothing is made.
+    // Playing is refused before it starts, with status 1, and nothing is made.
     let output = tallyho(&log)
         .args(["--players", "0", "--level", "rubbish", "--games", "1"])
         .output()
         .expect("ran");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(output.stdout.is_empty(), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("does not exist"), "{stderr}");
     assert!(!dir.join("no").exists(), "no folder was made");
@@ -347,6 +349,26 @@ fn rebuild_refusals_are_typed() {
     assert!(
         matches!(refused, RebuildError::Plies { said: 99, .. }),
         "{refused}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
+    let dir = folder("unlogged");
+    let fifo = dir.join("history.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let output = tallyho(&fifo)
+        .args(["--players", "0", "--level", "rubbish", "--games", "1", "--seed", "1"])
+        .output()
+        .expect("ran");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Final score:") && stdout.contains("(1 game not in the log)"),
+        "{stdout}"
     );
     let _ = fs::remove_dir_all(dir);
 }

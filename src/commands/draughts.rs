@@ -2,7 +2,6 @@
 //! ballot opening or a PDN file's position), `perft`, `analyse`, replaying a
 //! logged game, and the log's games written as PDN.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
@@ -22,6 +21,7 @@ use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
 use tallyho::shell::log::{self, Log, Record};
+use tallyho::shell::log::{OpenError, open_regular};
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
 use tallyho::shell::text::plies;
@@ -130,15 +130,16 @@ fn pdn_error(e: &PdnError) -> String {
 pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnGame, AppError> {
     let shown = shown_path(path);
     let failed = |why: String| AppError::Failed(format!("--load {shown}: {why}"));
-    let meta = std::fs::metadata(path).map_err(|e| failed(io_reason(&e)))?;
-    if meta.is_dir() {
-        return Err(failed("that is a directory, not a PDN file".into()));
-    }
-    if !meta.is_file() {
-        return Err(failed(
+    // Opened once, then the opened file checked: a FIFO swapped in between
+    // cannot make tallyho wait.
+    let file = open_regular(path).map_err(|e| match e {
+        OpenError::Folder(_) => failed("that is a directory, not a PDN file".into()),
+        OpenError::NotAFile(_) => failed(
             "that is not a regular file (a FIFO, a device or a socket): give a PDN file".into(),
-        ));
-    }
+        ),
+        OpenError::Io(_, e) => failed(io_reason(&e)),
+    })?;
+    let meta = file.metadata().map_err(|e| failed(io_reason(&e)))?;
     let too_big = || {
         failed(format!(
             "the file is larger than {} KB: a PDN file to load may be at most that",
@@ -149,8 +150,8 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
         return Err(too_big());
     }
     let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(MAX_PDN_BYTES + 1).read_to_end(&mut bytes))
+    file.take(MAX_PDN_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| failed(io_reason(&e)))?;
     if bytes.len() as u64 > MAX_PDN_BYTES {
         return Err(too_big());
@@ -293,8 +294,7 @@ fn analyse(
 
 /// Replays a logged draughts game.
 pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), ReplayError> {
-    let rules = <Session as Rules>::from_setup(&super::log::setup_pairs(record))
-        .map_err(ReplayError::Damaged)?;
+    let rules: Session = replay::rules_of(record)?;
     let face = DraughtsFace {
         ascii: ascii_here(false),
         flip: false,
@@ -305,12 +305,7 @@ pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), 
 /// A logged draughts game as PDN. A game from a ballot opening is written
 /// from the usual start, the opening's three moves first.
 pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
-    let pairs: Vec<(&str, &str)> = record
-        .setup
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    let rules = Draughts::from_setup(&pairs)?;
+    let rules: Draughts = replay::rules_of(record)?;
     let (game, outcome) = replay::rebuild(&rules, record)?;
     let mut out = PdnGame::new(rules, *game.start());
     out.moves = game.moves().to_vec();

@@ -8,8 +8,8 @@ use super::{AppError, Ending};
 use crate::cli::Options;
 use crate::cli::fish::{FishTool, Tiles};
 use tallyho::faces::fish::{FishFace, board};
+use tallyho::games::GameKind;
 use tallyho::games::fish::{Analysis, Board, Deal, Limits, Position, Setup, Side, analyse};
-use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
 use tallyho::shell::log::Record;
@@ -140,7 +140,6 @@ fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<
 
 /// Replays a logged fish game.
 pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), ReplayError> {
-    let rules =
-        Setup::from_setup(&super::log::setup_pairs(record)).map_err(ReplayError::Damaged)?;
+    let rules: Setup = replay::rules_of(record)?;
     replay::replay(console, &rules, &FishFace, record, step)
 }

@@ -83,7 +83,7 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
         delay_ms: play
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
-        log: Keeper::new(super::log::log(&options.log)),
+        log: Keeper::open(super::log::log(&options.log))?,
     };
     let finished = classic::run(console, &classic)?;
     Ok(super::script_status(console, play.games, finished))

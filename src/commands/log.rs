@@ -9,7 +9,7 @@ use tallyho::faces::fox::FoxFace;
 use tallyho::faces::fox::capture::CaptureFace;
 use tallyho::faces::fox::classic::ClassicFace;
 use tallyho::games::fox::Setup;
-use tallyho::games::{FoxFlow, GameKind, Rules as _};
+use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::Console;
 use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::replay::{self, ReplayError};
@@ -129,7 +129,7 @@ pub fn replay(options: &Options, number: u64) -> Result<Ending, AppError> {
     let console = &mut console;
     let result = match kind {
         GameKind::Fox(flow) => {
-            let rules = Setup::from_setup(&setup_pairs(&record)).map_err(damaged)?;
+            let rules: Setup = replay::rules_of(&record).map_err(|e| damaged(e.to_string()))?;
             match flow {
                 FoxFlow::Default => replay::replay(console, &rules, &FoxFace, &record, step),
                 FoxFlow::Classic => replay::replay(console, &rules, &ClassicFace, &record, step),
@@ -144,13 +144,4 @@ pub fn replay(options: &Options, number: u64) -> Result<Ending, AppError> {
         Err(ReplayError::Damaged(why)) => Err(damaged(why)),
         Err(ReplayError::Io(e)) => Err(AppError::Io(e)),
     }
-}
-
-/// A logged game's setup as the name/value pairs `Rules::from_setup` reads.
-pub fn setup_pairs(record: &Record) -> Vec<(&str, &str)> {
-    record
-        .setup
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect()
 }

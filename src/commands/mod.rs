@@ -194,7 +194,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
         think_ms: play.think,
-        log: Keeper::new(log::log(&cli.log)),
+        log: Keeper::open(log::log(&cli.log))?,
     };
     let finished = matchplay::run(&mut console, face, &options)?;
     Ok(script_status(&console, play.games, finished))

@@ -64,11 +64,6 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     // Whether the player left during a game, whose tally is then still to say.
     let mut left_mid_game = true;
     while let Some((game, ending)) = play_game(console, options, &mut fox)? {
-        match ending.winner() {
-            Side::Hounds => you += 1,
-            Side::Fox => me += 1,
-        }
-        signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
         let seats = vec![
             Seat {
                 name: text::YOU.to_string(),
@@ -85,8 +80,24 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             winner: ending.winner(),
             how: ending.name(),
         };
-        let record = Record::of_game(&setup, "classic", seats, &game, outcome, Some(options.seed));
-        options.log.keep(&record);
+        let kind = crate::games::GameKind::Fox(crate::games::FoxFlow::Classic);
+        let record = Record::of_game(
+            &setup,
+            kind.flow(),
+            seats,
+            &game,
+            outcome,
+            Some(options.seed),
+        );
+        // The tally takes the game while a terminating signal still waits
+        // for the log: what a signal says matches the log.
+        options.log.keep_then(&record, |_| {
+            match ending.winner() {
+                Side::Hounds => you += 1,
+                Side::Fox => me += 1,
+            }
+            signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
+        });
         console.say(&text::tally(you, me))?;
         played += 1;
         let again = match options.games {

@@ -103,3 +103,11 @@ pub fn full_width(line: &str, plain: &str) -> String {
         plain.trim()
     )
 }
+
+/// Said after a score that counts games the log could not keep.
+pub fn not_logged(games: u32) -> String {
+    match games {
+        1 => " (1 game not in the log)".to_string(),
+        n => format!(" ({n} games not in the log)"),
+    }
+}

@@ -71,6 +71,8 @@ struct Match<R: Computers> {
     /// Which seat plays the first of the sides this game.
     first: usize,
     draws: u32,
+    /// Games counted in the score that the log could not keep.
+    unlogged: u32,
     /// The strongest computer, made on the first hint.
     adviser: Option<R::Player>,
 }
@@ -99,6 +101,9 @@ impl<R: Computers> Match<R> {
         let mut line = format!("{}:{} - {}:{}", a.name, a.wins, b.name, b.wins);
         if self.draws > 0 {
             line.push_str(&format!(" ({} drawn)", self.draws));
+        }
+        if self.unlogged > 0 {
+            line.push_str(&text::not_logged(self.unlogged));
         }
         line
     }
@@ -162,6 +167,7 @@ pub fn run<R: Computers, F: Face<R>>(
         seats,
         first: 0,
         draws: 0,
+        unlogged: 0,
         adviser: None,
     };
     let mut played = 0;
@@ -169,13 +175,20 @@ pub fn run<R: Computers, F: Face<R>>(
     while let Some(game) = play::play_game(console, face, options, &mut game_match)? {
         let outcome = game.outcome(rules).expect("a finished game has an outcome");
         let winner = outcome.winner().map(|side| game_match.seat(rules, side));
-        match winner {
-            Some(seat) => game_match.seats[seat].wins += 1,
-            None => game_match.draws += 1,
-        }
+        let record = record(options, &game_match, &game, outcome);
+        // The score takes the game once the log has it (or says it has not),
+        // while a terminating signal still waits: what it says matches the log.
+        options.log.keep_then(&record, |kept| {
+            match winner {
+                Some(seat) => game_match.seats[seat].wins += 1,
+                None => game_match.draws += 1,
+            }
+            if !kept.counts() {
+                game_match.unlogged += 1;
+            }
+            signals::set_farewell(Some(game_match.final_line()));
+        });
         played += 1;
-        signals::set_farewell(Some(game_match.final_line()));
-        record(options, &game_match, &game, outcome);
         let [first, second] = rules.sides();
         let names = [
             game_match.name(rules, first),
@@ -220,13 +233,13 @@ pub fn run<R: Computers, F: Face<R>>(
     Ok(played)
 }
 
-/// Keeps a finished game in the log, if there is one.
+/// A finished game as the log keeps it.
 fn record<R: Computers>(
     options: &Options<R>,
     game_match: &Match<R>,
     game: &Game<R>,
     outcome: Outcome<R::Side>,
-) {
+) -> log::Record {
     let rules = &options.rules;
     let seats = game_match.seats.iter().enumerate().map(|(i, seat)| {
         let side = rules.sides()[if i == game_match.first { 0 } else { 1 }];
@@ -236,13 +249,12 @@ fn record<R: Computers>(
             level: seat.computer.as_ref().map(|(level, _)| level.to_string()),
         }
     });
-    let record = log::Record::of_game(
+    log::Record::of_game(
         rules,
         options.kind.flow(),
         seats.collect(),
         game,
         outcome,
         Some(options.seed),
-    );
-    options.log.keep(&record);
+    )
 }
