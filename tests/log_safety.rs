@@ -362,7 +362,16 @@ fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
         return;
     }
     let output = tallyho(&fifo)
-        .args(["--players", "0", "--level", "rubbish", "--games", "1", "--seed", "1"])
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ])
         .output()
         .expect("ran");
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -18,7 +18,9 @@ pub enum NotationError {
     Shape(String),
     /// A part that should be a square is not one.
     Square {
+        /// Which piece's square: `the fox`, `a hound`.
         what: &'static str,
+        /// Why it is no square.
         error: SquareError,
     },
     /// The side to move is neither `fox` nor `hounds`.

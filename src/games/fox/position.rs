@@ -291,9 +291,19 @@ pub enum PlacementError {
     /// Two pieces on one square.
     Shared(Square),
     /// Not one hound per dark square of row 1.
-    HoundCount { expected: usize, found: usize },
+    HoundCount {
+        /// The hounds this board starts with.
+        expected: usize,
+        /// The hounds given.
+        found: usize,
+    },
     /// More hounds than the board starts with (capture rules).
-    TooManyHounds { most: usize, found: usize },
+    TooManyHounds {
+        /// The hounds this board starts with.
+        most: usize,
+        /// The hounds given.
+        found: usize,
+    },
     /// The fox taken, under rules without captures.
     FoxCaptured,
     /// The fox taken, but no hound on the board to have taken it.
