@@ -56,6 +56,15 @@ pub struct Canvas<S> {
     pub viewer: Option<S>,
 }
 
+/// A player as a face's closing words name them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Player<'a> {
+    /// The player's name.
+    pub name: &'a str,
+    /// Whether the computer plays this side.
+    pub computer: bool,
+}
+
 /// What a menu line does. The face lists its menu's lines and labels; the
 /// shell does what each line says.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -116,11 +125,9 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     }
 
     /// Lines said at the end of a game, before the result: the points.
-    /// `names` are the players of the sides, in the order of [`Rules::sides`].
-    fn final_words(&self, view: &View<'_, R>, names: [&str; 2]) -> Vec<String> {
-        let rules = view.rules;
-        let history = view.history;
-        let _ = (rules, history, names);
+    /// `players` are the players of the sides, in the order of [`Rules::sides`].
+    fn final_words(&self, view: &View<'_, R>, players: [Player<'_>; 2]) -> Vec<String> {
+        let _ = (view, players);
         Vec::new()
     }
 

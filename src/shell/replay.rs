@@ -7,7 +7,7 @@
 use std::io;
 
 use crate::games::{Game, Outcome, Rules};
-use crate::shell::face::{Canvas, Face, View};
+use crate::shell::face::{Canvas, Face, Player, View};
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};
@@ -303,13 +303,22 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
     /// The end as it was said: the game's final words, then the result.
     fn ending(&self, console: &mut Console) -> io::Result<()> {
         let (rules, face) = (self.rules, self.face);
-        let names: Vec<String> = rules
+        let names = rules
             .sides()
-            .iter()
-            .map(|&side| self.seat_name(side).unwrap_or_default())
-            .collect();
+            .map(|side| self.seat_name(side).unwrap_or_default());
+        let computers = rules.sides().map(|side| {
+            let side = side.to_string();
+            self.record
+                .seats
+                .iter()
+                .any(|s| s.side == side && s.level.is_some())
+        });
+        let players = [0, 1].map(|i| Player {
+            name: &names[i],
+            computer: computers[i],
+        });
         let view = View::new(rules, self.game.positions());
-        for line in face.final_words(&view, [&names[0], &names[1]]) {
+        for line in face.final_words(&view, players) {
             console.say(&line)?;
         }
         let winner = self.outcome.winner().and_then(|side| self.seat_name(side));

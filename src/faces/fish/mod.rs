@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 
 use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Canvas, Face, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, MovePrompt, Player, Squares, View};
 
 pub mod text;
 
@@ -166,11 +166,11 @@ impl Face<Setup> for FishFace {
         }
     }
 
-    fn final_words(&self, view: &View<'_, Setup>, names: [&str; 2]) -> Vec<String> {
+    fn final_words(&self, view: &View<'_, Setup>, players: [Player<'_>; 2]) -> Vec<String> {
         let Some(pos) = view.pos() else {
             return Vec::new();
         };
-        let labels = labels(names);
+        let labels = labels(players);
         // The assignment lists the person's points first.
         let order = if labels[1].0 == "Players" {
             [Side::A, Side::P]

@@ -3,6 +3,7 @@
 
 use crate::games::fish::{Deal, Move, Named, Setup, Side};
 use crate::games::{Square, Verdict};
+use crate::shell::face::Player;
 
 /// The computer's name, as the assignment calls it, and its partner's.
 pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];
@@ -72,20 +73,18 @@ pub fn skipped(side: Side) -> String {
 
 /// The names the points lines and the winner's line use: the assignment's
 /// `Players` and `AIs` (and `Player`, `AI`) when a person plays the
-/// computer, the players' own names otherwise.
-pub fn labels(names: [&str; 2]) -> [(String, String); 2] {
-    let computer = names.map(|n| n == COMPUTER_NAMES[0]);
-    let machines = names.iter().filter(|n| COMPUTER_NAMES.contains(n)).count();
-    if computer[0] != computer[1] && machines == 1 {
-        return computer.map(|ai| {
-            if ai {
+/// computer, whatever the person is called; the players' own names otherwise.
+pub fn labels(players: [Player<'_>; 2]) -> [(String, String); 2] {
+    if players[0].computer != players[1].computer {
+        return players.map(|p| {
+            if p.computer {
                 ("AIs".to_string(), "AI".to_string())
             } else {
                 ("Players".to_string(), "Player".to_string())
             }
         });
     }
-    names.map(|n| (format!("{n}'s"), n.to_string()))
+    players.map(|p| (format!("{}'s", p.name), p.name.to_string()))
 }
 
 /// A side's points line, the sum in the column after the longest label

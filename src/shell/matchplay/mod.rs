@@ -6,7 +6,7 @@ use std::io;
 use std::time::Duration;
 
 use crate::games::{Computers, Game, GameKind, Outcome};
-use crate::shell::face::{Face, View};
+use crate::shell::face::{Face, Player, View};
 
 mod menu;
 mod play;
@@ -189,12 +189,11 @@ pub fn run<R: Computers, F: Face<R>>(
             signals::set_farewell(Some(game_match.final_line()));
         });
         played += 1;
-        let [first, second] = rules.sides();
-        let names = [
-            game_match.name(rules, first),
-            game_match.name(rules, second),
-        ];
-        for line in face.final_words(&View::new(rules, game.positions()), names) {
+        let players = rules.sides().map(|side| Player {
+            name: game_match.name(rules, side),
+            computer: game_match.is_computer(rules, side),
+        });
+        for line in face.final_words(&View::new(rules, game.positions()), players) {
             console.say(&line)?;
         }
         let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
