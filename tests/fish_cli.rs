@@ -161,3 +161,32 @@ fn watching_takes_a_level_for_each_side_through_one_option() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_replay_says_where_a_turn_was_skipped() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-skip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("history.jsonl");
+    let script =
+        std::fs::read_to_string("tests/transcripts/fish_skipped_turn.txt").expect("script");
+    let (args, input) = script.split_once('\n').expect("an args line");
+    let args: Vec<&str> = args
+        .trim_start_matches("args:")
+        .split_whitespace()
+        .collect();
+    let played = tallyho(&log)
+        .args(&args)
+        .write_stdin(input)
+        .output()
+        .expect("ran");
+    let played = String::from_utf8_lossy(&played.stdout);
+    let skipped = played
+        .lines()
+        .find(|l| l.contains("turn is skipped"))
+        .expect("the game skips a turn");
+    let replay = tallyho(&log).args(["replay", "1"]).output().expect("ran");
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.contains(skipped), "{replay}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

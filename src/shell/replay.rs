@@ -290,6 +290,10 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
                 &face.move_name(&View::new(rules, &positions[..at]), mv),
             );
             console.say(&format!("{at}. {said}"))?;
+            // What was said after the move in play: a skipped turn.
+            for line in face.after_move(&View::new(rules, positions)) {
+                console.say(&line)?;
+            }
         }
         let last = at.checked_sub(1).map(|i| &game.moves()[i]);
         let canvas = Canvas {
