@@ -307,7 +307,13 @@ fn hint<R: Computers, F: Face<R>>(
         return Ok(());
     };
     adviser.reseed(move_seed(options.seed, 2, history.len()));
-    let Some(advice) = adviser.advise(rules, history, &deadline) else {
+    let advice = adviser.advise(rules, history, &deadline);
+    if console.interrupted() {
+        // Ctrl-C cut the thinking short: the player is leaving, and a half
+        // thought hint is no hint. The farewell comes on a line of its own.
+        return Ok(());
+    }
+    let Some(advice) = advice else {
         return console.say("No hint is known for this position.");
     };
     let from_picked = advice
