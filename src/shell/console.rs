@@ -264,7 +264,10 @@ impl Console {
             })
         });
         let reader = match editor.flatten() {
-            Some(reader) => reader,
+            Some(reader) => {
+                signals::editing();
+                reader
+            }
             // A person at a dumb terminal: Ctrl-C must end the read, which
             // the signal thread alone cannot do.
             None if interactive => Reader::Plain {

@@ -6,10 +6,16 @@
 //! So one thread waits for these signals and leaves on the main thread's
 //! behalf: it lets a game-log append finish, puts the terminal back as it was
 //! at start-up, says the final score and exits with 128 plus the signal.
+//!
+//! Leaving never waits on standard output: the main thread may be blocked
+//! writing to it (a pipe nobody reads, a terminal paused with Ctrl-S), so the
+//! last words go out without blocking, or not at all.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use rustix::termios::{self, OptionalActions, Termios};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -24,33 +30,42 @@ static FAREWELL: Mutex<Option<String>> = Mutex::new(None);
 static WRITING: Mutex<()> = Mutex::new(());
 
 /// The terminal's settings before rustyline changed them.
-static SAVED: OnceLock<libc::termios> = OnceLock::new();
+static SAVED: OnceLock<Termios> = OnceLock::new();
+
+/// Whether a line editor may have turned on bracketed paste, to turn off.
+static EDITING: AtomicBool = AtomicBool::new(false);
 
 /// Starts the signal thread, once. With `catch_ctrl_c`, Ctrl-C between
 /// prompts is noted (see [`interrupted`]) instead of killing the process; a
 /// second Ctrl-C before the first is noticed leaves at once.
+///
+/// Without it (a script's stdin), Ctrl-C ends the session as SIGTERM does:
+/// the final score, then exit status 130.
 pub fn install(catch_ctrl_c: bool) {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
         save_terminal();
-        let mut wanted = vec![SIGTERM, SIGHUP, SIGQUIT];
-        if catch_ctrl_c {
-            wanted.push(SIGINT);
-        }
-        let Ok(mut signals) = Signals::new(wanted) else {
+        let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if signal == SIGINT && !INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    if signal == SIGINT && catch_ctrl_c && !INTERRUPTED.swap(true, Ordering::SeqCst)
+                    {
                         continue;
                     }
                     leave(128 + signal);
                 }
             });
     });
+}
+
+/// Notes that a line editor reads from the terminal, so that leaving turns
+/// off the modes it may have turned on (bracketed paste).
+pub fn editing() {
+    EDITING.store(true, Ordering::SeqCst);
 }
 
 /// Whether Ctrl-C was pressed while no question was asked.
@@ -73,41 +88,48 @@ fn leave(status: i32) -> ! {
     let _writing = writing();
     restore_terminal();
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
-    // The terminal may be gone (SIGHUP): nothing to do about a failed write.
-    let mut out = io::stdout().lock();
+    let mut last = String::new();
+    if EDITING.load(Ordering::SeqCst) {
+        // Bracketed paste off: rustyline turns it on while it reads.
+        last.push_str("\x1b[?2004l");
+    }
     match farewell {
-        Some(line) => {
-            let _ = writeln!(out, "\n{line}");
-        }
+        Some(line) => last.push_str(&format!("\n{line}\n")),
         // At least leave the shell's prompt a line of its own.
-        None if io::stdout().is_terminal() => {
-            let _ = writeln!(out);
-        }
+        None if io::stdout().is_terminal() => last.push('\n'),
         None => {}
     }
-    let _ = out.flush();
+    say_without_waiting(last.as_bytes());
     std::process::exit(status)
+}
+
+/// Writes `bytes` to standard output without waiting: not through the
+/// stdout lock the main thread may hold while blocked, and only as much as
+/// the descriptor takes at once. The terminal may be gone (SIGHUP): a failed
+/// write is nothing to act on.
+fn say_without_waiting(bytes: &[u8]) {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    if bytes.is_empty() {
+        return;
+    }
+    let out = rustix::stdio::stdout();
+    let Ok(flags) = fcntl_getfl(out) else { return };
+    let _ = fcntl_setfl(out, flags | OFlags::NONBLOCK);
+    let _ = rustix::io::write(out, bytes);
+    let _ = fcntl_setfl(out, flags);
 }
 
 fn save_terminal() {
     if !io::stdin().is_terminal() {
         return;
     }
-    // SAFETY: tcgetattr only writes the termios struct it is given, which is
-    // plain old data and fully initialised by zeroing.
-    unsafe {
-        let mut settings: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(libc::STDIN_FILENO, &mut settings) == 0 {
-            let _ = SAVED.set(settings);
-        }
+    if let Ok(settings) = termios::tcgetattr(rustix::stdio::stdin()) {
+        let _ = SAVED.set(settings);
     }
 }
 
 fn restore_terminal() {
     if let Some(settings) = SAVED.get() {
-        // SAFETY: tcsetattr reads the struct saved by tcgetattr at start-up.
-        unsafe {
-            libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, settings);
-        }
+        let _ = termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, settings);
     }
 }
