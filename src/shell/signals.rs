@@ -13,18 +13,33 @@
 
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use rustix::termios::{self, OptionalActions, Termios};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses):
+/// the process's console reads it as its stop flag.
+static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-/// What to say if a signal ends the session: the score so far.
-static FAREWELL: Mutex<Option<String>> = Mutex::new(None);
+/// What to say if a signal ends the session: the score so far, as the
+/// process's console last said it.
+static FAREWELL: OnceLock<Farewell> = OnceLock::new();
+
+/// Where a session keeps what a signal that ends it should say last.
+pub type Farewell = Arc<Mutex<Option<String>>>;
+
+/// The process's stop flag, set by Ctrl-C while no question is asked.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    Arc::clone(INTERRUPTED.get_or_init(Arc::default))
+}
+
+/// The process's farewell, which the signal thread says on leaving.
+pub fn farewell() -> Farewell {
+    Arc::clone(FAREWELL.get_or_init(Farewell::default))
+}
 
 /// Held while a game is written to the log, so a signal never tears a record.
 static WRITING: Mutex<()> = Mutex::new(());
@@ -52,7 +67,9 @@ pub fn install(catch_ctrl_c: bool) {
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if signal == SIGINT && catch_ctrl_c && !INTERRUPTED.swap(true, Ordering::SeqCst)
+                    if signal == SIGINT
+                        && catch_ctrl_c
+                        && !interrupt_flag().swap(true, Ordering::SeqCst)
                     {
                         continue;
                     }
@@ -68,16 +85,6 @@ pub fn editing() {
     EDITING.store(true, Ordering::SeqCst);
 }
 
-/// Whether Ctrl-C was pressed while no question was asked.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Sets what a signal that ends the session says last, or nothing.
-pub fn set_farewell(line: Option<String>) {
-    *FAREWELL.lock().unwrap_or_else(|e| e.into_inner()) = line;
-}
-
 /// Holds off a signal's exit while a record is written.
 pub fn writing() -> MutexGuard<'static, ()> {
     WRITING.lock().unwrap_or_else(|e| e.into_inner())
@@ -87,7 +94,7 @@ pub fn writing() -> MutexGuard<'static, ()> {
 fn leave(status: i32) -> ! {
     let _writing = writing();
     restore_terminal();
-    let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut last = String::new();
     if EDITING.load(Ordering::SeqCst) {
         // Bracketed paste off: rustyline turns it on while it reads.

@@ -1,63 +1,30 @@
 //! The line reader and writer: rustyline when both stdin and stdout are
 //! terminals, plain lines otherwise. It knows nothing of any game.
 
-use std::borrow::Cow;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
-use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
-use rustyline::highlight::Highlighter;
-use rustyline::hint::Hinter;
 use rustyline::history::MemHistory;
-use rustyline::validate::Validator;
-use rustyline::{
-    Cmd, ColorMode, CompletionType, ConditionalEventHandler, Config, Context, Editor, Event,
-    EventContext, EventHandler, Helper, KeyEvent, RepeatCount,
-};
+use rustyline::{ColorMode, CompletionType, Config, Editor, EventHandler, KeyEvent};
 
 use super::safe;
-use super::signals;
+use super::signals::{self, Farewell};
+
+mod colour;
+mod completion;
+mod read;
+
+pub use colour::{ColorChoice, dumb_terminal};
+use completion::{Answers, Redraw};
+pub use read::terminal_columns;
+use read::{WatchedStdin, check, read_capped};
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
-
-/// How a `--color` choice and the environment decide colour.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// Colour a terminal, honouring `NO_COLOR` and `CLICOLOR_FORCE`.
-    #[default]
-    Auto,
-    /// Always colour, even into a pipe.
-    Always,
-    /// Never colour: the letter board.
-    Never,
-}
-
-impl ColorChoice {
-    /// The one colour decision: the flag, then `NO_COLOR` / `CLICOLOR_FORCE`,
-    /// then `TERM=dumb`, then whether stdout is a terminal.
-    pub fn decide(self) -> bool {
-        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => {
-                false
-            }
-            ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
-            ColorChoice::Auto if dumb_terminal() => false,
-            ColorChoice::Auto => io::stdout().is_terminal(),
-        }
-    }
-}
-
-/// Whether `TERM=dumb` asks for no colour, no screen control and no line editing.
-pub fn dumb_terminal() -> bool {
-    std::env::var_os("TERM").is_some_and(|t| t == "dumb")
-}
 
 /// What came back from a question.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -96,86 +63,6 @@ impl std::fmt::Display for BadLine {
     }
 }
 
-/// Tab completion from the current question's answers. A multi-word answer
-/// (a whole move, `D1 C2`) completes word by word: after `D1 `, Tab offers
-/// the squares that follow D1.
-#[derive(Default)]
-struct Answers {
-    candidates: Vec<String>,
-}
-
-impl Completer for Answers {
-    type Candidate = Pair;
-
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _ctx: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
-        let start = before.rfind([' ', '-']).map_or(0, |i| i + 1);
-        let done: Vec<String> = before[..start]
-            .split([' ', '-'])
-            .filter(|w| !w.is_empty())
-            .map(str::to_ascii_lowercase)
-            .collect();
-        let word = before[start..].to_ascii_lowercase();
-        let mut found: Vec<Pair> = Vec::new();
-        for candidate in &self.candidates {
-            let words: Vec<&str> = candidate.split(' ').collect();
-            let Some(next) = words.get(done.len()) else {
-                continue;
-            };
-            let agrees = words
-                .iter()
-                .zip(&done)
-                .all(|(w, d)| w.eq_ignore_ascii_case(d));
-            if agrees
-                && next.to_ascii_lowercase().starts_with(&word)
-                && !found.iter().any(|p| p.replacement == *next)
-            {
-                found.push(Pair {
-                    display: next.to_string(),
-                    replacement: next.to_string(),
-                });
-            }
-        }
-        Ok((start, found))
-    }
-}
-
-impl Hinter for Answers {
-    type Hint = String;
-}
-
-impl Highlighter for Answers {
-    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
-        &'s self,
-        prompt: &'p str,
-        _default: bool,
-    ) -> Cow<'b, str> {
-        Cow::Borrowed(prompt)
-    }
-}
-
-impl Validator for Answers {}
-
-impl Helper for Answers {}
-
-/// Ctrl-L: ends the line being read (keeping what was typed) so the console
-/// can clear the screen and draw it again, board and all.
-struct Redraw {
-    typed: Arc<Mutex<Option<String>>>,
-}
-
-impl ConditionalEventHandler for Redraw {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        *self.typed.lock().unwrap_or_else(|e| e.into_inner()) = Some(ctx.line().to_string());
-        Some(Cmd::Interrupt)
-    }
-}
-
 enum Reader {
     /// rustyline, at a terminal; `typed` holds the line when Ctrl-L asks for a redraw.
     Editor {
@@ -184,7 +71,10 @@ enum Reader {
     },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
-    Plain { input: Box<dyn BufRead>, echo: bool },
+    Plain {
+        input: Box<dyn BufRead + Send>,
+        echo: bool,
+    },
 }
 
 /// How the conversation looks: settled once from the command line.
@@ -210,11 +100,28 @@ pub const TELETYPE_WIDTH: usize = 72;
 /// The most screen text kept for a Ctrl-L redraw.
 const MAX_SCREEN: usize = 64 * 1024;
 
-/// The conversation's two ends.
+/// Where a console's width comes from: a terminal's size as it is now, or
+/// nothing (a script's paper). Handed in, never looked up by the console.
+pub type Columns = Arc<dyn Fn() -> Option<usize> + Send + Sync>;
+
+/// The conversation's two ends. A console owns everything a session reads
+/// and writes: its input and output, its look, its width's source, the flag
+/// that says stop (Ctrl-C), and what to say if a signal ends it. It reaches
+/// for nothing of the process, so many run at once (see `tests/sessions.rs`).
 pub struct Console {
     reader: Reader,
-    out: Box<dyn Write>,
+    out: Box<dyn Write + Send>,
     look: Look,
+    /// A person at a terminal (else a script: prompts printed, lines echoed).
+    interactive: bool,
+    /// The screen's width, when known.
+    columns: Option<Columns>,
+    /// Set when the session must stop (Ctrl-C between prompts).
+    stop: Arc<AtomicBool>,
+    /// What a signal that ends the session says last.
+    farewell: Farewell,
+    /// The last line read, kept in the editor's history unless refused.
+    unrefused: Option<String>,
     clears: bool,
     /// Notes said since a person last answered, said again after a clear.
     carried: Vec<String>,
@@ -245,7 +152,8 @@ impl Console {
                 } else {
                     ColorMode::Disabled
                 })
-                .auto_add_history(true)
+                // Only lines the game took go into the history (see `ask`).
+                .auto_add_history(false)
                 .completion_type(CompletionType::List)
                 .build();
             Editor::with_config(config).ok().map(|mut editor| {
@@ -263,6 +171,7 @@ impl Console {
                 }
             })
         });
+        let stop = signals::interrupt_flag();
         let reader = match editor.flatten() {
             Some(reader) => {
                 signals::editing();
@@ -271,19 +180,27 @@ impl Console {
             // A person at a dumb terminal: Ctrl-C must end the read, which
             // the signal thread alone cannot do.
             None if interactive => Reader::Plain {
-                input: Box::new(io::BufReader::new(WatchedStdin)),
+                input: Box::new(io::BufReader::new(WatchedStdin {
+                    stop: Arc::clone(&stop),
+                })),
                 echo: false,
             },
             None => Reader::Plain {
-                input: Box::new(io::stdin().lock()),
+                input: Box::new(io::BufReader::new(io::stdin())),
                 echo: true,
             },
         };
         let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
+        let columns: Columns = Arc::new(terminal_columns);
         Console {
             reader,
             out: Box::new(io::stdout()),
             look,
+            interactive,
+            columns: interactive.then_some(columns),
+            stop,
+            farewell: signals::farewell(),
+            unrefused: None,
             clears,
             carried: Vec::new(),
             screen: String::new(),
@@ -292,8 +209,13 @@ impl Console {
         }
     }
 
-    /// A scripted console over any reader and writer: prompts printed, lines echoed.
-    pub fn scripted(input: Box<dyn BufRead>, out: Box<dyn Write>, colour: bool) -> Console {
+    /// A scripted console over any reader and writer: prompts printed, lines
+    /// echoed, lines wrapped at [`SCRIPT_WIDTH`], its own stop flag and farewell.
+    pub fn scripted(
+        input: Box<dyn BufRead + Send>,
+        out: Box<dyn Write + Send>,
+        colour: bool,
+    ) -> Console {
         Console {
             reader: Reader::Plain { input, echo: true },
             out,
@@ -301,6 +223,11 @@ impl Console {
                 colour,
                 ..Look::default()
             },
+            interactive: false,
+            columns: None,
+            stop: Arc::default(),
+            farewell: Farewell::default(),
+            unrefused: None,
             clears: false,
             carried: Vec::new(),
             screen: String::new(),
@@ -309,14 +236,26 @@ impl Console {
         }
     }
 
+    /// The flag that stops this session: set it and the session leaves as
+    /// at Ctrl-C, at the next question or while the computer thinks.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Sets what a signal that ends the session says last, or nothing.
+    pub fn farewell(&self, line: Option<String>) {
+        *self.farewell.lock().unwrap_or_else(|e| e.into_inner()) = line;
+    }
+
     /// The same console with another look: a teletype's paper and pace.
     pub fn with_look(self, look: Look) -> Console {
         Console { look, ..self }
     }
 
-    /// Whether the player pressed Ctrl-C while no question was asked.
+    /// Whether the player pressed Ctrl-C while no question was asked (or
+    /// the session was told to stop).
     pub fn interrupted(&self) -> bool {
-        self.is_interactive() && signals::interrupted()
+        self.stop.load(Ordering::SeqCst)
     }
 
     /// Starts a fresh line if Ctrl-C was pressed between prompts, where the
@@ -345,7 +284,7 @@ impl Console {
 
     /// Whether a person is at a terminal.
     pub fn is_interactive(&self) -> bool {
-        !matches!(self.reader, Reader::Plain { echo: true, .. })
+        self.interactive
     }
 
     /// Whether output is coloured.
@@ -366,8 +305,8 @@ impl Console {
         } else {
             SCRIPT_WIDTH
         };
-        if self.is_interactive() {
-            let screen = terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20);
+        if let Some(columns) = &self.columns {
+            let screen = columns().unwrap_or(SCRIPT_WIDTH).max(20);
             return if self.look.teletype {
                 paper.min(screen)
             } else {
@@ -421,6 +360,8 @@ impl Console {
     /// The reason may quote what was typed, so it is made safe first.
     pub fn refuse(&mut self, why: &str) -> io::Result<()> {
         self.refused += 1;
+        // A refused line stays out of the editor's history.
+        self.unrefused = None;
         self.say(&safe::text(why))
     }
 
@@ -476,6 +417,10 @@ impl Console {
         }
         let reply = match &mut self.reader {
             Reader::Editor { editor, typed } => {
+                // The line before this question was taken: Up brings it back.
+                if let Some(line) = self.unrefused.take() {
+                    let _ = editor.add_history_entry(line);
+                }
                 if let Some(helper) = editor.helper_mut() {
                     helper.candidates = answers.to_vec();
                 }
@@ -552,8 +497,11 @@ impl Console {
         }
         match &reply {
             Reply::Bad(_) => self.refused += 1,
-            // A person has now seen the notes carried over the clears.
-            Reply::Line(_) => self.carried.clear(),
+            Reply::Line(line) => {
+                // A person has now seen the notes carried over the clears.
+                self.carried.clear();
+                self.unrefused = Some(line.clone());
+            }
             Reply::End => {}
         }
         Ok(reply)
@@ -573,123 +521,6 @@ impl Console {
         self.out.write_all(shown.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()
-    }
-}
-
-/// The terminal's width in columns, if stdout is a terminal.
-pub fn terminal_columns() -> Option<usize> {
-    // SAFETY: TIOCGWINSZ fills the winsize struct it is given, which is
-    // plain data fully initialised by zeroing.
-    unsafe {
-        let mut size: libc::winsize = std::mem::zeroed();
-        (libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) == 0 && size.ws_col > 0)
-            .then_some(usize::from(size.ws_col))
-    }
-}
-
-/// Takes a line's bytes as text, refusing what no game should see.
-fn check(bytes: Vec<u8>) -> Reply {
-    if bytes.len() > MAX_LINE {
-        return Reply::Bad(BadLine::TooLong(bytes.len()));
-    }
-    match String::from_utf8(bytes) {
-        Err(_) => Reply::Bad(BadLine::NotUtf8),
-        Ok(line) if line.chars().any(|c| c.is_control() && c != '\t') => {
-            Reply::Bad(BadLine::Control)
-        }
-        Ok(line) => Reply::Line(line),
-    }
-}
-
-/// Standard input for a person at a terminal without line editing. The
-/// signal thread only notes Ctrl-C, and a blocked read would go on waiting
-/// for Enter, so this waits for input in short slices and reads Ctrl-C as
-/// the end of input: the player leaves, as with Ctrl-D.
-struct WatchedStdin;
-
-impl io::Read for WatchedStdin {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            if signals::interrupted() {
-                return Ok(0);
-            }
-            let mut wanted = libc::pollfd {
-                fd: libc::STDIN_FILENO,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: poll reads and writes only the one pollfd it is given.
-            let ready = unsafe { libc::poll(&mut wanted, 1, 50) };
-            if ready == 0 {
-                continue;
-            }
-            if ready < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(e);
-            }
-            // SAFETY: read writes at most buf.len() bytes into buf. Reading
-            // the descriptor itself, not through std's buffered stdin,
-            // leaves no input buffered where poll cannot see it.
-            let read =
-                unsafe { libc::read(libc::STDIN_FILENO, buf.as_mut_ptr().cast(), buf.len()) };
-            if read >= 0 {
-                return Ok(read as usize);
-            }
-            let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted {
-                return Err(e);
-            }
-        }
-    }
-}
-
-/// Reads one line without its line ending, keeping at most `cap` bytes of it
-/// (plus one, to tell it was longer) and skipping the rest; also returns its
-/// whole length. `None` at end of input.
-fn read_capped(input: &mut dyn BufRead, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
-    let mut kept = Vec::new();
-    let mut total = 0;
-    let mut started = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(started.then_some((kept, total)));
-        }
-        started = true;
-        // LF, CRLF and a lone CR (old Macintosh files) all end a line.
-        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
-        let line = &buf[..end.unwrap_or(buf.len())];
-        let room = (cap + 1).saturating_sub(kept.len());
-        kept.extend_from_slice(&line[..line.len().min(room)]);
-        total += line.len();
-        let ending = end.map(|i| buf[i]);
-        let used = end.map_or(buf.len(), |i| i + 1);
-        input.consume(used);
-        match ending {
-            Some(b'\r') => {
-                // The LF of a CRLF belongs to this line's ending.
-                let next = loop {
-                    match input.fill_buf() {
-                        Ok(buf) => break buf.first().copied(),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(e) => return Err(e),
-                    }
-                };
-                if next == Some(b'\n') {
-                    input.consume(1);
-                }
-                return Ok(Some((kept, total)));
-            }
-            Some(_) => return Ok(Some((kept, total))),
-            None => {}
-        }
     }
 }
 

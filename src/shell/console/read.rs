@@ -1,0 +1,118 @@
+//! Reading lines: capped in length, checked as text, and from a terminal
+//! without line editing in short slices, so Ctrl-C is seen at once.
+
+use std::io::{self, BufRead};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{BadLine, MAX_LINE, Reply};
+
+/// The terminal's width in columns, if stdout is a terminal.
+pub fn terminal_columns() -> Option<usize> {
+    terminal_size::terminal_size_of(rustix::stdio::stdout())
+        .map(|(terminal_size::Width(w), _)| usize::from(w))
+        .filter(|&w| w > 0)
+}
+
+/// Takes a line's bytes as text, refusing what no game should see.
+pub(super) fn check(bytes: Vec<u8>) -> Reply {
+    if bytes.len() > MAX_LINE {
+        return Reply::Bad(BadLine::TooLong(bytes.len()));
+    }
+    match String::from_utf8(bytes) {
+        Err(_) => Reply::Bad(BadLine::NotUtf8),
+        Ok(line) if line.chars().any(|c| c.is_control() && c != '\t') => {
+            Reply::Bad(BadLine::Control)
+        }
+        Ok(line) => Reply::Line(line),
+    }
+}
+
+/// Standard input for a person at a terminal without line editing. The
+/// signal thread only notes Ctrl-C, and a blocked read would go on waiting
+/// for Enter, so this waits for input in short slices and reads Ctrl-C (the
+/// `stop` flag) as the end of input: the player leaves, as with Ctrl-D.
+pub(super) struct WatchedStdin {
+    /// Set when the player presses Ctrl-C.
+    pub(super) stop: Arc<AtomicBool>,
+}
+
+impl io::Read for WatchedStdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let stdin = rustix::stdio::stdin();
+        let slice = Timespec {
+            tv_sec: 0,
+            tv_nsec: 50_000_000,
+        };
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(0);
+            }
+            let mut wanted = [PollFd::new(&stdin, PollFlags::IN)];
+            match poll(&mut wanted, Some(&slice)) {
+                Ok(0) => continue,
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            }
+            // The descriptor itself, not std's buffered stdin: no input is
+            // left buffered where poll cannot see it.
+            match rustix::io::read(stdin, &mut *buf) {
+                Ok(read) => return Ok(read),
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}
+
+/// Reads one line without its line ending, keeping at most `cap` bytes of it
+/// (plus one, to tell it was longer) and skipping the rest; also returns its
+/// whole length. `None` at end of input.
+pub(super) fn read_capped(
+    input: &mut dyn BufRead,
+    cap: usize,
+) -> io::Result<Option<(Vec<u8>, usize)>> {
+    let mut kept = Vec::new();
+    let mut total = 0;
+    let mut started = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(started.then_some((kept, total)));
+        }
+        started = true;
+        // LF, CRLF and a lone CR (old Macintosh files) all end a line.
+        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+        let line = &buf[..end.unwrap_or(buf.len())];
+        let room = (cap + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&line[..line.len().min(room)]);
+        total += line.len();
+        let ending = end.map(|i| buf[i]);
+        let used = end.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        match ending {
+            Some(b'\r') => {
+                // The LF of a CRLF belongs to this line's ending.
+                let next = loop {
+                    match input.fill_buf() {
+                        Ok(buf) => break buf.first().copied(),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e),
+                    }
+                };
+                if next == Some(b'\n') {
+                    input.consume(1);
+                }
+                return Ok(Some((kept, total)));
+            }
+            Some(_) => return Ok(Some((kept, total))),
+            None => {}
+        }
+    }
+}
