@@ -95,6 +95,8 @@ pub struct Player {
     engine: Option<Engine>,
     /// Whether Overpowered may build its own database on first use.
     build_endgame: bool,
+    /// Overpowered's search threads.
+    threads: usize,
 }
 
 impl Player {
@@ -110,7 +112,24 @@ impl Player {
             rng: ChaCha8Rng::seed_from_u64(seed),
             engine,
             build_endgame: level == Level::Overpowered,
+            threads: 1,
         }
+    }
+
+    /// The same player searching on `threads` threads (Overpowered only;
+    /// at least one). The other levels stay on one, as their play is fixed
+    /// by their seed.
+    pub fn with_threads(mut self, threads: usize) -> Player {
+        self.threads = threads.max(1);
+        if self.level == Level::Overpowered {
+            self.engine = self.engine.map(|e| e.with_threads(self.threads));
+        }
+        self
+    }
+
+    /// Overpowered's search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The same player using a database built elsewhere (shared, or read
@@ -181,9 +200,35 @@ impl Player {
                 engine.search(history, limits, deadline).best
             }
             Level::Overpowered => {
+                self.best_move(rules, history, deadline, Limits::default().max_depth)
+            }
+        }
+    }
+
+    /// Overpowered's move after `history`, searching at most `max_depth`
+    /// plies within the deadline (the engine mode's `go depth`); other
+    /// levels play as [`Player::choose_move`].
+    pub fn best_move(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+        max_depth: u32,
+    ) -> Option<Move> {
+        let pos = history.last()?;
+        let moves = rules.moves(pos);
+        if moves.len() <= 1 || self.level != Level::Overpowered {
+            return self.choose_move(rules, history, deadline);
+        }
+        {
+            {
                 self.build_endgame_if_near(rules, pos);
                 let engine = self.engine.as_mut()?;
-                let report = engine.search(history, Limits::default(), deadline);
+                let limits = Limits {
+                    max_depth,
+                    use_endgame: true,
+                };
+                let report = engine.search(history, limits, deadline);
                 // Where the database knows the value, any move that keeps it will do.
                 if report
                     .exact

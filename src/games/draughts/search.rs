@@ -129,6 +129,8 @@ pub struct Engine {
     nodes: u64,
     stopped: bool,
     use_endgame: bool,
+    /// Search threads (Lazy SMP): this one and `threads - 1` helpers.
+    threads: usize,
 }
 
 impl Engine {
@@ -149,7 +151,14 @@ impl Engine {
             nodes: 0,
             stopped: false,
             use_endgame: true,
+            threads: 1,
         }
+    }
+
+    /// The same engine searching on `threads` threads (at least one).
+    pub fn with_threads(mut self, threads: usize) -> Engine {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The same engine with an endgame database (ignored unless built for
