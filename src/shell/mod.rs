@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod console;
 pub mod date;
+pub mod endgame_store;
 pub mod engine;
 pub mod history;
 pub mod matchplay;

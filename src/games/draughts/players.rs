@@ -104,7 +104,7 @@ impl Player {
     pub fn new(level: Level, rules: Draughts, seed: u64) -> Player {
         let engine = match level {
             Level::Rubbish | Level::Greedy => None,
-            Level::Cunning => Some(Engine::new(rules, 16)),
+            Level::Cunning => Some(Engine::new(rules, 16).with_noise(seed)),
             Level::Overpowered => Some(Engine::new(rules, OVERPOWERED_TABLE_BITS)),
         };
         Player {
@@ -416,6 +416,29 @@ mod tests {
             let b = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn cunning_plays_other_games_for_other_seeds() {
+        let rules = Draughts::STANDARD;
+        let game = |seed: u64| {
+            let mut black = Player::new(Level::Cunning, rules, seed);
+            let mut white = Player::new(Level::Cunning, rules, seed + 100);
+            let mut history = vec![Position::START];
+            let mut moves = Vec::new();
+            for ply in 0..16 {
+                let player = if ply % 2 == 0 { &mut black } else { &mut white };
+                let Some(m) = player.choose_move(&rules, &history, &Never) else {
+                    break;
+                };
+                moves.push(m.to_string());
+                history.push(history[history.len() - 1].play(&m));
+            }
+            moves.join(" ")
+        };
+        assert_eq!(game(3), game(3));
+        let games: std::collections::HashSet<String> = (0..6).map(game).collect();
+        assert!(games.len() >= 4, "{games:?}");
     }
 
     #[test]
