@@ -20,8 +20,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::games::Deadline;
-use crate::games::draughts::endgame::Endgame;
+use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::{Draughts, Level, Perft, Player, Position, fen, notation};
+use crate::shell::endgame_store::EndgameStore;
 use crate::shell::safe;
 
 /// The longest line read, in bytes: room for a game of several hundred moves.
@@ -51,38 +52,58 @@ pub struct Config {
 pub enum EndgameSource {
     /// Already in memory.
     Ready(Arc<Endgame>),
-    /// Being built or loaded elsewhere; asked between commands, waited for by `isready`.
+    /// Being built or loaded elsewhere: asked between commands for a newer
+    /// one (`true`: wait for one), and waited for by `isready` until the
+    /// first arrives.
     Later(Box<dyn FnMut(bool) -> Option<Arc<Endgame>> + Send>),
 }
 
 impl EndgameSource {
     /// A database of `pieces` pieces built now on a thread of its own.
     pub fn build_in_background(rules: Draughts, pieces: u32) -> EndgameSource {
-        EndgameSource::from_thread(move || Some(Arc::new(Endgame::build(pieces, rules))))
+        EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
     }
 
-    /// A database that `make` produces on a thread of its own (built, or
-    /// read from disk); if it gives none, the engine plays without one.
+    /// The database of `pieces` pieces kept in `store`, read on a thread of
+    /// its own; when it is not there, the 4-piece one is built in memory
+    /// first (seconds), then the large one built and saved (minutes).
+    pub fn from_store(rules: Draughts, store: EndgameStore, pieces: u32) -> EndgameSource {
+        EndgameSource::from_thread(move |give| {
+            if let Ok(Some(db)) = store.load(pieces, rules) {
+                give(Arc::new(db));
+                return;
+            }
+            give(Arc::new(Endgame::build(MAX_PIECES.min(pieces), rules)));
+            if pieces > MAX_PIECES
+                && let Ok(db) = store.load_or_build(pieces, rules, &mut |_, _| true)
+            {
+                give(Arc::new(db));
+            }
+        })
+    }
+
+    /// Databases that `make` hands over, one or more, larger each time, on
+    /// a thread of its own (built, or read from disk).
     pub fn from_thread(
-        make: impl FnOnce() -> Option<Arc<Endgame>> + Send + 'static,
+        make: impl FnOnce(&mut dyn FnMut(Arc<Endgame>)) + Send + 'static,
     ) -> EndgameSource {
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("endgame".into())
             .spawn(move || {
-                if let Some(db) = make() {
+                make(&mut |db| {
                     let _ = tx.send(db);
-                }
+                })
             });
         if spawned.is_err() {
             return EndgameSource::Later(Box::new(|_| None));
         }
         EndgameSource::Later(Box::new(move |wait| {
-            if wait {
-                rx.recv().ok()
-            } else {
-                rx.try_recv().ok()
+            let mut newest = if wait { rx.recv().ok() } else { None };
+            while let Ok(db) = rx.try_recv() {
+                newest = Some(db);
             }
+            newest
         }))
     }
 }
@@ -100,7 +121,8 @@ struct State {
     config: Config,
     player: Player,
     history: Vec<Position>,
-    attached: bool,
+    /// The largest database received so far.
+    endgame: Option<Arc<Endgame>>,
 }
 
 impl State {
@@ -111,30 +133,36 @@ impl State {
             config,
             player,
             history: vec![start],
-            attached: false,
+            endgame: None,
         };
         s.catch_up(false);
         s
     }
 
-    /// Takes the database once it is there; `wait` blocks until it is.
+    /// Takes a newer, larger database if there is one; `wait` blocks until
+    /// the first has come.
     fn catch_up(&mut self, wait: bool) {
-        if self.attached {
-            return;
-        }
+        let has = self.endgame.as_ref().map_or(0, |d| d.max_pieces());
         let db = match &mut self.config.endgame {
-            None => {
-                self.attached = true;
-                return;
-            }
+            None => return,
             Some(EndgameSource::Ready(db)) => Some(Arc::clone(db)),
-            Some(EndgameSource::Later(get)) => get(wait),
+            Some(EndgameSource::Later(get)) => get(wait && has == 0),
         };
-        if let Some(db) = db {
+        if let Some(db) = db
+            && (self.endgame.is_none() || db.max_pieces() > has)
+        {
             self.player.attach_endgame(Arc::clone(&db));
-            self.config.endgame = Some(EndgameSource::Ready(db));
-            self.attached = true;
+            self.endgame = Some(db);
         }
+    }
+
+    /// A fresh player, with the database already received.
+    fn new_game(&mut self) {
+        self.player = new_player(&self.config);
+        if let Some(db) = &self.endgame {
+            self.player.attach_endgame(Arc::clone(db));
+        }
+        self.catch_up(false);
     }
 }
 
@@ -245,9 +273,7 @@ fn answer(state: &mut State, line: &str) -> Reply {
             Reply::Lines(vec!["readyok".into()])
         }
         "newgame" => {
-            state.player = new_player(&state.config);
-            state.attached = false;
-            state.catch_up(false);
+            state.new_game();
             Reply::Lines(Vec::new())
         }
         "position" => match position(state.config.rules, args) {
