@@ -3,8 +3,12 @@
 //!
 //! ```text
 //! nice -n 19 cargo run --release --example draughts_train -- \
-//!     --games 2000 --depth 6 --epochs 2000 --seed 1 --out data/draughts_eval.txt
+//!     --games 4000 --depth 8 --epochs 2000 --seed 1 --l2 1e-7 \
+//!     --positions target/draughts-positions.txt --out data/draughts_eval.txt
 //! ```
+//!
+//! `--positions FILE` keeps the positions: a second run reads them instead
+//! of playing the games again.
 //!
 //! 1. Games: the engine (with the weights compiled in, and the 4-piece
 //!    database) plays itself at a fixed depth from each ballot opening in
@@ -34,7 +38,7 @@ use tallyho::games::Never;
 use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::eval::{self, TERMS, Weights};
-use tallyho::games::draughts::{Draughts, Engine, Limits, Position, Side, ballot, movegen};
+use tallyho::games::draughts::{Draughts, Engine, Limits, Position, Side, ballot, fen, movegen};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +54,8 @@ fn main() {
     let epochs = num("--epochs", 2000) as usize;
     let seed = num("--seed", 1);
     let out = get("--out").unwrap_or_else(|| "data/draughts_eval.txt".into());
+    let l2: f64 = get("--l2").and_then(|t| t.parse().ok()).unwrap_or(1e-7);
+    let cache = get("--positions");
     let start = if get("--from").as_deref() == Some("hand") {
         eval::hand_weights()
     } else {
@@ -57,7 +63,16 @@ fn main() {
     };
 
     let t = Instant::now();
-    let samples = play_games(games, depth, seed);
+    let samples = match cache.as_deref().map(read_positions) {
+        Some(Ok(s)) => s,
+        _ => {
+            let s = play_games(games, depth, seed);
+            if let Some(path) = &cache {
+                write_positions(path, &s);
+            }
+            s
+        }
+    };
     eprintln!(
         "{} positions from {games} games at depth {depth} in {:.0} s",
         samples.len(),
@@ -72,12 +87,12 @@ fn main() {
         "K = {k:.0}; loss with the starting weights {:.5}",
         loss(&data, &start, k)
     );
-    let w = train(&data, start, k, epochs);
+    let w = train(&data, start, k, epochs, l2);
     eprintln!("loss after training {:.5}", loss(&data, &w, k));
     let mut text = format!(
         "# Draughts evaluation weights: NAME OPENING ENDGAME (hundredths of a man).\n\
          # Made by: cargo run --release --example draughts_train -- --games {games} \
-         --depth {depth} --epochs {epochs} --seed {seed}\n\
+         --depth {depth} --epochs {epochs} --seed {seed} --l2 {l2:e}\n\
          # from {} positions; K = {k:.0}.\n",
         data.len()
     );
@@ -167,6 +182,28 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
     out
 }
 
+/// Positions as lines `FEN LABEL`, to train again without playing again.
+fn write_positions(path: &str, samples: &[(Position, f64)]) {
+    let text: String = samples
+        .iter()
+        .map(|(p, y)| format!("{} {y}\n", fen::write(p)))
+        .collect();
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("{path}: {e}");
+    }
+}
+
+fn read_positions(path: &str) -> Result<Vec<(Position, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    text.lines()
+        .map(|line| {
+            let (f, y) = line.rsplit_once(' ').ok_or("no label")?;
+            let pos = fen::parse(f).map_err(|e| e.to_string())?;
+            Ok((pos, y.parse::<f64>().map_err(|e| e.to_string())?))
+        })
+        .collect()
+}
+
 /// A position's terms, its phase and its label.
 struct Sample {
     terms: Vec<(u16, f64)>,
@@ -233,9 +270,12 @@ fn fit_k(data: &[Sample], w: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Adam on the mean cross-entropy, full batch.
-fn train(data: &[Sample], start: Weights, k: f64, epochs: usize) -> Weights {
-    let mut w = to_f64(&start);
+/// Adam on the mean cross-entropy, full batch, with a pull of `l2` toward
+/// the starting weights (terms seldom seen, such as kings early on, keep
+/// their starting values instead of fitting noise).
+fn train(data: &[Sample], start: Weights, k: f64, epochs: usize, l2: f64) -> Weights {
+    let w0 = to_f64(&start);
+    let mut w = w0;
     let mut m = [[0.0f64; 2]; TERMS];
     let mut v = [[0.0f64; 2]; TERMS];
     let (rate, b1, b2) = (0.5, 0.9, 0.999);
@@ -252,7 +292,7 @@ fn train(data: &[Sample], start: Weights, k: f64, epochs: usize) -> Weights {
         }
         for i in 0..TERMS {
             for j in 0..2 {
-                let gr = g[i][j] / n;
+                let gr = g[i][j] / n + l2 * (w[i][j] - w0[i][j]);
                 m[i][j] = b1 * m[i][j] + (1.0 - b1) * gr;
                 v[i][j] = b2 * v[i][j] + (1.0 - b2) * gr * gr;
                 let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));

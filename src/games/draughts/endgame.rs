@@ -343,6 +343,33 @@ impl Endgame {
         self.slices.iter().map(Vec::len).sum()
     }
 
+    /// For each material balance (black men, black kings, white men, white
+    /// kings) with exactly `pieces` pieces: how many positions with Black to
+    /// move are wins, losses and draws for Black. Overlapping placements
+    /// are not positions and are not counted.
+    pub fn counts(&self, pieces: u32) -> Vec<([u8; 4], [u64; 3])> {
+        Material::all(self.max_pieces)
+            .into_iter()
+            .filter(|m| m.total() == pieces)
+            .map(|m| {
+                let mut c = [0u64; 3];
+                let slice = &self.slices[m.code()];
+                for (index, &b) in slice.iter().enumerate() {
+                    if position_at(index, m).is_none() {
+                        continue;
+                    }
+                    let k = match Exact::from_byte(b) {
+                        Exact::Win(_) => 0,
+                        Exact::Loss(_) => 1,
+                        Exact::Draw => 2,
+                    };
+                    c[k] += 1;
+                }
+                (m.0, c)
+            })
+            .collect()
+    }
+
     /// The longest forced win it holds, in plies.
     pub fn longest_win(&self) -> u32 {
         self.slices
