@@ -387,7 +387,8 @@ mod tests {
 
     #[test]
     fn the_start_is_level_and_material_counts() {
-        assert_eq!(evaluate(&Position::START), 0);
+        // Level but for the move itself (the learnt tempo term).
+        assert!(evaluate(&Position::START).abs() <= 10);
         let up = fen::parse("B:W21-31:B1-12").unwrap();
         assert!(evaluate(&up) > 80);
         assert!(evaluate(&up.with_side(Side::White)) < -80);
