@@ -1,7 +1,7 @@
 //! The draughts engine mode on stdin and stdout, until the lead wires
 //! `tallyho draughts engine` to the same function.
 //!
-//! `cargo run --release --example draughts_engine -- [--threads N] [--seed S] [--pieces 5] [--db-dir DIR] [--no-db]`
+//! `cargo run --release --example draughts_engine -- [--threads N] [--seed S] [--pieces 5] [--db-dir DIR] [--no-db] [--no-book]`
 //!
 //! Then type `position startpos moves 11-15`, `go movetime 1000`, `quit`.
 //! `--threads` defaults to every core; matches give each engine one. The
@@ -55,6 +55,7 @@ fn main() {
         rules,
         threads,
         seed: value("--seed").unwrap_or(0),
+        book: !args.iter().any(|a| a == "--no-book"),
         endgame,
     };
     let stdin = io::stdin();

@@ -89,12 +89,18 @@ fn main() {
     );
     let w = train(&data, start, k, epochs, l2);
     eprintln!("loss after training {:.5}", loss(&data, &w, k));
+    let source = match &cache {
+        Some(path) => format!("--positions {path}"),
+        None => format!("--games {games} --depth {depth} --seed {seed}"),
+    };
     let mut text = format!(
         "# Draughts evaluation weights: NAME OPENING ENDGAME (hundredths of a man).\n\
-         # Made by: cargo run --release --example draughts_train -- --games {games} \
-         --depth {depth} --epochs {epochs} --seed {seed} --l2 {l2:e}\n\
-         # from {} positions; K = {k:.0}.\n",
-        data.len()
+         # Made by: cargo run --release --example draughts_train -- {source} \
+         --epochs {epochs} --l2 {l2:e}\n\
+         # from {} positions; K = {k:.0}; loss {:.4} before, {:.4} after.\n",
+        data.len(),
+        loss(&data, &start, k),
+        loss(&data, &w, k),
     );
     text.push_str(&eval::format_weights(&w));
     std::fs::write(&out, text).expect("cannot write the weights");

@@ -44,6 +44,8 @@ pub struct Config {
     pub threads: usize,
     /// The seed of its random choices (among moves of equal exact value).
     pub seed: u64,
+    /// Whether it plays from the opening book.
+    pub book: bool,
     /// The endgame database: ready, or arriving later (`isready` waits for it).
     pub endgame: Option<EndgameSource>,
 }
@@ -167,9 +169,14 @@ impl State {
 }
 
 fn new_player(config: &Config) -> Player {
-    Player::new(Level::Overpowered, config.rules, config.seed)
+    let player = Player::new(Level::Overpowered, config.rules, config.seed)
         .without_endgame()
-        .with_threads(config.threads)
+        .with_threads(config.threads);
+    if config.book {
+        player
+    } else {
+        player.without_book()
+    }
 }
 
 /// What one line asks for.
@@ -377,6 +384,7 @@ mod tests {
             rules: Draughts::STANDARD,
             threads: 1,
             seed: 1,
+            book: true,
             endgame: None,
         };
         let mut out = Vec::new();

@@ -31,6 +31,7 @@
 pub mod analysis;
 pub mod ballot;
 pub mod bitboard;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 pub mod fen;

@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 
+use super::book;
 use super::endgame::{Endgame, Exact};
 use super::eval;
 use super::movegen;
@@ -97,6 +98,8 @@ pub struct Player {
     build_endgame: bool,
     /// Overpowered's search threads.
     threads: usize,
+    /// Whether Overpowered plays from the opening book.
+    use_book: bool,
 }
 
 impl Player {
@@ -113,7 +116,15 @@ impl Player {
             engine,
             build_endgame: level == Level::Overpowered,
             threads: 1,
+            use_book: true,
         }
+    }
+
+    /// The same player without the opening book (to compare, or to make
+    /// the book itself).
+    pub fn without_book(mut self) -> Player {
+        self.use_book = false;
+        self
     }
 
     /// The same player searching on `threads` threads (Overpowered only;
@@ -220,29 +231,30 @@ impl Player {
         if moves.len() <= 1 || self.level != Level::Overpowered {
             return self.choose_move(rules, history, deadline);
         }
+        if self.use_book
+            && let Some(m) = book::lookup(rules, pos)
         {
-            {
-                self.build_endgame_if_near(rules, pos);
-                let engine = self.engine.as_mut()?;
-                let limits = Limits {
-                    max_depth,
-                    use_endgame: true,
-                };
-                let report = engine.search(history, limits, deadline);
-                // Where the database knows the value, any move that keeps it will do.
-                if report
-                    .exact
-                    .is_some_and(|e| e != super::endgame::Exact::Draw)
-                {
-                    return report
-                        .exact_moves
-                        .choose(&mut self.rng)
-                        .copied()
-                        .or(report.best);
-                }
-                report.best
-            }
+            return Some(m);
         }
+        self.build_endgame_if_near(rules, pos);
+        let engine = self.engine.as_mut()?;
+        let limits = Limits {
+            max_depth,
+            use_endgame: true,
+        };
+        let report = engine.search(history, limits, deadline);
+        // Where the database knows the value, any move that keeps it will do.
+        if report
+            .exact
+            .is_some_and(|e| e != super::endgame::Exact::Draw)
+        {
+            return report
+                .exact_moves
+                .choose(&mut self.rng)
+                .copied()
+                .or(report.best);
+        }
+        report.best
     }
 
     /// The best moves and the verdict on them, for a hint or a draw offer:
