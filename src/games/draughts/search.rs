@@ -736,6 +736,30 @@ mod tests {
     }
 
     #[test]
+    fn threads_share_the_search_and_agree_on_forced_lines() {
+        let pos = fen::parse("B:W18:B14,K1").unwrap();
+        let limits = Limits {
+            max_depth: 8,
+            use_endgame: false,
+        };
+        let mut two = Engine::new(Draughts::STANDARD, 16).with_threads(2);
+        let r = two.search(&[pos], limits, &Never);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
+        assert_eq!(r.score, Score::Win(1));
+        // From the start, every thread's work counts and a legal move comes back.
+        let r = two.search(&[Position::START], limits, &Never);
+        assert_eq!(r.depth, 8);
+        assert!(
+            Draughts::STANDARD
+                .moves(&Position::START)
+                .contains(&r.best.unwrap())
+        );
+        let mut one = Engine::new(Draughts::STANDARD, 16);
+        let alone = one.search(&[Position::START], limits, &Never);
+        assert!(r.nodes > alone.nodes / 2, "{} {}", r.nodes, alone.nodes);
+    }
+
+    #[test]
     fn a_deadline_that_has_passed_still_gives_a_move() {
         struct Passed;
         impl Deadline for Passed {
