@@ -31,8 +31,9 @@ pub const MAX_LINE: usize = 16 * 1024;
 pub const MAX_MOVETIME: u64 = 24 * 60 * 60 * 1000;
 /// The deepest `go depth`.
 pub const MAX_DEPTH: u32 = 64;
-/// The deepest `perft`: deeper runs take hours even with the table.
-pub const MAX_PERFT: u32 = 24;
+/// The deepest `perft`: seconds from the start with the table, where deeper
+/// runs take minutes to hours and the protocol cannot be interrupted.
+pub const MAX_PERFT: u32 = 14;
 /// The most moves after `position`: far past any game the rules let go on.
 pub const MAX_MOVES: usize = 2000;
 
