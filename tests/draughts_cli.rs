@@ -391,3 +391,17 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
         "{replay}"
     );
 }
+
+#[test]
+fn the_engine_mode_answers_the_line_protocol() {
+    let home = folder("engine");
+    tallyho(&home)
+        .args(["draughts", "engine", "--threads", "1"])
+        .write_stdin("isready\nposition startpos\nperft 3\nposition startpos moves 11-15\ngo depth 4\nnonsense\nquit\n")
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("readyok"))
+        .stdout(predicate::str::contains("bestmove "))
+        .stdout(predicate::str::contains("perft 3 302"));
+}

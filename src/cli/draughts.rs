@@ -35,6 +35,12 @@ pub struct DraughtsArgs {
     #[arg(long, global = true)]
     pub ascii: bool,
 
+    /// The computer's search threads for play, hints and analyse (default:
+    /// every core).
+    #[arg(long, global = true, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+
     /// Draw the board from White's side (row 1 at the top), as it is drawn
     /// anyway when one person plays White against the computer.
     #[arg(long, global = true)]
@@ -61,6 +67,22 @@ pub enum DraughtsTool {
     Analyse {
         /// The position, in FEN: W:W18,24,K10:B12,16,K22.
         fen: String,
+    },
+    /// The engine for other programs: a line protocol on standard input and
+    /// output, in the spirit of UCI (position, go, perft, isready, quit;
+    /// see the README).
+    Engine {
+        /// Play no moves from the opening book.
+        #[arg(long)]
+        no_book: bool,
+    },
+    /// Build the endgame database of up to N pieces into the data
+    /// directory, where the engine finds it (five pieces: about two minutes).
+    BuildDb {
+        /// The most pieces (2-5).
+        #[arg(long, value_name = "N", default_value_t = 5,
+              value_parser = clap::value_parser!(u32).range(2..=5))]
+        pieces: u32,
     },
 }
 

@@ -13,6 +13,7 @@ use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
 use tallyho::faces::draughts::session::Session;
 use tallyho::faces::draughts::{DraughtsFace, board, wants_ascii};
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
+use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
 use tallyho::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
     perft_each,
@@ -20,6 +21,8 @@ use tallyho::games::draughts::{
 use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
+use tallyho::shell::endgame_store::EndgameStore;
+use tallyho::shell::engine::{self, Config as EngineConfig, EndgameSource};
 use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::log::{OpenError, open_regular};
 use tallyho::shell::replay::{self, ReplayError};
@@ -50,8 +53,78 @@ pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, App
             )?;
             Ok(Ending::Clean)
         }
+        Some(DraughtsTool::Engine { no_book }) => {
+            engine(options, captures, *no_book)?;
+            Ok(Ending::Clean)
+        }
+        Some(DraughtsTool::BuildDb { pieces }) => {
+            build_db(Draughts::with_captures(captures), *pieces)?;
+            Ok(Ending::Clean)
+        }
         None => play(options),
     }
+}
+
+/// The computer's search threads: asked for, or every core.
+fn threads(options: &Options) -> usize {
+    options.draughts.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    )
+}
+
+/// Where endgame databases are kept: the user's data directory.
+fn store() -> Option<EndgameStore> {
+    directories::ProjectDirs::from("", "", "tallyho").map(|d| EndgameStore::new(d.data_dir()))
+}
+
+/// `tallyho draughts engine`: the line protocol on standard input and output.
+fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), AppError> {
+    let rules = Draughts::with_captures(captures);
+    let endgame = Some(match store() {
+        Some(store) => EndgameSource::from_store(rules, store, LARGEST_PIECES),
+        None => EndgameSource::build_in_background(rules, MAX_PIECES),
+    });
+    let config = EngineConfig {
+        rules,
+        threads: threads(options),
+        seed: options.play.seed.unwrap_or(0),
+        book: !no_book,
+        endgame,
+    };
+    engine::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
+    Ok(())
+}
+
+/// `tallyho draughts build-db`: the databases up to `pieces`, with progress.
+fn build_db(rules: Draughts, pieces: u32) -> Result<(), AppError> {
+    let store = store().ok_or_else(|| {
+        AppError::Failed("no home directory is known to keep the database in".into())
+    })?;
+    let mut err = io::stderr();
+    let mut last = usize::MAX;
+    let mut progress = |done: usize, total: usize| {
+        let percent = done * 100 / total.max(1);
+        if percent != last {
+            last = percent;
+            let filled = percent / 4;
+            let _ = write!(
+                err,
+                "\r[{}{}] {percent:>3}% of {pieces} pieces",
+                "#".repeat(filled),
+                " ".repeat(25 - filled)
+            );
+            let _ = err.flush();
+        }
+        true
+    };
+    let db = store
+        .build(pieces, rules, &mut progress)
+        .map_err(AppError::Failed)?;
+    let _ = writeln!(err);
+    let path = store.path(db.max_pieces(), rules);
+    println!("{}", safe::text(&path.display().to_string()));
+    Ok(())
 }
 
 /// Plays a match with the command's options.
@@ -63,7 +136,10 @@ fn play(options: &Options) -> Result<Ending, AppError> {
         ascii: ascii_here(options.draughts.ascii),
         flip: options.draughts.flip,
     };
-    let session = Session::new(rules);
+    let mut session = Session::new(rules).with_threads(threads(&options));
+    if let Some(store) = store() {
+        session = session.with_store(store, LARGEST_PIECES);
+    }
     super::play_match(
         session,
         GameKind::Draughts,
