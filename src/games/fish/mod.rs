@@ -111,5 +111,5 @@ pub use notation::NotationError;
 pub use position::{Haul, MAX_PENGUINS, Move, Position, PositionError, Side, skipped};
 pub use refusal::Refusal;
 pub use rules::{Setup, SetupError};
-pub use search::{Analysis, Limits, Search, analyse};
+pub use search::{Analysis, DEFAULT_MEMORY, Limits, MoveValue, Search, analyse};
 pub use square::{Named, SquareError, at, parse_path, parse_square};
