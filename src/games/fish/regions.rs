@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::Tiles;
 use super::geometry::{flood, neighbours, queen_moves};
+use super::table::headroom;
 use crate::games::Deadline;
 use crate::games::grid::squares;
 
@@ -211,8 +212,12 @@ impl RegionSolver {
     /// Stores what a search found, if there is room: a full memo, or one the
     /// allocator will not grow, is cleared instead (it only saves work).
     fn remember(&mut self, key: (u64, u64, u64), known: Known) {
+        // Growing doubles the map: ask for that much (40 bytes an entry),
+        // with room to spare, before the map asks.
         if self.memo.len() == self.memo.capacity()
-            && (self.memo.len() >= self.memo_limit || self.memo.try_reserve(1).is_err())
+            && (self.memo.len() >= self.memo_limit
+                || !headroom(self.memo.capacity().max(16) * 80)
+                || self.memo.try_reserve(1).is_err())
         {
             self.memo.clear();
             return;

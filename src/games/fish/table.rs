@@ -106,7 +106,9 @@ impl Table {
         loop {
             let buckets = 1usize << bits;
             let mut slots: Vec<[u64; 2]> = Vec::new();
-            if bits == MIN_BITS || slots.try_reserve_exact(2 * buckets).is_ok() {
+            if bits == MIN_BITS
+                || (headroom(16 * 2 * buckets) && slots.try_reserve_exact(2 * buckets).is_ok())
+            {
                 slots.resize(2 * buckets, [0, 0]);
                 return Table {
                     slots,
@@ -150,6 +152,19 @@ impl Table {
             self.slots[b + 1] = slot;
         }
     }
+}
+
+/// Bytes left free beside a large allocation, for the small ones that
+/// follow (which abort if refused): 16 MB.
+pub const HEADROOM: usize = 16 << 20;
+
+/// Whether the allocator grants `bytes` and [`HEADROOM`] more. The probe is
+/// freed at once: the caller then asks for `bytes`, fallibly too.
+pub fn headroom(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(bytes.saturating_add(HEADROOM))
+        .is_ok()
 }
 
 #[cfg(test)]
