@@ -86,10 +86,26 @@
 //! a value: the final difference of points, **P's minus A's**, points already
 //! collected included, with best play by both. It says whether the value is
 //! exact (proven to the end of the game, or to regions solved exactly once
-//! the penguins are cut off from each other) or an estimate. Every position
-//! with at most 16 tiles left, so every 4x4 position, is solved exactly
-//! within a few seconds. A search stops when its [`crate::games::Deadline`]
-//! passes or at the [`Limits`] given (nodes or depth, for repeatable tests).
+//! the penguins are cut off from each other) or an estimate. How far that
+//! reaches in a second is measured, not promised: the README quotes
+//! `examples/fish_reach.rs` and `benches/fish.rs`. A search stops when its
+//! [`crate::games::Deadline`] passes or at the [`Limits`] given (nodes or
+//! depth, for repeatable tests). [`Search::analyse_all`] values every legal
+//! move.
+//!
+//! A search takes at most [`DEFAULT_MEMORY`] unless told otherwise
+//! ([`Search::within`], [`Search::sized`], `Computer::with_memory`), and
+//! asks for it fallibly: on a short machine it gets a smaller table.
+//!
+//! # Positions no game reaches
+//!
+//! [`Position::parse`] and [`Position::from_parts`] refuse, with a
+//! [`PositionError`], a position no game can reach as far as its parts
+//! tell: players with different numbers of penguins (placed and to place),
+//! none at all, placements out of the order the rules give (P first, then
+//! alternately: with as many left to place each it is P's turn, with A one
+//! more it is A's, and nothing else happens), points collected while
+//! placing, or more tiles collected than are taken from the board.
 
 mod board;
 mod geometry;
@@ -111,5 +127,5 @@ pub use notation::NotationError;
 pub use position::{Haul, MAX_PENGUINS, Move, Position, PositionError, Side, skipped};
 pub use refusal::Refusal;
 pub use rules::{Setup, SetupError};
-pub use search::{Analysis, Limits, Search, analyse};
+pub use search::{Analysis, DEFAULT_MEMORY, Limits, MoveValue, Search, analyse};
 pub use square::{Named, SquareError, at, parse_path, parse_square};

@@ -389,6 +389,50 @@ mod tests {
             err("2222/2222/2222/2222 place:1/1 next:P"),
             "penguins are still to be placed but no free 1-point tile is left: write place:0/0"
         );
+        // Positions no game reaches.
+        assert_eq!(
+            err("1111/1111/1111/1111 P:1,1 next:P"),
+            "P has 1 penguin and A has 0, placed and to place: no game gives the players different numbers"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 P:1,1;1,2 A:4,4 next:P"),
+            "P has 2 penguins and A has 1, placed and to place: no game gives the players different numbers"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 next:P"),
+            "no penguin stands and none is to be placed: every game gives each player at least one"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 P:1,1 place:0/1 next:P"),
+            "A has one more to place than P, so it is A's turn: P places first and the players alternate"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 A:1,1 place:1/0 next:A"),
+            "P has 1 to place and A 0: A cannot have placed more than P, since P places first and the players alternate"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 P:1,1 A:4,4 place:1/1 next:A"),
+            "both have 1 to place, so it is P's turn: P places first and the players alternate"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 P:1,1;1,2 place:0/2 next:A"),
+            "P has 0 to place and A 2: P cannot be two placements ahead, since the players alternate"
+        );
+        assert_eq!(
+            err("1111/1221/1221/1111 P:1,1 A:4,4 points:1/- next:P"),
+            "1 tile is collected but 0 are taken from the board: every tile collected is a tile taken"
+        );
+        assert_eq!(
+            err(".111/1221/1221/1111 P:1,2 A:4,4 points:1/3 next:P"),
+            "2 tiles are collected but 1 is taken from the board: every tile collected is a tile taken"
+        );
+        assert_eq!(
+            err(".111/1221/1221/1111 P:1,2 place:0/1 points:1/- next:A"),
+            "points are collected but penguins are still to be placed: no tile is taken before every penguin stands"
+        );
+        // What a game reaches passes: A to place second, points as taken.
+        assert!(Position::parse("1111/1221/1221/1111 P:1,1 place:0/1 next:A").is_ok());
+        assert!(Position::parse(".111/1221/1221/1111 P:1,2 A:4,4 points:1/- next:A").is_ok());
         // A finished game may name either side.
         assert!(Position::parse("1..1/..../..../1..1 P:1,1 A:4,4 next:A").is_ok());
     }

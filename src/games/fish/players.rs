@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use super::geometry::queen_moves;
 use super::position::{Move, Position, Side};
 use super::rules::Setup;
-use super::search::{Limits, Search};
+use super::search::{DEFAULT_MEMORY, Limits, Search};
 use crate::games::{self, Advice, Deadline, Rules, Verdict};
 
 levels! {
@@ -36,6 +36,9 @@ pub struct Computer {
     rng: ChaCha8Rng,
     search: Option<Search>,
     limits: Limits,
+    /// The memory its search may take, and the usual think, to size it.
+    memory: usize,
+    think_ms: Option<u64>,
 }
 
 impl Computer {
@@ -46,7 +49,27 @@ impl Computer {
             rng: ChaCha8Rng::seed_from_u64(seed),
             search: None,
             limits: Limits::NONE,
+            memory: DEFAULT_MEMORY,
+            think_ms: None,
         }
+    }
+
+    /// The same player with its search held to about `bytes` (table and
+    /// region memo together; default [`DEFAULT_MEMORY`]) and sized for
+    /// about `think_ms` milliseconds a move, if given. The search is made
+    /// at the first move, to the board's size, and asks the allocator
+    /// fallibly: a short machine gets a smaller table, never an abort.
+    pub fn with_memory(mut self, bytes: usize, think_ms: Option<u64>) -> Computer {
+        self.memory = bytes;
+        self.think_ms = think_ms;
+        self
+    }
+
+    /// Its search, made on first use for the board of `pos`.
+    fn search(&mut self, pos: &Position) -> &mut Search {
+        let (memory, think_ms) = (self.memory, self.think_ms);
+        self.search
+            .get_or_insert_with(|| Search::sized(pos.board(), think_ms, memory))
     }
 
     /// The same player with limits on its search besides the deadline (a
@@ -82,9 +105,11 @@ impl Computer {
                 search.analyse(pos, limits, deadline).best
             }
             Level::Overpowered => {
-                let search = self.search.get_or_insert_with(Search::new);
-                search.shuffle_next(self.rng.next_u64());
-                search.analyse(pos, self.limits, deadline).best
+                let shuffle = self.rng.next_u64();
+                let limits = self.limits;
+                let search = self.search(pos);
+                search.shuffle_next(shuffle);
+                search.analyse(pos, limits, deadline).best
             }
         }
     }
@@ -109,8 +134,8 @@ impl games::Computer<Setup> for Computer {
         deadline: &dyn Deadline,
     ) -> Option<Advice<Move, Side>> {
         let pos = history.last()?;
-        let search = self.search.get_or_insert_with(Search::new);
-        let analysis = search.analyse(pos, self.limits, deadline);
+        let limits = self.limits;
+        let analysis = self.search(pos).analyse(pos, limits, deadline);
         let best = analysis.best?;
         Some(Advice {
             best: vec![best],

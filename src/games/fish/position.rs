@@ -205,6 +205,21 @@ pub enum PositionError {
     WrongTurn { named: Side, next: Side },
     /// Penguins still to place, with no free 1-point tile left for them.
     NowhereToPlace,
+    /// The players have different numbers of penguins, placed and to place
+    /// together: every game gives both the same number.
+    Unequal { p: u32, a: u32 },
+    /// No penguin at all, placed or to place: every game has at least one each.
+    NoPenguins,
+    /// `A` has placed more penguins than `P`, or `P` two more than `A`, or the
+    /// turn to place is not the one alternation gives: `P` places first and
+    /// the players alternate, so `next` must be `P` when both have as many
+    /// left to place, `A` when `A` has one more.
+    PlacingOrder { to_place: [u8; 2], named: Side },
+    /// More tiles collected than are taken from the board.
+    Collected { collected: u32, taken: u32 },
+    /// Points collected while penguins are still being placed: no tile is
+    /// taken before every penguin stands.
+    CollectedWhilePlacing,
 }
 
 impl fmt::Display for PositionError {
@@ -232,6 +247,53 @@ impl fmt::Display for PositionError {
                 f,
                 "penguins are still to be placed but no free 1-point tile is left: write place:0/0"
             ),
+            PositionError::Unequal { p, a } => write!(
+                f,
+                "P has {p} {} and A has {a}, placed and to place: no game gives the players different numbers",
+                if *p == 1 { "penguin" } else { "penguins" }
+            ),
+            PositionError::NoPenguins => write!(
+                f,
+                "no penguin stands and none is to be placed: every game gives each player at least one"
+            ),
+            PositionError::PlacingOrder { to_place, named } => {
+                let [p, a] = *to_place;
+                if p == a {
+                    write!(
+                        f,
+                        "both have {p} to place, so it is P's turn: P places first and the players alternate"
+                    )
+                } else if a == p + 1 && *named == Side::P {
+                    write!(
+                        f,
+                        "A has one more to place than P, so it is A's turn: P places first and the players alternate"
+                    )
+                } else if p > a {
+                    write!(
+                        f,
+                        "P has {p} to place and A {a}: A cannot have placed more than P, since P places first and the players alternate"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "P has {p} to place and A {a}: P cannot be two placements ahead, since the players alternate"
+                    )
+                }
+            }
+            PositionError::Collected { collected, taken } => write!(
+                f,
+                "{collected} {} collected but {taken} {} taken from the board: every tile collected is a tile taken",
+                if *collected == 1 {
+                    "tile is"
+                } else {
+                    "tiles are"
+                },
+                if *taken == 1 { "is" } else { "are" }
+            ),
+            PositionError::CollectedWhilePlacing => write!(
+                f,
+                "points are collected but penguins are still to be placed: no tile is taken before every penguin stands"
+            ),
         }
     }
 }
@@ -254,8 +316,12 @@ impl Position {
     }
 
     /// A position from its parts, checked: every penguin on a tile of the
-    /// board, none shared, at most four a side counting those to place, and
-    /// `to_move` the side whose turn it really is.
+    /// board, none shared, at most four a side counting those to place, as
+    /// many for each side and at least one, placements in the order the
+    /// rules give them (P first, then alternately), no more tiles collected
+    /// than taken (none while placing), and `to_move` the side whose turn it
+    /// really is. So only positions a game can reach pass, as far as the
+    /// parts can tell (the points of taken tiles are not known).
     pub fn from_parts(
         board: Board,
         tiles: Tiles,
@@ -283,6 +349,42 @@ impl Position {
             if count > u32::from(MAX_PENGUINS) {
                 return Err(PositionError::TooMany { side, count });
             }
+        }
+        let counts = Side::BOTH
+            .map(|side| penguins[side.index()].count_ones() + u32::from(to_place[side.index()]));
+        if counts[0] != counts[1] {
+            return Err(PositionError::Unequal {
+                p: counts[0],
+                a: counts[1],
+            });
+        }
+        if counts[0] == 0 {
+            return Err(PositionError::NoPenguins);
+        }
+        let placing = to_place != [0, 0];
+        if placing {
+            let [p, a] = to_place;
+            let next = if p == a {
+                Some(Side::P)
+            } else if a == p + 1 {
+                Some(Side::A)
+            } else {
+                None
+            };
+            if next != Some(to_move) {
+                return Err(PositionError::PlacingOrder {
+                    to_place,
+                    named: to_move,
+                });
+            }
+        }
+        let collected = (hauls[0].len() + hauls[1].len()) as u32;
+        if placing && collected > 0 {
+            return Err(PositionError::CollectedWhilePlacing);
+        }
+        let taken = board.area() - tiles.present().count_ones();
+        if collected > taken {
+            return Err(PositionError::Collected { collected, taken });
         }
         let pos = Position {
             board,

@@ -296,15 +296,15 @@ mod tests {
             why(two, &[(2, 2)]),
             "(2,2) has no penguin: P moves its penguin on (1,1) or (6,6)"
         );
-        let stuck = "1.1111/..2221/123321/123321/122221/111111 P:1,1;6,6 A:3,3 next:P";
+        let stuck = "1.1111/..2221/123321/123321/122221/111111 P:1,1;6,6 A:3,3;5,5 next:P";
         assert_eq!(why(stuck, &[(1, 1)]), "the penguin on (1,1) has no move");
-        let over = "1.1111/..2221/123321/123321/122221/111111 P:1,1 next:A";
+        let over = "1.1111/..2221/123321/123321/1222../1111.1 P:1,1 A:6,6 next:A";
         assert_eq!(why(over, &[(1, 1)]), "the game is over: no one can move");
     }
 
     #[test]
     fn each_reason_for_a_placement() {
-        let start = ".11111/122221/123321/123321/122221/111111 A:1,2 place:1/0 next:P";
+        let start = ".11111/122221/123321/123321/122221/111111 P:1,2 place:0/1 next:A";
         assert_eq!(
             why(start, &[(2, 2)]),
             "(2,2) is worth 2 points: a penguin starts on a 1-point tile"

@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::Tiles;
 use super::geometry::{flood, neighbours, queen_moves};
+use super::table::headroom;
 use crate::games::Deadline;
 use crate::games::grid::squares;
 
@@ -46,13 +47,16 @@ enum Known {
 /// tiles' points, so any game may share it) and a node budget per call.
 pub struct RegionSolver {
     memo: MaskMap<(u64, u64, u64), Known>,
+    /// Entries kept before the memo is cleared.
+    memo_limit: usize,
     nodes: u64,
     limit: u64,
     aborted: bool,
 }
 
-/// Entries kept before the memo is cleared, to bound memory (about 100 MB).
-const MEMO_LIMIT: usize = 3_000_000;
+/// Bytes an entry of the memo takes, counting the map's spare room: 33 a
+/// bucket, and up to twice the buckets of the entries after growing.
+const ENTRY_BYTES: usize = 64;
 
 impl Default for RegionSolver {
     fn default() -> RegionSolver {
@@ -61,10 +65,18 @@ impl Default for RegionSolver {
 }
 
 impl RegionSolver {
-    /// An empty solver.
+    /// An empty solver whose memo takes up to 32 MB.
     pub fn new() -> RegionSolver {
+        RegionSolver::within(32 << 20)
+    }
+
+    /// An empty solver whose memo takes up to about `bytes` (at least a
+    /// thousand entries); it grows fallibly, so a short machine gets a
+    /// smaller memo, never an abort.
+    pub fn within(bytes: usize) -> RegionSolver {
         RegionSolver {
             memo: MaskMap::default(),
+            memo_limit: (bytes / ENTRY_BYTES).max(1024),
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
@@ -88,7 +100,7 @@ impl RegionSolver {
         budget: u64,
         deadline: &dyn Deadline,
     ) -> Option<u32> {
-        if self.memo.len() > MEMO_LIMIT {
+        if self.memo.len() >= self.memo_limit {
             self.memo.clear();
         }
         self.limit = self.nodes.saturating_add(budget);
@@ -193,8 +205,24 @@ impl RegionSolver {
         } else {
             Known::AtMost(best as u16)
         };
-        self.memo.insert(key, known);
+        self.remember(key, known);
         best
+    }
+
+    /// Stores what a search found, if there is room: a full memo, or one the
+    /// allocator will not grow, is cleared instead (it only saves work).
+    fn remember(&mut self, key: (u64, u64, u64), known: Known) {
+        // Growing doubles the map: ask for that much (40 bytes an entry),
+        // with room to spare, before the map asks.
+        if self.memo.len() == self.memo.capacity()
+            && (self.memo.len() >= self.memo_limit
+                || !headroom(self.memo.capacity().max(16) * 80)
+                || self.memo.try_reserve(1).is_err())
+        {
+            self.memo.clear();
+            return;
+        }
+        self.memo.insert(key, known);
     }
 }
 

@@ -4,6 +4,7 @@
 //! soon as the sides are separated, and exactness tracked throughout so an
 //! answer says whether it is proven.
 
+use super::board::Board;
 use super::node::{MAX_MOVES, Node, Step};
 use super::position::{Move, Position, Side};
 use super::regions::RegionSolver;
@@ -72,9 +73,36 @@ impl Analysis {
     }
 }
 
+/// One move and its value, from [`Search::analyse_all`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// The final point difference after it, `P`'s points minus `A`'s, with
+    /// best play from then on (or the estimate of it).
+    pub value: i32,
+    /// Whether `value` is proven.
+    pub exact: bool,
+}
+
+impl MoveValue {
+    /// The value from `side`'s view: its final points minus the other's.
+    pub fn value_for(&self, side: Side) -> i32 {
+        match side {
+            Side::P => self.value,
+            Side::A => -self.value,
+        }
+    }
+}
+
 /// Budget of region-solving nodes for one separated position met in search;
 /// the memo keeps what a call found, so a later call goes further.
 const REGION_BUDGET: u64 = 200_000;
+/// The deepest iteration before the search goes straight to the end of the
+/// game. Measured on 6x6 positions of strong play at 28-30 tiles and the
+/// 4x4 starts: deepening one ply at a time to the end took 1.3 to 2 times
+/// the nodes of jumping after 10 to 14 plies (`examples/fish_memory.rs`).
+const JUMP_AFTER: u32 = 12;
 /// How often the deadline is asked, in nodes.
 const CHECK_EVERY: u64 = 1024;
 const INFINITY: i32 = 10_000;
@@ -102,17 +130,58 @@ impl Default for Search {
     }
 }
 
+/// The memory a search may take by default, table and region memo together:
+/// 64 MB, so that a game's player and its hints fit in well under 250 MB.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// Nodes a millisecond the search visits at most on this kind of machine
+/// (about 3,000 on 6x6): a table for a think of `t` ms needs no more slots
+/// than `t` times this.
+const NODES_PER_MS: usize = 4_000;
+
 impl Search {
-    /// A search with a table of 128 MB (pages are only touched as used).
+    /// A search for any board and thinking time, in [`DEFAULT_MEMORY`].
     pub fn new() -> Search {
-        Search::with_table_bits(22)
+        Search::within(DEFAULT_MEMORY)
     }
 
-    /// A search with `2^bits` two-slot buckets (16 bytes a slot).
+    /// A search taking at most about `bytes`: half for the transposition
+    /// table, half for the region memo. Both are allocated fallibly and
+    /// shrink to what the machine grants.
+    pub fn within(bytes: usize) -> Search {
+        Search::from_parts(Table::within(bytes / 2), RegionSolver::within(bytes / 2))
+    }
+
+    /// A search sized to its task: a board of `board` and about `think_ms`
+    /// milliseconds a call (`None`: no time limit), within `bytes`. A short
+    /// think cannot fill a large table, and a 4x4 board has few positions,
+    /// so neither gets one: a table of at most one slot per node the time
+    /// allows, and at most 16 MB on a board of 16 squares or fewer.
+    pub fn sized(board: Board, think_ms: Option<u64>, bytes: usize) -> Search {
+        let mut table = bytes / 2;
+        if let Some(ms) = think_ms {
+            let slots = usize::try_from(ms)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(NODES_PER_MS);
+            table = table.min(slots.saturating_mul(16));
+        }
+        if board.area() <= 16 {
+            table = table.min(16 << 20);
+        }
+        Search::from_parts(Table::within(table), RegionSolver::within(bytes / 2))
+    }
+
+    /// A search with `2^bits` two-slot buckets (16 bytes a slot) and a
+    /// region memo of the same size, or 8 MB if that is more.
     pub fn with_table_bits(bits: u32) -> Search {
+        let memo = (32usize << bits.min(30)).max(8 << 20);
+        Search::from_parts(Table::new(bits), RegionSolver::within(memo))
+    }
+
+    fn from_parts(table: Table, regions: RegionSolver) -> Search {
         Search {
-            table: Table::new(bits),
-            regions: RegionSolver::new(),
+            table,
+            regions,
             history: vec![[0; 64]; 65],
             nodes: 0,
             node_limit: u64::MAX,
@@ -120,6 +189,11 @@ impl Search {
             estimated: false,
             shuffle: None,
         }
+    }
+
+    /// The size of its transposition table, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
     }
 
     /// Shuffles the root moves of the next analysis with `seed`, so that
@@ -130,7 +204,8 @@ impl Search {
     }
 
     /// The best move and value of `pos`, deepening until the value is proven,
-    /// a limit is reached or `deadline` passes.
+    /// a limit is reached or `deadline` passes. Past 12 plies it deepens
+    /// straight to the end of the game, the one depth that can prove.
     pub fn analyse(&mut self, pos: &Position, limits: Limits, deadline: &dyn Deadline) -> Analysis {
         let root = Node::of(pos);
         let view = |future: i32| match pos.to_move() {
@@ -185,7 +260,11 @@ impl Search {
             depth: 0,
             nodes: 0,
         };
-        for depth in 1..=max_depth {
+        // Past JUMP_AFTER plies, straight to the end of the game: only an
+        // iteration that reaches the end can prove the value, and the ones
+        // between cost more than the ordering they buy.
+        let depths = (1..=max_depth).filter(|&d| d <= JUMP_AFTER || d == max_depth);
+        for depth in depths {
             self.estimated = false;
             let (best, value, complete) = self.root(&root, &mut order, depth as i32, deadline);
             if let Some((best, value)) = best.zip(value) {
@@ -203,6 +282,71 @@ impl Search {
         }
         result.nodes = self.nodes + (self.regions.nodes() - region_start);
         result
+    }
+
+    /// Every legal move of `pos` with its value, best first for the side to
+    /// move (ties in square order): each move searched with a full window,
+    /// deepening until every value is proven, a limit is reached or
+    /// `deadline` passes. A value comes from the deepest search of its move
+    /// that finished, and says whether it is exact. Empty when the game is
+    /// over.
+    pub fn analyse_all(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        deadline: &dyn Deadline,
+    ) -> Vec<MoveValue> {
+        let root = Node::of(pos);
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.stopped = false;
+        let mut buf = [Step::default(); MAX_MOVES];
+        let n = root.moves_with(&mut buf, false);
+        // Each move's value for the side to move, and whether it is proven.
+        let mut values: Vec<(Step, i32, bool)> = buf[..n].iter().map(|&s| (s, 0, false)).collect();
+        let max_depth = limits
+            .depth
+            .unwrap_or(u32::MAX)
+            .min(root.plies_left() + 1)
+            .max(1);
+        // Depth 0 is the estimate at once (with separated regions solved),
+        // so every move has a value however soon the deadline comes.
+        let depths = (0..=max_depth).filter(|&d| d <= JUMP_AFTER || d == max_depth);
+        'deepen: for depth in depths {
+            let mut all_exact = true;
+            for entry in values.iter_mut().filter(|e| !e.2) {
+                self.estimated = false;
+                let v =
+                    self.child_value(&root, entry.0, depth as i32, -INFINITY, INFINITY, deadline);
+                if self.stopped {
+                    if depth == 0 {
+                        entry.1 = v;
+                    }
+                    break 'deepen;
+                }
+                *entry = (entry.0, v, !self.estimated);
+                all_exact &= entry.2;
+            }
+            if all_exact {
+                break;
+            }
+        }
+        let mover = pos.to_move();
+        let mut out: Vec<MoveValue> = values
+            .into_iter()
+            .filter_map(|(step, v, exact)| {
+                Some(MoveValue {
+                    mv: step.to_move()?,
+                    value: match mover {
+                        Side::P => pos.difference() + v,
+                        Side::A => pos.difference() - v,
+                    },
+                    exact,
+                })
+            })
+            .collect();
+        out.sort_by_key(|m| -m.value_for(mover));
+        out
     }
 
     /// One iteration at the root. Returns the best move and value found and
@@ -435,7 +579,8 @@ pub fn evaluate(node: &Node) -> i32 {
     score[node.side] - score[1 - node.side]
 }
 
-/// Analyses `pos` with a fresh search: for tools and tests.
+/// Analyses `pos` with a fresh search sized to its board, in
+/// [`DEFAULT_MEMORY`]: for tools and tests.
 pub fn analyse(pos: &Position, limits: Limits, deadline: &dyn Deadline) -> Analysis {
-    Search::new().analyse(pos, limits, deadline)
+    Search::sized(pos.board(), None, DEFAULT_MEMORY).analyse(pos, limits, deadline)
 }

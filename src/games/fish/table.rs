@@ -80,20 +80,48 @@ fn unpack(word: u64) -> Entry {
 /// A table of two-slot buckets, 16 bytes a slot: the first slot keeps the
 /// deeper search, the second always takes the newest.
 pub struct Table {
-    // Each slot is [signature, packed entry]; all zeros is empty, which lets
-    // the allocation come zeroed from the system, untouched until used.
+    // Each slot is [signature, packed entry]; all zeros is empty.
     slots: Vec<[u64; 2]>,
     mask: usize,
 }
 
+/// The smallest table: 2^10 buckets, 32 KB.
+pub const MIN_BITS: u32 = 10;
+/// The largest: 2^26 buckets, 2 GB.
+pub const MAX_BITS: u32 = 26;
+
 impl Table {
-    /// A table of `2^bits` buckets (`32 << bits` bytes).
+    /// A table of `2^bits` buckets (`32 << bits` bytes), or as many fewer
+    /// halvings as the machine can give (see [`Table::within`]).
     pub fn new(bits: u32) -> Table {
-        let buckets = 1usize << bits;
-        Table {
-            slots: vec![[0u64; 2]; 2 * buckets],
-            mask: buckets - 1,
+        Table::within(32usize << bits.clamp(MIN_BITS, MAX_BITS))
+    }
+
+    /// The largest table of at most `bytes` (at least the smallest) that
+    /// the allocator grants: each size is asked for fallibly, and a refusal
+    /// halves it, so a short machine gets a smaller table, never an abort.
+    /// The smallest table is asked for like any small allocation.
+    pub fn within(bytes: usize) -> Table {
+        let mut bits = (bytes / 32).max(1).ilog2().clamp(MIN_BITS, MAX_BITS);
+        loop {
+            let buckets = 1usize << bits;
+            let mut slots: Vec<[u64; 2]> = Vec::new();
+            if bits == MIN_BITS
+                || (headroom(16 * 2 * buckets) && slots.try_reserve_exact(2 * buckets).is_ok())
+            {
+                slots.resize(2 * buckets, [0, 0]);
+                return Table {
+                    slots,
+                    mask: buckets - 1,
+                };
+            }
+            bits -= 1;
         }
+    }
+
+    /// Its size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
     }
 
     /// What is stored for `node`, if anything.
@@ -123,5 +151,31 @@ impl Table {
         } else {
             self.slots[b + 1] = slot;
         }
+    }
+}
+
+/// Bytes left free beside a large allocation, for the small ones that
+/// follow (which abort if refused): 16 MB.
+pub const HEADROOM: usize = 16 << 20;
+
+/// Whether the allocator grants `bytes` and [`HEADROOM`] more. The probe is
+/// freed at once: the caller then asks for `bytes`, fallibly too.
+pub fn headroom(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(bytes.saturating_add(HEADROOM))
+        .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_fits_its_budget_and_never_falls_below_the_smallest() {
+        assert_eq!(Table::within(1 << 20).bytes(), 1 << 20);
+        assert_eq!(Table::within(3 << 20).bytes(), 2 << 20);
+        assert_eq!(Table::within(0).bytes(), 32 << MIN_BITS);
+        assert_eq!(Table::new(12).bytes(), 32 << 12);
     }
 }
