@@ -163,9 +163,7 @@ pub trait Computer<R: Rules> {
     /// Reseeds the player's randomness. The shell reseeds before every move
     /// from the match's seed and the ply, so that after `undo` the same
     /// position gets the same reply: a player cannot fish for a better one.
-    fn reseed(&mut self, seed: u64) {
-        let _ = seed;
-    }
+    fn reseed(&mut self, seed: u64);
 
     /// Whether this player, to move or not, takes a draw that `offerer`
     /// offers in the position `history` ends in. The game decides: the

@@ -236,6 +236,21 @@ impl Computers for Session {
 }
 
 impl games::Computer<Session> for SessionPlayer {
+    fn reseed(&mut self, seed: u64) {
+        self.player.reseed(seed);
+    }
+
+    fn accepts_draw(
+        &mut self,
+        rules: &Session,
+        history: &[Position],
+        offerer: Side,
+        deadline: &dyn Deadline,
+    ) -> bool {
+        self.catch_up();
+        self.player.accepts_draw(&rules.rules, history, offerer, deadline)
+    }
+
     fn choose(
         &mut self,
         rules: &Session,

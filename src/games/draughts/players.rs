@@ -336,6 +336,32 @@ impl games::Computers for Draughts {
 }
 
 impl games::Computer<Draughts> for Player {
+    fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// Draughts' own judgement: an estimate is trusted when the offerer
+    /// stands at least half a man better (50 hundredths), so the computer
+    /// does not take a draw at the start; an exact verdict as every game's.
+    fn accepts_draw(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        offerer: Side,
+        deadline: &dyn Deadline,
+    ) -> bool {
+        let to_move = history.last().map(Position::to_move);
+        match self.advise(rules, history, deadline).map(|a| a.verdict) {
+            Some(Verdict::Draw) => true,
+            Some(Verdict::Win { winner, .. }) => winner == offerer,
+            Some(Verdict::Score { value, exact }) => {
+                let offerers = if to_move == Some(offerer) { value } else { -value };
+                offerers >= if exact { 0 } else { 50 }
+            }
+            None => false,
+        }
+    }
+
     fn choose(
         &mut self,
         rules: &Draughts,

@@ -116,6 +116,10 @@ impl Computer {
 }
 
 impl games::Computer<Setup> for Computer {
+    fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     fn choose(
         &mut self,
         _rules: &Setup,

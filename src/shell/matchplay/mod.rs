@@ -72,6 +72,8 @@ struct Match<R: Computers> {
     draws: u32,
     /// Games counted in the score that the log could not keep.
     unlogged: u32,
+    /// Games finished so far: each game's computer moves are seeded apart.
+    finished: u64,
     /// The strongest computer, made on the first hint.
     adviser: Option<R::Player>,
 }
@@ -119,10 +121,11 @@ pub fn thinking_time(think_ms: u64) -> Duration {
     Duration::from_millis(think_ms - think_ms / 50)
 }
 
-/// The seed of a computer's move: the match's seed, the seat and the ply,
-/// mixed (SplitMix64's finaliser) so that nearby plies are unrelated.
-fn move_seed(seed: u64, seat: usize, ply: usize) -> u64 {
+/// The seed of a computer's move: the match's seed, the game, the seat and
+/// the ply, mixed (SplitMix64's finaliser) so that nearby plies are unrelated.
+fn move_seed(seed: u64, game: u64, seat: usize, ply: usize) -> u64 {
     let mut z = seed
+        .wrapping_add(game.wrapping_mul(0xD6E8_FEB8_6659_FD93))
         .wrapping_add((seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
         .wrapping_add((ply as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -167,6 +170,7 @@ pub fn run<R: Computers, F: Face<R>>(
         first: 0,
         draws: 0,
         unlogged: 0,
+        finished: 0,
         adviser: None,
     };
     let mut played = 0;
@@ -188,6 +192,7 @@ pub fn run<R: Computers, F: Face<R>>(
             console.farewell(Some(game_match.final_line()));
         });
         played += 1;
+        game_match.finished += 1;
         let players = rules.sides().map(|side| Player {
             name: game_match.name(rules, side),
             computer: game_match.is_computer(rules, side),

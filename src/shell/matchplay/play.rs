@@ -142,7 +142,12 @@ fn computer_turn<R: Computers, F: Face<R>>(
         return Ok(Step::Left);
     };
     // Seeded by the position's ply: after `undo` the same reply.
-    computer.reseed(move_seed(options.seed, seat, game.positions().len()));
+    computer.reseed(move_seed(
+        options.seed,
+        game_match.finished,
+        seat,
+        game.positions().len(),
+    ));
     let stop = || console.interrupted();
     let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
     let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
@@ -306,7 +311,7 @@ fn hint<R: Computers, F: Face<R>>(
     let Some(pos) = history.last() else {
         return Ok(());
     };
-    adviser.reseed(move_seed(options.seed, 2, history.len()));
+    adviser.reseed(move_seed(options.seed, 0, 2, history.len()));
     let advice = adviser.advise(rules, history, &deadline);
     if console.interrupted() {
         // Ctrl-C cut the thinking short: the player is leaving, and a half
