@@ -80,7 +80,9 @@ fn bad_options_are_usage_errors_with_status_2() {
         .args(["--names", "a,b,c"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--names: give one or two names"));
+        .stderr(predicate::str::contains(
+            "invalid value 'a,b,c' for '--names <A,B>': give one or two names",
+        ));
     tallyho()
         .args(["--rules", "chess"])
         .assert()

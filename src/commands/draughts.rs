@@ -155,7 +155,7 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Draughts, AppError> {
     let mut rules = Draughts::with_captures(args.captures.unwrap_or_default());
     if let Some(text) = &args.opening {
         let opening = ballot::choose(text, seed)
-            .map_err(|e| AppError::Usage(format!("--opening: {}", safe::text(&e))))?;
+            .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
         rules = rules.starting(Start::Opening(opening));
     }
     if let Some(path) = &args.load {

@@ -71,7 +71,7 @@ fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
     let Some(text) = text else {
         return Ok(Vec::new());
     };
-    let usage = |e: String| AppError::Usage(format!("--names: {e}"));
+    let usage = |e: String| AppError::bad_value("--names <A,B>", text, e);
     let names = text
         .split(',')
         .map(|n| parse_name(n).map_err(usage))

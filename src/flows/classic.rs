@@ -231,6 +231,11 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             console.say(text::PICK_AGAIN)?;
             continue;
         }
+        if let Some(plain) = crate::shell::text::plain_if_full_width(&line) {
+            let why = crate::shell::text::full_width(&line, &plain).to_uppercase();
+            console.refuse(&why)?;
+            continue;
+        }
         let numbers = match parse_numbers(&line) {
             Ok(numbers) => numbers,
             Err(why) => {

@@ -7,6 +7,7 @@ use std::io;
 use unicode_width::UnicodeWidthChar;
 
 use super::console::{Console, Reply};
+use super::text;
 
 /// The words that leave from any question or move prompt.
 pub const QUIT_WORDS: [&str; 6] = ["quit", "q", "exit", "bye", "stop", "end"];
@@ -60,6 +61,10 @@ pub fn ask_with<T>(
             Reply::Bad(why) => console.say(&why.to_string())?,
             Reply::Line(line) if is_quit(&line) => return Ok(None),
             Reply::Line(line) if words(console, &line)? => {}
+            Reply::Line(line) if text::plain_if_full_width(&line).is_some() => {
+                let plain = text::plain_if_full_width(&line).unwrap_or_default();
+                console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
+            }
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
                 Err(why) => console.refuse(&capitalise(&why))?,

@@ -111,3 +111,6 @@ pub fn not_logged(games: u32) -> String {
         n => format!(" ({n} games not in the log)"),
     }
 }
+
+/// Help at "Press Enter to continue".
+pub const CONTINUE_HELP: &str = "Press Enter to go on to the menu, or type quit to leave.";

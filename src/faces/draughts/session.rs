@@ -248,7 +248,8 @@ impl games::Computer<Session> for SessionPlayer {
         deadline: &dyn Deadline,
     ) -> bool {
         self.catch_up();
-        self.player.accepts_draw(&rules.rules, history, offerer, deadline)
+        self.player
+            .accepts_draw(&rules.rules, history, offerer, deadline)
     }
 
     fn choose(

@@ -355,7 +355,11 @@ impl games::Computer<Draughts> for Player {
             Some(Verdict::Draw) => true,
             Some(Verdict::Win { winner, .. }) => winner == offerer,
             Some(Verdict::Score { value, exact }) => {
-                let offerers = if to_move == Some(offerer) { value } else { -value };
+                let offerers = if to_move == Some(offerer) {
+                    value
+                } else {
+                    -value
+                };
                 offerers >= if exact { 0 } else { 50 }
             }
             None => false,

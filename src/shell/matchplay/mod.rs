@@ -12,8 +12,8 @@ mod menu;
 mod play;
 mod seats;
 
-use super::ask::ask_yes_no;
-use super::console::{Console, Reply};
+use super::ask::{ask_until, ask_yes_no};
+use super::console::Console;
 use super::log::{self, Keeper, Seat as LoggedSeat};
 use super::text;
 
@@ -144,7 +144,15 @@ pub fn run<R: Computers, F: Face<R>>(
     console.say("")?;
     if let (None, Some(intro)) = (options.players, face.intro(&options.rules)) {
         console.say(&intro)?;
-        if console.ask("Press Enter to continue. ", &[])? == Reply::End {
+        // Any line goes on, as a key would; quit leaves and help says so.
+        let go_on = ask_until(
+            console,
+            "Press Enter to continue. ",
+            &[],
+            text::CONTINUE_HELP,
+            |_| Ok::<(), String>(()),
+        )?;
+        if go_on.is_none() {
             console.after_interrupt()?;
             console.say(GOODBYE)?;
             return Ok(0);
