@@ -111,7 +111,7 @@ fn options_belong_to_their_commands() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--opening: \"157\" is not an opening",
+            "for '--opening <N|random>': \"157\" is not an opening",
         ));
     tallyho(&home)
         .args(["draughts", "--players", "1", "--level", "classic"])
