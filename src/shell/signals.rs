@@ -1,113 +1,224 @@
 //! Signals: Ctrl-C between prompts, and the signals that end a session
-//! (SIGTERM, SIGHUP from a dropped ssh connection, SIGQUIT).
+//! (SIGTERM, SIGHUP from a dropped ssh connection, SIGQUIT, and SIGINT when
+//! no person is at a terminal).
 //!
-//! rustyline puts the terminal in raw mode while it reads and only undoes it
-//! when its read returns, which a signal's default action never lets happen.
-//! So one thread waits for these signals and leaves on the main thread's
-//! behalf: it lets a game-log append finish, puts the terminal back as it was
-//! at start-up, says the final score and exits with 128 plus the signal.
+//! A session's share of this is a [`Session`] value: its stop flag, the line
+//! it says last, and the guard held while it writes a record. Nothing here
+//! is global but the process's own session, which `main` hands the signal
+//! thread through [`install`].
+//!
+//! rustyline puts the terminal in raw mode and bracketed-paste mode while it
+//! reads and only undoes them when its read returns, which a signal's
+//! default action never lets happen. So one thread waits for these signals
+//! and leaves on the main thread's behalf: it lets a game-log append finish,
+//! puts the terminal back as it was at start-up, says the final score if it
+//! can without waiting for a blocked output, and exits with 128 plus the signal.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, mpsc};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+use super::console::raw;
 
-/// What to say if a signal ends the session: the score so far.
-static FAREWELL: Mutex<Option<String>> = Mutex::new(None);
+/// How long a leaving session waits for its last words to be written: an
+/// output nobody reads (a full pipe, a terminal paused by Ctrl-S) never
+/// holds the exit up longer.
+const LAST_WORDS: Duration = Duration::from_millis(300);
 
-/// Held while a game is written to the log, so a signal never tears a record.
-static WRITING: Mutex<()> = Mutex::new(());
+/// "Stop now": Ctrl-C noted for one session, while no question was asked.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
 
-/// The terminal's settings before rustyline changed them.
-static SAVED: OnceLock<libc::termios> = OnceLock::new();
+impl StopFlag {
+    /// A flag not yet raised.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
 
-/// Starts the signal thread, once. With `catch_ctrl_c`, Ctrl-C between
-/// prompts is noted (see [`interrupted`]) instead of killing the process; a
-/// second Ctrl-C before the first is noticed leaves at once.
-pub fn install(catch_ctrl_c: bool) {
+    /// Raises the flag; `true` if it was already raised.
+    pub fn raise(&self) -> bool {
+        self.0.swap(true, Ordering::SeqCst)
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One session's share of the signals: cheap to clone, each clone the same
+/// session. A signal thread (or a server ending a connection) reaches the
+/// session through it.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    stop: StopFlag,
+    farewell: Arc<Mutex<Option<String>>>,
+    writing: Arc<Mutex<()>>,
+    editing: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// A fresh session: not stopped, nothing to say.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The session's stop flag.
+    pub fn stop_flag(&self) -> &StopFlag {
+        &self.stop
+    }
+
+    /// Whether Ctrl-C was pressed while no question was asked.
+    pub fn interrupted(&self) -> bool {
+        self.stop.is_raised()
+    }
+
+    /// Sets what a signal that ends the session says last, or nothing.
+    pub fn set_farewell(&self, line: Option<String>) {
+        *self.farewell.lock().unwrap_or_else(|e| e.into_inner()) = line;
+    }
+
+    /// Takes what the session says last.
+    pub fn take_farewell(&self) -> Option<String> {
+        self.farewell
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// Holds off a signal's exit while a record is written.
+    pub fn writing(&self) -> MutexGuard<'_, ()> {
+        self.writing.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Notes whether a line editor has the terminal in its modes now.
+    pub fn set_editing(&self, on: bool) {
+        self.editing.store(on, Ordering::SeqCst);
+    }
+
+    /// Whether a line editor has the terminal in its modes now.
+    pub fn editing(&self) -> bool {
+        self.editing.load(Ordering::SeqCst)
+    }
+}
+
+/// The process's own session: the one its terminal and signals belong to.
+pub fn process() -> &'static Session {
+    static PROCESS: OnceLock<Session> = OnceLock::new();
+    PROCESS.get_or_init(Session::new)
+}
+
+/// Whether Ctrl-C was pressed in the process's own session.
+pub fn interrupted() -> bool {
+    process().interrupted()
+}
+
+/// Sets what a signal that ends the process's session says last, or nothing.
+pub fn set_farewell(line: Option<String>) {
+    process().set_farewell(line);
+}
+
+/// Holds off a signal's exit while the process's session writes a record.
+pub fn writing() -> MutexGuard<'static, ()> {
+    process().writing()
+}
+
+/// What the signal thread needs to know of the process's terminal, decided
+/// once by whoever starts it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch {
+    /// A person is at the terminal: Ctrl-C is noted for the session instead
+    /// of ending it, and a second Ctrl-C before the first is noticed leaves.
+    pub interactive: bool,
+    /// Standard output is a terminal: a farewell-less exit still leaves the
+    /// shell's prompt a line of its own.
+    pub stdout_terminal: bool,
+}
+
+/// Starts the signal thread for `session`, once in a process.
+pub fn install(session: &Session, watch: Watch) {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        save_terminal();
-        let mut wanted = vec![SIGTERM, SIGHUP, SIGQUIT];
-        if catch_ctrl_c {
-            wanted.push(SIGINT);
-        }
-        let Ok(mut signals) = Signals::new(wanted) else {
+        let saved = raw::save();
+        let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
+        let session = session.clone();
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if signal == SIGINT && !INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    if signal == SIGINT && watch.interactive && !session.stop.raise() {
                         continue;
                     }
-                    leave(128 + signal);
+                    leave(&session, watch, saved.as_ref(), 128 + signal);
                 }
             });
     });
 }
 
-/// Whether Ctrl-C was pressed while no question was asked.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Sets what a signal that ends the session says last, or nothing.
-pub fn set_farewell(line: Option<String>) {
-    *FAREWELL.lock().unwrap_or_else(|e| e.into_inner()) = line;
-}
-
-/// Holds off a signal's exit while a record is written.
-pub fn writing() -> MutexGuard<'static, ()> {
-    WRITING.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Puts the terminal back, says the farewell on a line of its own, and exits.
-fn leave(status: i32) -> ! {
-    let _writing = writing();
-    restore_terminal();
-    let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
-    // The terminal may be gone (SIGHUP): nothing to do about a failed write.
-    let mut out = io::stdout().lock();
-    match farewell {
-        Some(line) => {
-            let _ = writeln!(out, "\n{line}");
-        }
+/// Puts the terminal back, says the farewell on a line of its own if the
+/// output takes it in time, and exits.
+fn leave(
+    session: &Session,
+    watch: Watch,
+    saved: Option<&rustix::termios::Termios>,
+    status: i32,
+) -> ! {
+    let _writing = session.writing();
+    if let Some(saved) = saved {
+        raw::restore(saved);
+    }
+    let mut words = String::new();
+    if session.editing() {
+        words.push_str(raw::BRACKETED_PASTE_OFF);
+    }
+    match session.take_farewell() {
+        Some(line) => words.push_str(&format!("\n{line}\n")),
         // At least leave the shell's prompt a line of its own.
-        None if io::stdout().is_terminal() => {
-            let _ = writeln!(out);
-        }
+        None if watch.stdout_terminal => words.push('\n'),
         None => {}
     }
-    let _ = out.flush();
+    // Another thread writes, so a blocked output (or the main thread
+    // holding stdout's lock while blocked) cannot hold up the exit.
+    let (done, said) = mpsc::channel();
+    let _ = std::thread::Builder::new()
+        .name("farewell".into())
+        .spawn(move || {
+            // The terminal may be gone (SIGHUP): nothing to do about a failed write.
+            let mut out = io::stdout().lock();
+            let _ = out.write_all(words.as_bytes());
+            let _ = out.flush();
+            let _ = done.send(());
+            // Keeps the lock, so nothing the main thread says comes after.
+            loop {
+                std::thread::park();
+            }
+        });
+    let _ = said.recv_timeout(LAST_WORDS);
+    // `exit` flushes stdout only if its lock is free, so it cannot block.
     std::process::exit(status)
 }
 
-fn save_terminal() {
-    if !io::stdin().is_terminal() {
-        return;
-    }
-    // SAFETY: tcgetattr only writes the termios struct it is given, which is
-    // plain old data and fully initialised by zeroing.
-    unsafe {
-        let mut settings: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(libc::STDIN_FILENO, &mut settings) == 0 {
-            let _ = SAVED.set(settings);
-        }
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn restore_terminal() {
-    if let Some(settings) = SAVED.get() {
-        // SAFETY: tcsetattr reads the struct saved by tcgetattr at start-up.
-        unsafe {
-            libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, settings);
-        }
+    #[test]
+    fn two_sessions_keep_their_own_flags_and_farewells() {
+        let one = Session::new();
+        let two = Session::new();
+        let seen_by_a_signal = one.clone();
+        one.set_farewell(Some("one".into()));
+        two.set_farewell(Some("two".into()));
+        assert!(!seen_by_a_signal.stop.raise());
+        assert!(one.interrupted() && !two.interrupted());
+        assert_eq!(seen_by_a_signal.take_farewell().as_deref(), Some("one"));
+        assert_eq!(two.take_farewell().as_deref(), Some("two"));
+        assert_eq!(one.take_farewell(), None);
     }
 }

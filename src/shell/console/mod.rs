@@ -1,0 +1,566 @@
+//! The line reader and writer: rustyline when both stdin and stdout are
+//! terminals, plain lines otherwise. It knows nothing of any game, and
+//! touches no process-wide state but through what it is handed: its two
+//! streams, its [`Settings`] and its session's [`signals::Session`].
+
+mod colour;
+mod completion;
+pub mod raw;
+mod read;
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use owo_colors::OwoColorize;
+use rustyline::error::ReadlineError;
+
+pub use self::colour::{ColorChoice, Terminal, dumb_terminal};
+pub use self::raw::terminal_columns;
+use self::read::{Reader, check, read_capped};
+use super::safe;
+use super::signals;
+
+/// The longest line read, in bytes; the rest of a longer line is skipped.
+pub const MAX_LINE: usize = 100;
+
+/// What came back from a question.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Reply {
+    /// A line of text, without its line ending.
+    Line(String),
+    /// A line that cannot be taken as text.
+    Bad(BadLine),
+    /// End of input, Ctrl-C or Ctrl-D: the player has gone.
+    End,
+}
+
+/// Why a line was refused before any game saw it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BadLine {
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// Longer than [`MAX_LINE`] bytes; holds the length.
+    TooLong(usize),
+    /// Control characters, such as escape codes.
+    Control,
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadLine::NotUtf8 => write!(f, "That line is not valid UTF-8 text; type plain text."),
+            BadLine::TooLong(n) => write!(
+                f,
+                "That line is {n} bytes long; no answer is longer than {MAX_LINE}."
+            ),
+            BadLine::Control => {
+                write!(f, "That line holds control characters; type plain text.")
+            }
+        }
+    }
+}
+
+/// How the conversation looks: settled once from the command line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Look {
+    /// Colour and bold.
+    pub colour: bool,
+    /// Never clear the screen.
+    pub no_clear: bool,
+    /// A teletype: paper scrolls (no clearing), no colour or bold, lines of at
+    /// most 72 columns.
+    pub teletype: bool,
+    /// Pace the output at this many baud (characters a second are a tenth).
+    pub baud: Option<u32>,
+}
+
+/// Where the width long sentences wrap at comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Width {
+    /// A fixed number of columns (a script's paper, a network client's).
+    Fixed(usize),
+    /// The process's terminal, asked each time, so a resized window rewraps.
+    Terminal,
+}
+
+/// How a console behaves, decided once by whoever builds it.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// A person is at the other end: no echo of lines, Ctrl-C noted.
+    pub interactive: bool,
+    /// How the conversation looks.
+    pub look: Look,
+    /// Where the width comes from, before a teletype's paper narrows it.
+    pub width: Width,
+}
+
+/// The width a script's lines are wrapped at.
+pub const SCRIPT_WIDTH: usize = 80;
+
+/// The width of a teletype's paper.
+pub const TELETYPE_WIDTH: usize = 72;
+
+/// The most screen text kept for a Ctrl-L redraw.
+const MAX_SCREEN: usize = 64 * 1024;
+
+/// The conversation's two ends.
+pub struct Console {
+    reader: Reader,
+    out: Box<dyn Write>,
+    look: Look,
+    interactive: bool,
+    width: Width,
+    signals: signals::Session,
+    clears: bool,
+    /// Notes said since a person last answered, said again after a clear.
+    carried: Vec<String>,
+    /// Everything written since the screen was last cleared, for Ctrl-L.
+    screen: String,
+    /// Whether the line after a Ctrl-C has been started.
+    broke_line: bool,
+    /// Lines refused since the start: a script's exit status tells.
+    refused: usize,
+}
+
+impl Console {
+    /// A console over any reader and writer. An interactive one is a person
+    /// typing (lines not echoed, the session's stop flag heeded); otherwise
+    /// a script (prompts printed, lines echoed).
+    pub fn new(
+        input: Box<dyn BufRead>,
+        out: Box<dyn Write>,
+        settings: Settings,
+        signals: signals::Session,
+    ) -> Console {
+        Console::with_reader(
+            Reader::Plain {
+                input,
+                echo: !settings.interactive,
+            },
+            out,
+            settings,
+            signals,
+        )
+    }
+
+    fn with_reader(
+        reader: Reader,
+        out: Box<dyn Write>,
+        settings: Settings,
+        signals: signals::Session,
+    ) -> Console {
+        let look = Look {
+            colour: settings.look.colour && !settings.look.teletype,
+            ..settings.look
+        };
+        let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
+        Console {
+            reader,
+            out,
+            look,
+            interactive: settings.interactive,
+            width: settings.width,
+            signals,
+            clears,
+            carried: Vec::new(),
+            screen: String::new(),
+            broke_line: false,
+            refused: 0,
+        }
+    }
+
+    /// The process's own stdin and stdout, as `terminal` found them. A
+    /// person is at a terminal when both are terminals: then rustyline reads
+    /// (plain lines on a dumb terminal), the screen is cleared unless told
+    /// not to, and Ctrl-C between prompts is caught. Anything else is a
+    /// script. Starts the process's signal thread for its own session.
+    pub fn terminal(terminal: Terminal, look: Look) -> Console {
+        let interactive = terminal.interactive();
+        let session = signals::process().clone();
+        signals::install(
+            &session,
+            signals::Watch {
+                interactive,
+                stdout_terminal: terminal.stdout,
+            },
+        );
+        let colour = look.colour && !look.teletype;
+        let reader = match (interactive && !terminal.dumb)
+            .then(|| Reader::editor(colour))
+            .flatten()
+        {
+            Some(reader) => reader,
+            // A person at a dumb terminal: Ctrl-C must end the read, which
+            // the signal thread alone cannot do.
+            None if interactive => Reader::watched_stdin(session.stop_flag().clone()),
+            None => Reader::Plain {
+                input: Box::new(io::stdin().lock()),
+                echo: true,
+            },
+        };
+        let settings = Settings {
+            interactive,
+            look,
+            width: if interactive {
+                Width::Terminal
+            } else {
+                Width::Fixed(SCRIPT_WIDTH)
+            },
+        };
+        Console::with_reader(reader, Box::new(io::stdout()), settings, session)
+    }
+
+    /// The process's own stdin and stdout: [`Console::terminal`] with what
+    /// the process's terminal and environment say now.
+    pub fn stdio(look: Look) -> Console {
+        Console::terminal(Terminal::detect(), look)
+    }
+
+    /// A scripted console over any reader and writer: prompts printed, lines echoed.
+    pub fn scripted(input: Box<dyn BufRead>, out: Box<dyn Write>, colour: bool) -> Console {
+        let settings = Settings {
+            interactive: false,
+            look: Look {
+                colour,
+                ..Look::default()
+            },
+            width: Width::Fixed(SCRIPT_WIDTH),
+        };
+        Console::new(input, out, settings, signals::Session::new())
+    }
+
+    /// The same console with another look: a teletype's paper and pace.
+    pub fn with_look(self, look: Look) -> Console {
+        Console { look, ..self }
+    }
+
+    /// This console's share of the signals: its stop flag, farewell and
+    /// record guard.
+    pub fn signals(&self) -> &signals::Session {
+        &self.signals
+    }
+
+    /// Whether the player pressed Ctrl-C while no question was asked.
+    pub fn interrupted(&self) -> bool {
+        self.is_interactive() && self.signals.interrupted()
+    }
+
+    /// Starts a fresh line if Ctrl-C was pressed between prompts, where the
+    /// terminal showed `^C` after whatever was there: what is said next
+    /// starts on a line of its own.
+    pub fn after_interrupt(&mut self) -> io::Result<()> {
+        if self.interrupted() && !std::mem::replace(&mut self.broke_line, true) {
+            self.say("")?;
+        }
+        Ok(())
+    }
+
+    /// Waits, so a person can follow the computer's moves. `false` if the
+    /// player pressed Ctrl-C meanwhile.
+    pub fn pause(&mut self, millis: u64) -> bool {
+        let end = Instant::now() + Duration::from_millis(millis);
+        while !self.interrupted() {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return true;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(50)));
+        }
+        false
+    }
+
+    /// Whether a person is at a terminal.
+    pub fn is_interactive(&self) -> bool {
+        self.interactive
+    }
+
+    /// Whether output is coloured.
+    pub fn colour(&self) -> bool {
+        self.look.colour
+    }
+
+    /// How many lines were refused since the start.
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
+    /// The width long sentences are wrapped at: the terminal's, a
+    /// teletype's 72 columns, or 80 in a script.
+    pub fn width(&self) -> usize {
+        let screen = match self.width {
+            Width::Terminal => terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20),
+            Width::Fixed(columns) => columns,
+        };
+        if self.look.teletype {
+            TELETYPE_WIDTH.min(screen)
+        } else {
+            screen
+        }
+    }
+
+    /// Writes text as it is, at the teletype's pace if one is set.
+    pub fn write(&mut self, text: &str) -> io::Result<()> {
+        if self.clears {
+            self.screen.push_str(text);
+            if self.screen.len() > MAX_SCREEN {
+                self.screen.clear();
+            }
+        }
+        let stopped = self.interrupted();
+        match self.look.baud {
+            // Ctrl-C stops the paper at once: nothing more is printed until
+            // the farewell (see `after_interrupt`), and that without pacing.
+            Some(_) if stopped && !self.broke_line => Ok(()),
+            Some(baud) if baud > 0 && !stopped => {
+                let per_char = Duration::from_micros(10_000_000 / u64::from(baud));
+                for c in text.chars() {
+                    if self.interrupted() {
+                        return Ok(());
+                    }
+                    let mut buf = [0; 4];
+                    self.out.write_all(c.encode_utf8(&mut buf).as_bytes())?;
+                    self.out.flush()?;
+                    std::thread::sleep(per_char);
+                }
+                Ok(())
+            }
+            _ => {
+                self.out.write_all(text.as_bytes())?;
+                self.out.flush()
+            }
+        }
+    }
+
+    /// Writes a line, wrapped at word boundaries to the console's width.
+    pub fn say(&mut self, text: &str) -> io::Result<()> {
+        let wrapped = safe::wrap(text, self.width());
+        self.write(&wrapped)?;
+        self.write("\n")
+    }
+
+    /// Says why a line was refused, before the question is asked again.
+    /// The reason may quote what was typed, so it is made safe first.
+    pub fn refuse(&mut self, why: &str) -> io::Result<()> {
+        self.refused += 1;
+        self.reader.forget_last();
+        self.say(&safe::text(why))
+    }
+
+    /// Says a line that should survive the next clear of the screen, such as
+    /// a move: it is said now and, in a terminal, again after each clear
+    /// until a person has answered a question.
+    pub fn note(&mut self, text: &str) -> io::Result<()> {
+        if self.clears {
+            self.carried.push(text.to_string());
+            // While nobody answers (the computer playing itself), the latest
+            // few are enough.
+            if self.carried.len() > 4 {
+                self.carried.remove(0);
+            }
+        }
+        self.say(text)
+    }
+
+    /// Clears the screen before a board, in a terminal, unless turned off,
+    /// and says again the notes a person has not yet answered after.
+    pub fn clear(&mut self) -> io::Result<()> {
+        if self.clears {
+            self.screen.clear();
+            self.out.write_all(b"\x1b[H\x1b[2J")?;
+            for note in self.carried.clone() {
+                self.say(&note)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks a question and reads one line. `answers` feeds Tab completion.
+    pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
+        // The last line was not refused: Up-arrow may bring it back.
+        self.reader.keep_last();
+        if self.interrupted() {
+            return Ok(Reply::End);
+        }
+        // A question wider than the screen wraps at word boundaries too.
+        let question = if safe::width(question) > self.width() {
+            format!("{} ", safe::wrap(question.trim_end(), self.width()))
+        } else {
+            question.to_string()
+        };
+        let styled = if self.look.colour {
+            question.bold().to_string()
+        } else {
+            question.clone()
+        };
+        let reply = if matches!(self.reader, Reader::Editor { .. }) {
+            self.ask_editor(&question, &styled, answers)?
+        } else {
+            // Printed here, at the paper's pace if there is one.
+            self.write(&styled)?;
+            self.ask_plain(&question)?
+        };
+        if self.clears {
+            let line = match &reply {
+                Reply::Line(line) => line.as_str(),
+                _ => "",
+            };
+            self.screen.push_str(&format!("{question}{line}\n"));
+        }
+        match &reply {
+            Reply::Bad(_) => self.refused += 1,
+            // A person has now seen the notes carried over the clears.
+            Reply::Line(_) => self.carried.clear(),
+            Reply::End => {}
+        }
+        Ok(reply)
+    }
+
+    /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
+    fn ask_editor(
+        &mut self,
+        question: &str,
+        styled: &str,
+        answers: &[String],
+    ) -> io::Result<Reply> {
+        let Reader::Editor {
+            editor,
+            typed,
+            unheard,
+        } = &mut self.reader
+        else {
+            return Ok(Reply::End);
+        };
+        if let Some(helper) = editor.helper_mut() {
+            helper.candidates = answers.to_vec();
+        }
+        let mut initial = String::new();
+        loop {
+            self.signals.set_editing(true);
+            let read = editor.readline_with_initial(&(question, styled), (&initial, ""));
+            self.signals.set_editing(false);
+            let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match (read, redraw) {
+                (Err(ReadlineError::Interrupted), Some(line)) => {
+                    // Ctrl-L: the screen again, then the question with what was typed.
+                    initial = line;
+                    self.out.write_all(b"\x1b[H\x1b[2J")?;
+                    self.out.write_all(self.screen.as_bytes())?;
+                    self.out.flush()?;
+                }
+                (Ok(line), _) => {
+                    let reply = check(line.into_bytes());
+                    if let Reply::Line(line) = &reply {
+                        *unheard = Some(line.clone());
+                    }
+                    return Ok(reply);
+                }
+                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
+                    return Ok(Reply::Bad(BadLine::NotUtf8));
+                }
+                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    return Err(e);
+                }
+                (Err(_), _) => return Ok(Reply::End),
+            }
+        }
+    }
+
+    /// Reads a plain line, and in a script echoes it after the question.
+    fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
+        let Reader::Plain { input, echo } = &mut self.reader else {
+            return Ok(Reply::End);
+        };
+        let echo = *echo;
+        let read = read_capped(input.as_mut(), MAX_LINE)?;
+        let reply = match read {
+            None => Reply::End,
+            Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
+            Some((ref bytes, _)) => check(bytes.clone()),
+        };
+        if !echo {
+            if reply == Reply::End {
+                // End of input leaves the cursor after the prompt.
+                self.out.write_all(b"\n")?;
+            }
+            return Ok(reply);
+        }
+        let room = self.width().saturating_sub(safe::width(question)).max(8);
+        let shown = match (&reply, &read) {
+            (Reply::Line(line), _) => line.clone(),
+            (Reply::Bad(BadLine::TooLong(_)), Some((bytes, _))) => {
+                String::from_utf8_lossy(bytes).into_owned()
+            }
+            _ => String::new(),
+        };
+        self.echo(&shown, room)?;
+        Ok(reply)
+    }
+
+    /// Echoes a line after its prompt, so a transcript reads like a
+    /// conversation: escaped, and cut to fit the line.
+    fn echo(&mut self, line: &str, room: usize) -> io::Result<()> {
+        let shown: String = line.chars().flat_map(char::escape_debug).collect();
+        let keep = room.min(63);
+        let shown = if shown.chars().count() > keep {
+            let kept: String = shown.chars().take(keep - 3).collect();
+            format!("{kept}...")
+        } else {
+            shown
+        };
+        self.out.write_all(shown.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn console(input: &'static [u8]) -> Console {
+        Console::scripted(Box::new(input), Box::new(io::sink()), false)
+    }
+
+    #[test]
+    fn scripted_lines_are_read_and_refused_precisely() {
+        let mut c = console(b"B1\r\nok\rC2\n\xff\xfe\n\x1b[31m\n");
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("ok".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("C2".into()));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::NotUtf8));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Bad(BadLine::Control));
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::End);
+    }
+
+    #[test]
+    fn a_teletype_paces_its_paper_and_keeps_to_72_columns() {
+        let look = Look {
+            teletype: true,
+            baud: Some(110),
+            ..Look::default()
+        };
+        let mut c = console(b"").with_look(look);
+        assert_eq!(c.width(), TELETYPE_WIDTH);
+        // 110 baud is 11 characters a second: three take over a quarter second.
+        let started = Instant::now();
+        c.write("ABC").unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(250));
+    }
+
+    #[test]
+    fn a_megabyte_line_is_refused_and_the_next_line_read() {
+        let mut input = vec![b'x'; 1 << 20];
+        input.extend_from_slice(b"\nB1");
+        let mut c = Console::scripted(
+            Box::new(io::Cursor::new(input)),
+            Box::new(io::sink()),
+            false,
+        );
+        assert_eq!(
+            c.ask("? ", &[]).unwrap(),
+            Reply::Bad(BadLine::TooLong(1 << 20))
+        );
+        assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
+    }
+}
