@@ -164,7 +164,7 @@ fn tournament<R, P>(
     );
 }
 
-fn level<L: std::str::FromStr<Err = String>>(text: &str) -> L {
+fn level<L: std::str::FromStr<Err: std::fmt::Display>>(text: &str) -> L {
     text.parse().unwrap_or_else(|e| {
         eprintln!("tournament: {e}");
         std::process::exit(2)
@@ -192,8 +192,8 @@ fn fox_game(args: &Args) {
     if !args.all {
         return tournament(args, start, player);
     }
-    for &f in &fox::players::Level::ALL {
-        for &h in &fox::players::Level::ALL {
+    for &f in fox::players::Level::ALL {
+        for &h in fox::players::Level::ALL {
             let mut fox_player =
                 fox::players::Computer::new(f, args.rules, args.seed.wrapping_mul(2));
             let mut hound_player =

@@ -6,12 +6,14 @@
 //!   folder per game, and the seams ([`games::Rules`], [`games::Computer`])
 //!   every game offers. Nothing there prints, reads or looks at the clock.
 //! - [`faces`]: what each game says and draws: boards, sentences, help.
+//! - [`flows`]: a conversation a game brings whole (the 1978 program's).
 //! - [`shell`]: everything between a person and a game, knowing no rules:
 //!   the line reader, questions, matches, the game log, replays, signals.
-//! - [`cli`] and [`app`]: the command line and what it runs.
+//!
+//! The command line and what each command does live in the binary
+//! (`src/cli/`, `src/commands/`): they are not library API.
 
-pub mod app;
-pub mod cli;
 pub mod faces;
+pub mod flows;
 pub mod games;
 pub mod shell;

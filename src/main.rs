@@ -1,8 +1,14 @@
+//! The `tallyho` binary: reads the command line, runs the command, and maps
+//! the outcome to an exit status. The command line (`cli`) and what each
+//! command does (`commands`) live here, not in the library.
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use tallyho::app::{self, AppError};
-use tallyho::cli;
+mod cli;
+mod commands;
+
+use commands::AppError;
 
 fn main() -> ExitCode {
     let cli = match cli::parse(std::env::args_os()) {
@@ -17,8 +23,7 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    // The message may quote an argument: escaped, and long words cut.
-                    let _ = writeln!(io::stderr(), "tallyho: {}", cli::shorten(&e.to_string()));
+                    let _ = writeln!(io::stderr(), "error: {}", cli::shorten(&e.to_string()));
                     ExitCode::from(1)
                 }
             };
@@ -28,17 +33,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match app::run(cli) {
+    match commands::run(cli) {
         Ok(ending) => ExitCode::from(ending.status()),
         // The reader went away (`tallyho history | head -1`): nothing left to say.
         Err(AppError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            // The message may quote an argument: escaped, and long words cut.
-            let _ = writeln!(io::stderr(), "tallyho: {}", cli::shorten(&e.to_string()));
-            ExitCode::from(match e {
-                AppError::Usage(_) => 2,
-                AppError::Io(_) | AppError::Failed(_) => 1,
-            })
+            // One style for every error, clap's: `error: …`. The message may
+            // quote an argument: escaped, and long words cut.
+            let _ = writeln!(io::stderr(), "error: {}", cli::shorten(&e.to_string()));
+            ExitCode::from(e.status())
         }
     }
 }

@@ -74,7 +74,7 @@ fn bad_options_are_usage_errors_with_status_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--fox-start: the fox cannot start on B8: it starts on a dark square of the top row (A8, C8, E8, G8)",
+            "error: invalid value 'B8' for '--fox-start <SQUARE|choose>': the fox cannot start on B8: it starts on a dark square of the top row (A8, C8, E8, G8)",
         ));
     tallyho()
         .args(["--names", "a,b,c"])
@@ -86,6 +86,47 @@ fn bad_options_are_usage_errors_with_status_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a rule set"));
+}
+
+#[test]
+fn every_bad_option_value_is_refused_in_one_style() {
+    // clap's own refusals and the games' own read alike.
+    for args in [
+        &["fish", "--penguins", "5"][..],
+        &["fish", "--level", "god"],
+        &["--level", "god", "draughts"],
+        &["--board", "9x9"],
+        &["fish", "--board", "3x3"],
+    ] {
+        tallyho()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with("error: invalid value '"));
+    }
+}
+
+#[test]
+fn options_before_a_command_are_read_by_it() {
+    let log = std::env::temp_dir().join(format!("tallyho-pdn-{}.jsonl", std::process::id()));
+    std::fs::write(&log, "").expect("an empty log");
+    for args in [["--pdn", "history"], ["history", "--pdn"]] {
+        tallyho()
+            .args(args)
+            .arg("--history")
+            .arg(&log)
+            .assert()
+            .code(0)
+            .stderr(predicate::str::contains("holds no draughts games"));
+    }
+    let _ = std::fs::remove_file(&log);
+    tallyho()
+        .args(["--players", "2", "history"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--players means nothing to `tallyho history`",
+        ));
 }
 
 #[test]
@@ -165,12 +206,11 @@ fn analyse_refuses_bad_positions_with_status_2() {
         ("E8/B1,D1,F1,H2/fox", "H2 is a light square"),
         ("E8/B1,D1,F1/fox", "this board needs 4 hounds, not 3"),
         ("E9/B1,D1,F1,H1/fox", "\"E9\" is off the board"),
-        (
-            "D1/B3,D3,F3,H3/hounds",
-            "is already over under coursework rules: the fox reached row 1",
-        ),
-        ("A8/B7,D1,F1,H1/fox", "the fox is trapped"),
         ("junk", "\"junk\" is not a position"),
+        (
+            "111111/122221/123321/123321/122221/111111 place:1/1 next:P",
+            "try tallyho fish analyse",
+        ),
         ("E8/B1,D1,F1,H1/cat", "\"cat\" is not a side to move"),
     ];
     for (position, message) in cases {
@@ -179,6 +219,27 @@ fn analyse_refuses_bad_positions_with_status_2() {
             .assert()
             .code(2)
             .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn analyse_reports_a_finished_position_with_status_0() {
+    let cases = [
+        (
+            "D1/B3,D3,F3,H3/hounds",
+            "the fox has won: the fox reached row 1",
+        ),
+        (
+            "A8/B7,D1,F1,H1/fox",
+            "the hounds have won: the fox is trapped",
+        ),
+    ];
+    for (position, result) in cases {
+        tallyho()
+            .args(["analyse", position])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains(result));
     }
 }
 
@@ -359,7 +420,9 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
             .unwrap()
             .contains("is not a position")
     );
-    assert!(lines[2]["error"].as_str().unwrap().contains("already over"));
+    // A finished position is answered with its result, not refused.
+    assert_eq!(lines[2]["over"], true);
+    assert_eq!(lines[2]["how"], "fox-captured");
     // All good: status 0.
     tallyho()
         .args(["analyse", "-"])
@@ -369,4 +432,36 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
         .stdout(predicate::str::contains(
             "\"position\":\"A8/B1,D1,F1,H1/hounds\"",
         ));
+}
+
+#[test]
+fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
+    let log = std::env::temp_dir().join(format!("tallyho-classic-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let script = std::fs::read_to_string("tests/transcripts/classic_fox_trapped.txt")
+        .expect("the transcript's script");
+    let input: String = script.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    tallyho()
+        .args(["classic", "--seed", "1", "--history"])
+        .arg(&log)
+        .write_stdin(input)
+        .assert()
+        .code(0);
+    let json = tallyho()
+        .args(["history", "--json", "--history"])
+        .arg(&log)
+        .output()
+        .expect("history ran");
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(json.contains("\"name\":\"SWTP\""), "{json}");
+    assert!(json.contains("\"name\":\"YOU\""), "{json}");
+    let replay = tallyho()
+        .args(["replay", "1", "--history"])
+        .arg(&log)
+        .output()
+        .expect("replay ran");
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.contains("I CAN'T MOVE.\nYOU WIN!"), "{replay}");
+    assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
+    let _ = std::fs::remove_file(&log);
 }

@@ -170,7 +170,13 @@ fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
 }
 
 /// Runs `tallyho draughts --load FILE` and returns the error it prints.
+/// The error `--load` gives: status 1 for a file that cannot be read, 2 for
+/// one that reads but holds no game to play (bad input).
 fn load_error(home: &Path, file: &Path, extra: &[&str]) -> String {
+    load_error_with(home, file, extra, 2)
+}
+
+fn load_error_with(home: &Path, file: &Path, extra: &[&str], status: i32) -> String {
     let out = tallyho(home)
         .args(["draughts", "--players", "2", "--names", "a,b", "--load"])
         .arg(file)
@@ -179,7 +185,7 @@ fn load_error(home: &Path, file: &Path, extra: &[&str]) -> String {
         .timeout(std::time::Duration::from_secs(20))
         .output()
         .expect("ran");
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(status), "{out:?}");
     assert!(out.stdout.is_empty());
     String::from_utf8(out.stderr).expect("utf-8")
 }
@@ -193,15 +199,15 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
         path
     };
     let missing = home.join("missing.pdn");
-    assert!(load_error(&home, &missing, &[]).contains("there is no such file"));
-    assert!(load_error(&home, &home, &[]).contains("that is a directory, not a PDN file"));
+    assert!(load_error_with(&home, &missing, &[], 1).contains("there is no such file"));
+    assert!(load_error_with(&home, &home, &[], 1).contains("that is a directory, not a PDN file"));
     let fifo = home.join("fifo.pdn");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if made.is_ok_and(|s| s.success()) {
-        assert!(load_error(&home, &fifo, &[]).contains("not a regular file"));
+        assert!(load_error_with(&home, &fifo, &[], 1).contains("not a regular file"));
     }
     let huge = write("huge.pdn", &vec![b' '; 2 << 20]);
-    assert!(load_error(&home, &huge, &[]).contains("larger than 1024 KB"));
+    assert!(load_error_with(&home, &huge, &[], 1).contains("larger than 1024 KB"));
     let bad_fen = write("fen.pdn", b"[FEN \"B:W1:B2\"]\n*\n");
     let why = load_error(&home, &bad_fen, &[]);
     assert!(
@@ -222,6 +228,30 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     assert!(!why.contains('\u{1b}') && why.contains("\\u{1b}"), "{why}");
     let two = write("two.pdn", b"1. 11-15 *\n1. 9-13 *\n");
     assert!(load_error(&home, &two, &["--game", "3"]).contains("the file holds 2 games; --game 3"));
+    // A damaged game elsewhere in the file does not stop a good one.
+    let edge = write(
+        "edge.pdn",
+        b"[Event \"a\"]\n1. 11-15 *\n[Event \"b\"]\n1. 11-15 99-1 *\n",
+    );
+    let good = tallyho(&home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+            "--load",
+        ])
+        .arg(&edge)
+        .args(["--game", "1"])
+        .write_stdin("quit\n")
+        .output()
+        .expect("ran");
+    assert_eq!(good.status.code(), Some(4), "{good:?}");
+    assert!(load_error(&home, &edge, &["--game", "2"]).contains("game 2"));
+    assert!(load_error(&home, &edge, &["--game", "6"]).contains("the file holds 2 games"));
     let over = write("over.pdn", b"[FEN \"B:W32:B28\"] *");
     assert!(load_error(&home, &over, &[]).contains("the game is over in its last position"));
     let optional = write("optional.pdn", b"[Captures \"optional\"] 1. 11-15 *");
@@ -348,7 +378,7 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
         .args(["history", "--pdn", "0"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("invalid value '0' for '--pdn"));
+        .stderr(predicate::str::contains("invalid value '0' for '[N]'"));
     // And the games replay.
     let replay = stdout(tallyho(&home).args(["replay", "2"]));
     assert!(

@@ -18,7 +18,7 @@ use tallyho::faces::draughts::DraughtsFace;
 use tallyho::faces::draughts::session::Session;
 use tallyho::games::draughts::{Captures, Draughts, Level, Start, ballot, fen};
 use tallyho::shell::console::Console;
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
 /// A writer the test reads back once the session is over.
@@ -133,7 +133,7 @@ fn options() -> impl Strategy<Value = Case> {
                 };
                 Case(Options {
                     rules: Session::new(Draughts::with_captures(captures).starting(start)),
-                    flow: "default",
+                    kind: tallyho::games::GameKind::Draughts,
                     players,
                     names: Vec::new(),
                     games,
@@ -156,7 +156,7 @@ fn run_session(options: Options<Session>, input: Vec<u8>) -> Result<String, Stri
     let (done, finished) = mpsc::channel();
     thread::spawn(move || {
         let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
-        let face = DraughtsFace { ascii: false };
+        let face = DraughtsFace::default();
         let result = matchplay::run(&mut console, &face, &options);
         let _ = done.send(result.map_err(|e| e.to_string()));
     });

@@ -69,6 +69,49 @@ fn the_coordinate_score_is_the_same_game() {
     assert_eq!(moves, published()[0].moves);
 }
 
+#[test]
+fn old_macintosh_line_ends_are_line_ends() {
+    // A ; comment and a % escape each end at a lone CR, not at the file's end.
+    let text = "[Event \"Mac\"]\r; a comment\r% an escape line\r1. 11-15 23-19 *\r";
+    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 2);
+}
+
+#[test]
+fn a_move_number_may_be_followed_by_an_ellipsis() {
+    let text = "[FEN \"W:W21:B1\"]\n1… 21-17 2. 1-5 *\n";
+    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    assert_eq!(games[0].moves.len(), 2);
+}
+
+#[test]
+fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
+    let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
+    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    assert!(e.why.contains("a second FEN tag"), "{e}");
+    let text = "[Event \"x\"]\n1. 11-15 23-19 1-0 2. 8-11\n";
+    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    assert_eq!(e.game, 1, "{e}");
+    assert!(e.why.contains("after the game's result"), "{e}");
+}
+
+#[test]
+fn each_game_is_read_on_its_own() {
+    let text = "[Event \"one\"]\n1. 11-15 23-19 1-0\n\
+                [Event \"two\"]\n[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n1. 21-17 *\n\
+                [Event \"three\"]\n1. 11-15 99-1 *\n\
+                [Event \"four\"]\n1. 9-13 22-18 *\n";
+    let games = pdn::read_each(text, Draughts::STANDARD);
+    assert_eq!(games.len(), 4, "{games:?}");
+    assert!(games[0].is_ok());
+    assert!(games[1].as_ref().unwrap_err().why.contains("second FEN"));
+    assert_eq!(games[2].as_ref().unwrap_err().game, 3);
+    let four = games[3].as_ref().expect("game four stands alone");
+    assert_eq!(four.tag("Event"), Some("four"));
+    assert_eq!(four.moves.len(), 2);
+}
+
 fn arb_game() -> impl Strategy<Value = PdnGame> {
     (
         proptest::collection::vec(any::<u16>(), 0..120),
@@ -160,14 +203,18 @@ proptest! {
             .join(" ");
         let mut p = g.start;
         for (m, word) in g.moves.iter().zip(text.split(' ')) {
-            let fits = g
-                .rules
-                .legal_moves(&p)
+            let legal = g.rules.legal_moves(&p);
+            let fits = legal
                 .iter()
                 .filter(|c| c.from() == m.from() && c.to() == m.to())
                 .count();
+            // A single jump's full path is its own name, ahead of any longer
+            // capture it also abbreviates.
+            let named = legal.iter().find(|c| c.squares() == [m.from(), m.to()]);
             let read = notation::parse_move(&g.rules, &p, word);
-            if fits == 1 {
+            if let Some(named) = named {
+                prop_assert_eq!(read, Ok(*named));
+            } else if fits == 1 {
                 prop_assert_eq!(read, Ok(*m));
             } else {
                 prop_assert!(read.is_err());

@@ -107,6 +107,86 @@ fn a_fish_game_is_logged_listed_and_replayed() {
         .args(["replay", "1"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("1. AI moved a penguin to"))
+        .stdout(predicate::str::contains("1. AI placed a penguin on"))
         .stdout(predicate::str::contains("wins!").or(predicate::str::contains("A draw")));
+}
+
+#[test]
+fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-lines-{}", std::process::id()));
+    let out = tallyho(&dir.join("history.jsonl"))
+        .args(["fish", "analyse", "-", "--think", "200"])
+        .write_stdin("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P\r\nnonsense\n\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2), "a bad line makes status 2");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["to_move"], "P");
+    assert_eq!(lines[0]["exact"], true);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("is not a position")
+    );
+}
+
+#[test]
+fn watching_takes_a_level_for_each_side_through_one_option() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-levels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("history.jsonl");
+    tallyho(&log)
+        .args(["fish", "--players", "0", "--levels", "greedy,rubbish"])
+        .args(["--board", "4x4", "--games", "1", "--seed", "2"])
+        .assert()
+        .success();
+    let json = tallyho(&log)
+        .args(["history", "--json"])
+        .output()
+        .expect("ran");
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(
+        json.contains("\"side\":\"P\",\"level\":\"greedy\""),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"side\":\"A\",\"level\":\"rubbish\""),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_says_where_a_turn_was_skipped() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-skip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("history.jsonl");
+    let script =
+        std::fs::read_to_string("tests/transcripts/fish_skipped_turn.txt").expect("script");
+    let (args, input) = script.split_once('\n').expect("an args line");
+    let args: Vec<&str> = args
+        .trim_start_matches("args:")
+        .split_whitespace()
+        .collect();
+    let played = tallyho(&log)
+        .args(&args)
+        .write_stdin(input)
+        .output()
+        .expect("ran");
+    let played = String::from_utf8_lossy(&played.stdout);
+    let skipped = played
+        .lines()
+        .find(|l| l.contains("turn is skipped"))
+        .expect("the game skips a turn");
+    let replay = tallyho(&log).args(["replay", "1"]).output().expect("ran");
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.contains(skipped), "{replay}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

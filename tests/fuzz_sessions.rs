@@ -14,11 +14,13 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use tallyho::faces::fox::{FoxFace, classic};
+use tallyho::faces::fox::FoxFace;
+use tallyho::flows::classic;
 use tallyho::games::fox::players::Level;
 use tallyho::games::fox::{Board, Rules, Setup, Side};
+use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::Console;
-use tallyho::shell::history::Keeper;
+use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
 /// One session of either flow.
@@ -185,7 +187,7 @@ fn options() -> impl Strategy<Value = Session> {
                 }
                 Session::Match(Options {
                     rules: setup,
-                    flow: "default",
+                    kind: GameKind::Fox(FoxFlow::Default),
                     players,
                     names: Vec::new(),
                     games,

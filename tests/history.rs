@@ -13,7 +13,7 @@ use std::time::Duration;
 use tallyho::games::fox::Setup;
 use tallyho::games::{Game, Rules};
 use tallyho::shell::date::{format_utc, utc_now};
-use tallyho::shell::history::{Log, LogError, Record, Seat, Widths, parse_record, write_table};
+use tallyho::shell::log::{Log, LogError, Record, Seat, Widths, parse_record, write_table};
 
 /// A fresh path under the system temp folder, unique to this process and call.
 fn temp_path(what: &str) -> PathBuf {
@@ -445,7 +445,7 @@ fn table_aligns_names_by_display_width_and_cuts_long_ones() {
         number,
         plies,
         seats: vec![a, b],
-        outcome: tallyho::shell::history::Ending {
+        outcome: tallyho::shell::log::Ending {
             winner: winner.map(String::from),
             how: "fox-home".to_string(),
         },

@@ -224,9 +224,11 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
         .success();
     assert!(!log.exists());
 
-    let blocked = log.parent().expect("folder").join("file-not-folder");
-    std::fs::write(&blocked, "").expect("a file");
-    let output = tallyho(&blocked.join("history.jsonl"))
+    // A log that cannot take a game (here a folder where the file should
+    // be): each game is said lost, and play goes on.
+    let blocked = log.parent().expect("folder").join("folder-not-file");
+    std::fs::create_dir_all(&blocked).expect("a folder");
+    let output = tallyho(&blocked)
         .args(["--players", "0", "--level", "rubbish", "--games", "3"])
         .output()
         .expect("ran");
@@ -364,7 +366,7 @@ fn every_game_of_a_first_release_log_replays() {
 #[test]
 #[ignore = "builds a 100,000-game log; run by hand for the README's figures"]
 fn scale_of_a_hundred_thousand_games() {
-    use tallyho::shell::history::{Log, parse_record};
+    use tallyho::shell::log::{Log, parse_record};
     let log = log_path("scale");
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     let record = parse_record(v1.lines().next().expect("a line").as_bytes()).expect("a record");

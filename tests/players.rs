@@ -77,7 +77,7 @@ proptest! {
 fn overpowered_hounds_beat_every_fox() {
     let setup = Setup::default();
     let mut hounds = Computer::new(Level::Overpowered, setup.rules, 7);
-    for (i, level) in Level::ALL.into_iter().enumerate() {
+    for (i, &level) in Level::ALL.iter().enumerate() {
         let mut fox = Computer::new(level, setup.rules, i as u64);
         for _ in 0..5 {
             let mut game = Played::new(setup.default_start(), setup.rules);
@@ -122,8 +122,8 @@ fn every_level_plays_capture_games_on_odd_and_even_boards() {
         let start =
             Position::start_under(board, Rules::Capture, board.default_fox_start(), Side::Fox)
                 .unwrap();
-        for fox_level in Level::ALL {
-            for hounds_level in Level::ALL {
+        for &fox_level in Level::ALL {
+            for &hounds_level in Level::ALL {
                 let mut fox = Computer::new(fox_level, Rules::Capture, 3);
                 let mut hounds = Computer::new(hounds_level, Rules::Capture, 4);
                 for _ in 0..2 {

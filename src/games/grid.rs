@@ -159,15 +159,40 @@ pub enum SquareError {
     /// Nothing was typed.
     Empty,
     /// The text does not start with a column letter and a row number.
-    Syntax { text: String, size: Size },
+    Syntax {
+        /// What was typed.
+        text: String,
+        /// The board's size, for the columns and rows it has.
+        size: Size,
+    },
     /// A square, then more characters.
-    Trailing { text: String, square: String },
+    Trailing {
+        /// What was typed.
+        text: String,
+        /// The square it starts with.
+        square: String,
+    },
     /// The row number came first.
-    RowFirst { text: String, square: String },
+    RowFirst {
+        /// What was typed.
+        text: String,
+        /// The square meant, column first.
+        square: String,
+    },
     /// Full-width look-alike characters.
-    FullWidth { text: String, plain: String },
+    FullWidth {
+        /// What was typed.
+        text: String,
+        /// The same in plain characters.
+        plain: String,
+    },
     /// A square beyond the board's edge.
-    OffBoard { text: String, size: Size },
+    OffBoard {
+        /// What was typed.
+        text: String,
+        /// The board's size.
+        size: Size,
+    },
 }
 
 impl fmt::Display for SquareError {

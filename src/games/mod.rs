@@ -9,14 +9,19 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[macro_use]
+mod names;
 pub mod draughts;
 pub mod fish;
 pub mod fox;
 mod game;
 pub mod grid;
+mod kind;
 
 pub use game::{Game, PlayError};
 pub use grid::Square;
+pub use kind::{FoxFlow, GameKind, UnknownGame};
+pub use names::{UnknownLevel, UnknownSide};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -65,7 +70,7 @@ pub trait Rules {
     type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
     /// One of the two sides. `Display` is its name in the log and in
     /// questions (`fox`, `black`); `FromStr` is the one parser of a side.
-    type Side: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String>;
+    type Side: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = UnknownSide>;
 
     /// The game's name in the log and on the command line: `fox`, `draughts`, `fish`.
     const GAME: &'static str;
@@ -155,6 +160,41 @@ pub trait Computer<R: Rules> {
         0
     }
 
+    /// Reseeds the player's randomness. The shell reseeds before every move
+    /// from the match's seed and the ply, so that after `undo` the same
+    /// position gets the same reply: a player cannot fish for a better one.
+    fn reseed(&mut self, seed: u64) {
+        let _ = seed;
+    }
+
+    /// Whether this player, to move or not, takes a draw that `offerer`
+    /// offers in the position `history` ends in. The game decides: the
+    /// default takes it only where its advice proves a draw, or a win for
+    /// the offerer, or an exact score no better for itself than a draw.
+    fn accepts_draw(
+        &mut self,
+        rules: &R,
+        history: &[R::Position],
+        offerer: R::Side,
+        deadline: &dyn Deadline,
+    ) -> bool {
+        match self.advise(rules, history, deadline).map(|a| a.verdict) {
+            Some(Verdict::Draw) => true,
+            Some(Verdict::Win { winner, .. }) => winner == offerer,
+            Some(Verdict::Score { value, exact: true }) => {
+                let to_move = history.last().map(|pos| rules.to_move(pos));
+                // The score is the side to move's: turn it to the offerer's.
+                let offerers = if to_move == Some(offerer) {
+                    value
+                } else {
+                    -value
+                };
+                offerers >= 0
+            }
+            Some(Verdict::Score { exact: false, .. }) | None => false,
+        }
+    }
+
     /// The best moves and the verdict on them, for a hint; `None` when this
     /// player cannot judge.
     fn advise(
@@ -216,7 +256,9 @@ impl Deadline for Never {
 }
 
 /// A computer level: a name on the command line and in the log.
-pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> + 'static {
+pub trait Level:
+    Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = UnknownLevel> + 'static
+{
     /// Every level, weakest first.
     const ALL: &'static [Self];
     /// A line saying how it plays, for the menu.
@@ -224,16 +266,15 @@ pub trait Level: Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = String> +
 
     /// Reads a level by its name (its `Display`), in any case: the one
     /// parser behind every game's `FromStr`, so every game refuses alike.
-    fn parse_name(text: &str) -> Result<Self, String> {
+    fn parse_name(text: &str) -> Result<Self, UnknownLevel> {
         let text = text.trim();
         let names: Vec<String> = Self::ALL.iter().map(ToString::to_string).collect();
         if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
             return Ok(Self::ALL[i]);
         }
-        let written = match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => names.concat(),
-        };
-        Err(format!("\"{text}\" is not a level: write {written}"))
+        Err(UnknownLevel {
+            text: text.to_string(),
+            names,
+        })
     }
 }

@@ -17,12 +17,41 @@ pub fn is_quit(line: &str) -> bool {
     QUIT_WORDS.iter().any(|q| q.eq_ignore_ascii_case(word))
 }
 
+/// Whether a line asks for help.
+pub fn is_help(line: &str) -> bool {
+    let word = line.trim();
+    word.eq_ignore_ascii_case("help") || word == "?"
+}
+
 /// Asks until `parse` accepts the answer. `None` when the player has gone
-/// (end of input, Ctrl-C, or a word that leaves).
+/// (end of input, Ctrl-C, or a word that leaves). `help` is said when the
+/// player asks for it, and the question asked again: every question
+/// answers `help` and `quit`.
 pub fn ask_until<T>(
     console: &mut Console,
     question: &str,
     answers: &[String],
+    help: &str,
+    parse: impl FnMut(&str) -> Result<T, String>,
+) -> io::Result<Option<T>> {
+    let mut words = |console: &mut Console, line: &str| -> io::Result<bool> {
+        if is_help(line) {
+            console.say(help)?;
+            return Ok(true);
+        }
+        Ok(false)
+    };
+    ask_with(console, question, answers, &mut words, parse)
+}
+
+/// As [`ask_until`], with `words` answering the lines that are commands at
+/// this question (`help`, `hint`): `true` when it answered one, and the
+/// question is asked again.
+pub fn ask_with<T>(
+    console: &mut Console,
+    question: &str,
+    answers: &[String],
+    words: &mut dyn FnMut(&mut Console, &str) -> io::Result<bool>,
     mut parse: impl FnMut(&str) -> Result<T, String>,
 ) -> io::Result<Option<T>> {
     loop {
@@ -30,6 +59,7 @@ pub fn ask_until<T>(
             Reply::End => return Ok(None),
             Reply::Bad(why) => console.say(&why.to_string())?,
             Reply::Line(line) if is_quit(&line) => return Ok(None),
+            Reply::Line(line) if words(console, &line)? => {}
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
                 Err(why) => console.refuse(&capitalise(&why))?,
@@ -38,10 +68,11 @@ pub fn ask_until<T>(
     }
 }
 
-/// Asks a yes-or-no question until it is answered. `None` when the player leaves.
-pub fn ask_yes_no(console: &mut Console, question: &str) -> io::Result<Option<bool>> {
+/// Asks a yes-or-no question until it is answered. `None` when the player
+/// leaves. `help` says what each answer does.
+pub fn ask_yes_no(console: &mut Console, question: &str, help: &str) -> io::Result<Option<bool>> {
     let answers = ["yes".to_string(), "no".to_string()];
-    ask_until(console, question, &answers, parse_yes_no)
+    ask_until(console, question, &answers, help, parse_yes_no)
 }
 
 /// An error message as a sentence: capital first letter, closing full stop.

@@ -3,11 +3,14 @@
 //! matches and keeps the game log; a game's rules and face say the rest.
 
 pub mod ask;
+pub mod clock;
 pub mod console;
 pub mod date;
-pub mod history;
+pub mod face;
+pub mod log;
 pub mod matchplay;
 pub mod replay;
 pub mod safe;
 pub mod signals;
+pub mod text;
 pub mod turn;

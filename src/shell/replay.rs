@@ -1,16 +1,138 @@
 //! Any logged game, move by move. Each move is found by its notation among
 //! the legal moves of the position before it, so no game needs replay code
 //! of its own, and a damaged record is caught at the first move that fails.
+//! Every field of the log a message or the screen shows is escaped and cut
+//! to [`FIELD_WIDTH`] columns: a hand-made log may hold anything.
 
 use std::io;
 
-use crate::faces::Face;
 use crate::games::{Game, Outcome, Rules};
+use crate::shell::face::{Canvas, Face, Player, View};
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};
-use super::history::Record;
+use super::log::Record;
 use super::safe;
+
+/// The widest a field read from the log is shown, in columns, as the
+/// history table does: a hand-made log's 65,536-character name must not
+/// fill the screen, nor a 300 KB field standard error.
+pub const FIELD_WIDTH: usize = 40;
+
+/// The widest a sentence from a game's parser about a log field is shown:
+/// the guard for a parser that quotes the field in a form not found in it.
+const SENTENCE_WIDTH: usize = 240;
+
+/// The widest a logged move is quoted.
+const MOVE_WIDTH: usize = 20;
+
+/// A field from the log, safe for a terminal and cut to [`FIELD_WIDTH`].
+pub fn shown(field: &str) -> String {
+    safe::cut(&safe::text(field), FIELD_WIDTH)
+}
+
+/// A parser's sentence about `fields` of the log, with each field too long
+/// to show cut where it is quoted, and the whole safe and bounded.
+fn quoting(sentence: &str, fields: &[&str]) -> String {
+    let mut sentence = sentence.to_string();
+    for field in fields {
+        if safe::width(field) > FIELD_WIDTH || field.chars().any(char::is_control) {
+            sentence = sentence.replace(field, &shown(field));
+        }
+    }
+    safe::cut(&safe::text(&sentence), SENTENCE_WIDTH)
+}
+
+/// How a logged game ended, as a sentence says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// The winning side, already cut, or `None` for a draw.
+    winner: Option<String>,
+    /// How, already cut.
+    how: String,
+}
+
+impl Said {
+    fn new(winner: Option<&str>, how: &str) -> Said {
+        Said {
+            winner: winner.map(shown),
+            how: shown(how),
+        }
+    }
+}
+
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.winner {
+            Some(side) => write!(f, "the {side} won ({})", self.how),
+            None => write!(f, "a draw ({})", self.how),
+        }
+    }
+}
+
+/// Why a record does not make a legal game. Every quoted field is cut.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RebuildError {
+    /// The setup does not read: the game's own sentence.
+    #[error("{0}")]
+    Setup(String),
+    /// The start position does not read: the game's own sentence.
+    #[error("its start position does not read: {0}")]
+    Start(String),
+    /// Moves are logged after the game was over.
+    #[error(
+        "the game was over after move {at}, yet {more} more {} logged",
+        if *more == 1 { "move is" } else { "moves are" }
+    )]
+    Overrun {
+        /// The move that ended it.
+        at: usize,
+        /// How many follow.
+        more: usize,
+    },
+    /// A move is not among the legal moves of its position.
+    #[error("move {number} ({text}) is not legal there")]
+    Illegal {
+        /// Its number, from 1.
+        number: usize,
+        /// The move as logged, cut.
+        text: String,
+    },
+    /// The rules refused a legal move: the game's own sentence.
+    #[error("{0}")]
+    Play(String),
+    /// The game's last move leaves it unfinished, and the record names no
+    /// ending the rules cannot see.
+    #[error("the game is not over after its last move")]
+    NotOver,
+    /// The logged winner is not one of the game's sides.
+    #[error("its winner is not a side of the game")]
+    NoSuchWinner,
+    /// The moves end otherwise than the record says.
+    #[error("its moves end in {played}, but it says {logged}")]
+    Ending {
+        /// How the moves end.
+        played: Said,
+        /// How the record says they end.
+        logged: Said,
+    },
+    /// The move count disagrees with the moves.
+    #[error("it says {said} plies but holds {held} moves")]
+    Plies {
+        /// The count logged.
+        said: u32,
+        /// The moves logged.
+        held: usize,
+    },
+}
+
+/// Kept until the games' setups have typed errors: their callers still
+/// speak in sentences.
+impl From<RebuildError> for String {
+    fn from(e: RebuildError) -> String {
+        e.to_string()
+    }
+}
 
 /// Why a record cannot be replayed.
 #[derive(Debug)]
@@ -27,83 +149,82 @@ impl From<io::Error> for ReplayError {
     }
 }
 
+impl From<RebuildError> for ReplayError {
+    fn from(e: RebuildError) -> ReplayError {
+        ReplayError::Damaged(e.to_string())
+    }
+}
+
+/// The rules a record was played under, read from its setup. A refusal
+/// quotes the setup's fields cut to [`FIELD_WIDTH`].
+pub fn rules_of<R: Rules>(record: &Record) -> Result<R, RebuildError> {
+    R::from_setup(&record.setup_pairs()).map_err(|why| {
+        let fields: Vec<&str> = record.setup.values().map(String::as_str).collect();
+        RebuildError::Setup(quoting(&why.to_string(), &fields))
+    })
+}
+
 /// The game a record holds, checked move by move, with its outcome.
 pub fn rebuild<R: Rules>(
     rules: &R,
     record: &Record,
-) -> Result<(Game<R>, Outcome<R::Side>), String> {
+) -> Result<(Game<R>, Outcome<R::Side>), RebuildError> {
     let start = rules
         .parse_position(&record.start)
-        .map_err(|e| format!("its start position does not read: {e}"))?;
+        .map_err(|e| RebuildError::Start(quoting(&e.to_string(), &[&record.start])))?;
     let mut game: Game<R> = Game::new(start);
     for (i, text) in record.moves.iter().enumerate() {
         if game.outcome(rules).is_some() {
             let more = record.moves.len() - i;
-            return Err(format!(
-                "the game was over after move {i}, yet {more} more {} logged",
-                if more == 1 { "move is" } else { "moves are" }
-            ));
+            return Err(RebuildError::Overrun { at: i, more });
         }
         let legal = rules.legal_moves(game.position());
         let mv = legal
             .into_iter()
             .find(|m| m.to_string() == *text)
-            .ok_or_else(|| {
-                format!(
-                    "move {} ({}) is not legal there",
-                    i + 1,
-                    safe::cut(text, 20)
-                )
+            .ok_or_else(|| RebuildError::Illegal {
+                number: i + 1,
+                text: safe::cut(&safe::text(text), MOVE_WIDTH),
             })?;
-        game.play(rules, mv).map_err(|e| e.to_string())?;
+        game.play(rules, mv)
+            .map_err(|e| RebuildError::Play(quoting(&e.to_string(), &[text])))?;
     }
     let outcome = match game.outcome(rules) {
         Some(outcome) => outcome,
-        None => logged_ending(rules, &game, record)?,
+        None => logged_ending(rules, record)?,
     };
-    let winner = outcome.winner().map(|side| side.to_string());
-    if winner != record.outcome.winner || outcome.how() != record.outcome.how {
-        let said = |w: &Option<String>, how: &str| match w {
-            Some(side) => format!("the {side} won ({how})"),
-            None => format!("a draw ({how})"),
-        };
-        return Err(format!(
-            "its moves end in {}, but it says {}",
-            said(&winner, outcome.how()),
-            said(&record.outcome.winner, &record.outcome.how)
-        ));
-    }
-    if record.plies as usize != record.moves.len() {
-        return Err(format!(
-            "it says {} plies but holds {} moves",
-            record.plies,
-            record.moves.len()
-        ));
-    }
+    check_ending(&outcome, record)?;
     Ok((game, outcome))
 }
 
-/// An ending the rules cannot see (a resignation, an agreed draw), as logged.
-/// The widest a field read from the log is shown, in columns: a hand-made
-/// log's 65,536-character name must not fill the screen.
-const FIELD_WIDTH: usize = 40;
-
-/// A field from the log, safe for a terminal and cut to [`FIELD_WIDTH`].
-fn shown(field: &str) -> String {
-    safe::cut(&safe::text(field), FIELD_WIDTH)
+/// Refuses a record whose ending or move count contradicts its moves.
+fn check_ending<S: Copy + ToString>(
+    outcome: &Outcome<S>,
+    record: &Record,
+) -> Result<(), RebuildError> {
+    let winner = outcome.winner().map(|side| side.to_string());
+    if winner != record.outcome.winner || outcome.how() != record.outcome.how {
+        return Err(RebuildError::Ending {
+            played: Said::new(winner.as_deref(), outcome.how()),
+            logged: Said::new(record.outcome.winner.as_deref(), &record.outcome.how),
+        });
+    }
+    if record.plies as usize != record.moves.len() {
+        return Err(RebuildError::Plies {
+            said: record.plies,
+            held: record.moves.len(),
+        });
+    }
+    Ok(())
 }
 
-fn logged_ending<R: Rules>(
-    rules: &R,
-    game: &Game<R>,
-    record: &Record,
-) -> Result<Outcome<R::Side>, String> {
+/// An ending the rules cannot see (a resignation, an agreed draw), as logged.
+fn logged_ending<R: Rules>(rules: &R, record: &Record) -> Result<Outcome<R::Side>, RebuildError> {
     let how = match record.outcome.how.as_str() {
         "resigned" => "resigned",
         "agreed" => "agreed",
-        _ => return Err("the game is not over after its last move".to_string()),
+        _ => return Err(RebuildError::NotOver),
     };
-    let _ = game;
     match &record.outcome.winner {
         None => Ok(Outcome::Draw { how }),
         Some(name) => rules
@@ -111,7 +232,162 @@ fn logged_ending<R: Rules>(
             .into_iter()
             .find(|side| side.to_string() == *name)
             .map(|winner| Outcome::Win { winner, how })
-            .ok_or_else(|| "its winner is not a side of the game".to_string()),
+            .ok_or(RebuildError::NoSuchWinner),
+    }
+}
+
+/// A checked record being shown: the game, its face and its seats.
+struct Playback<'a, R: Rules, F: Face<R>> {
+    rules: &'a R,
+    face: &'a F,
+    record: &'a Record,
+    game: Game<R>,
+    outcome: Outcome<R::Side>,
+}
+
+impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
+    /// The name of the seat that played `side`, as the log has it, cut.
+    fn seat_name(&self, side: R::Side) -> Option<String> {
+        let side = side.to_string();
+        self.record
+            .seats
+            .iter()
+            .find(|s| s.side == side)
+            .map(|s| shown(&s.name))
+    }
+
+    /// The line that says which game this is, who played and how it was set up.
+    fn introduce(&self, console: &mut Console) -> io::Result<()> {
+        let record = self.record;
+        let seats: Vec<String> = record.seats.iter().map(|s| shown(&s.display())).collect();
+        let setup: Vec<String> = record
+            .setup
+            .iter()
+            .map(|(k, v)| shown(&format!("{k} {v}")))
+            .collect();
+        console.say(&format!(
+            "Game {}, {}: {}; {}",
+            record.number,
+            shown(&record.date),
+            seats.join(" against "),
+            setup.join(", ")
+        ))
+    }
+
+    /// The position after move `at` (0: the start), with that move said.
+    fn show(&self, console: &mut Console, at: usize) -> io::Result<()> {
+        let (rules, face, game) = (self.rules, self.face, &self.game);
+        let positions = &game.positions()[..=at];
+        if at > 0 {
+            let mv = &game.moves()[at - 1];
+            let mover = rules.to_move(&positions[at - 1]);
+            let name = self
+                .seat_name(mover)
+                .unwrap_or_else(|| face.side_title(mover).to_string());
+            console.say("")?;
+            let said = face.player_moved(
+                &name,
+                &face.move_name(&View::new(rules, &positions[..at]), mv),
+            );
+            console.say(&format!("{at}. {said}"))?;
+            // What was said after the move in play: a skipped turn.
+            for line in face.after_move(&View::new(rules, positions)) {
+                console.say(&line)?;
+            }
+        }
+        let last = at.checked_sub(1).map(|i| &game.moves()[i]);
+        let canvas = Canvas {
+            colour: console.colour(),
+            width: console.width(),
+            viewer: None,
+        };
+        console.write(&face.board(&View::new(rules, positions), last, &canvas))
+    }
+
+    /// The end as it was said: the game's final words, then the result.
+    fn ending(&self, console: &mut Console) -> io::Result<()> {
+        let (rules, face) = (self.rules, self.face);
+        let names = rules
+            .sides()
+            .map(|side| self.seat_name(side).unwrap_or_default());
+        let computers = rules.sides().map(|side| {
+            let side = side.to_string();
+            self.record
+                .seats
+                .iter()
+                .any(|s| s.side == side && s.level.is_some())
+        });
+        let players = [0, 1].map(|i| Player {
+            name: &names[i],
+            computer: computers[i],
+        });
+        let view = View::new(rules, self.game.positions());
+        for line in face.final_words(&view, players) {
+            console.say(&line)?;
+        }
+        let winner = self.outcome.winner().and_then(|side| self.seat_name(side));
+        let result = face.result(&self.outcome, winner.as_deref());
+        if result.is_empty() {
+            Ok(())
+        } else {
+            console.say(&result)
+        }
+    }
+
+    /// Waits between moves for Enter, `n`, `b`, a number or `q`.
+    fn step(&self, console: &mut Console) -> io::Result<()> {
+        let total = self.game.moves().len();
+        let mut at = 0;
+        loop {
+            if at == total {
+                self.ending(console)?;
+            }
+            let question = format!(
+                "Move {at} of {total}. Enter or n: next, b: back, a number: go there, q: quit? "
+            );
+            let line = match console.ask(&question, &[])? {
+                Reply::End => return Ok(()),
+                Reply::Bad(why) => {
+                    console.say(&why.to_string())?;
+                    continue;
+                }
+                Reply::Line(line) => line,
+            };
+            at = match step_to(&line, at, total) {
+                Step::To(next) => next,
+                Step::Leave => return Ok(()),
+                Step::Refused => {
+                    console.refuse(&format!(
+                        "Type Enter or n for the next move, b to go back, a move number 0-{total}, or q."
+                    ))?;
+                    continue;
+                }
+            };
+            console.clear()?;
+            self.show(console, at)?;
+        }
+    }
+}
+
+/// Where a typed line takes a stepped replay.
+enum Step {
+    To(usize),
+    Leave,
+    Refused,
+}
+
+/// Reads a line typed at move `at` of `total`.
+fn step_to(line: &str, at: usize, total: usize) -> Step {
+    let word = line.trim().to_ascii_lowercase();
+    match word.as_str() {
+        "" | "n" | "next" if at < total => Step::To(at + 1),
+        "" | "n" | "next" => Step::Leave,
+        "b" | "back" => Step::To(at.saturating_sub(1)),
+        _ if is_quit(&word) => Step::Leave,
+        _ => match word.parse::<usize>() {
+            Ok(n) if n <= total => Step::To(n),
+            _ => Step::Refused,
+        },
     }
 }
 
@@ -124,107 +400,57 @@ pub fn replay<R: Rules, F: Face<R>>(
     record: &Record,
     step: bool,
 ) -> Result<(), ReplayError> {
-    let (game, outcome) = rebuild(rules, record).map_err(ReplayError::Damaged)?;
-    let seats: Vec<String> = record.seats.iter().map(|s| shown(&s.display())).collect();
-    let setup: Vec<String> = record
-        .setup
-        .iter()
-        .map(|(k, v)| shown(&format!("{k} {v}")))
-        .collect();
-    // The name of the seat that played `side`, as the log has it.
-    let seat_name = |side: R::Side| {
-        record
-            .seats
-            .iter()
-            .find(|s| s.side == side.to_string())
-            .map(|s| shown(&s.name))
+    let (game, outcome) = rebuild(rules, record)?;
+    let playback = Playback {
+        rules,
+        face,
+        record,
+        game,
+        outcome,
     };
-    console.say(&format!(
-        "Game {}, {}: {}; {}",
-        record.number,
-        shown(&record.date),
-        seats.join(" against "),
-        setup.join(", ")
-    ))?;
-    let total = game.moves().len();
-    let show = |console: &mut Console, at: usize| -> io::Result<()> {
-        let positions = &game.positions()[..=at];
-        if at > 0 {
-            let mv = &game.moves()[at - 1];
-            let before = &positions[at - 1];
-            let mover = rules.to_move(before);
-            let name = seat_name(mover).unwrap_or_else(|| face.side_title(mover).to_string());
-            console.say("")?;
-            let said = face.player_moved(&name, &face.move_name(rules, &positions[..at], mv));
-            console.say(&format!("{at}. {said}"))?;
-        }
-        console.write(&face.board(
-            rules,
-            positions,
-            at.checked_sub(1).map(|i| &game.moves()[i]),
-            console.colour(),
-        ))
-    };
-    let winner_name = |outcome: &Outcome<R::Side>| outcome.winner().and_then(seat_name);
-    // The end as it was said: the game's final words, then the result.
-    let names: Vec<String> = rules
-        .sides()
-        .iter()
-        .map(|&side| seat_name(side).unwrap_or_default())
-        .collect();
-    let ending = |console: &mut Console| -> io::Result<()> {
-        for line in face.final_words(rules, game.positions(), [&names[0], &names[1]]) {
-            console.say(&line)?;
-        }
-        let result = face.result(&outcome, winner_name(&outcome).as_deref());
-        if result.is_empty() {
-            Ok(())
-        } else {
-            console.say(&result)
-        }
-    };
-    show(console, 0)?;
-    if !step {
-        for at in 1..=total {
-            show(console, at)?;
-        }
-        ending(console)?;
-        return Ok(());
+    playback.introduce(console)?;
+    playback.show(console, 0)?;
+    if step {
+        return Ok(playback.step(console)?);
     }
-    let mut at = 0;
-    loop {
-        if at == total {
-            ending(console)?;
-        }
-        let question = format!(
-            "Move {at} of {total}. Enter or n: next, b: back, a number: go there, q: quit? "
+    for at in 1..=playback.game.moves().len() {
+        playback.show(console, at)?;
+    }
+    Ok(playback.ending(console)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_quoted_field_is_cut_where_it_is_quoted() {
+        let field = "x".repeat(300_000);
+        let sentence = format!("\"{field}\" is not a board: write 8x8");
+        let cut = quoting(&sentence, &[&field]);
+        assert_eq!(
+            cut,
+            format!("\"{}…\" is not a board: write 8x8", "x".repeat(39))
         );
-        let line = match console.ask(&question, &[])? {
-            Reply::End => return Ok(()),
-            Reply::Bad(why) => {
-                console.say(&why.to_string())?;
-                continue;
-            }
-            Reply::Line(line) => line,
-        };
-        let word = line.trim().to_ascii_lowercase();
-        let next = match word.as_str() {
-            "" | "n" | "next" if at < total => at + 1,
-            "" | "n" | "next" => return Ok(()),
-            "b" | "back" => at.saturating_sub(1),
-            _ if is_quit(&word) => return Ok(()),
-            _ => match word.parse::<usize>() {
-                Ok(n) if n <= total => n,
-                _ => {
-                    console.refuse(&format!(
-                        "Type Enter or n for the next move, b to go back, a move number 0-{total}, or q."
-                    ))?;
-                    continue;
-                }
-            },
-        };
-        at = next;
-        console.clear()?;
-        show(console, at)?;
+    }
+
+    #[test]
+    fn a_field_quoted_otherwise_still_leaves_a_short_safe_sentence() {
+        let field = format!("  {}\u{1b}[2J  ", "y".repeat(300_000));
+        let sentence = format!("\"{}\" is not a side", field.trim());
+        let cut = quoting(&sentence, &[&field]);
+        assert!(safe::width(&cut) <= SENTENCE_WIDTH, "{}", cut.len());
+        assert!(!cut.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn steps() {
+        assert!(matches!(step_to("", 0, 3), Step::To(1)));
+        assert!(matches!(step_to(" N ", 2, 3), Step::To(3)));
+        assert!(matches!(step_to("next", 3, 3), Step::Leave));
+        assert!(matches!(step_to("b", 0, 3), Step::To(0)));
+        assert!(matches!(step_to("2", 0, 3), Step::To(2)));
+        assert!(matches!(step_to("4", 0, 3), Step::Refused));
+        assert!(matches!(step_to("q", 1, 3), Step::Leave));
     }
 }

@@ -8,11 +8,12 @@
 
 use std::io;
 
-use crate::faces::Face;
 use crate::games::{Rules, Square};
+use crate::shell::face::{Canvas, Face, View};
 
 use super::ask::{capitalise, is_quit};
 use super::console::{Console, Reply};
+use super::text;
 
 /// A command that works at every move prompt.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,6 +106,8 @@ pub struct TurnOf<'a, R: Rules, F> {
     pub last: Option<&'a R::Move>,
     /// The commands this game offers.
     pub commands: &'a [Command],
+    /// Where the board is drawn.
+    pub canvas: Canvas<R::Side>,
 }
 
 /// Asks for one move until it is legal or a command ends the asking.
@@ -123,8 +126,8 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         rules,
         face,
         history,
-        last,
         commands,
+        ..
     } = *turn;
     let Some(pos) = history.last() else {
         return Ok(Turn::Leave);
@@ -145,26 +148,12 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         if let Some(i) = only
             && *told_only != Some(i)
         {
-            console.say(&face.only_move(rules, history, &typed, &legal[i]))?;
+            console.say(&face.only_move(&View::new(rules, history), &typed, &legal[i]))?;
             *told_only = Some(i);
         }
         let next = next_squares(&typed, &candidates, &paths);
-        let question = face.move_question(rules, history, &typed, &next);
-        // Whole rests of paths too, so Tab after a first square offers the second.
-        let mut answers: Vec<String> = next
-            .iter()
-            .map(|&sq| face.answer(rules, history, &typed, sq))
-            .collect();
-        for &i in &candidates {
-            let path = &paths[i];
-            let rest: Vec<String> = (typed.len()..path.len())
-                .map(|k| face.answer(rules, history, &path[..k], path[k]))
-                .collect();
-            if rest.len() > 1 {
-                answers.push(rest.join(" "));
-            }
-        }
-        answers.extend(commands.iter().map(|c| c.word().to_string()));
+        let question = face.move_question(&View::new(rules, history), &typed, &next);
+        let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
         let line = match console.ask(&question, &answers)? {
             Reply::End => return Ok(Turn::Leave),
             Reply::Bad(why) => {
@@ -181,69 +170,139 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if chosen_by_player {
                 drop_last_choice(&mut path);
             } else {
-                console.refuse(&face.refusal(rules, history, &typed, &[]))?;
+                console.refuse(&face.refusal(&View::new(rules, history), &typed, &[]))?;
             }
             continue;
         }
         if let Some(command) = Command::from_word(&line).filter(|c| commands.contains(c)) {
-            match command {
-                Command::Help => console.say(&face.help(rules))?,
-                Command::Moves => {
-                    let names: Vec<String> = legal
-                        .iter()
-                        .map(|m| face.move_name(rules, history, m))
-                        .collect();
-                    console.say(&format!("Legal moves: {}.", names.join(", ")))?;
-                }
-                Command::Board => {
-                    console.write(&face.board(rules, history, last, console.colour()))?
-                }
-                Command::Hint => hint(console, &typed)?,
-                Command::Undo if chosen_by_player => drop_last_choice(&mut path),
-                Command::Quit => return Ok(Turn::Leave),
-                other => return Ok(Turn::Command(other)),
+            let chosen = chosen_by_player.then_some(&mut path);
+            if let Some(turn) = command_at(console, turn, command, &legal, &typed, chosen, hint)? {
+                return Ok(turn);
             }
             continue;
         }
-        let tried = match face.parse_squares(rules, history, &typed, &line) {
+        // One word for full-width characters, whatever the game.
+        if let Some(plain) = text::plain_if_full_width(&line) {
+            console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
+            continue;
+        }
+        let tried = match face.parse_squares(&View::new(rules, history), &typed, &line) {
             Ok(squares) => squares,
             Err(why) => {
                 console.refuse(&capitalise(&why))?;
                 continue;
             }
         };
-        // The squares go on from those chosen so far, or start afresh:
-        // another hound picked, or a whole move typed at the destination prompt.
-        let mut found = false;
-        for start in [typed.clone(), Vec::new()] {
-            let attempt: Vec<Square> = start.iter().chain(&tried).copied().collect();
-            if let Some(i) = (0..legal.len()).find(|&i| paths[i] == attempt) {
-                return Ok(Turn::Play(legal[i].clone()));
-            }
-            // Naming again what was filled in (the only piece that can move)
-            // confirms it, as a player typing square by square would.
-            if paths.iter().any(|p| p.starts_with(&attempt)) {
-                path.truncate(start.len());
-                path.extend(tried.iter().map(|&square| Step {
-                    square,
-                    typed: true,
-                }));
-                found = true;
-                break;
-            }
-        }
+        let found = match extend(&mut path, &typed, &tried, &paths) {
+            Extended::Whole(i) => return Ok(Turn::Play(legal[i].clone())),
+            Extended::Part => true,
+            Extended::Nothing => false,
+        };
         if !found {
-            console.refuse(&face.refusal(rules, history, &typed, &tried))?;
+            console.refuse(&face.refusal(&View::new(rules, history), &typed, &tried))?;
         } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
             && let Some(&last) = typed.last()
         {
             // Nothing new was named: say so, rather than ask again in silence.
-            console.say(&format!(
-                "{} is already chosen: now name where it goes.",
-                face.square(rules, last)
-            ))?;
+            console.say(&text::already_chosen(&face.square(rules, last)))?;
         }
     }
+}
+
+/// Does a command typed at a move prompt; `Some` when it ends the prompt.
+/// `chosen` is the path when the player chose part of it, for `undo`.
+fn command_at<R: Rules, F: Face<R>>(
+    console: &mut Console,
+    turn: &TurnOf<'_, R, F>,
+    command: Command,
+    legal: &[R::Move],
+    typed: &[Square],
+    chosen: Option<&mut Vec<Step>>,
+    hint: &mut dyn FnMut(&mut Console, &[Square]) -> io::Result<()>,
+) -> io::Result<Option<Turn<R::Move>>> {
+    let (rules, face, history) = (turn.rules, turn.face, turn.history);
+    match (command, chosen) {
+        (Command::Help, _) => console.say(&face.help(rules))?,
+        (Command::Moves, _) => {
+            console.say(&face.legal_moves_line(&View::new(rules, history), legal))?
+        }
+        (Command::Board, _) => {
+            console.write(&face.board(&View::new(rules, history), turn.last, &turn.canvas))?
+        }
+        (Command::Hint, _) => hint(console, typed)?,
+        (Command::Undo, Some(path)) => drop_last_choice(path),
+        (Command::Quit, _) => return Ok(Some(Turn::Leave)),
+        (other, _) => return Ok(Some(Turn::Command(other))),
+    }
+    Ok(None)
+}
+
+/// The answers Tab offers: the next squares, whole rests of paths (so Tab
+/// after a first square offers the second), and the commands.
+fn offered<'p, R: Rules, F: Face<R>>(
+    turn: &TurnOf<'_, R, F>,
+    typed: &[Square],
+    next: &[Square],
+    candidates: impl Iterator<Item = &'p Vec<Square>>,
+) -> Vec<String> {
+    let (rules, face, history) = (turn.rules, turn.face, turn.history);
+    let mut answers: Vec<String> = next
+        .iter()
+        .map(|&sq| face.answer(&View::new(rules, history), typed, sq))
+        .collect();
+    for path in candidates {
+        let rest: Vec<String> = (typed.len()..path.len())
+            .map(|k| face.answer(&View::new(rules, history), &path[..k], path[k]))
+            .collect();
+        if rest.len() > 1 {
+            answers.push(rest.join(" "));
+        }
+    }
+    answers.extend(turn.commands.iter().map(|c| c.word().to_string()));
+    answers
+}
+
+/// What squares typed at a prompt did to the path.
+enum Extended {
+    /// They finish legal move `i`.
+    Whole(usize),
+    /// They go part of the way.
+    Part,
+    /// They fit no legal move.
+    Nothing,
+}
+
+/// Adds `tried` to the squares chosen so far, or starts afresh with them:
+/// another hound picked, or a whole move typed at the destination prompt.
+/// Naming again what was filled in (the only piece that can move) confirms
+/// it, as a player typing square by square would.
+fn extend(
+    path: &mut Vec<Step>,
+    typed: &[Square],
+    tried: &[Square],
+    paths: &[Vec<Square>],
+) -> Extended {
+    // Squares that start again at the last square chosen (`10x17` after
+    // `1x10`) go on from it, not after it.
+    let overlap = match (typed.split_last(), tried.first()) {
+        (Some((last, before)), Some(first)) if last == first => before,
+        _ => typed,
+    };
+    for start in [typed, overlap, &[]] {
+        let attempt: Vec<Square> = start.iter().chain(tried).copied().collect();
+        if let Some(i) = paths.iter().position(|p| *p == attempt) {
+            return Extended::Whole(i);
+        }
+        if paths.iter().any(|p| p.starts_with(&attempt)) {
+            path.truncate(start.len());
+            path.extend(tried.iter().map(|&square| Step {
+                square,
+                typed: true,
+            }));
+            return Extended::Part;
+        }
+    }
+    Extended::Nothing
 }
 
 /// Fills in the squares every remaining move agrees on, short of the last

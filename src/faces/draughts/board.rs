@@ -19,7 +19,19 @@ pub struct Drawing {
     pub ascii: bool,
     /// Colour: the pieces in their colours, the last move marked, the key dimmed.
     pub colour: bool,
+    /// The columns there are, 0 for no limit: below [`FULL_WIDTH`] the key of
+    /// square numbers goes, below [`FRAMED_WIDTH`] the frame too.
+    pub width: usize,
+    /// From White's side: row 1 at the top, H on the left. The square
+    /// numbers stay the squares' own.
+    pub flip: bool,
 }
+
+/// The columns the framed board takes with the key of square numbers beside it.
+pub const FULL_WIDTH: usize = 62;
+
+/// The columns the framed board takes alone.
+pub const FRAMED_WIDTH: usize = 37;
 
 /// The characters of a frame, after the seed's line-drawing codes.
 pub struct Lines {
@@ -85,9 +97,25 @@ fn to_key(line: &mut String, shown: usize) {
     line.push_str(&" ".repeat(KEY_COLUMN.saturating_sub(shown)));
 }
 
-/// The board of a position, with the move that led to it marked in colour.
+/// The rows from the top of the screen, and the columns from the left.
+fn order(flip: bool) -> (Vec<u8>, Vec<u8>) {
+    if flip {
+        ((0..8).collect(), (0..8).rev().collect())
+    } else {
+        ((0..8).rev().collect(), (0..8).collect())
+    }
+}
+
+/// The board of a position, with the move that led to it marked in colour:
+/// framed with the key beside it where the width allows, framed alone, or
+/// compact on a narrow screen.
 pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
+    if drawing.width != 0 && drawing.width < FRAMED_WIDTH {
+        return compact(pos, drawing);
+    }
+    let keyed = drawing.width == 0 || drawing.width >= FULL_WIDTH;
     let lines = drawing.lines();
+    let (rows, cols) = order(drawing.flip);
     let (vacated, landed) = match last {
         Some(m) => {
             let squares = m.squares();
@@ -105,13 +133,16 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
         }
     };
     let mut out = String::new();
-    let letters: String = (0..8u8)
-        .map(|col| format!("   {}", char::from(b'A' + col)))
+    let letters: String = cols
+        .iter()
+        .map(|&col| format!("   {}", char::from(b'A' + col)))
         .collect();
     let letters = format!(" {letters}");
     let mut top = letters.clone();
-    to_key(&mut top, letters.chars().count());
-    top.push_str(&dim(" PDN squares"));
+    if keyed {
+        to_key(&mut top, letters.chars().count());
+        top.push_str(&dim(" PDN squares"));
+    }
     out.push_str(top.trim_end());
     out.push('\n');
     let edge = |ends: [char; 2], tee: char| {
@@ -124,11 +155,11 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
     };
     out.push_str(&edge(lines.upper, lines.tees[0]));
     out.push('\n');
-    for row in (0..8u8).rev() {
+    for &row in &rows {
         let label = row + 1;
         let mut line = format!("{label} {}", lines.v);
         let mut key = String::new();
-        for col in 0..8u8 {
+        for &col in &cols {
             let cell = match PdnSquare::from_grid(Square::new(col, row)) {
                 Err(_) => {
                     key.push_str("   ");
@@ -143,13 +174,13 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
             line.push(lines.v);
         }
         line.push_str(&format!(" {label}"));
-        to_key(&mut line, 37);
-        line.push_str(&dim(key.trim_end()));
+        if keyed {
+            to_key(&mut line, 37);
+            line.push_str(&dim(key.trim_end()));
+        }
         out.push_str(&line);
         out.push('\n');
     }
-    let mut bottom = edge(lines.lower, lines.tees[1]);
-    to_key(&mut bottom, 35);
     let legend = |side: Side, text: &str| {
         let style = if drawing.colour {
             piece_style(side)
@@ -158,22 +189,71 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
         };
         text.style(style).to_string()
     };
-    bottom.push_str(&format!(
+    let men = format!(
         " {} Black  {} White",
         legend(Side::Black, "O"),
         legend(Side::White, "X")
-    ));
-    out.push_str(&bottom);
-    out.push('\n');
-    let mut under = letters.clone();
-    to_key(&mut under, letters.chars().count());
-    under.push_str(&format!(
+    );
+    let kings = format!(
         "{} {} kings",
         legend(Side::Black, &piece_cell(Piece::King(Side::Black))),
         legend(Side::White, &piece_cell(Piece::King(Side::White)))
-    ));
-    out.push_str(&under);
-    out.push('\n');
+    );
+    let mut bottom = edge(lines.lower, lines.tees[1]);
+    let mut under = letters.clone();
+    if keyed {
+        // The legend beside the board's last two lines.
+        to_key(&mut bottom, 35);
+        bottom.push_str(&men);
+        to_key(&mut under, letters.chars().count());
+        under.push_str(&kings);
+        out.push_str(&format!("{bottom}\n{under}\n"));
+    } else {
+        out.push_str(&format!(
+            "{bottom}\n{under}\n {} {kings}\n",
+            men.trim_start()
+        ));
+    }
+    out
+}
+
+/// The board one character a square, for a narrow screen: `o` and `x` for
+/// men, `O` and `X` for kings, `.` for an empty dark square.
+fn compact(pos: &Position, drawing: Drawing) -> String {
+    let (rows, cols) = order(drawing.flip);
+    let letters: String = cols
+        .iter()
+        .map(|&col| format!(" {}", char::from(b'A' + col)))
+        .collect();
+    let mut out = format!(" {letters}\n");
+    for &row in &rows {
+        let mut line = format!("{}", row + 1);
+        for &col in &cols {
+            let mark = match PdnSquare::from_grid(Square::new(col, row)) {
+                Err(_) => " ".to_string(),
+                Ok(sq) => match pos.piece(sq) {
+                    None => ".".to_string(),
+                    Some(piece) => {
+                        let c = letter(piece.side());
+                        let c = match piece {
+                            Piece::Man(_) => c.to_ascii_lowercase(),
+                            Piece::King(_) => c,
+                        };
+                        if drawing.colour {
+                            c.to_string().style(piece_style(piece.side())).to_string()
+                        } else {
+                            c.to_string()
+                        }
+                    }
+                },
+            };
+            line.push(' ');
+            line.push_str(&mark);
+        }
+        out.push_str(&format!("{line} {}\n", row + 1));
+    }
+    out.push_str(&format!(" {letters}\n"));
+    out.push_str("o Black, x White; O X kings\n");
     out
 }
 
@@ -267,6 +347,40 @@ mod tests {
     }
 
     #[test]
+    fn narrow_screens_drop_the_key_then_the_frame_and_white_sees_from_its_side() {
+        let drawing = |width, flip| Drawing {
+            width,
+            flip,
+            ..Drawing::default()
+        };
+        let full = board(&Position::START, None, drawing(80, false));
+        assert!(full.contains("PDN squares"), "{full}");
+        let framed = board(&Position::START, None, drawing(40, false));
+        assert!(!framed.contains("PDN squares"), "{framed}");
+        assert!(framed.lines().all(|l| l.chars().count() <= 40), "{framed}");
+        let compact = board(&Position::START, None, drawing(30, false));
+        assert!(
+            compact.lines().all(|l| l.chars().count() <= 30),
+            "{compact}"
+        );
+        assert!(compact.contains("1 o   o   o   o   1"), "{compact}");
+        // From White's side: row 1 at the top, H on the left.
+        let turned = board(&Position::START, None, drawing(80, true));
+        let first_row = turned.lines().nth(2).unwrap_or_default();
+        assert!(first_row.starts_with("1 "), "{turned}");
+        assert!(
+            turned
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start()
+                .starts_with('H')
+        );
+        // The key turns with the board: square 1 (G1) is now at the top left.
+        assert!(first_row.contains("  1     2     3     4"), "{turned}");
+    }
+
+    #[test]
     fn kings_and_the_ascii_fallback() {
         let pos = fen::parse("W:WK4:BK29,1").unwrap();
         let text = board(
@@ -274,7 +388,7 @@ mod tests {
             None,
             Drawing {
                 ascii: true,
-                colour: false,
+                ..Drawing::default()
             },
         );
         assert!(text.is_ascii());
@@ -289,8 +403,8 @@ mod tests {
         let m = rules.find(&Position::START, "11-15").unwrap();
         let after = Position::START.play(&m);
         let drawing = Drawing {
-            ascii: false,
             colour: true,
+            ..Drawing::default()
         };
         let text = board(&after, Some(&m), drawing);
         // The man on 15 stands out; the square it left shows a dot.

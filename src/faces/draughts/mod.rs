@@ -7,15 +7,14 @@
 //! Black is the seed's O and moves first from squares 1-12 at the bottom of
 //! the board; White is X. Kings are drawn in brackets: (O), (X).
 
-use crate::faces::{Face, Menu};
 use crate::games::draughts::notation::{self, MoveError};
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::ask::capitalise;
+use crate::shell::face::{Canvas, Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
 use crate::shell::safe;
 
 pub mod board;
-pub mod cli;
 pub mod session;
 pub mod text;
 
@@ -27,6 +26,8 @@ use session::Session;
 pub struct DraughtsFace {
     /// ASCII instead of box drawing.
     pub ascii: bool,
+    /// Always from White's side (`--flip`).
+    pub flip: bool,
 }
 
 /// Whether to draw in ASCII: asked for with `--ascii`, or a terminal that
@@ -54,20 +55,6 @@ pub fn wants_ascii(
         let l = l.to_ascii_lowercase();
         l.contains("utf-8") || l.contains("utf8")
     })
-}
-
-/// [`wants_ascii`] for this process's standard output and environment.
-pub fn ascii_here(asked: bool) -> bool {
-    use std::io::IsTerminal;
-    let var = |name: &str| std::env::var(name).ok();
-    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
-    let term = var("TERM");
-    wants_ascii(
-        asked,
-        std::io::stdout().is_terminal(),
-        term.as_deref(),
-        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
-    )
 }
 
 /// The playing square at a grid square (the shell's squares always are).
@@ -115,22 +102,30 @@ fn move_letter(line: &str) -> (Option<char>, &str) {
 }
 
 impl DraughtsFace {
+    /// The drawing for a plain screen (the welcome box).
     fn drawing(&self, colour: bool) -> Drawing {
         Drawing {
             ascii: self.ascii,
             colour,
+            ..Drawing::default()
+        }
+    }
+
+    /// The drawing on a canvas: turned to White's side when asked to, or
+    /// when the one person playing plays White.
+    fn drawing_on(&self, canvas: &Canvas<Side>) -> Drawing {
+        Drawing {
+            ascii: self.ascii,
+            colour: canvas.colour,
+            width: canvas.width,
+            flip: self.flip || canvas.viewer == Some(Side::White),
         }
     }
 }
 
 /// Reads the squares of a line; a whole legal move (a capture written short,
 /// `10x26`, too) comes back as its full path.
-fn read_squares(
-    rules: &Session,
-    pos: &Position,
-    typed: &[Square],
-    line: &str,
-) -> Result<Vec<Square>, String> {
+fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -> Squares {
     let (letter, body) = move_letter(line);
     if let (Some(letter), "") = (letter, body) {
         return Err(text::letter_alone(letter));
@@ -157,6 +152,9 @@ fn read_squares(
         Some(m) => m.grid_path(),
         None => squares.iter().map(|s| s.grid()).collect(),
     };
+    // An x between squares says capture, as the letter C does.
+    let crossed = body.contains(['x', 'X']) && squares.len() >= 2;
+    let letter = letter.or(crossed.then_some('x'));
     if let Some(letter) = letter {
         let mine = |sq: Square| {
             pdn(sq)
@@ -176,8 +174,8 @@ fn read_squares(
         if letter == 'M' && capture {
             return Err(text::wrong_letter('M', &shown));
         }
-        if letter == 'C' && step && !capture {
-            return Err(text::wrong_letter('C', &shown));
+        if matches!(letter, 'C' | 'x') && step && !capture {
+            return Err(text::wrong_letter(letter, &shown));
         }
     }
     Ok(grid)
@@ -294,11 +292,12 @@ impl Face<Session> for DraughtsFace {
         Some(text::intro(&rules.rules, self.drawing(false)))
     }
 
-    fn menu(&self) -> Menu {
-        Menu::PlayHistoryExit
+    fn menu(&self) -> &'static [(MenuChoice, &'static str)] {
+        &text::MENU
     }
 
-    fn after_move(&self, _rules: &Session, history: &[Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, Session>) -> Vec<String> {
+        let history = view.history;
         let [.., before, after] = history else {
             return Vec::new();
         };
@@ -331,12 +330,13 @@ impl Face<Session> for DraughtsFace {
         side.name()
     }
 
-    fn status(&self, rules: &Session, history: &[Position]) -> Vec<String> {
-        let Some(pos) = history.last() else {
+    fn status(&self, view: &View<'_, Session>) -> Vec<String> {
+        let rules = view.rules;
+        let Some(pos) = view.pos() else {
             return Vec::new();
         };
         let mut lines = Vec::new();
-        if history.len() == 1
+        if view.history.len() == 1
             && let Some(line) = text::opening_line(rules.rules.start)
         {
             lines.push(line);
@@ -351,84 +351,17 @@ impl Face<Session> for DraughtsFace {
 
     fn board(
         &self,
-        _rules: &Session,
-        history: &[Position],
+        view: &View<'_, Session>,
         last: Option<&Move>,
-        colour: bool,
+        canvas: &Canvas<Side>,
     ) -> String {
+        let history = view.history;
         history.last().map_or_else(String::new, |pos| {
-            board::board(pos, last, self.drawing(colour))
+            board::board(pos, last, self.drawing_on(canvas))
         })
     }
 
-    fn square(&self, _rules: &Session, sq: Square) -> String {
-        pdn(sq).map_or_else(|| sq.to_string(), |s| s.number().to_string())
-    }
-
-    fn parse_squares(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        let Some(pos) = history.last() else {
-            return Err("the game is over".to_string());
-        };
-        read_squares(rules, pos, typed, line)
-    }
-
-    fn move_question(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
-        let next_numbers = numbers(next);
-        match typed {
-            [] => {
-                let capturing = history
-                    .last()
-                    .is_some_and(|pos| rules.rules.moves(pos).iter().all(Move::is_capture));
-                text::pick_question(&next_numbers, capturing)
-            }
-            [from] => {
-                let (jumps, steps): (Vec<Square>, Vec<Square>) =
-                    next.iter().partition(|&&to| is_jump(*from, to));
-                let from = numbers(&[*from]).first().copied().unwrap_or(0);
-                text::destination_question(from, &numbers(&steps), &numbers(&jumps))
-            }
-            _ => text::landing_question(&text::path_text(&numbers(typed)), &next_numbers),
-        }
-    }
-
-    fn only_move(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        let only = history
-            .last()
-            .is_some_and(|pos| rules.rules.moves(pos).len() == 1);
-        text::only_move(typed.len(), only, mv)
-    }
-
-    fn refusal(
-        &self,
-        rules: &Session,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        history
-            .last()
-            .map_or_else(String::new, |pos| refusal(rules, pos, typed, tried))
-    }
-
-    fn move_name(&self, _rules: &Session, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Session>, mv: &Move) -> String {
         mv.to_string()
     }
 
@@ -448,27 +381,57 @@ impl Face<Session> for DraughtsFace {
         text::hint(move_name, verdict, to_move)
     }
 
-    fn start_question(
-        &self,
-        _rules: &Session,
-        name: &str,
-        _starts: &[Position],
-    ) -> (String, Vec<String>) {
-        // Draughts never leaves its start open; this is never asked.
-        (format!("{name}, which start? "), Vec::new())
-    }
-
-    fn parse_start(
-        &self,
-        _rules: &Session,
-        _line: &str,
-        _starts: &[Position],
-    ) -> Result<usize, String> {
-        Ok(0)
-    }
-
     fn swap_notice(&self, names: [&str; 2]) -> String {
         text::swap_notice(names)
+    }
+}
+
+impl MovePrompt<Session> for DraughtsFace {
+    fn square(&self, _rules: &Session, sq: Square) -> String {
+        pdn(sq).map_or_else(|| sq.to_string(), |s| s.number().to_string())
+    }
+
+    fn parse_squares(&self, view: &View<'_, Session>, typed: &[Square], line: &str) -> Squares {
+        let (rules, pos) = (view.rules, view.pos().ok_or(GAME_OVER)?);
+        read_squares(rules, pos, typed, line)
+    }
+
+    fn move_question(&self, view: &View<'_, Session>, typed: &[Square], next: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        let next_numbers = numbers(next);
+        match typed {
+            [] => {
+                let capturing = history
+                    .last()
+                    .is_some_and(|pos| rules.rules.moves(pos).iter().all(Move::is_capture));
+                text::pick_question(&next_numbers, capturing)
+            }
+            [from] => {
+                let (jumps, steps): (Vec<Square>, Vec<Square>) =
+                    next.iter().partition(|&&to| is_jump(*from, to));
+                let from = numbers(&[*from]).first().copied().unwrap_or(0);
+                text::destination_question(from, &numbers(&steps), &numbers(&jumps))
+            }
+            _ => text::landing_question(&text::path_text(&numbers(typed)), &next_numbers),
+        }
+    }
+
+    fn only_move(&self, view: &View<'_, Session>, typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        let only = history
+            .last()
+            .is_some_and(|pos| rules.rules.moves(pos).len() == 1);
+        text::only_move(typed.len(), only, mv)
+    }
+
+    fn refusal(&self, view: &View<'_, Session>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        history
+            .last()
+            .map_or_else(String::new, |pos| refusal(rules, pos, typed, tried))
     }
 }
 

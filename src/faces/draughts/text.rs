@@ -21,7 +21,15 @@ pub const fn side_title(side: Side) -> &'static str {
     }
 }
 
-pub use crate::faces::{list, list_or};
+use crate::shell::face::MenuChoice;
+pub use crate::shell::text::{list, list_or};
+
+/// The C project's menu: play (then who plays), the history, exit.
+pub const MENU: [(MenuChoice, &str); 3] = [
+    (MenuChoice::Play, "Play"),
+    (MenuChoice::History, "History"),
+    (MenuChoice::Quit, "Exit"),
+];
 
 /// `12 men`, `1 king`.
 fn count(n: u32, one: &str, many: &str) -> String {
@@ -90,7 +98,8 @@ The rules
 {}
 The controls
   Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4
-  or E3xG5xE7; the seed's M (move) or C (capture) may come first.
+  or E3xG5xE7; an M (move) or C (capture) in front, as the C project's
+  players typed, is fine too.
   Or type one square at a time: the piece, then each square it lands on.
   At every move: help, moves, undo, board, hint, draw, resign or quit.",
         rules_text(rules)
@@ -189,10 +198,10 @@ pub fn letter_alone(letter: char) -> String {
 
 /// A move letter that does not fit the move.
 pub fn wrong_letter(letter: char, path: &str) -> String {
-    if letter == 'M' {
-        format!("M is for a plain move, but {path} is a capture: type C, or no letter")
-    } else {
-        format!("C is for a capture, but {path} is a plain move: type M, or no letter")
+    match letter {
+        'M' => format!("M is for a plain move, but {path} is a capture: type C, or no letter"),
+        'x' => format!("an x is for a capture, but {path} is a plain move: type {path}"),
+        _ => format!("C is for a capture, but {path} is a plain move: type M, or no letter"),
     }
 }
 

@@ -4,20 +4,56 @@
 
 use owo_colors::OwoColorize;
 
-use crate::faces::Face;
-use crate::games::fish::{Move, Named, Position, Setup, Side, parse_path, skipped};
+use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
 use crate::games::{Outcome, Square, Verdict};
+use crate::shell::face::{Canvas, Face, MovePrompt, Player, Squares, View};
 
-pub mod cli;
+pub mod text;
 
-/// The computer's name, as the assignment calls it, and its partner's.
-pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];
-
-/// The most choices a question lists; beyond, it says how to type one.
-const MAX_LISTED: usize = 8;
+pub use text::COMPUTER_NAMES;
+use text::{labels, move_words};
 
 /// The penguin game's face.
 pub struct FishFace;
+
+/// Reads the forms of a move the help and the README show: `2 4`, `2,4`,
+/// `(2,4)`, and two of those for a whole move (`1,2 2,3`, `1 2 2 3`,
+/// `(1,2) to (2,3)`). `None` when the line is in none of these forms: the
+/// core's reader then says exactly what is wrong.
+fn squares_as_written(board: Board, line: &str) -> Option<Result<Vec<Square>, String>> {
+    let spaced = line.replace(',', " ");
+    let mut numbers = Vec::new();
+    for (i, word) in spaced.split_whitespace().enumerate() {
+        if word.eq_ignore_ascii_case("to") && i > 0 {
+            continue;
+        }
+        let word = word.strip_prefix('(').unwrap_or(word);
+        let word = word.strip_suffix(')').unwrap_or(word);
+        numbers.push(word.parse::<i64>().ok()?);
+    }
+    if numbers.len() != 2 && numbers.len() != 4 {
+        return None;
+    }
+    let typed = line.trim();
+    Some(
+        numbers
+            .chunks(2)
+            .map(|pair| {
+                let (row, col) = (pair[0], pair[1]);
+                let fits = |n: i64, max: u8| (1..=i64::from(max)).contains(&n);
+                if !fits(row, board.height()) {
+                    return Err(text::off_board(typed, "row", row, board.height()));
+                }
+                if !fits(col, board.width()) {
+                    return Err(text::off_board(typed, "column", col, board.width()));
+                }
+                // Both fit the board, so both fit a u8.
+                let (row, col) = (row as u8 - 1, col as u8 - 1);
+                Ok(Square::new(col, row))
+            })
+            .collect(),
+    )
+}
 
 /// The board as the assignment prints it: column numbers above, each row
 /// numbered, a tile's points, `.` for a taken tile, `P` and `A` for the
@@ -60,37 +96,9 @@ pub fn board(pos: &Position, last: Option<&Move>, colour: bool) -> String {
     out
 }
 
-/// The names the points lines and the winner's line use: the assignment's
-/// `Players` and `AIs` (and `Player`, `AI`) when a person plays the
-/// computer, the players' own names otherwise.
-fn labels(names: [&str; 2]) -> [(String, String); 2] {
-    let computer = names.map(|n| n == COMPUTER_NAMES[0]);
-    let machines = names.iter().filter(|n| COMPUTER_NAMES.contains(n)).count();
-    if computer[0] != computer[1] && machines == 1 {
-        return computer.map(|ai| {
-            if ai {
-                ("AIs".to_string(), "AI".to_string())
-            } else {
-                ("Players".to_string(), "Player".to_string())
-            }
-        });
-    }
-    names.map(|n| (format!("{n}'s"), n.to_string()))
-}
-
-/// The squares in a question: listed when few, else how to type one.
-fn choices(next: &[Square]) -> String {
-    if next.len() <= MAX_LISTED {
-        let names: Vec<String> = next.iter().map(|&s| Named(s).to_string()).collect();
-        format!(": {}", names.join(", "))
-    } else {
-        format!(" (any of {}: row column)", next.len())
-    }
-}
-
 impl Face<Setup> for FishFace {
     fn title(&self) -> &str {
-        "HEY, THAT'S MY FISH!"
+        text::TITLE
     }
 
     fn computer_names(&self) -> [&'static str; 2] {
@@ -104,93 +112,140 @@ impl Face<Setup> for FishFace {
         }
     }
 
+    fn person_plays_first(&self) -> bool {
+        true
+    }
+
     fn side_noun(&self, side: Side) -> &'static str {
         self.side_title(side)
     }
 
-    fn status(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
-        let Some(pos) = history.last() else {
+    fn status(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let Some(pos) = view.pos() else {
             return Vec::new();
         };
-        vec![format!(
-            "Points so far: P {}, A {}.",
-            pos.score(Side::P),
-            pos.score(Side::A)
-        )]
+        vec![text::points_so_far(pos.score(Side::P), pos.score(Side::A))]
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
+        let colour = canvas.colour;
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, |pos| board(pos, last, colour))
     }
 
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
+        move_words(mv)
+    }
+
+    fn computer_moves(&self, name: &str, move_name: &str) -> String {
+        text::computer_moves(name, move_name)
+    }
+
+    fn player_moved(&self, name: &str, move_name: &str) -> String {
+        text::player_moved(name, move_name)
+    }
+
+    fn took_back(&self, move_name: &str) -> String {
+        text::took_back(move_name)
+    }
+
+    fn legal_moves_line(&self, _view: &View<'_, Setup>, moves: &[Move]) -> String {
+        text::legal_moves_line(moves)
+    }
+
+    fn after_move(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let history = view.history;
+        match history {
+            [.., before, after] => skipped(before, after)
+                .map(text::skipped)
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn final_words(&self, view: &View<'_, Setup>, players: [Player<'_>; 2]) -> Vec<String> {
+        let Some(pos) = view.pos() else {
+            return Vec::new();
+        };
+        let labels = labels(players);
+        // The assignment lists the person's points first.
+        let order = if labels[1].0 == "Players" {
+            [Side::A, Side::P]
+        } else {
+            Side::BOTH
+        };
+        // The sums stand in one column, as in the assignment's example.
+        let width = labels
+            .iter()
+            .map(|(label, _)| unicode_width::UnicodeWidthStr::width(label.as_str()))
+            .max()
+            .unwrap_or(0);
+        let mut lines: Vec<String> = order
+            .iter()
+            .map(|&side| {
+                let haul = pos.haul(side);
+                let sum = if haul.is_empty() {
+                    "0".to_string()
+                } else {
+                    haul.sum_line()
+                };
+                text::points_line(&labels[side.index()].0, &sum, width)
+            })
+            .collect();
+        lines.push(match pos.outcome() {
+            Some(Outcome::Win { winner, .. }) => text::wins(&labels[winner.index()].1),
+            _ => text::draw(pos.score(Side::P)),
+        });
+        lines
+    }
+
+    fn result(&self, _outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
+        // The points lines and the winner come from `final_words`.
+        String::new()
+    }
+
+    fn help(&self, rules: &Setup) -> String {
+        text::help(rules)
+    }
+
+    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
+        text::hint(move_name, verdict, to_move)
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        text::swap_notice(names)
+    }
+}
+
+impl MovePrompt<Setup> for FishFace {
     fn square(&self, _rules: &Setup, sq: Square) -> String {
         format!("{:#}", Named(sq))
     }
 
-    fn parse_squares(
-        &self,
-        rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        parse_path(rules.board(), line).map_err(|e| e.to_string())
-    }
-
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
-            return String::new();
-        };
-        let side = pos.to_move();
-        match typed {
-            _ if pos.placing() => format!(
-                "{side}, start a penguin on which 1-point tile{}? ",
-                choices(next)
-            ),
-            [] => format!("{side}, which penguin moves{}? ", choices(next)),
-            [from, ..] => format!(
-                "{side}, move from {} to which square{}? ",
-                Named(*from),
-                choices(next)
-            ),
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
+        let rules = view.rules;
+        match squares_as_written(rules.board(), line) {
+            Some(read) => read,
+            None => parse_path(rules.board(), line).map_err(|e| e.to_string()),
         }
     }
 
-    fn only_move(
-        &self,
-        _rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        format!(
-            "Only one move is left: {}. Press Enter to make it.",
-            move_words(mv)
-        )
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let Some(pos) = view.pos() else {
+            return String::new();
+        };
+        text::move_question(pos.to_move(), pos.placing(), typed.first().copied(), next)
     }
 
-    fn refusal(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
+    fn only_move(&self, _view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
+        text::only_move(mv)
+    }
+
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let Some(pos) = view.pos() else {
             return String::new();
         };
         let attempt: Vec<Square> = typed.iter().chain(tried).copied().collect();
@@ -204,144 +259,7 @@ impl Face<Setup> for FishFace {
         };
         match why {
             Some(why) => crate::shell::ask::capitalise(&why.to_string()),
-            None => "Type one of the squares in brackets, or help.".to_string(),
+            None => text::TYPE_A_SQUARE.to_string(),
         }
-    }
-
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
-        move_words(mv)
-    }
-
-    fn computer_moves(&self, name: &str, move_name: &str) -> String {
-        format!("{name} moves {move_name}.")
-    }
-
-    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
-        match history {
-            [.., before, after] => skipped(before, after)
-                .map(|side| format!("{side} has no move left, so {side}'s turn is skipped."))
-                .into_iter()
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn final_words(&self, _rules: &Setup, history: &[Position], names: [&str; 2]) -> Vec<String> {
-        let Some(pos) = history.last() else {
-            return Vec::new();
-        };
-        let labels = labels(names);
-        // The assignment lists the person's points first.
-        let order = if labels[1].0 == "Players" {
-            [Side::A, Side::P]
-        } else {
-            Side::BOTH
-        };
-        let mut lines: Vec<String> = order
-            .iter()
-            .map(|&side| {
-                let haul = pos.haul(side);
-                let sum = if haul.is_empty() {
-                    "0".to_string()
-                } else {
-                    haul.sum_line()
-                };
-                format!("{} points: {sum}", labels[side.index()].0)
-            })
-            .collect();
-        lines.push(match pos.outcome() {
-            Some(Outcome::Win { winner, .. }) => format!("{} wins!", labels[winner.index()].1),
-            _ => format!("A draw: {} points each!", pos.score(Side::P)),
-        });
-        lines
-    }
-
-    fn result(&self, _outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
-        // The points lines and the winner come from `final_words`.
-        String::new()
-    }
-
-    fn help(&self, rules: &Setup) -> String {
-        let b = rules.board();
-        format!(
-            "How to play ({b} board, {penguins} penguin{s} each)
-  Tiles are worth 1 to 3 points: {deal}.
-  A taken tile shows as a dot.
-  P (the first player) and A each start a penguin on a free 1-point tile,
-  P first. Then a penguin moves any distance in a straight line, along a
-  row, a column or a diagonal; every square it passes over and the one it
-  stops on must hold a tile with no penguin on it. The tile it leaves is
-  taken, and its points are the mover's; the tile a penguin ends on stays.
-  A player who cannot move is skipped; when neither can, the most points win.
-Typing a square: row, then column, counted from 1 at the top left: 2 4,
-  2,4 or (2,4). A move names the penguin's square and where it goes
-  (1,2 2,3); with one penguin, where it goes is enough.
-Commands at a move prompt
-  moves    list the legal moves
-  hint     the computer's best move, and the points it expects you to win by
-  undo     take back your last move (and the computer's reply)
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
-            penguins = rules.penguins(),
-            s = if rules.penguins() == 1 { "" } else { "s" },
-            deal = match rules.deal() {
-                crate::games::fish::Deal::Rings => "1 on the rim, 2 on the next ring, 3 inside",
-                crate::games::fish::Deal::Random { .. } => "dealt at random",
-            },
-        )
-    }
-
-    fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
-        let judged = match *verdict {
-            Verdict::Score { value, exact } => {
-                let how = if exact {
-                    "with best play"
-                } else {
-                    "as the search sees it"
-                };
-                match value {
-                    0 => format!("a draw {how}"),
-                    v if v > 0 => format!("{to_move} finishes {v} ahead {how}"),
-                    v => format!("{to_move} finishes {} behind {how}", -v),
-                }
-            }
-            Verdict::Win { winner, .. } => format!("{winner} wins with best play"),
-            Verdict::Draw => "a draw with best play".to_string(),
-        };
-        format!("Hint: {move_name} ({judged})")
-    }
-
-    fn start_question(
-        &self,
-        _rules: &Setup,
-        name: &str,
-        _starts: &[Position],
-    ) -> (String, Vec<String>) {
-        (format!("{name}, choose a start? "), Vec::new())
-    }
-
-    fn parse_start(
-        &self,
-        _rules: &Setup,
-        _line: &str,
-        _starts: &[Position],
-    ) -> Result<usize, String> {
-        Ok(0)
-    }
-
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        format!(
-            "Sides swap: {} is P and starts, {} is A.",
-            names[0], names[1]
-        )
-    }
-}
-
-/// A move in words: `a penguin to (2,1)`, `(1,2) to (2,3)`.
-fn move_words(mv: &Move) -> String {
-    match *mv {
-        Move::Place(to) => format!("a penguin to {}", Named(to)),
-        Move::Slide { from, to } => format!("{} to {}", Named(from), Named(to)),
     }
 }

@@ -5,9 +5,9 @@
 //! it moves to.
 
 use super::{render, text};
-use crate::faces::Face;
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
+use crate::shell::face::{Canvas, Face, GAME_OVER, MovePrompt, Squares, StartChoice, View};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -65,22 +65,6 @@ fn square_at(board: Board, row: u32, col: u32) -> Result<Square, String> {
 
 /// The numbers in a line: `2 3`, `2,3`, `(2, 3)`.
 fn numbers(line: &str) -> Result<Vec<u32>, String> {
-    if line.chars().any(|c| ('\u{FF10}'..='\u{FF19}').contains(&c)) {
-        let plain: String = line
-            .chars()
-            .map(|c| match c {
-                '\u{FF10}'..='\u{FF19}' => {
-                    char::from_u32(c as u32 - 0xFF10 + u32::from(b'0')).unwrap_or(c)
-                }
-                c => c,
-            })
-            .collect();
-        return Err(format!(
-            "\"{}\" uses full-width digits: type plain {}",
-            line.trim(),
-            plain.trim()
-        ));
-    }
     let parts: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')'))
         .filter(|p| !p.is_empty())
@@ -155,13 +139,12 @@ impl Face<Setup> for CaptureFace {
         }
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
+        let history = view.history;
+        let colour = canvas.colour
+            && history
+                .last()
+                .is_some_and(|pos| render::colour_fits(pos.board(), canvas.width));
         let hounds = numbered_hounds(history);
         let marks = render::Marks {
             last: last.copied(),
@@ -174,141 +157,9 @@ impl Face<Setup> for CaptureFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
-    fn square(&self, rules: &Setup, sq: Square) -> String {
-        square_name(rules.board, sq)
-    }
-
-    fn answer(&self, rules: &Setup, history: &[Position], typed: &[Square], sq: Square) -> String {
-        match (history.last().map(Position::to_move), typed) {
-            (Some(Side::Hounds), []) => {
-                number_of(history, sq).map_or_else(String::new, |n| n.to_string())
-            }
-            (Some(Side::Hounds), _) => sq.col().to_string(),
-            // As the fox's player types it, `2 3`, so that `2 ` and Tab offer the columns.
-            _ => {
-                let row = rules.board.height() - 1 - sq.row();
-                format!("{row} {}", sq.col())
-            }
-        }
-    }
-
-    fn parse_squares(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        let Some(pos) = history.last() else {
-            return Err("the game is over".to_string());
-        };
-        let board = rules.board;
-        let numbers = numbers(line)?;
-        match (pos.to_move(), typed, numbers.as_slice()) {
-            (Side::Fox, _, [row, col]) => Ok(vec![square_at(board, *row, *col)?]),
-            (Side::Fox, _, _) => Err("give the fox's row, then its column, like 2 3".to_string()),
-            (Side::Hounds, [], [n]) => Ok(vec![hound(history, *n)?]),
-            (Side::Hounds, _, [n, col]) => {
-                let from = hound(history, *n)?;
-                Ok(vec![from, hound_step(board, from, *col)?])
-            }
-            (Side::Hounds, [from, ..], [col]) => Ok(vec![hound_step(board, *from, *col)?]),
-            (Side::Hounds, _, _) => {
-                Err("give a hound's number, then the column it moves to, like 2 3".to_string())
-            }
-        }
-    }
-
-    fn move_question(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
-        let board = rules.board;
-        match (history.last().map(Position::to_move), typed) {
-            (Some(Side::Fox), _) => {
-                let places: Vec<String> = next.iter().map(|&sq| square_name(board, sq)).collect();
-                format!("Fox to which row and column: {}? ", text::list_or(&places))
-            }
-            (_, []) => {
-                let mut numbers: Vec<usize> = next
-                    .iter()
-                    .filter_map(|&sq| number_of(history, sq))
-                    .collect();
-                numbers.sort_unstable();
-                format!("Which hound ({})? ", text::list(&numbers))
-            }
-            (_, [from, ..]) => {
-                let columns: Vec<u8> = next.iter().map(|sq| sq.col()).collect();
-                let n = number_of(history, *from).unwrap_or(0);
-                format!("Hound {n} to which column ({})? ", text::list(&columns))
-            }
-        }
-    }
-
-    fn only_move(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        format!(
-            "Only one move: {}. Press Enter to make it.",
-            self.move_name(rules, history, mv)
-        )
-    }
-
-    fn refusal(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
-            return String::new();
-        };
-        let board = rules.board;
-        let moves = pos.legal_moves();
-        match (pos.to_move(), typed, tried) {
-            (_, _, []) => "Type one of the choices in brackets, or help.".to_string(),
-            (Side::Fox, _, [to, ..]) => {
-                let places: Vec<String> =
-                    moves.iter().map(|m| square_name(board, m.to())).collect();
-                format!(
-                    "The fox cannot go to {}: it steps one square diagonally, to {}.",
-                    square_name(board, *to),
-                    text::list_or(&places)
-                )
-            }
-            (Side::Hounds, _, [from, to]) | (Side::Hounds, [from], [to]) => {
-                let n = number_of(history, *from).unwrap_or(0);
-                let columns: Vec<u8> = moves
-                    .iter()
-                    .filter(|m| m.from() == *from)
-                    .map(|m| m.to().col())
-                    .collect();
-                if columns.is_empty() {
-                    format!("Hound {n} cannot move.")
-                } else {
-                    format!(
-                        "Hound {n} cannot go to column {}: it steps forward one square diagonally, to column {}.",
-                        to.col(),
-                        text::list_or(&columns)
-                    )
-                }
-            }
-            (Side::Hounds, _, [from, ..]) => {
-                let n = number_of(history, *from).unwrap_or(0);
-                format!("Hound {n} cannot move.")
-            }
-        }
-    }
-
-    fn move_name(&self, rules: &Setup, history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, view: &View<'_, Setup>, mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
         let board = rules.board;
         let to = square_name(board, mv.to());
         let Some(pos) = history.last() else {
@@ -386,6 +237,141 @@ Commands at a move prompt
         super::FoxFace.hint(move_name, verdict, to_move)
     }
 
+    fn again_question(&self) -> &str {
+        "Reset the board (yes/no)? "
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        super::FoxFace.swap_notice(names)
+    }
+
+    fn start_choice(&self) -> Option<&dyn StartChoice<Setup>> {
+        Some(self)
+    }
+}
+
+impl MovePrompt<Setup> for CaptureFace {
+    fn square(&self, rules: &Setup, sq: Square) -> String {
+        square_name(rules.board, sq)
+    }
+
+    fn answer(&self, view: &View<'_, Setup>, typed: &[Square], sq: Square) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        match (history.last().map(Position::to_move), typed) {
+            (Some(Side::Hounds), []) => {
+                number_of(history, sq).map_or_else(String::new, |n| n.to_string())
+            }
+            (Some(Side::Hounds), _) => sq.col().to_string(),
+            // As the fox's player types it, `2 3`, so that `2 ` and Tab offer the columns.
+            _ => {
+                let row = rules.board.height() - 1 - sq.row();
+                format!("{row} {}", sq.col())
+            }
+        }
+    }
+
+    fn parse_squares(&self, view: &View<'_, Setup>, typed: &[Square], line: &str) -> Squares {
+        let (rules, pos) = (view.rules, view.pos().ok_or(GAME_OVER)?);
+        let board = rules.board;
+        let numbers = numbers(line)?;
+        match (pos.to_move(), typed, numbers.as_slice()) {
+            (Side::Fox, _, [row, col]) => Ok(vec![square_at(board, *row, *col)?]),
+            (Side::Fox, _, _) => Err("give the fox's row, then its column, like 2 3".to_string()),
+            (Side::Hounds, [], [n]) => Ok(vec![hound(view.history, *n)?]),
+            (Side::Hounds, _, [n, col]) => {
+                let from = hound(view.history, *n)?;
+                Ok(vec![from, hound_step(board, from, *col)?])
+            }
+            (Side::Hounds, [from, ..], [col]) => Ok(vec![hound_step(board, *from, *col)?]),
+            (Side::Hounds, _, _) => {
+                Err("give a hound's number, then the column it moves to, like 2 3".to_string())
+            }
+        }
+    }
+
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        let board = rules.board;
+        match (history.last().map(Position::to_move), typed) {
+            (Some(Side::Fox), _) => {
+                let places: Vec<String> = next.iter().map(|&sq| square_name(board, sq)).collect();
+                format!("Fox to which row and column: {}? ", text::list_or(&places))
+            }
+            (_, []) => {
+                let mut numbers: Vec<usize> = next
+                    .iter()
+                    .filter_map(|&sq| number_of(history, sq))
+                    .collect();
+                numbers.sort_unstable();
+                format!("Which hound ({})? ", text::list(&numbers))
+            }
+            (_, [from, ..]) => {
+                let columns: Vec<u8> = next.iter().map(|sq| sq.col()).collect();
+                let n = number_of(view.history, *from).unwrap_or(0);
+                // The hound question skipped, as only one hound can move: say so.
+                let alone = history
+                    .last()
+                    .is_some_and(|pos| pos.legal_moves().iter().all(|m| m.from() == *from));
+                text::capture_column_question(n, &columns, alone)
+            }
+        }
+    }
+
+    fn only_move(&self, view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        format!(
+            "Only one move: {}. Press Enter to make it.",
+            self.move_name(&View::new(rules, history), mv)
+        )
+    }
+
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let Some(pos) = view.pos() else {
+            return String::new();
+        };
+        let board = rules.board;
+        let moves = pos.legal_moves();
+        match (pos.to_move(), typed, tried) {
+            (_, _, []) => "Type one of the choices in brackets, or help.".to_string(),
+            (Side::Fox, _, [to, ..]) => {
+                let places: Vec<String> =
+                    moves.iter().map(|m| square_name(board, m.to())).collect();
+                format!(
+                    "The fox cannot go to {}: it steps one square diagonally, to {}.",
+                    square_name(board, *to),
+                    text::list_or(&places)
+                )
+            }
+            (Side::Hounds, _, [from, to]) | (Side::Hounds, [from], [to]) => {
+                let n = number_of(view.history, *from).unwrap_or(0);
+                let columns: Vec<u8> = moves
+                    .iter()
+                    .filter(|m| m.from() == *from)
+                    .map(|m| m.to().col())
+                    .collect();
+                if columns.is_empty() {
+                    format!("Hound {n} cannot move.")
+                } else {
+                    format!(
+                        "Hound {n} cannot go to column {}: it steps forward one square diagonally, to column {}.",
+                        to.col(),
+                        text::list_or(&columns)
+                    )
+                }
+            }
+            (Side::Hounds, _, [from, ..]) => {
+                let n = number_of(view.history, *from).unwrap_or(0);
+                format!("Hound {n} cannot move.")
+            }
+        }
+    }
+}
+
+impl StartChoice<Setup> for CaptureFace {
     fn start_board(&self, rules: &Setup, starts: &[Position], colour: bool) -> String {
         let hounds = numbered_hounds(&starts[..starts.len().min(1)]);
         let marks = render::Marks {
@@ -431,12 +417,49 @@ Commands at a move prompt
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {}", square_name(rules.board, sq)))
     }
+}
 
-    fn again_question(&self) -> &str {
-        "Reset the board (yes/no)? "
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::fox::{Board, Rules};
 
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        super::FoxFace.swap_notice(names)
+    #[test]
+    fn a_skipped_hound_question_is_explained() {
+        let board = Board::new(7, 8).expect("7x8");
+        let setup = Setup {
+            board,
+            rules: Rules::Capture,
+            fox_start: Some(board.default_fox_start()),
+            first: Side::Hounds,
+        };
+        // A1 is blocked by the hound on B2: only B2 can move.
+        let pos =
+            Position::parse_under("F8/A1,B2/hounds", board, Rules::Capture).expect("a position");
+        let movable: Vec<Square> = pos.legal_moves().iter().map(|m| m.from()).collect();
+        let history = [pos];
+        let first = movable[0];
+        let next: Vec<Square> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from() == first)
+            .map(|m| m.to())
+            .collect();
+        let question = CaptureFace.move_question(&View::new(&setup, &history), &[first], &next);
+        assert!(movable.iter().all(|&f| f == first), "{movable:?}");
+        assert!(
+            question.starts_with("Only hound 2 can move. Hound 2"),
+            "{question}"
+        );
+        // With two hounds free, no such word.
+        let pos =
+            Position::parse_under("F8/A1,E1/hounds", board, Rules::Capture).expect("a position");
+        let history = [pos];
+        let question = CaptureFace.move_question(
+            &View::new(&setup, &history),
+            &[pos.legal_moves()[0].from()],
+            &[],
+        );
+        assert!(question.starts_with("Hound "), "{question}");
     }
 }

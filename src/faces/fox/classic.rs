@@ -1,245 +1,15 @@
-//! `tallyho classic`: the 1978 BASIC program's conversation. The human plays
-//! the hounds and moves first; the computer is the fox.
-
-use std::io;
+//! The 1978 BASIC program's face: its `LINE,COLUMN` squares, its upper-case
+//! refusals and its board, for its conversation and for replays.
 
 use super::text::classic as text;
 use super::{FoxFace, render};
-use crate::faces::Face;
+use crate::games::Outcome;
 use crate::games::Verdict;
-use crate::games::fox::players::{Computer, Level};
-use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
-use crate::games::{Game, Outcome};
-use crate::shell::ask::{is_quit, parse_yes_no};
-use crate::shell::console::{Console, Reply};
-use crate::shell::history::{Keeper, Record, Seat};
-use crate::shell::signals;
-
-/// What the command line settled for the 1978 flow.
-pub struct Options {
-    /// Board, rules, fox start and first mover.
-    pub setup: Setup,
-    /// Stop after this many games instead of asking to play again.
-    pub games: Option<u32>,
-    /// The seed of the computer fox's randomness.
-    pub seed: u64,
-    /// The computer fox's level (classic unless given).
-    pub level: Option<Level>,
-    /// Pause before the fox's answer, in milliseconds.
-    pub delay_ms: u64,
-    /// Where finished games are kept.
-    pub log: Keeper,
-}
-
-/// Runs the 1978 flow to its end; returns how many games were finished.
-pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
-    let setup = options.setup;
-    let level = options.level.unwrap_or(Level::Classic);
-    signals::set_farewell(Some(text::BYE.to_string()));
-    console.say(text::BANNER)?;
-    console.say("")?;
-    let answers = vec!["YES".to_string(), "NO".to_string()];
-    match console.ask(text::WANT_INSTRUCTIONS, &answers)? {
-        Reply::End => {
-            // Nothing was played: no tally of nothing.
-            console.after_interrupt()?;
-            console.say(text::BYE)?;
-            return Ok(0);
-        }
-        Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
-            // Kept, whole, for after the screen is cleared before the first board.
-            console.note(&text::instructions(setup.board, setup.rules, setup.first))?;
-        }
-        // As in 1978: anything but yes skips the instructions.
-        _ => {}
-    }
-    let mut fox = Computer::new(level, setup.rules, options.seed);
-    let (mut you, mut me) = (0, 0);
-    let mut played = 0;
-    // Whether the player left during a game, whose tally is then still to say.
-    let mut left_mid_game = true;
-    while let Some((game, ending)) = play_game(console, options, &mut fox)? {
-        match ending.winner() {
-            Side::Hounds => you += 1,
-            Side::Fox => me += 1,
-        }
-        signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
-        let seats = vec![
-            Seat {
-                name: "YOU".to_string(),
-                side: Side::Hounds.to_string(),
-                level: None,
-            },
-            Seat {
-                name: String::new(),
-                side: Side::Fox.to_string(),
-                level: Some(level.name().to_string()),
-            },
-        ];
-        let outcome = Outcome::Win {
-            winner: ending.winner(),
-            how: ending.name(),
-        };
-        let record = Record::of_game(&setup, "classic", seats, &game, outcome, Some(options.seed));
-        options.log.keep(&record);
-        console.say(&text::tally(you, me))?;
-        played += 1;
-        let again = match options.games {
-            Some(n) => played < n,
-            // As in 1978: anything but yes is no.
-            None => loop {
-                match console.ask(text::AGAIN, &answers)? {
-                    Reply::Line(line) if asks_for_help(&line) => {
-                        console.say(&text::instructions(setup.board, setup.rules, setup.first))?;
-                    }
-                    Reply::Line(line) => break parse_yes_no(&line) == Ok(true),
-                    _ => break false,
-                }
-            },
-        };
-        if !again {
-            left_mid_game = false;
-            break;
-        }
-    }
-    signals::set_farewell(None);
-    console.after_interrupt()?;
-    if left_mid_game && played > 0 {
-        console.say(&text::tally(you, me))?;
-    }
-    console.say(text::BYE)?;
-    Ok(played)
-}
-
-/// Whether a line asks for the instructions again: `HELP` or `INSTRUCTIONS`.
-fn asks_for_help(line: &str) -> bool {
-    let word = line.trim();
-    ["help", "instructions", "?"]
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(word))
-}
-
-/// One game and how it ended; `None` when the player leaves first.
-fn play_game(
-    console: &mut Console,
-    options: &Options,
-    fox: &mut Computer,
-) -> io::Result<Option<(Game<Setup>, Ending)>> {
-    let setup = options.setup;
-    // With `--fox-start choose`, the computer's fox picks its own start.
-    let start = match setup.fox_start {
-        Some(_) => setup.default_start(),
-        None => {
-            let starts: Vec<Position> = setup
-                .fox_choices()
-                .into_iter()
-                .filter_map(|sq| setup.start(sq).ok())
-                .collect();
-            starts[fox.choose_start(&starts)]
-        }
-    };
-    let mut game: Game<Setup> = Game::new(start);
-    let mut said: Option<String> = None;
-    loop {
-        let pos = *game.position();
-        let ending = pos.ending(setup.rules);
-        if pos.to_move() == Side::Fox && ending.is_none() {
-            if !game.moves().is_empty()
-                && (!console.pause(options.delay_ms) || console.interrupted())
-            {
-                return Ok(None);
-            }
-            let mv = fox.choose(&pos).expect("a fox that can move has a move");
-            let eats = pos.is_capture(mv);
-            game.play(&setup, mv).map_err(io::Error::other)?;
-            said = Some(format!(
-                "I MOVED FROM {} TO {}{}",
-                render::line_column(mv.from()),
-                render::line_column(mv.to()),
-                if eats { " AND ATE YOUR HOUND." } else { "" }
-            ));
-            continue;
-        }
-        console.clear()?;
-        console.say("")?;
-        if ending == Some(Ending::FoxTrapped) {
-            said = Some(text::CANT_MOVE.to_string());
-        }
-        if let Some(line) = said.take() {
-            console.say(&line)?;
-        }
-        console.write(&render::classic_board(game.position()))?;
-        if let Some(ending) = ending {
-            console.say(text::result(ending))?;
-            return Ok(Some((game, ending)));
-        }
-        console.say(text::YOUR_MOVE)?;
-        let instructions = text::instructions(setup.board, setup.rules, setup.first);
-        let Some(mv) = ask_move(console, &pos, &instructions)? else {
-            return Ok(None);
-        };
-        game.play(&setup, mv).map_err(io::Error::other)?;
-    }
-}
-
-/// Asks FROM and TO until they make a legal hound move. `None` when the player leaves.
-/// `HELP` at either question prints `instructions` again.
-fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Result<Option<Move>> {
-    let board = pos.board();
-    let mut from: Option<Square> = None;
-    loop {
-        let question = if from.is_some() { text::TO } else { text::FROM };
-        let line = match console.ask(question, &[])? {
-            Reply::End => return Ok(None),
-            Reply::Bad(why) => {
-                console.say(&why.to_string().to_uppercase())?;
-                continue;
-            }
-            Reply::Line(line) => line,
-        };
-        if is_quit(&line) {
-            return Ok(None);
-        }
-        if asks_for_help(&line) {
-            console.say(instructions)?;
-            continue;
-        }
-        let numbers = match parse_numbers(&line) {
-            Ok(numbers) => numbers,
-            Err(why) => {
-                console.refuse(&why)?;
-                continue;
-            }
-        };
-        let result = match (from, numbers.as_slice()) {
-            (None, [line, col]) => {
-                square(board, *line, *col)
-                    .and_then(|sq| pick(pos, sq))
-                    .map(|sq| {
-                        from = Some(sq);
-                        None
-                    })
-            }
-            (None, [l1, c1, l2, c2]) => square(board, *l1, *c1)
-                .and_then(|f| pick(pos, f))
-                .and_then(|f| Ok((f, square(board, *l2, *c2)?)))
-                .and_then(|(f, t)| destination(pos, f, t))
-                .map(Some),
-            (Some(f), [line, col]) => square(board, *line, *col)
-                .and_then(|t| destination(pos, f, t))
-                .map(Some),
-            _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
-        };
-        match result {
-            Ok(Some(mv)) => return Ok(Some(mv)),
-            Ok(None) => {}
-            Err(why) => console.refuse(&why)?,
-        }
-    }
-}
+use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
+use crate::shell::face::{Canvas, Face, MovePrompt, Squares, View};
 
 /// The square at a 1978 line and column.
-fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
+pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
     match (line.checked_sub(1), col.checked_sub(1)) {
         (Some(row), Some(c)) if board.square(c, row).is_some() => {
             Ok(board.square(c, row).expect("checked"))
@@ -253,7 +23,7 @@ fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
 }
 
 /// Checks that a square holds a hound that can move.
-fn pick(pos: &Position, sq: Square) -> Result<Square, String> {
+pub fn pick(pos: &Position, sq: Square) -> Result<Square, String> {
     let at = render::line_column(sq);
     match pos.piece_at(sq) {
         Some(Side::Hounds) if pos.pick(sq).is_ok() => Ok(sq),
@@ -266,20 +36,31 @@ fn pick(pos: &Position, sq: Square) -> Result<Square, String> {
     }
 }
 
-/// The hound move from `from` to `to`, or why it is not one.
-fn destination(pos: &Position, from: Square, to: Square) -> Result<Move, String> {
+/// The hound move from `from` to `to`, or exactly why it is not one.
+pub fn destination(pos: &Position, from: Square, to: Square) -> Result<Move, String> {
     if let Some(mv) = pos.find_move(from, to) {
         return Ok(mv);
     }
     let at = render::line_column(to);
-    let step = to.row() == from.row() + 1 && to.col().abs_diff(from.col()) == 1;
-    Err(if !step {
+    let here = render::line_column(from);
+    let beside = to.col().abs_diff(from.col()) == 1;
+    Err(if to == from {
         format!(
-            "A HOUND MOVES ONE LINE FORWARD AND ONE COLUMN LEFT OR RIGHT. {at} IS NOT ONE STEP FROM {}.",
-            render::line_column(from)
+            "THE HOUND IS AT {at} ALREADY. GIVE WHERE IT GOES, OR PRESS RETURN TO PICK ANOTHER."
+        )
+    } else if !pos.board().is_dark(to) {
+        format!("{at} IS AN X SQUARE. NO PIECE CAN BE THERE.")
+    } else if beside && from.row() == to.row() + 1 {
+        format!("{at} IS BEHIND {here}. A HOUND ONLY MOVES FORWARD, DOWN THE PAGE.")
+    } else if !(beside && to.row() == from.row() + 1) {
+        format!(
+            "A HOUND MOVES ONE LINE FORWARD AND ONE COLUMN LEFT OR RIGHT. {at} IS NOT ONE STEP FROM {here}."
         )
     } else {
-        format!("{at} IS NOT EMPTY.")
+        match pos.piece_at(to) {
+            Some(Side::Fox) => format!("{at} IS NOT EMPTY: MY FOX IS THERE."),
+            _ => format!("{at} IS NOT EMPTY: A HOUND IS THERE."),
+        }
     })
 }
 
@@ -333,73 +114,17 @@ impl Face<Setup> for ClassicFace {
 
     fn board(
         &self,
-        _rules: &Setup,
-        history: &[Position],
+        view: &View<'_, Setup>,
         _last: Option<&Move>,
-        _colour: bool,
+        _canvas: &Canvas<Side>,
     ) -> String {
+        let history = view.history;
         history
             .last()
             .map_or_else(String::new, render::classic_board)
     }
 
-    fn square(&self, _rules: &Setup, sq: Square) -> String {
-        render::line_column(sq)
-    }
-
-    fn parse_squares(
-        &self,
-        rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        let numbers = parse_numbers(line)?;
-        numbers
-            .chunks(2)
-            .map(|pair| match pair {
-                [line, col] => square(rules.board, *line, *col),
-                _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
-            })
-            .collect()
-    }
-
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        _history: &[Position],
-        typed: &[Square],
-        _next: &[Square],
-    ) -> String {
-        if typed.is_empty() {
-            text::FROM
-        } else {
-            text::TO
-        }
-        .to_string()
-    }
-
-    fn only_move(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        FoxFace.only_move(rules, history, typed, mv)
-    }
-
-    fn refusal(
-        &self,
-        rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        FoxFace.refusal(rules, history, typed, tried).to_uppercase()
-    }
-
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
         format!(
             "FROM {} TO {}",
             render::line_column(mv.from()),
@@ -411,9 +136,9 @@ impl Face<Setup> for ClassicFace {
         format!("I MOVED {move_name}")
     }
 
-    /// The 1978 fox has no name: it is "I".
+    /// The 1978 fox, the computer, is "I"; the person is "YOU".
     fn player_moved(&self, name: &str, move_name: &str) -> String {
-        if name.is_empty() {
+        if name.is_empty() || FoxFace.computer_names().contains(&name) {
             format!("I MOVED {move_name}")
         } else {
             format!("{} MOVED {move_name}", name.to_uppercase())
@@ -422,7 +147,7 @@ impl Face<Setup> for ClassicFace {
 
     fn result(&self, outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
         match super::ending_named(outcome.how()) {
-            Some(ending) => text::result(ending).to_string(),
+            Some(ending) => text::result_said(ending),
             None => outcome.how().to_uppercase(),
         }
     }
@@ -435,20 +160,48 @@ impl Face<Setup> for ClassicFace {
         FoxFace.hint(move_name, verdict, to_move).to_uppercase()
     }
 
-    fn start_question(
-        &self,
-        rules: &Setup,
-        name: &str,
-        starts: &[Position],
-    ) -> (String, Vec<String>) {
-        FoxFace.start_question(rules, name, starts)
-    }
-
-    fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
-        FoxFace.parse_start(rules, line, starts)
-    }
-
     fn swap_notice(&self, names: [&str; 2]) -> String {
         FoxFace.swap_notice(names)
+    }
+}
+
+impl MovePrompt<Setup> for ClassicFace {
+    fn square(&self, _rules: &Setup, sq: Square) -> String {
+        render::line_column(sq)
+    }
+
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
+        let rules = view.rules;
+        let numbers = parse_numbers(line)?;
+        numbers
+            .chunks(2)
+            .map(|pair| match pair {
+                [line, col] => square(rules.board, *line, *col),
+                _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
+            })
+            .collect()
+    }
+
+    fn move_question(&self, _view: &View<'_, Setup>, typed: &[Square], _next: &[Square]) -> String {
+        if typed.is_empty() {
+            text::FROM
+        } else {
+            text::TO
+        }
+        .to_string()
+    }
+
+    fn only_move(&self, view: &View<'_, Setup>, typed: &[Square], mv: &Move) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        FoxFace.only_move(&View::new(rules, history), typed, mv)
+    }
+
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let rules = view.rules;
+        let history = view.history;
+        FoxFace
+            .refusal(&View::new(rules, history), typed, tried)
+            .to_uppercase()
     }
 }

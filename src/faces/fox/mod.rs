@@ -1,13 +1,14 @@
 //! Fox and Hounds' face: the coursework's boards and sentences for the
 //! default flow, and the 1978 conversation in [`classic`].
 
-use crate::faces::Face;
-use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
+use crate::games::fox::{
+    Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
+};
 use crate::games::{Outcome, Verdict};
+use crate::shell::face::{Canvas, Face, MovePrompt, Squares, StartChoice, View};
 
 pub mod capture;
 pub mod classic;
-pub mod cli;
 pub mod render;
 pub mod text;
 
@@ -16,7 +17,7 @@ pub struct FoxFace;
 
 /// Reads a line of squares typed at a move prompt: one square, or two for
 /// a whole move (`B1 C2`, `b1-c2`).
-pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
+pub fn parse_squares(board: Board, line: &str) -> Squares {
     let text = line.trim();
     let parts: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == '-' || c == ',')
@@ -26,6 +27,11 @@ pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
         || format!("\"{text}\" is neither a square nor a command: type a square like B1, or help");
     let square = |part: &str| board.parse_square(part).map_err(|e| e.to_string());
     match parts[..] {
+        // `B1C2`: a whole move written without a space.
+        [one] if glued_move(one) => {
+            let (from, to) = one.split_at(2);
+            Ok(vec![square(from)?, square(to)?])
+        }
         [one] => match board.parse_square(one) {
             Ok(sq) => Ok(vec![sq]),
             Err(SquareError::Syntax { .. })
@@ -41,6 +47,16 @@ pub fn parse_squares(board: Board, line: &str) -> Result<Vec<Square>, String> {
             "\"{text}\" has too many parts: type one square, or a move like B1-C2"
         )),
     }
+}
+
+/// Whether `text` is two squares written together, like `B1C2` or `b7c6`.
+fn glued_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 4
+        && b[0].is_ascii_alphabetic()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_alphabetic()
+        && b[3].is_ascii_digit()
 }
 
 /// The ending a log name stands for.
@@ -76,6 +92,15 @@ fn targets(pos: &Position, from: Square) -> Vec<Square> {
         .collect()
 }
 
+/// The squares of the pieces that could move to `to`.
+fn arrivals(pos: &Position, to: Square) -> Vec<Square> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| m.to() == to)
+        .map(|m| m.from())
+        .collect()
+}
+
 /// Why the squares typed make no move, in the coursework's sentences.
 pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
     let side = pos.to_move();
@@ -87,6 +112,10 @@ pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
             _ => text::not_a_destination(side, *from, *sq, &targets(pos, *from)),
         },
         (_, [sq]) => match pos.pick(*sq) {
+            // A destination named alone: say which pieces could go there.
+            Err(PickError::Empty(_)) if !arrivals(pos, *sq).is_empty() => {
+                text::name_the_piece(side, *sq, &arrivals(pos, *sq))
+            }
             Err(e) => text::pick_error(&e),
             Ok(_) => text::NEED_SQUARE.to_string(),
         },
@@ -118,13 +147,12 @@ impl Face<Setup> for FoxFace {
         }
     }
 
-    fn board(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        last: Option<&Move>,
-        colour: bool,
-    ) -> String {
+    fn board(&self, view: &View<'_, Setup>, last: Option<&Move>, canvas: &Canvas<Side>) -> String {
+        let history = view.history;
+        let colour = canvas.colour
+            && history
+                .last()
+                .is_some_and(|pos| render::colour_fits(pos.board(), canvas.width));
         let marks = render::Marks {
             last: last.copied(),
             ..render::Marks::default()
@@ -134,70 +162,7 @@ impl Face<Setup> for FoxFace {
             .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
-    fn start_board(&self, _rules: &Setup, starts: &[Position], colour: bool) -> String {
-        let marks = render::Marks {
-            hide_fox: true,
-            ..render::Marks::default()
-        };
-        starts
-            .first()
-            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
-    }
-
-    fn square(&self, _rules: &Setup, sq: Square) -> String {
-        sq.to_string()
-    }
-
-    fn parse_squares(
-        &self,
-        rules: &Setup,
-        _history: &[Position],
-        _typed: &[Square],
-        line: &str,
-    ) -> Result<Vec<Square>, String> {
-        parse_squares(rules.board, line)
-    }
-
-    fn move_question(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        next: &[Square],
-    ) -> String {
-        let Some(pos) = history.last() else {
-            return String::new();
-        };
-        match typed {
-            [from, ..] => text::destination_question(pos.to_move(), *from, next),
-            [] => text::pick_question(next),
-        }
-    }
-
-    fn only_move(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        _typed: &[Square],
-        mv: &Move,
-    ) -> String {
-        let side = history.last().map_or(Side::Fox, Position::to_move);
-        text::only_move(side, mv.from(), mv.to())
-    }
-
-    fn refusal(
-        &self,
-        _rules: &Setup,
-        history: &[Position],
-        typed: &[Square],
-        tried: &[Square],
-    ) -> String {
-        history
-            .last()
-            .map_or_else(String::new, |pos| refusal(pos, typed, tried))
-    }
-
-    fn move_name(&self, _rules: &Setup, _history: &[Position], mv: &Move) -> String {
+    fn move_name(&self, _view: &View<'_, Setup>, mv: &Move) -> String {
         mv.to_string()
     }
 
@@ -205,7 +170,8 @@ impl Face<Setup> for FoxFace {
         format!("{name} moves {move_name}.")
     }
 
-    fn after_move(&self, _rules: &Setup, history: &[Position]) -> Vec<String> {
+    fn after_move(&self, view: &View<'_, Setup>) -> Vec<String> {
+        let history = view.history;
         eaten(history)
             .map(|sq| format!("The fox ate the hound on {sq}."))
             .into_iter()
@@ -235,7 +201,7 @@ impl Face<Setup> for FoxFace {
             Verdict::Win {
                 winner,
                 plies: Some(plies),
-            } => text::verdict(winner, plies),
+            } => text::verdict_explained(winner, plies, to_move),
             Verdict::Win {
                 winner,
                 plies: None,
@@ -244,6 +210,63 @@ impl Face<Setup> for FoxFace {
             Verdict::Score { value, .. } => format!("{value:+} for the {to_move}"),
         };
         format!("Hint: {move_name} ({verdict})")
+    }
+
+    fn swap_notice(&self, names: [&str; 2]) -> String {
+        format!(
+            "Sides swap: {} is the fox, {} the hounds.",
+            names[0], names[1]
+        )
+    }
+
+    fn start_choice(&self) -> Option<&dyn StartChoice<Setup>> {
+        Some(self)
+    }
+}
+
+impl MovePrompt<Setup> for FoxFace {
+    fn square(&self, _rules: &Setup, sq: Square) -> String {
+        sq.to_string()
+    }
+
+    fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
+        let rules = view.rules;
+        parse_squares(rules.board, line)
+    }
+
+    fn move_question(&self, view: &View<'_, Setup>, typed: &[Square], next: &[Square]) -> String {
+        let Some(pos) = view.pos() else {
+            return String::new();
+        };
+        match typed {
+            [from, ..] => text::destination_question(pos.to_move(), *from, next),
+            [] => text::pick_question(next),
+        }
+    }
+
+    fn only_move(&self, view: &View<'_, Setup>, _typed: &[Square], mv: &Move) -> String {
+        let history = view.history;
+        let side = history.last().map_or(Side::Fox, Position::to_move);
+        text::only_move(side, mv.from(), mv.to())
+    }
+
+    fn refusal(&self, view: &View<'_, Setup>, typed: &[Square], tried: &[Square]) -> String {
+        let history = view.history;
+        history
+            .last()
+            .map_or_else(String::new, |pos| refusal(pos, typed, tried))
+    }
+}
+
+impl StartChoice<Setup> for FoxFace {
+    fn start_board(&self, _rules: &Setup, starts: &[Position], colour: bool) -> String {
+        let marks = render::Marks {
+            hide_fox: true,
+            ..render::Marks::default()
+        };
+        starts
+            .first()
+            .map_or_else(String::new, |pos| render::board_marked(pos, colour, marks))
     }
 
     fn start_question(
@@ -264,18 +287,37 @@ impl Face<Setup> for FoxFace {
     }
 
     fn parse_start(&self, rules: &Setup, line: &str, starts: &[Position]) -> Result<usize, String> {
-        let sq = rules.board.parse_square(line).map_err(|e| e.to_string())?;
+        let squares: Vec<Square> = starts.iter().filter_map(Position::fox).collect();
+        let sq = rules.board.parse_square(line).map_err(|e| match e {
+            SquareError::Syntax { .. } => text::not_a_start(line.trim(), &squares),
+            e => e.to_string(),
+        })?;
         let sq = rules.check_fox_start(sq)?;
         starts
             .iter()
             .position(|p| p.fox() == Some(sq))
             .ok_or_else(|| format!("the fox cannot start on {sq}"))
     }
+}
 
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        format!(
-            "Sides swap: {} is the fox, {} the hounds.",
-            names[0], names[1]
-        )
+#[cfg(test)]
+mod narrow_tests {
+    use super::*;
+
+    #[test]
+    fn a_narrow_screen_gets_the_letter_board_even_in_colour() {
+        let setup = Setup::default();
+        let history = [setup.default_start()];
+        let view = View::new(&setup, &history);
+        let canvas = |width| Canvas {
+            colour: true,
+            width,
+            viewer: None,
+        };
+        let wide = FoxFace.board(&view, None, &canvas(80));
+        assert!(wide.contains('\u{1b}'), "{wide}");
+        let narrow = FoxFace.board(&view, None, &canvas(25));
+        assert!(!narrow.contains('\u{1b}'), "{narrow}");
+        assert!(narrow.lines().all(|l| l.chars().count() <= 17), "{narrow}");
     }
 }

@@ -2,7 +2,7 @@
 
 use owo_colors::{OwoColorize, Style, XtermColors};
 
-use crate::games::fox::{Move, Position, Side, Square};
+use crate::games::fox::{Board, Move, Position, Side, Square};
 
 /// What stands on a square, as the boards draw it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,6 +89,13 @@ fn coloured(cell: Cell, label: char, tint: Option<u8>, moved: bool, left: bool) 
 /// columns wide; without, they are the 1978 letters.
 pub fn board(pos: &Position, colour: bool) -> String {
     board_marked(pos, colour, Marks::default())
+}
+
+/// Whether a screen `width` columns wide has room for the colour board of
+/// `board`: three columns a square and the row numbers. Narrower screens get
+/// the letter board, two columns a square.
+pub fn colour_fits(board: Board, width: usize) -> bool {
+    width >= 2 + 3 * usize::from(board.width())
 }
 
 /// [`board`], with the last move, a hidden fox or numbered hounds marked.

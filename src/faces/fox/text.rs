@@ -6,7 +6,7 @@ use crate::games::fox::{Board, Ending, PickError, Rules, Side, Square};
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
 
-pub use crate::faces::{list, list_or};
+pub use crate::shell::text::{list, list_or};
 
 /// The side's name as the coursework prints it before a player's name.
 pub const fn side_title(side: Side) -> &'static str {
@@ -37,6 +37,37 @@ pub const fn why(ending: Ending) -> &'static str {
     }
 }
 
+/// A finished position's result, as `analyse` reports it:
+/// `the hounds have won: the fox is trapped`.
+pub fn result_of(ending: Ending) -> String {
+    let who = match ending.winner() {
+        Side::Fox => "the fox has won",
+        Side::Hounds => "the hounds have won",
+    };
+    let why = why(ending).trim_end_matches('.');
+    let mut chars = why.chars();
+    let why: String = chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{who}: {why}")
+}
+
+/// A line that reads as another game's position, for `analyse`: where to
+/// take it.
+pub fn other_game(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    let fish = t.contains("next:") || t.contains("place:") || t.contains(" P:");
+    let draughts = t.starts_with("W:") || t.starts_with("B:") || t.starts_with("[FEN");
+    if fish {
+        Some("it looks like a fish position: try tallyho fish analyse")
+    } else if draughts {
+        Some("it looks like a draughts position (FEN): try tallyho draughts analyse")
+    } else {
+        None
+    }
+}
+
 /// The question for the piece to move: `Move (B1, D1, F1, H1)? `.
 pub fn pick_question(pieces: &[Square]) -> String {
     format!("Move ({})? ", list(pieces))
@@ -47,6 +78,17 @@ pub fn destination_question(side: Side, from: Square, to: &[Square]) -> String {
     match side {
         Side::Fox => format!("Move fox to ({})? ", list(to)),
         Side::Hounds => format!("Move {from} to ({})? ", list(to)),
+    }
+}
+
+/// The capture flow's question for a hound's column; `alone` when no other
+/// hound can move, so the hound question was skipped.
+pub fn capture_column_question(hound: usize, columns: &[u8], alone: bool) -> String {
+    let question = format!("Hound {hound} to which column ({})? ", list(columns));
+    if alone {
+        format!("Only hound {hound} can move. {question}")
+    } else {
+        question
     }
 }
 
@@ -68,6 +110,23 @@ pub fn pick_error(error: &PickError) -> String {
         PickError::Fox(sq) => format!("{sq} is the fox: it is the hounds' turn."),
         PickError::Hound(sq) => format!("{sq} is a hound: it is the fox's turn."),
         PickError::Stuck(sq) => format!("The hound on {sq} cannot move."),
+    }
+}
+
+/// A destination typed alone: the pieces that could go there.
+pub fn name_the_piece(side: Side, to: Square, froms: &[Square]) -> String {
+    let moves: Vec<String> = froms.iter().map(|f| format!("{f} {to}")).collect();
+    match side {
+        Side::Fox => format!("Name the fox first: type {}.", list_or(&moves)),
+        Side::Hounds if froms.len() == 1 => format!(
+            "There is no hound on {to}, but the hound on {} can go there: type {}.",
+            froms[0], moves[0]
+        ),
+        Side::Hounds => format!(
+            "There is no hound on {to}, but the hounds on {} can go there: type {}.",
+            list_or(froms),
+            list_or(&moves)
+        ),
     }
 }
 
@@ -220,6 +279,34 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
         }
     }
 
+    /// The end of a game as the paper shows it: the fox says when it cannot
+    /// move before the result.
+    pub fn result_said(ending: Ending) -> String {
+        match ending {
+            Ending::FoxTrapped => format!("{CANT_MOVE}\n{}", result(ending)),
+            _ => result(ending).to_string(),
+        }
+    }
+
+    /// The person's move, confirmed on the paper.
+    pub fn you_moved(from: &str, to: &str) -> String {
+        format!("YOU MOVED FROM {from} TO {to}")
+    }
+
+    /// Said when the person goes back from `TO?` to choose another hound.
+    pub const PICK_AGAIN: &str = "OK. WHICH HOUND, THEN?";
+
+    /// Said when the person names another hound at `TO?`.
+    pub fn picked(at: &str) -> String {
+        format!("OK, THE HOUND AT {at}.")
+    }
+
+    /// The computer's name in the log.
+    pub const ME: &str = "SWTP";
+
+    /// The person's name in the log: the 1978 program never asks it.
+    pub const YOU: &str = "YOU";
+
     /// The tally of games won.
     pub fn tally(you: u32, me: u32) -> String {
         let games = |n: u32| if n == 1 { "GAME" } else { "GAMES" };
@@ -236,8 +323,26 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
     pub const BYE: &str = "THANKS FOR THE HUNT.";
 }
 
+/// A line that is no square, at the question for the fox's start.
+pub fn not_a_start(typed: &str, starts: &[Square]) -> String {
+    format!(
+        "\"{typed}\" is not a square: the fox may start on {}",
+        list_or(starts)
+    )
+}
+
 /// The computer's name against a person, and its partner's when it plays itself.
 pub const COMPUTER_NAMES: [&str; 2] = ["SWTP", "ALTAIR"];
+
+/// The verdict of best play with the plies explained: `hounds win in 12
+/// plies, 6 moves each`.
+pub fn verdict_explained(winner: Side, plies: u32, to_move: Side) -> String {
+    format!(
+        "{}, {}",
+        verdict(winner, plies),
+        plies_split(plies, to_move)
+    )
+}
 
 /// The verdict of best play: `hounds win in 44 plies`.
 pub fn verdict(winner: Side, plies: u32) -> String {
@@ -245,8 +350,7 @@ pub fn verdict(winner: Side, plies: u32) -> String {
         Side::Fox => "fox wins",
         Side::Hounds => "hounds win",
     };
-    let unit = if plies == 1 { "ply" } else { "plies" };
-    format!("{who} in {plies} {unit}")
+    format!("{who} in {}", crate::shell::text::plies(plies))
 }
 
 /// How the plies split between the sides: `22 moves each`, or

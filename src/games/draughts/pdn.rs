@@ -396,7 +396,8 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     fn next(&mut self) -> Option<char> {
         let c = self.chars.next();
-        self.at_line_start = c == Some('\n');
+        // A lone CR ends a line too, as old Macintosh files end them.
+        self.at_line_start = matches!(c, Some('\n' | '\r'));
         c
     }
 
@@ -412,7 +413,7 @@ impl Cursor<'_> {
 
     fn skip_line(&mut self) {
         while let Some(c) = self.next() {
-            if c == '\n' {
+            if matches!(c, '\n' | '\r') {
                 break;
             }
         }
@@ -469,86 +470,223 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
 }
 
 /// Reads every game in PDN text. Games without a Captures tag are read under
-/// `default`'s capture rule.
+/// `default`'s capture rule. The first damaged game fails the whole read; see
+/// [`read_each`] to read each game on its own.
 pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
-    let mut games = Vec::new();
-    let mut game = Reading::new(1, default);
-    let mut cur = Cursor {
-        chars: text.chars().peekable(),
-        at_line_start: true,
+    read_each(text, default).into_iter().collect()
+}
+
+/// Reads each game in PDN text on its own: a damaged game is an error in its
+/// place, and the games after it are read as if it were whole.
+pub fn read_each(text: &str, default: Draughts) -> Vec<Result<PdnGame, PdnError>> {
+    let mut reader = Reader {
+        cur: Cursor {
+            chars: text.chars().peekable(),
+            at_line_start: true,
+        },
+        default,
+        game: Reading::new(1, default),
+        games: Vec::new(),
+        ended: false,
+        number: None,
+        broken: false,
+        past_moves: false,
     };
-    loop {
-        let line_start = cur.at_line_start;
-        cur.skip_spaces();
-        let line_start = line_start || cur.at_line_start;
-        let Some(c) = cur.peek() else { break };
-        match c {
-            '%' if line_start => cur.skip_line(),
-            ';' => cur.skip_line(),
-            '[' => {
-                cur.next();
-                if !game.moves.is_empty() {
-                    // A new game began without a result token.
-                    let number = game.number + 1;
-                    let done = std::mem::replace(&mut game, Reading::new(number, default));
-                    games.push(done.finish(None)?);
-                }
-                let tag = read_tag(&mut cur, &game)?;
-                game.tags.push(tag);
+    while let Some(step) = reader.step() {
+        if let Err(e) = step {
+            reader.fail(e);
+        }
+    }
+    if !reader.broken && !reader.game.is_empty() {
+        let game = std::mem::replace(&mut reader.game, Reading::new(0, default));
+        reader.games.push(game.finish(None));
+    }
+    reader.games
+}
+
+/// The state of [`read_each`].
+struct Reader<'a> {
+    cur: Cursor<'a>,
+    default: Draughts,
+    /// The game being read.
+    game: Reading,
+    /// The games read so far, each whole or why not.
+    games: Vec<Result<PdnGame, PdnError>>,
+    /// Whether a result has just ended a game: a game with no tags after it
+    /// must start at move 1, or its moves belong to no game.
+    ended: bool,
+    /// The move number last written.
+    number: Option<usize>,
+    /// Whether the game being read is damaged: the rest of it is skipped.
+    broken: bool,
+    /// Whether the damaged game has reached its moves: then tags begin the next.
+    past_moves: bool,
+}
+
+impl Reader<'_> {
+    /// Ends the game being read, with `done` unless it was damaged (its
+    /// error is already kept), and starts the next.
+    fn close(&mut self, done: Option<Result<PdnGame, PdnError>>) {
+        let number = self.game.number + 1;
+        self.game = Reading::new(number, self.default);
+        if let (false, Some(done)) = (self.broken, done) {
+            self.games.push(done);
+        }
+        self.broken = false;
+        self.past_moves = false;
+    }
+
+    /// Notes why the game being read is damaged; the rest of it is skipped.
+    fn fail(&mut self, e: PdnError) {
+        if self.broken {
+            return;
+        }
+        if e.game + 1 == self.game.number && self.game.is_empty() {
+            // Moves after a game's result: that game's text is damaged.
+            if let Some(last) = self.games.last_mut() {
+                *last = Err(e);
             }
-            '{' => {
-                cur.next();
-                loop {
-                    match cur.next() {
-                        None => return Err(game.error(None, "a comment { is never closed with }")),
-                        Some('}') => break,
-                        Some(_) => {}
-                    }
-                }
+            self.game.number -= 1;
+        } else {
+            self.games.push(Err(e));
+        }
+        self.past_moves = !self.game.moves.is_empty();
+        self.broken = true;
+    }
+
+    /// Reads the next token; `None` at the end of the text.
+    fn step(&mut self) -> Option<Result<(), PdnError>> {
+        let line_start = self.cur.at_line_start;
+        self.cur.skip_spaces();
+        let line_start = line_start || self.cur.at_line_start;
+        let c = self.cur.peek()?;
+        Some(match c {
+            '%' if line_start => {
+                self.cur.skip_line();
+                Ok(())
             }
-            '(' => {
-                cur.next();
-                let mut depth = 1;
-                while depth > 0 {
-                    match cur.next() {
-                        None => {
-                            return Err(game.error(None, "a variation ( is never closed with )"));
-                        }
-                        Some('(') => depth += 1,
-                        Some(')') => depth -= 1,
-                        Some('{') => while !matches!(cur.next(), Some('}') | None) {},
-                        Some(_) => {}
-                    }
-                }
+            ';' => {
+                self.cur.skip_line();
+                Ok(())
             }
+            '[' => self.tag(),
+            '{' => self.comment(),
+            '(' => self.variation(),
             ']' | '}' | ')' => {
-                cur.next();
-                return Err(game.error(Some(&c.to_string()), format!("a stray {c}")));
+                self.cur.next();
+                let why = format!("a stray {c}");
+                Err(self.game.error(Some(&c.to_string()), why))
             }
-            _ => {
-                let mut word = String::new();
-                while let Some(c) = cur.peek() {
-                    if c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';') {
-                        break;
-                    }
-                    word.push(c);
-                    cur.next();
-                }
-                if let Some(result) = GameResult::from_token(&word) {
-                    let number = game.number + 1;
-                    let done = std::mem::replace(&mut game, Reading::new(number, default));
-                    games.push(done.finish(Some(result))?);
-                    continue;
-                }
-                let Some(mv) = move_part(&word) else { continue };
-                game.play(mv)?;
+            _ => self.word(),
+        })
+    }
+
+    fn tag(&mut self) -> Result<(), PdnError> {
+        self.cur.next();
+        // Tags after moves begin a new game (one without a result token);
+        // so do tags after a damaged game's moves.
+        let new_game = if self.broken {
+            self.past_moves
+        } else {
+            !self.game.moves.is_empty()
+        };
+        if new_game {
+            let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
+            let number = done.number;
+            let finished = (!self.broken).then(|| done.finish(None));
+            self.game = Reading::new(number, self.default);
+            self.close(finished);
+        }
+        let tag = read_tag(&mut self.cur, &self.game)?;
+        if tag.0 == "FEN" && self.game.tag("FEN").is_some() {
+            return Err(self.game.error(
+                Some(&tag.1),
+                "a second FEN tag: a game has one start position",
+            ));
+        }
+        self.game.tags.push(tag);
+        Ok(())
+    }
+
+    fn comment(&mut self) -> Result<(), PdnError> {
+        self.cur.next();
+        loop {
+            match self.cur.next() {
+                None => return Err(self.game.error(None, "a comment { is never closed with }")),
+                Some('}') => return Ok(()),
+                Some(_) => {}
             }
         }
     }
-    if !game.is_empty() {
-        games.push(game.finish(None)?);
+
+    fn variation(&mut self) -> Result<(), PdnError> {
+        self.cur.next();
+        let mut depth = 1;
+        while depth > 0 {
+            match self.cur.next() {
+                None => {
+                    return Err(self
+                        .game
+                        .error(None, "a variation ( is never closed with )"));
+                }
+                Some('(') => depth += 1,
+                Some(')') => depth -= 1,
+                Some('{') => while !matches!(self.cur.next(), Some('}') | None) {},
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
-    Ok(games)
+
+    fn word(&mut self) -> Result<(), PdnError> {
+        let mut word = String::new();
+        while let Some(c) = self.cur.peek() {
+            if c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';') {
+                break;
+            }
+            word.push(c);
+            self.cur.next();
+        }
+        if let Some(result) = GameResult::from_token(&word) {
+            let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
+            let number = done.number;
+            let finished = (!self.broken).then(|| done.finish(Some(result)));
+            self.game = Reading::new(number, self.default);
+            self.close(finished);
+            self.ended = true;
+            return Ok(());
+        }
+        if self.broken {
+            self.past_moves |= move_part(&word).is_some();
+            return Ok(());
+        }
+        if let Some(n) = move_number(&word) {
+            self.number = Some(n);
+        }
+        let Some(mv) = move_part(&word) else {
+            return Ok(());
+        };
+        if self.ended && self.game.tags.is_empty() && self.number != Some(1) {
+            return Err(PdnError {
+                game: self.game.number - 1,
+                at: None,
+                token: Some(word.clone()),
+                why: "a move after the game's result".into(),
+            });
+        }
+        self.ended = false;
+        self.number = None;
+        self.game.play(mv)
+    }
+}
+
+/// The move number a movetext word begins with (`2.`, `2...`, `2…`, `2.8-11`).
+fn move_number(word: &str) -> Option<usize> {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    (digits > 0 && rest.starts_with(['.', '…']))
+        .then(|| word[..digits].parse().ok())
+        .flatten()
 }
 
 /// The move in a movetext word, without a move number before it or marks
@@ -559,7 +697,8 @@ fn move_part(word: &str) -> Option<&str> {
     }
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let rest = &word[digits..];
-    let after_number = rest.trim_start_matches('.');
+    // `1.`, `1...` and `1…` (as some programs write Black's moves) all number.
+    let after_number = rest.trim_start_matches(['.', '…']);
     let body = if digits > 0 && after_number.len() < rest.len() {
         after_number
     } else {

@@ -2,8 +2,6 @@
 //! seeded for reproducible play: the same seed and the same game give the
 //! same moves (the overpowered level's depth also follows the deadline).
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -19,64 +17,19 @@ use super::rules::Draughts;
 use super::search::{Engine, Limits, Score};
 use crate::games::{self, Advice, Deadline, Verdict};
 
-/// How strong a computer player is.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Level {
-    /// A random legal move.
-    Rubbish,
-    /// The seed's player: takes when it can, otherwise moves at random.
-    Greedy,
-    /// A shallow search.
-    Cunning,
-    /// The full engine with the endgame database.
-    Overpowered,
-}
-
-impl Level {
-    /// The name on the command line and in the log.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Rubbish => "rubbish",
-            Level::Greedy => "greedy",
-            Level::Cunning => "cunning",
-            Level::Overpowered => "overpowered",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Level, String> {
-        <Level as games::Level>::parse_name(text)
-    }
-}
-
-impl games::Level for Level {
-    const ALL: &'static [Level] = &[
-        Level::Rubbish,
-        Level::Greedy,
-        Level::Cunning,
-        Level::Overpowered,
-    ];
-
-    fn description(self) -> &'static str {
-        match self {
-            Level::Rubbish => "moves at random",
-            Level::Greedy => {
-                "takes all it can, otherwise moves at random, though not straight into a capture"
-            }
-            Level::Cunning => "looks four moves ahead; beatable with care",
-            Level::Overpowered => {
-                "searches deep within its time, and plays endings of four pieces perfectly"
-            }
-        }
+levels! {
+    /// How strong a computer player is.
+    pub enum Level {
+        /// A random legal move.
+        Rubbish = "rubbish": "moves at random",
+        /// The C project's player: takes when it can, otherwise moves at random.
+        Greedy = "greedy":
+            "takes all it can, otherwise moves at random, though not straight into a capture",
+        /// A shallow search.
+        Cunning = "cunning": "looks four moves ahead; beatable with care",
+        /// The full engine with the endgame database.
+        Overpowered = "overpowered":
+            "searches deep within its time, and plays endings of four pieces perfectly",
     }
 }
 
@@ -348,7 +301,6 @@ impl games::Computer<Draughts> for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Level as _;
     use crate::games::Never;
     use crate::games::draughts::fen;
 
@@ -356,8 +308,11 @@ mod tests {
     fn levels_parse_and_describe() {
         assert_eq!("Greedy".parse::<Level>(), Ok(Level::Greedy));
         assert_eq!(
-            "classic".parse::<Level>(),
-            Err("\"classic\" is not a level: write rubbish, greedy, cunning or overpowered".into())
+            "classic".parse::<Level>().map_err(|e| e.to_string()),
+            Err(
+                "\"classic\" is not a level: write rubbish, greedy, cunning or overpowered"
+                    .to_string()
+            )
         );
         assert_eq!(Level::ALL.len(), 4);
         assert!(!Level::Cunning.description().is_empty());

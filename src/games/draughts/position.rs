@@ -2,19 +2,19 @@
 //! next, checked on the way in, and the position after a move.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::bitboard::{BLACK_HOME, Bits, WHITE_HOME, rotate};
 use super::moves::Move;
 use super::square::PdnSquare;
 
-/// One of the two sides. Black moves first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Side {
-    /// Starts on squares 1-12 (rows 1-3) and moves first.
-    Black,
-    /// Starts on squares 21-32 (rows 6-8).
-    White,
+sides! {
+    /// One of the two sides. Black moves first.
+    pub enum Side {
+        /// Starts on squares 1-12 (rows 1-3) and moves first.
+        Black = "black" | "b",
+        /// Starts on squares 21-32 (rows 6-8).
+        White = "white" | "w",
+    }
 }
 
 impl Side {
@@ -26,14 +26,6 @@ impl Side {
         match self {
             Side::Black => Side::White,
             Side::White => Side::Black,
-        }
-    }
-
-    /// `black` or `white`, as the log names it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::Black => "black",
-            Side::White => "white",
         }
     }
 
@@ -50,27 +42,6 @@ impl Side {
         match self {
             Side::Black => WHITE_HOME,
             Side::White => BLACK_HOME,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Side {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Side, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "black" | "b" => Ok(Side::Black),
-            "white" | "w" => Ok(Side::White),
-            _ => Err(format!(
-                "\"{}\" is not a side: type black or white",
-                text.trim()
-            )),
         }
     }
 }

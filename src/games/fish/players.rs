@@ -2,9 +2,6 @@
 //! same seed and the same positions give the same moves (given the same
 //! search limits; a deadline makes the strongest level depend on the clock).
 
-use std::fmt;
-use std::str::FromStr;
-
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -15,60 +12,17 @@ use super::rules::Setup;
 use super::search::{Limits, Search};
 use crate::games::{self, Advice, Deadline, Rules, Verdict};
 
-/// How strong a computer player is.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Level {
-    /// A random legal move.
-    Rubbish,
-    /// The assignment's five-year-old: the reachable tile with the most points.
-    Greedy,
-    /// A short look-ahead weighing the territory each side reaches first.
-    Cunning,
-    /// The deepest search it can make in the time, exact wherever it can be.
-    Overpowered,
-}
-
-impl Level {
-    /// The name on the command line and in the log.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Rubbish => "rubbish",
-            Level::Greedy => "greedy",
-            Level::Cunning => "cunning",
-            Level::Overpowered => "overpowered",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Level, String> {
-        <Level as games::Level>::parse_name(text)
-    }
-}
-
-impl games::Level for Level {
-    const ALL: &'static [Level] = &[
-        Level::Rubbish,
-        Level::Greedy,
-        Level::Cunning,
-        Level::Overpowered,
-    ];
-
-    fn description(self) -> &'static str {
-        match self {
-            Level::Rubbish => "moves at random",
-            Level::Greedy => "heads for the best tile it can reach, like a five-year-old",
-            Level::Cunning => "looks a move ahead and counts the tiles each penguin reaches first",
-            Level::Overpowered => "searches deep, and plays perfectly once the end is in sight",
-        }
+levels! {
+    /// How strong a computer player is.
+    pub enum Level {
+        /// A random legal move.
+        Rubbish = "rubbish": "moves at random",
+        /// The assignment's five-year-old: the reachable tile with the most points.
+        Greedy = "greedy": "heads for the best tile it can reach, like a five-year-old",
+        /// A short look-ahead weighing the territory each side reaches first.
+        Cunning = "cunning": "looks a move ahead and counts the tiles each penguin reaches first",
+        /// The deepest search it can make in the time, exact wherever it can be.
+        Overpowered = "overpowered": "searches deep, and plays perfectly once the end is in sight",
     }
 }
 
@@ -240,7 +194,7 @@ mod tests {
     fn levels_parse_and_describe_themselves() {
         assert_eq!("Greedy".parse::<Level>(), Ok(Level::Greedy));
         assert_eq!(
-            "clever".parse::<Level>().unwrap_err(),
+            "clever".parse::<Level>().unwrap_err().to_string(),
             "\"clever\" is not a level: write rubbish, greedy, cunning or overpowered"
         );
         assert_eq!(<Level as games::Level>::ALL.len(), 4);

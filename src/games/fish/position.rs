@@ -13,7 +13,6 @@
 //! - a player who cannot move is skipped, and the game ends when neither can.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::board::{Board, Tiles};
 use super::geometry::{neighbours, queen_moves};
@@ -24,17 +23,19 @@ use crate::games::grid::{Square, squares};
 /// The most penguins a player may have.
 pub const MAX_PENGUINS: u8 = 4;
 
-/// One of the two players: `P` places and moves first, `A` second.
-///
-/// The names are the letters the board shows, as the assignment has them
-/// (P for the player, A for the AI); in a log they read as the first and the
-/// second player whoever sits in each seat.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Side {
-    /// The first player, shown as `P`.
-    P,
-    /// The second player, shown as `A`.
-    A,
+sides! {
+    /// One of the two players: `P` places and moves first, `A` second.
+    ///
+    /// The names are the letters the board shows, as the assignment has them
+    /// (P for the player, A for the AI); in a log they read as the first and the
+    /// second player whoever sits in each seat.
+    #[derive(PartialOrd, Ord)]
+    pub enum Side {
+        /// The first player, shown as `P`.
+        P = "P" | "first",
+        /// The second player, shown as `A`.
+        A = "A" | "second",
+    }
 }
 
 impl Side {
@@ -59,24 +60,6 @@ impl Side {
         match self {
             Side::P => 'P',
             Side::A => 'A',
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
-
-impl FromStr for Side {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Side, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "p" | "first" => Ok(Side::P),
-            "a" | "second" => Ok(Side::A),
-            _ => Err(format!("\"{}\" is not a side: write P or A", text.trim())),
         }
     }
 }

@@ -18,7 +18,9 @@ pub enum NotationError {
     Shape(String),
     /// A part that should be a square is not one.
     Square {
+        /// Which piece's square: `the fox`, `a hound`.
         what: &'static str,
+        /// Why it is no square.
         error: SquareError,
     },
     /// The side to move is neither `fox` nor `hounds`.
@@ -91,11 +93,11 @@ impl Position {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let side = match side.trim().to_ascii_lowercase().as_str() {
-            "fox" => Side::Fox,
-            "hounds" => Side::Hounds,
-            _ => return Err(NotationError::Side(side.trim().to_string())),
-        };
+        // Notation writes a side by its name alone, in any case.
+        let side = [Side::Fox, Side::Hounds]
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(side.trim()))
+            .ok_or_else(|| NotationError::Side(side.trim().to_string()))?;
         Position::new_under(board, rules, fox, hounds, side).map_err(NotationError::Placement)
     }
 

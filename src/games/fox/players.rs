@@ -1,9 +1,6 @@
 //! The computer players, from Rubbish to Overpowered. Pure and seeded: the
 //! same seed and the same positions give the same moves.
 
-use std::fmt;
-use std::str::FromStr;
-
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -11,62 +8,19 @@ use rand::{RngExt, SeedableRng};
 use super::board::{Board, Square};
 use super::position::{Move, Position, Rules, Side};
 use super::solver::Solver;
-use crate::games;
 
-/// How strong a computer player is.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Level {
-    /// A uniformly random legal move: the coursework's "Rubbish".
-    Rubbish,
-    /// The 1978 program's fox, and a hound rule in the same spirit.
-    Classic,
-    /// A short look-ahead with a sense of the fox's way home.
-    Cunning,
-    /// Perfect play from the solved game: the coursework's "Overpowered".
-    Overpowered,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 4] = [
-        Level::Rubbish,
-        Level::Classic,
-        Level::Cunning,
-        Level::Overpowered,
-    ];
-
-    /// The name used on the command line and in the log.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Rubbish => "rubbish",
-            Level::Classic => "classic",
-            Level::Cunning => "cunning",
-            Level::Overpowered => "overpowered",
-        }
-    }
-
-    /// One line saying what playing it is like.
-    pub const fn description(self) -> &'static str {
-        match self {
-            Level::Rubbish => "moves at random, as the coursework's Rubbish would have",
-            Level::Classic => "plays like the 1978 BASIC program: simple and a little predictable",
-            Level::Cunning => "looks a few moves ahead and knows the way home; beatable with care",
-            Level::Overpowered => "has solved the game: perfect play, never gives a win away",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Level, String> {
-        <Level as games::Level>::parse_name(text)
+levels! {
+    /// How strong a computer player is.
+    pub enum Level {
+        /// A uniformly random legal move: the coursework's "Rubbish".
+        Rubbish = "rubbish": "moves at random, as the coursework's Rubbish would have",
+        /// The 1978 program's fox, and a hound rule in the same spirit.
+        Classic = "classic":
+            "plays like the 1978 BASIC program: simple and a little predictable",
+        /// A short look-ahead with a sense of the fox's way home.
+        Cunning = "cunning": "looks a few moves ahead and knows the way home; beatable with care",
+        /// Perfect play from the solved game: the coursework's "Overpowered".
+        Overpowered = "overpowered": "has solved the game: perfect play, never gives a win away",
     }
 }
 
@@ -92,6 +46,11 @@ impl Computer {
     /// Its level.
     pub fn level(&self) -> Level {
         self.level
+    }
+
+    /// Starts its random numbers again from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     /// Its solver, made on first use: the judge of hints.
@@ -338,8 +297,11 @@ mod tests {
     fn levels_are_read_in_any_case_and_others_refused_with_the_list() {
         assert_eq!(" Cunning ".parse::<Level>(), Ok(Level::Cunning));
         assert_eq!(
-            "greedy".parse::<Level>(),
-            Err("\"greedy\" is not a level: write rubbish, classic, cunning or overpowered".into())
+            "greedy".parse::<Level>().map_err(|e| e.to_string()),
+            Err(
+                "\"greedy\" is not a level: write rubbish, classic, cunning or overpowered"
+                    .to_string()
+            )
         );
     }
 
@@ -378,7 +340,7 @@ mod tests {
     #[test]
     fn every_level_plays_only_legal_moves_and_the_same_seed_repeats() {
         let start = crate::games::fox::Setup::default().default_start();
-        for level in Level::ALL {
+        for &level in Level::ALL {
             let mut a = Computer::new(level, Rules::Coursework, 7);
             let mut b = Computer::new(level, Rules::Coursework, 7);
             let mut p = start;

@@ -11,13 +11,14 @@ use std::str::FromStr;
 
 use super::board::{Board, Square, squares};
 
-/// One of the two sides.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Side {
-    /// The single fox, moving diagonally either way.
-    Fox,
-    /// The hounds, moving diagonally forward only.
-    Hounds,
+sides! {
+    /// One of the two sides.
+    pub enum Side {
+        /// The single fox, moving diagonally either way.
+        Fox = "fox" | "f",
+        /// The hounds, moving diagonally forward only.
+        Hounds = "hounds" | "hound" | "h",
+    }
 }
 
 impl Side {
@@ -26,32 +27,6 @@ impl Side {
         match self {
             Side::Fox => Side::Hounds,
             Side::Hounds => Side::Fox,
-        }
-    }
-
-    /// `fox` or `hounds`, as written in position notation.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::Fox => "fox",
-            Side::Hounds => "hounds",
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Side {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Side, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "fox" | "f" => Ok(Side::Fox),
-            "hounds" | "hound" | "h" => Ok(Side::Hounds),
-            _ => Err(format!("\"{text}\" is not a side: type fox or hounds")),
         }
     }
 }
@@ -316,9 +291,19 @@ pub enum PlacementError {
     /// Two pieces on one square.
     Shared(Square),
     /// Not one hound per dark square of row 1.
-    HoundCount { expected: usize, found: usize },
+    HoundCount {
+        /// The hounds this board starts with.
+        expected: usize,
+        /// The hounds given.
+        found: usize,
+    },
     /// More hounds than the board starts with (capture rules).
-    TooManyHounds { most: usize, found: usize },
+    TooManyHounds {
+        /// The hounds this board starts with.
+        most: usize,
+        /// The hounds given.
+        found: usize,
+    },
     /// The fox taken, under rules without captures.
     FoxCaptured,
     /// The fox taken, but no hound on the board to have taken it.

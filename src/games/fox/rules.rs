@@ -172,15 +172,11 @@ impl games::Computers for Setup {
     }
 }
 
-impl games::Level for Level {
-    const ALL: &'static [Level] = &Level::ALL;
-
-    fn description(self) -> &'static str {
-        Level::description(self)
-    }
-}
-
 impl games::Computer<Setup> for Computer {
+    fn reseed(&mut self, seed: u64) {
+        Computer::reseed(self, seed);
+    }
+
     fn choose(
         &mut self,
         _rules: &Setup,

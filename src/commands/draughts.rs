@@ -2,201 +2,75 @@
 //! ballot opening or a PDN file's position), `perft`, `analyse`, replaying a
 //! logged game, and the log's games written as PDN.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use clap::{Args, Subcommand};
-
-use super::session::Session;
-use super::{DraughtsFace, ascii_here, board};
-use crate::app::{AppError, Ending};
-use crate::cli::{LogArgs, LookArgs, PlayArgs};
-use crate::games::draughts::endgame::{self, Endgame, Exact};
-use crate::games::draughts::search::plies;
-use crate::games::draughts::{
+use super::{AppError, Ending};
+use crate::cli::Options;
+use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
+use tallyho::faces::draughts::session::Session;
+use tallyho::faces::draughts::{DraughtsFace, board, wants_ascii};
+use tallyho::games::draughts::endgame::{self, Endgame, Exact};
+use tallyho::games::draughts::{
     Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
     perft_each,
 };
-use crate::games::{Deadline, Rules};
-use crate::shell::console::Console;
-use crate::shell::history::{self, Log, Record};
-use crate::shell::replay::{self, ReplayError};
-use crate::shell::safe;
+use tallyho::games::{GameKind, Rules};
+use tallyho::shell::clock::Until;
+use tallyho::shell::console::Console;
+use tallyho::shell::log::{self, Log, Record};
+use tallyho::shell::log::{OpenError, open_regular};
+use tallyho::shell::replay::{self, ReplayError};
+use tallyho::shell::safe;
+use tallyho::shell::text::plies;
 
 /// The longest PDN file `--load` reads.
 pub const MAX_PDN_BYTES: u64 = 1 << 20;
 
-/// The longest thinking time, in milliseconds: ten minutes.
-const MAX_THINK: u64 = 600_000;
-
-/// `tallyho draughts`: play, or one of the tools.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Levels (--level): rubbish (random moves), greedy (the seed's: takes when it can),
-cunning (a shallow search), overpowered (the full engine, within --think, and
-perfect play with four pieces or fewer).
-
-Examples:
-  tallyho draughts                          the welcome, the menu, the names
-  tallyho draughts --players 1 --names Ann --level cunning --side white
-  tallyho draughts --opening random --players 0 --level overpowered
-  tallyho draughts --load game.pdn --game 2 --players 2 --names Ann,Bob
-  tallyho draughts perft 8
-  tallyho draughts analyse W:W18,24,K10:B12,16,K22 --think 2000")]
-pub struct DraughtsCommand {
-    /// A tool instead of a game.
-    #[command(subcommand)]
-    pub tool: Option<DraughtsTool>,
-
-    /// The game's rules and start, the computer's time, the board's look.
-    #[command(flatten)]
-    pub game: DraughtsArgs,
-
-    /// Who plays.
-    #[command(flatten)]
-    pub play: PlayArgs,
-
-    /// How the conversation looks.
-    #[command(flatten)]
-    pub look: LookArgs,
-
-    /// Where finished games are kept.
-    #[command(flatten)]
-    pub log: LogArgs,
-}
-
-/// The options of a game of draughts.
-#[derive(Args, Debug, Clone)]
-pub struct DraughtsArgs {
-    /// Whether a side that can capture must: compulsory (the laws, the
-    /// default) or optional (console checkers' house rule).
-    #[arg(long, value_name = "RULE")]
-    pub captures: Option<Captures>,
-
-    /// Start every game from a three-move ballot opening: its number in the
-    /// deck, 1-156, or random (drawn with --seed).
-    #[arg(long, value_name = "N|random", conflicts_with = "load")]
-    pub opening: Option<String>,
-
-    /// Start every game from a PDN file's game: its FEN tag (or the usual
-    /// start), then its moves.
-    #[arg(long, value_name = "FILE")]
-    pub load: Option<PathBuf>,
-
-    /// With --load: which game of the file, from 1 (default 1).
-    #[arg(long, value_name = "K", requires = "load",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub game: Option<u64>,
-
-    /// How long the computer may think about a move, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_THINK))]
-    pub think: u64,
-
-    /// Draw the board and the welcome box in plain ASCII. Without it, box
-    /// drawing is used, except at a terminal with TERM=dumb or a locale
-    /// that is not UTF-8.
-    #[arg(long)]
-    pub ascii: bool,
-}
-
-/// The draughts tools.
-#[derive(Subcommand, Debug)]
-pub enum DraughtsTool {
-    /// Count the move sequences to each depth: one line per depth,
-    /// perft(D) = N.
-    Perft {
-        /// The deepest depth (1-40).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=40))]
-        depth: u32,
-
-        /// The position, in FEN (B:W21-32:B1-12). Default: the start.
-        fen: Option<String>,
-
-        /// Whether a side that can capture must: compulsory or optional.
-        #[arg(long, value_name = "RULE")]
-        captures: Option<Captures>,
-    },
-    /// The engine's view of a position: the best move, the score, the
-    /// expected line, and the exact result where the endgame database
-    /// (four pieces or fewer) covers it.
-    #[command(alias = "analyze")]
-    Analyse {
-        /// The position, in FEN: W:W18,24,K10:B12,16,K22.
-        fen: String,
-
-        /// How long to think, in milliseconds.
-        #[arg(long, value_name = "MS", default_value_t = 1000,
-              value_parser = clap::value_parser!(u64).range(1..=MAX_THINK))]
-        think: u64,
-
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-
-        /// Whether a side that can capture must: compulsory or optional.
-        #[arg(long, value_name = "RULE")]
-        captures: Option<Captures>,
-
-        /// Draw the board in plain ASCII.
-        #[arg(long)]
-        ascii: bool,
-    },
-}
-
-/// Runs `tallyho draughts`.
-pub fn run(command: DraughtsCommand) -> Result<Ending, AppError> {
-    match command.tool {
-        Some(DraughtsTool::Perft {
-            depth,
-            fen,
-            captures,
-        }) => {
-            perft(depth, fen.as_deref(), captures.unwrap_or_default())?;
+/// Runs `tallyho draughts`: a match, or a tool.
+pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, AppError> {
+    let args = &options.draughts;
+    let captures = args.captures.unwrap_or_default();
+    match tool {
+        Some(DraughtsTool::Perft { depth, fen }) => {
+            perft(*depth, fen.as_deref(), captures)?;
             Ok(Ending::Clean)
         }
-        Some(DraughtsTool::Analyse {
-            fen,
-            think,
-            json,
-            captures,
-            ascii,
-        }) => {
-            let rules = Draughts::with_captures(captures.unwrap_or_default());
-            analyse(&rules, &fen, think, json, ascii_here(ascii))?;
+        Some(DraughtsTool::Analyse { fen }) => {
+            let rules = Draughts::with_captures(captures);
+            let think = options.play.think;
+            analyse(
+                &rules,
+                fen,
+                think,
+                options.look.json,
+                ascii_here(args.ascii),
+            )?;
             Ok(Ending::Clean)
         }
-        None => play(command),
+        None => play(options),
     }
 }
 
 /// Plays a match with the command's options.
-fn play(command: DraughtsCommand) -> Result<Ending, AppError> {
-    let DraughtsCommand {
-        game,
-        mut play,
-        look,
-        log,
-        ..
-    } = command;
-    let seed = *play.seed.get_or_insert_with(rand::random);
-    let rules = setup(&game, seed)?;
+fn play(options: &Options) -> Result<Ending, AppError> {
+    let mut options = options.clone();
+    let seed = *options.play.seed.get_or_insert_with(rand::random);
+    let rules = setup(&options.draughts, seed)?;
     let face = DraughtsFace {
-        ascii: ascii_here(game.ascii),
+        ascii: ascii_here(options.draughts.ascii),
+        flip: options.draughts.flip,
     };
-    crate::app::play_match(
-        Session::new(rules),
-        "default",
+    let session = Session::new(rules);
+    super::play_match(
+        session,
+        GameKind::Draughts,
         &face,
-        &play,
+        &options,
         [None, None],
         None,
-        game.think,
-        look.look(),
-        &log,
     )
 }
 
@@ -223,7 +97,7 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Draughts, AppError> {
                 Some(_) => format!("{side} to move has no move and has lost"),
                 None => "it is drawn".to_string(),
             };
-            return Err(AppError::Failed(format!(
+            return Err(AppError::Usage(format!(
                 "--load {}: the game is over in its last position: {why}",
                 shown_path(path)
             )));
@@ -256,15 +130,16 @@ fn pdn_error(e: &PdnError) -> String {
 pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnGame, AppError> {
     let shown = shown_path(path);
     let failed = |why: String| AppError::Failed(format!("--load {shown}: {why}"));
-    let meta = std::fs::metadata(path).map_err(|e| failed(io_reason(&e)))?;
-    if meta.is_dir() {
-        return Err(failed("that is a directory, not a PDN file".into()));
-    }
-    if !meta.is_file() {
-        return Err(failed(
+    // Opened once, then the opened file checked: a FIFO swapped in between
+    // cannot make tallyho wait.
+    let file = open_regular(path).map_err(|e| match e {
+        OpenError::Folder(_) => failed("that is a directory, not a PDN file".into()),
+        OpenError::NotAFile(_) => failed(
             "that is not a regular file (a FIFO, a device or a socket): give a PDN file".into(),
-        ));
-    }
+        ),
+        OpenError::Io(_, e) => failed(io_reason(&e)),
+    })?;
+    let meta = file.metadata().map_err(|e| failed(io_reason(&e)))?;
     let too_big = || {
         failed(format!(
             "the file is larger than {} KB: a PDN file to load may be at most that",
@@ -275,8 +150,8 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
         return Err(too_big());
     }
     let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(MAX_PDN_BYTES + 1).read_to_end(&mut bytes))
+    file.take(MAX_PDN_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| failed(io_reason(&e)))?;
     if bytes.len() as u64 > MAX_PDN_BYTES {
         return Err(too_big());
@@ -284,22 +159,27 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     let text = String::from_utf8_lossy(&bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let rules = Draughts::with_captures(captures.unwrap_or_default());
-    let mut games = pdn::read(text, rules).map_err(|e| failed(pdn_error(&e)))?;
+    // Each game stands alone: a damaged game elsewhere in the file is no
+    // matter. What the file holds is bad input, exit status 2.
+    let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
+    let mut games = pdn::read_each(text, rules);
     let count = games.len() as u64;
     if count == 0 {
-        return Err(failed("the file holds no game".into()));
+        return Err(bad("the file holds no game".into()));
     }
     if number > count {
-        return Err(failed(format!(
+        return Err(bad(format!(
             "the file holds {count} game{}; --game {number} is not one of them",
             if count == 1 { "" } else { "s" }
         )));
     }
-    let game = games.swap_remove((number - 1) as usize);
+    let game = games
+        .swap_remove((number - 1) as usize)
+        .map_err(|e| bad(pdn_error(&e)))?;
     if let Some(asked) = captures
         && asked != game.rules.captures
     {
-        return Err(failed(format!(
+        return Err(bad(format!(
             "game {number} was played with {} captures (its Captures tag), not {asked}",
             game.rules.captures
         )));
@@ -338,15 +218,6 @@ fn position(rules: &Draughts, text: &str) -> Result<Position, AppError> {
         .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e, 200))))
 }
 
-/// A deadline at a moment.
-struct Until(Instant);
-
-impl Deadline for Until {
-    fn passed(&self) -> bool {
-        Instant::now() >= self.0
-    }
-}
-
 /// The database `analyse` uses: none for a position with many pieces,
 /// where the search would not reach four; else built now (a few seconds
 /// for four pieces, a fraction of one for three).
@@ -375,8 +246,8 @@ fn analyse(
     let pos = position(rules, fen)?;
     let db = analysis_endgame(rules, &pos);
     let started = Instant::now();
-    let deadline = Until(started + Duration::from_millis(think));
-    let analysis = crate::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
+    let deadline = Until::after_millis(think);
+    let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -386,7 +257,7 @@ fn analyse(
     let side = pos.to_move();
     let drawing = board::Drawing {
         ascii,
-        colour: false,
+        ..board::Drawing::default()
     };
     write!(out, "{}", board::board(&pos, None, drawing))?;
     writeln!(out, "Position:   {}, {side} to move", rules.notation(&pos))?;
@@ -409,8 +280,8 @@ fn analyse(
         elapsed.as_secs_f64()
     )?;
     let exact = match analysis.exact {
-        Some(Exact::Win(n)) => format!("{side} wins in {n} plies (endgame database)"),
-        Some(Exact::Loss(n)) => format!("{side} loses in {n} plies (endgame database)"),
+        Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
+        Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
         None => format!(
             "not known: the endgame database holds positions of at most {} pieces",
@@ -423,14 +294,10 @@ fn analyse(
 
 /// Replays a logged draughts game.
 pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), ReplayError> {
-    let pairs: Vec<(&str, &str)> = record
-        .setup
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    let rules = <Session as Rules>::from_setup(&pairs).map_err(ReplayError::Damaged)?;
+    let rules: Session = replay::rules_of(record)?;
     let face = DraughtsFace {
         ascii: ascii_here(false),
+        flip: false,
     };
     replay::replay(console, &rules, &face, record, step)
 }
@@ -438,12 +305,7 @@ pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), 
 /// A logged draughts game as PDN. A game from a ballot opening is written
 /// from the usual start, the opening's three moves first.
 pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
-    let pairs: Vec<(&str, &str)> = record
-        .setup
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    let rules = Draughts::from_setup(&pairs)?;
+    let rules: Draughts = replay::rules_of(record)?;
     let (game, outcome) = replay::rebuild(&rules, record)?;
     let mut out = PdnGame::new(rules, *game.start());
     out.moves = game.moves().to_vec();
@@ -466,7 +328,7 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
             .iter()
             .find(|s| s.side == side.name())
             .map_or("?".to_string(), |s| safe::text(&s.name));
-        out.set_tag(super::text::side_title(side), &name);
+        out.set_tag(tallyho::faces::draughts::text::side_title(side), &name);
     }
     out.set_tag("Termination", outcome.how());
     Ok(out)
@@ -501,14 +363,16 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             Some(n) if record.number != n => continue,
             Some(n) => {
                 found = true;
-                if record.game != "draughts" {
+                if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) {
                     return Err(AppError::Usage(format!(
                         "game {n} is a game of {}: only draughts games are written as PDN",
                         safe::text(&safe::cut(&record.game, 20))
                     )));
                 }
             }
-            None if record.game != "draughts" => continue,
+            None if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) => {
+                continue;
+            }
             None => {}
         }
         match pdn_game(&record) {
@@ -526,7 +390,7 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                     safe::text(&why)
                 )));
             }
-            Err(why) => history::warn(&format!(
+            Err(why) => log::warn(&format!(
                 "game {} is left out: {}",
                 record.number,
                 safe::text(&why)
@@ -537,16 +401,30 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
         }
     }
     if records.damaged() > 0 {
-        history::warn(&history::damaged_lines(records.damaged(), log.path()));
+        log::warn(&log::damaged_lines(records.damaged(), log.path()));
     }
     match number {
         Some(n) if !found => Err(AppError::Usage(format!(
             "there is no game {n} in {path}: tallyho history lists its games"
         ))),
         None if written == 0 => {
-            history::warn(&format!("{path} holds no draughts games"));
+            log::warn(&format!("{path} holds no draughts games"));
             Ok(())
         }
         _ => Ok(()),
     }
+}
+
+/// [`wants_ascii`] decided once, here, for this process's standard output and environment.
+fn ascii_here(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    let var = |name: &str| std::env::var(name).ok();
+    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
+    let term = var("TERM");
+    wants_ascii(
+        asked,
+        std::io::stdout().is_terminal(),
+        term.as_deref(),
+        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
+    )
 }

@@ -1,0 +1,79 @@
+//! English draughts on the command line: its options and tools.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use tallyho::games::draughts::Captures;
+
+/// The options of a game of draughts.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DraughtsArgs {
+    /// Whether a side that can capture must: compulsory (the laws, the
+    /// default) or optional (console checkers' house rule).
+    #[arg(long, global = true, value_name = "RULE")]
+    pub captures: Option<Captures>,
+
+    /// Start every game from a three-move ballot opening: its number in the
+    /// deck, 1-156, or random (drawn with --seed).
+    #[arg(long, global = true, value_name = "N|random", conflicts_with = "load")]
+    pub opening: Option<String>,
+
+    /// Start every game from a PDN file's game: its FEN tag (or the usual
+    /// start), then its moves.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+
+    /// With --load: which game of the file, from 1 (default 1).
+    #[arg(long, global = true, value_name = "K", requires = "load",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+
+    /// Draw the board and the welcome box in plain ASCII. Without it, box
+    /// drawing is used, except at a terminal with TERM=dumb or a locale
+    /// that is not UTF-8.
+    #[arg(long, global = true)]
+    pub ascii: bool,
+
+    /// Draw the board from White's side (row 1 at the top), as it is drawn
+    /// anyway when one person plays White against the computer.
+    #[arg(long, global = true)]
+    pub flip: bool,
+}
+
+/// The draughts tools.
+#[derive(Subcommand, Debug, Clone)]
+pub enum DraughtsTool {
+    /// Count the move sequences to each depth: one line per depth,
+    /// perft(D) = N.
+    Perft {
+        /// The deepest depth (1-40).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+
+        /// The position, in FEN (B:W21-32:B1-12). Default: the start.
+        fen: Option<String>,
+    },
+    /// The engine's view of a position: the best move, the score, the
+    /// expected line, and the exact result where the endgame database
+    /// (four pieces or fewer) covers it.
+    #[command(alias = "analyze")]
+    Analyse {
+        /// The position, in FEN: W:W18,24,K10:B12,16,K22.
+        fen: String,
+    },
+}
+
+/// Said under `tallyho draughts --help`.
+pub const AFTER_HELP: &str = "\
+Levels (--level): rubbish (random moves), greedy (takes when it can, the C
+project's computer), cunning (a shallow search), overpowered (the full
+engine, within --think, and perfect play with four pieces or fewer).
+
+Examples:
+  tallyho draughts                          the welcome, the menu, the names
+  tallyho draughts --players 1 --names Ann --level cunning --side white
+  tallyho draughts --opening random --players 0 --level overpowered
+  tallyho draughts --load game.pdn --game 2 --players 2 --names Ann,Bob
+  tallyho draughts perft 8
+  tallyho draughts analyse W:W18,24,K10:B12,16,K22 --think 2000";

@@ -1,0 +1,339 @@
+//! What each command does: one module a game, one for the game log. This
+//! is the only layer that knows every game; it reaches them through
+//! [`GameKind`](tallyho::games::GameKind) and each game's own command module.
+
+use std::io::{self, BufRead, Read, Write};
+
+use crate::cli::{Cli, Command, PlayArgs};
+use tallyho::games::{Computers, GameKind};
+use tallyho::shell::ask::{parse_name, same_name};
+use tallyho::shell::console::Console;
+use tallyho::shell::face::Face;
+use tallyho::shell::log::{Keeper, LogError, TableError};
+use tallyho::shell::matchplay::{self, Options};
+use tallyho::shell::safe;
+
+pub mod draughts;
+pub mod fish;
+pub mod fox;
+pub mod log;
+
+/// Why tallyho stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The command line or its input was wrong (exit status 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A file or the terminal failed (exit status 1).
+    #[error("{}", safe::text(&.0.to_string()))]
+    Io(#[from] io::Error),
+    /// Something tallyho was asked to read is not usable (exit status 1).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl AppError {
+    /// An option's value that the command cannot use, worded as clap words
+    /// its own refusals, so every bad value reads alike.
+    pub fn bad_value(option: &str, value: &str, why: impl std::fmt::Display) -> AppError {
+        AppError::Usage(format!(
+            "invalid value '{}' for '{option}': {why}",
+            safe::text(&safe::cut(value, 40))
+        ))
+    }
+
+    /// The exit status.
+    pub fn status(&self) -> u8 {
+        match self {
+            AppError::Usage(_) => 2,
+            AppError::Io(_) | AppError::Failed(_) => 1,
+        }
+    }
+}
+
+impl From<LogError> for AppError {
+    fn from(e: LogError) -> AppError {
+        AppError::Failed(e.to_string())
+    }
+}
+
+impl From<TableError> for AppError {
+    fn from(e: TableError) -> AppError {
+        match e {
+            TableError::Log(e) => e.into(),
+            TableError::Out(e) => AppError::Io(e),
+        }
+    }
+}
+
+/// The names from `--names`: one (against the computer) or two, checked.
+fn names(text: Option<&str>) -> Result<Vec<String>, AppError> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let usage = |e: String| AppError::Usage(format!("--names: {e}"));
+    let names = text
+        .split(',')
+        .map(|n| parse_name(n).map_err(usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    match names.as_slice() {
+        [_] => Ok(names),
+        [a, b] if !same_name(a, b) => Ok(names),
+        [_, _] => Err(usage("the two players need different names".into())),
+        _ => Err(usage(
+            "give one or two names separated by a comma, like Ann,Bob".into(),
+        )),
+    }
+}
+
+/// Refuses `--names` and computer options that the chosen players would
+/// ignore. `watch_levels` names the game's options for the levels of a
+/// computer playing itself, if any were given.
+fn check_players(
+    play: &PlayArgs,
+    names: &[String],
+    computer: &str,
+    watch_levels: Option<&str>,
+) -> Result<(), AppError> {
+    let usage = |why: String| Err(AppError::Usage(why));
+    let computer_options = play.level.is_some() || watch_levels.is_some() || play.side.is_some();
+    match play.players {
+        Some(2) if names.len() == 1 => {
+            usage("--names: two players need two names, like Ann,Bob".into())
+        }
+        Some(2) if computer_options => usage(
+            "--level, --side and the levels for watching need a computer player: use --players 0 or 1".into(),
+        ),
+        Some(1) if names.len() == 2 => {
+            usage("--names: against the computer, give your name alone".into())
+        }
+        Some(1) if names.first().is_some_and(|n| same_name(n, computer)) => usage(format!(
+            "--names: {computer} is the computer's name; choose another"
+        )),
+        Some(1) if watch_levels.is_some() => usage(format!(
+            "{} are for watching (--players 0); use --level",
+            watch_levels.unwrap_or_default()
+        )),
+        Some(0) if !names.is_empty() => usage("--names: the computer names its own players".into()),
+        Some(0) if play.side.is_some() => {
+            usage("--side is for playing against the computer (--players 1)".into())
+        }
+        Some(2) if play.delay.is_some() => {
+            usage("--delay paces a computer player: use --players 0 or 1".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Plays a match of any game with the shared options. `side_levels` are the
+/// levels of a computer playing itself, in the order of the sides, and
+/// `watch_levels` the names of the options that gave them.
+pub fn play_match<R: Computers, F: Face<R>>(
+    rules: R,
+    kind: GameKind,
+    face: &F,
+    cli: &crate::cli::Options,
+    side_levels: [Option<R::Level>; 2],
+    watch_levels: Option<&str>,
+) -> Result<Ending, AppError> {
+    let play = &cli.play;
+    let (side_levels, watch_levels) = match play.levels.as_deref() {
+        Some(_) if watch_levels.is_some() => {
+            return Err(AppError::Usage(format!(
+                "--levels says the same as {}: give one or the other",
+                watch_levels.unwrap_or_default()
+            )));
+        }
+        Some(text) => (levels::<R::Level>(text)?, Some("--levels")),
+        None => (side_levels, watch_levels),
+    };
+    let names = names(play.names.as_deref())?;
+    check_players(play, &names, face.computer_names()[0], watch_levels)?;
+    if play.level.is_some() && side_levels.iter().all(Option::is_some) {
+        return Err(AppError::Usage(format!(
+            "--level would not be used: {} give both levels",
+            watch_levels.unwrap_or("the levels for watching")
+        )));
+    }
+    let level = play
+        .level
+        .as_deref()
+        .map(str::parse::<R::Level>)
+        .transpose()
+        .map_err(|e| {
+            AppError::bad_value("--level <LEVEL>", play.level.as_deref().unwrap_or(""), e)
+        })?;
+    let side = play
+        .side
+        .as_deref()
+        .map(str::parse::<R::Side>)
+        .transpose()
+        .map_err(|e| AppError::bad_value("--side <SIDE>", play.side.as_deref().unwrap_or(""), e))?;
+    if face.person_plays_first() && side.is_some_and(|side| side != rules.sides()[0]) {
+        return Err(AppError::bad_value(
+            "--side <SIDE>",
+            play.side.as_deref().unwrap_or(""),
+            format!(
+                "against the computer you always play {} and move first",
+                rules.sides()[0]
+            ),
+        ));
+    }
+    let mut console = Console::stdio(cli.look.look());
+    let options = Options {
+        rules,
+        kind,
+        players: play.players,
+        names,
+        games: play.games,
+        seed: play.seed.unwrap_or_else(rand::random),
+        level,
+        side_levels,
+        side,
+        delay_ms: play
+            .delay
+            .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
+        think_ms: play.think,
+        log: Keeper::open(log::log(&cli.log))?,
+    };
+    let finished = matchplay::run(&mut console, face, &options)?;
+    Ok(script_status(&console, play.games, finished))
+}
+
+/// The two levels of `--levels A,B`, the first side's first.
+fn levels<L: tallyho::games::Level>(text: &str) -> Result<[Option<L>; 2], AppError> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [a, b] = parts[..] else {
+        return Err(AppError::bad_value(
+            "--levels <A,B>",
+            text,
+            "give two levels separated by a comma, the first side's first",
+        ));
+    };
+    let level = |name: &str| {
+        name.parse::<L>()
+            .map(Some)
+            .map_err(|e| AppError::bad_value("--levels <A,B>", text, e))
+    };
+    Ok([level(a)?, level(b)?])
+}
+
+/// How a played session ended, for a script: 0 when every line was taken
+/// and every game asked for was finished.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ending {
+    /// Every line taken, every game asked for finished.
+    Clean,
+    /// Some line was refused (exit status 3).
+    Refused,
+    /// Fewer games were finished than `--games` asked for (exit status 4).
+    Unfinished,
+    /// Both (exit status 5).
+    RefusedAndUnfinished,
+}
+
+impl Ending {
+    /// The exit status.
+    pub fn status(self) -> u8 {
+        match self {
+            Ending::Clean => 0,
+            Ending::Refused => 3,
+            Ending::Unfinished => 4,
+            Ending::RefusedAndUnfinished => 5,
+        }
+    }
+}
+
+/// The ending of a played session.
+fn script_status(console: &Console, games: Option<u32>, finished: u32) -> Ending {
+    let refused = console.refused() > 0;
+    let unfinished = games.is_some_and(|n| finished < n);
+    match (refused, unfinished) {
+        (false, false) => Ending::Clean,
+        (true, false) => Ending::Refused,
+        (false, true) => Ending::Unfinished,
+        (true, true) => Ending::RefusedAndUnfinished,
+    }
+}
+
+/// Runs what the command line asks for.
+pub fn run(cli: Cli) -> Result<Ending, AppError> {
+    let options = &cli.options;
+    match &cli.command {
+        None => fox::run(None, options),
+        Some(Command::Draughts { tool }) => draughts::run(tool.as_ref(), options),
+        Some(Command::Fish { tool }) => fish::run(tool.as_ref(), options),
+        Some(Command::History { number }) => log::history(options, *number),
+        Some(Command::Replay { number }) => log::replay(options, *number),
+        Some(command @ (Command::Fox { .. } | Command::FoxForm(_))) => {
+            fox::run(command.fox().flatten(), options)
+        }
+    }
+}
+
+/// The longest line `analyse -` reads.
+const MAX_LINE: u64 = 1024;
+
+/// `analyse -` for any game: a JSON object for each line of standard input,
+/// `answer`'s, or an `error` object for a line that is no position. Blank
+/// lines are skipped; a lone CR ends a line too (old Macintosh files), and a
+/// byte order mark may open the input. A bad line makes the exit status 2
+/// once every line is answered.
+pub fn analyse_each_line(
+    mut answer: impl FnMut(&str) -> Result<serde_json::Value, String>,
+) -> Result<(), AppError> {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut out = io::stdout().lock();
+    let mut failed = 0;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = Read::take(&mut input, MAX_LINE + 1).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            break;
+        }
+        let too_long = line.len() as u64 > MAX_LINE && !line.ends_with(b"\n");
+        if too_long {
+            // Skip the rest of that line.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                let n = Read::take(&mut input, 64 * 1024).read_until(b'\n', &mut rest)?;
+                if n == 0 || rest.ends_with(b"\n") {
+                    break;
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&line).to_string();
+        // A lone CR ends a line too (old Macintosh files), and a byte order
+        // mark may open the input.
+        for text in text.split('\r') {
+            let text = text.trim_start_matches('\u{feff}').trim().to_string();
+            if text.is_empty() && !too_long {
+                continue;
+            }
+            let answer = if too_long {
+                Err(format!("the line is longer than {MAX_LINE} bytes"))
+            } else {
+                answer(&text)
+            };
+            let object = answer.unwrap_or_else(|why| {
+                failed += 1;
+                let shown: String = text.chars().take(80).collect();
+                serde_json::json!({ "input": shown, "error": why })
+            });
+            // Whatever was read is written back escaped.
+            writeln!(out, "{}", safe::json(&object.to_string()))?;
+        }
+        out.flush()?;
+    }
+    if failed > 0 {
+        return Err(AppError::Usage(format!(
+            "{failed} line{} of standard input {} no position to analyse",
+            if failed == 1 { "" } else { "s" },
+            if failed == 1 { "was" } else { "were" }
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! `tallyho classic`: the 1978 BASIC program's conversation. The human plays
+//! the hounds and moves first; the computer is the fox. Its words are the
+//! face's (`faces::fox::text::classic`); this is the conversation's order.
+
+use std::io;
+
+use crate::faces::fox::classic::{destination, parse_numbers, pick, square};
+use crate::faces::fox::render;
+use crate::faces::fox::text::classic as text;
+use crate::games::fox::players::{Computer, Level};
+use crate::games::fox::{Ending, Move, Position, Setup, Side, Square};
+use crate::games::{Game, Outcome};
+use crate::shell::ask::{is_quit, parse_yes_no};
+use crate::shell::console::{Console, Reply};
+use crate::shell::log::{Keeper, Record, Seat};
+use crate::shell::signals;
+
+/// What the command line settled for the 1978 flow.
+pub struct Options {
+    /// Board, rules, fox start and first mover.
+    pub setup: Setup,
+    /// Stop after this many games instead of asking to play again.
+    pub games: Option<u32>,
+    /// The seed of the computer fox's randomness.
+    pub seed: u64,
+    /// The computer fox's level (classic unless given).
+    pub level: Option<Level>,
+    /// Pause before the fox's answer, in milliseconds.
+    pub delay_ms: u64,
+    /// Where finished games are kept.
+    pub log: Keeper,
+}
+
+/// Runs the 1978 flow to its end; returns how many games were finished.
+pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
+    let setup = options.setup;
+    let level = options.level.unwrap_or(Level::Classic);
+    signals::set_farewell(Some(text::BYE.to_string()));
+    console.say(text::BANNER)?;
+    console.say("")?;
+    let answers = vec!["YES".to_string(), "NO".to_string()];
+    match console.ask(text::WANT_INSTRUCTIONS, &answers)? {
+        Reply::End => {
+            // Nothing was played: no tally of nothing.
+            console.after_interrupt()?;
+            console.say(text::BYE)?;
+            return Ok(0);
+        }
+        Reply::Line(line) if is_quit(&line) => {
+            console.after_interrupt()?;
+            console.say(text::BYE)?;
+            return Ok(0);
+        }
+        Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
+            // Kept, whole, for after the screen is cleared before the first board.
+            console.note(&text::instructions(setup.board, setup.rules, setup.first))?;
+        }
+        // As in 1978: anything but yes skips the instructions.
+        _ => {}
+    }
+    let mut fox = Computer::new(level, setup.rules, options.seed);
+    let (mut you, mut me) = (0, 0);
+    let mut played = 0;
+    // Whether the player left during a game, whose tally is then still to say.
+    let mut left_mid_game = true;
+    while let Some((game, ending)) = play_game(console, options, &mut fox)? {
+        let seats = vec![
+            Seat {
+                name: text::YOU.to_string(),
+                side: Side::Hounds.to_string(),
+                level: None,
+            },
+            Seat {
+                name: text::ME.to_string(),
+                side: Side::Fox.to_string(),
+                level: Some(level.name().to_string()),
+            },
+        ];
+        let outcome = Outcome::Win {
+            winner: ending.winner(),
+            how: ending.name(),
+        };
+        let kind = crate::games::GameKind::Fox(crate::games::FoxFlow::Classic);
+        let record = Record::of_game(
+            &setup,
+            kind.flow(),
+            seats,
+            &game,
+            outcome,
+            Some(options.seed),
+        );
+        // The tally takes the game while a terminating signal still waits
+        // for the log: what a signal says matches the log.
+        options.log.keep_then(&record, |_| {
+            match ending.winner() {
+                Side::Hounds => you += 1,
+                Side::Fox => me += 1,
+            }
+            signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
+        });
+        console.say(&text::tally(you, me))?;
+        played += 1;
+        let again = match options.games {
+            Some(n) => played < n,
+            // As in 1978: anything but yes is no.
+            None => loop {
+                match console.ask(text::AGAIN, &answers)? {
+                    Reply::Line(line) if asks_for_help(&line) => {
+                        console.say(&text::instructions(setup.board, setup.rules, setup.first))?;
+                    }
+                    Reply::Line(line) => break parse_yes_no(&line) == Ok(true),
+                    _ => break false,
+                }
+            },
+        };
+        if !again {
+            left_mid_game = false;
+            break;
+        }
+    }
+    signals::set_farewell(None);
+    console.after_interrupt()?;
+    if left_mid_game && played > 0 {
+        console.say(&text::tally(you, me))?;
+    }
+    console.say(text::BYE)?;
+    Ok(played)
+}
+
+/// Whether a line asks for the instructions again: `HELP` or `INSTRUCTIONS`.
+fn asks_for_help(line: &str) -> bool {
+    let word = line.trim();
+    ["help", "instructions", "?"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// One game and how it ended; `None` when the player leaves first.
+fn play_game(
+    console: &mut Console,
+    options: &Options,
+    fox: &mut Computer,
+) -> io::Result<Option<(Game<Setup>, Ending)>> {
+    let setup = options.setup;
+    // With `--fox-start choose`, the computer's fox picks its own start.
+    let start = match setup.fox_start {
+        Some(_) => setup.default_start(),
+        None => {
+            let starts: Vec<Position> = setup
+                .fox_choices()
+                .into_iter()
+                .filter_map(|sq| setup.start(sq).ok())
+                .collect();
+            starts[fox.choose_start(&starts)]
+        }
+    };
+    let mut game: Game<Setup> = Game::new(start);
+    // What the paper says above the next board: the person's move, the fox's.
+    let mut said: Vec<String> = Vec::new();
+    loop {
+        let pos = *game.position();
+        let ending = pos.ending(setup.rules);
+        if pos.to_move() == Side::Fox && ending.is_none() {
+            if !game.moves().is_empty()
+                && (!console.pause(options.delay_ms) || console.interrupted())
+            {
+                return Ok(None);
+            }
+            let mv = fox.choose(&pos).expect("a fox that can move has a move");
+            let eats = pos.is_capture(mv);
+            game.play(&setup, mv).map_err(io::Error::other)?;
+            said.push(format!(
+                "I MOVED FROM {} TO {}{}",
+                render::line_column(mv.from()),
+                render::line_column(mv.to()),
+                if eats { " AND ATE YOUR HOUND." } else { "" }
+            ));
+            continue;
+        }
+        console.clear()?;
+        console.say("")?;
+        if ending == Some(Ending::FoxTrapped) {
+            said.push(text::CANT_MOVE.to_string());
+        }
+        for line in said.drain(..) {
+            console.say(&line)?;
+        }
+        console.write(&render::classic_board(game.position()))?;
+        if let Some(ending) = ending {
+            console.say(text::result(ending))?;
+            return Ok(Some((game, ending)));
+        }
+        console.say(text::YOUR_MOVE)?;
+        let instructions = text::instructions(setup.board, setup.rules, setup.first);
+        let Some(mv) = ask_move(console, &pos, &instructions)? else {
+            return Ok(None);
+        };
+        game.play(&setup, mv).map_err(io::Error::other)?;
+        said.push(text::you_moved(
+            &render::line_column(mv.from()),
+            &render::line_column(mv.to()),
+        ));
+    }
+}
+
+/// Asks FROM and TO until they make a legal hound move. `None` when the player leaves.
+/// `HELP` at either question prints `instructions` again.
+fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Result<Option<Move>> {
+    let board = pos.board();
+    let mut from: Option<Square> = None;
+    loop {
+        let question = if from.is_some() { text::TO } else { text::FROM };
+        let line = match console.ask(question, &[])? {
+            Reply::End => return Ok(None),
+            Reply::Bad(why) => {
+                console.say(&why.to_string().to_uppercase())?;
+                continue;
+            }
+            Reply::Line(line) => line,
+        };
+        if is_quit(&line) {
+            return Ok(None);
+        }
+        if asks_for_help(&line) {
+            console.say(instructions)?;
+            continue;
+        }
+        // At TO?, Return or UNDO goes back to choosing a hound.
+        let back = line.trim().is_empty() || line.trim().eq_ignore_ascii_case("undo");
+        if from.is_some() && back {
+            from = None;
+            console.say(text::PICK_AGAIN)?;
+            continue;
+        }
+        let numbers = match parse_numbers(&line) {
+            Ok(numbers) => numbers,
+            Err(why) => {
+                console.refuse(&why)?;
+                continue;
+            }
+        };
+        let result = match (from, numbers.as_slice()) {
+            (None, [line, col]) => {
+                square(board, *line, *col)
+                    .and_then(|sq| pick(pos, sq))
+                    .map(|sq| {
+                        from = Some(sq);
+                        None
+                    })
+            }
+            (None, [l1, c1, l2, c2]) => square(board, *l1, *c1)
+                .and_then(|f| pick(pos, f))
+                .and_then(|f| Ok((f, square(board, *l2, *c2)?)))
+                .and_then(|(f, t)| destination(pos, f, t))
+                .map(Some),
+            (Some(f), [line, col]) => match square(board, *line, *col) {
+                // Another hound named instead: that one is picked.
+                Ok(t)
+                    if t != f && pos.piece_at(t) == Some(Side::Hounds) && pick(pos, t).is_ok() =>
+                {
+                    from = Some(t);
+                    console.say(&text::picked(&render::line_column(t)))?;
+                    Ok(None)
+                }
+                Ok(t) => destination(pos, f, t).map(Some),
+                Err(why) => Err(why),
+            },
+            _ => Err("TYPE TWO NUMBERS: LINE, THEN COLUMN, LIKE 1,2".to_string()),
+        };
+        match result {
+            Ok(Some(mv)) => return Ok(Some(mv)),
+            Ok(None) => {}
+            Err(why) => console.refuse(&why)?,
+        }
+    }
+}

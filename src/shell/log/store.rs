@@ -1,0 +1,605 @@
+//! The log's file: opening it safely, locking, numbering, appending,
+//! reading line by line, and stepping over damage.
+//!
+//! Several tallyho processes may share one log. An append takes an
+//! exclusive lock, numbers its record after the last one in the file (read
+//! from the file's tail, never the whole log) and writes the line at once;
+//! if the write fails part-way, the file is cut back to where it was. Reading
+//! streams line by line, so a log of any size reads in little memory. Only a
+//! regular file is a log: a FIFO or a device would hang or never end. The
+//! file is opened once, without blocking, and what was opened is checked, so
+//! nothing swapped in after a check can hang a reader.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::record::{Record, is_blank, number_of, parse_record};
+use super::warn;
+use crate::shell::{safe, signals};
+
+/// The longest line read as a record; longer lines are damage.
+const MAX_RECORD: usize = 1 << 20;
+
+/// How much of the log's end an append reads at least.
+const TAIL_WINDOW: u64 = 64 * 1024;
+
+/// A path as a message shows it: nothing in it can control a terminal.
+fn shown(path: &Path) -> String {
+    safe::text(&path.display().to_string())
+}
+
+/// Why a file could not be opened for reading.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// It is a folder.
+    #[error("{} is a folder, not a file", shown(.0))]
+    Folder(PathBuf),
+    /// It is a FIFO, a device or a socket: reading it could hang or never end.
+    #[error("{} is not a regular file", shown(.0))]
+    NotAFile(PathBuf),
+    /// The file could not be opened or looked at.
+    #[error("{}: {}", shown(.0), safe::text(&.1.to_string()))]
+    Io(PathBuf, #[source] io::Error),
+}
+
+/// Flags that keep an open from waiting: a FIFO with no writer opens at
+/// once (and is then refused), and no terminal becomes ours.
+const NO_WAIT: i32 = libc::O_NONBLOCK | libc::O_NOCTTY;
+
+/// Opens `path` for reading, once, without ever blocking, and only if what
+/// was opened is a regular file. Checking the opened file, not the path,
+/// leaves no moment for a FIFO to be swapped in. Any reader of a file named
+/// by a user (a log, a PDN file) can use it; `file.metadata()` then gives
+/// the opened file's size.
+pub fn open_regular(path: &Path) -> Result<File, OpenError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(NO_WAIT)
+        .open(path)
+        .map_err(|e| OpenError::Io(path.to_path_buf(), e))?;
+    is_regular(&file, path)?;
+    Ok(file)
+}
+
+/// Refuses an opened file that is not a regular file.
+fn is_regular(file: &File, path: &Path) -> Result<(), OpenError> {
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(OpenError::Folder(path.to_path_buf())),
+        Ok(_) => Err(OpenError::NotAFile(path.to_path_buf())),
+        Err(e) => Err(OpenError::Io(path.to_path_buf(), e)),
+    }
+}
+
+/// Why the log could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The path is a FIFO, a device, a folder: not a file tallyho may use.
+    #[error("{} is not a regular file, so it cannot be the game log", shown(.0))]
+    NotAFile(PathBuf),
+    /// The log's folder does not exist (or is not a folder), and tallyho
+    /// makes only the default log's folder.
+    #[error(
+        "the folder {} does not exist, so the game log {} cannot be kept there: make the folder first, or name a log in a folder that exists",
+        shown(.folder),
+        shown(.log)
+    )]
+    NoFolder {
+        /// The log named.
+        log: PathBuf,
+        /// Its missing folder.
+        folder: PathBuf,
+    },
+    /// The log's folder is a file (or anything but a folder).
+    #[error(
+        "{} is not a folder, so the game log {} cannot be kept there: name a log in a folder that exists",
+        shown(.folder),
+        shown(.log)
+    )]
+    NotAFolder {
+        /// The log named.
+        log: PathBuf,
+        /// What stands where its folder should be.
+        folder: PathBuf,
+    },
+    /// Another program held the lock for too long.
+    #[error(
+        "another program has held the lock on {} for {} seconds",
+        shown(.0),
+        .1.as_secs()
+    )]
+    Locked(PathBuf, Duration),
+    /// The numbers are used up: the last record, with the damaged lines
+    /// after it, reaches the largest number there is.
+    #[error(
+        "the game numbers in {} are used up (its last game, with any damaged lines after it, reaches the largest number there is), so no game can follow",
+        shown(.0)
+    )]
+    Full(PathBuf),
+    /// The file could not be read or written.
+    #[error("{}: {}", shown(.0), safe::text(&.1.to_string()))]
+    Io(PathBuf, #[source] io::Error),
+}
+
+impl From<OpenError> for LogError {
+    fn from(e: OpenError) -> LogError {
+        match e {
+            OpenError::NotAFile(path) | OpenError::Folder(path) => LogError::NotAFile(path),
+            OpenError::Io(path, e) => LogError::Io(path, e),
+        }
+    }
+}
+
+/// The game log: a JSON-lines file, one record per finished game.
+#[derive(Clone, Debug)]
+pub struct Log {
+    path: PathBuf,
+    /// How long to wait for another program's lock before giving up.
+    patience: Duration,
+    /// Whether a missing folder is made: only for the default log. A path
+    /// the user named in a folder that is not there is more likely a typo.
+    make_folder: bool,
+}
+
+impl Log {
+    /// The log at `path`; nothing is touched until it is read or appended
+    /// to. Only the default log's folder is made when missing.
+    pub fn new(path: PathBuf) -> Log {
+        let make_folder = Log::default_path().is_some_and(|default| default == path);
+        Log {
+            path,
+            patience: Duration::from_secs(10),
+            make_folder,
+        }
+    }
+
+    /// The same log, giving up on a held lock after `patience`.
+    pub fn with_patience(self, patience: Duration) -> Log {
+        Log { patience, ..self }
+    }
+
+    /// `history.jsonl` in tallyho's data directory (on Linux
+    /// `~/.local/share/tallyho/`); `None` when there is no home directory.
+    pub fn default_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "tallyho")
+            .map(|dirs| dirs.data_dir().join("history.jsonl"))
+    }
+
+    /// Where the log lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn io(&self, e: io::Error) -> LogError {
+        LogError::Io(self.path.clone(), e)
+    }
+
+    /// The log's folder: `None` for a bare file name (the current folder).
+    fn folder(&self) -> Option<&Path> {
+        self.path.parent().filter(|p| !p.as_os_str().is_empty())
+    }
+
+    /// Refuses a log whose folder is missing, unless tallyho makes it (the
+    /// default log's). Nothing is made or opened.
+    pub fn check_folder(&self) -> Result<(), LogError> {
+        let Some(folder) = self.folder().filter(|f| !self.make_folder && !f.is_dir()) else {
+            return Ok(());
+        };
+        let (log, folder) = (self.path.clone(), folder.to_path_buf());
+        if folder.exists() {
+            Err(LogError::NotAFolder { log, folder })
+        } else {
+            Err(LogError::NoFolder { log, folder })
+        }
+    }
+
+    /// Opens the log to append, making the default log's folder if needed.
+    fn open_to_append(&self) -> Result<File, LogError> {
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create(true)
+                .custom_flags(NO_WAIT)
+                .open(&self.path)
+        };
+        let file = match open() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                self.check_folder()?;
+                if let Some(folder) = self.folder() {
+                    fs::create_dir_all(folder).map_err(|e| self.io(e))?;
+                }
+                open()
+            }
+            opened => opened,
+        };
+        let file = match file {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::IsADirectory => {
+                return Err(LogError::NotAFile(self.path.clone()));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
+                self.check_folder()?;
+                return Err(self.io(e));
+            }
+            Err(e) => return Err(self.io(e)),
+        };
+        is_regular(&file, &self.path)?;
+        Ok(file)
+    }
+
+    /// Takes the exclusive lock, calling `waiting` once if that takes over a second.
+    fn lock(&self, file: &File, waiting: &mut dyn FnMut()) -> Result<(), LogError> {
+        let started = Instant::now();
+        let mut told = false;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(()),
+                Err(fs::TryLockError::Error(e)) => return Err(self.io(e)),
+                Err(fs::TryLockError::WouldBlock) => {}
+            }
+            let waited = started.elapsed();
+            if waited >= self.patience {
+                return Err(LogError::Locked(self.path.clone(), waited));
+            }
+            if !told && waited >= Duration::from_secs(1) {
+                told = true;
+                waiting();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Appends `record` under the next number, which it returns; the
+    /// record's own `number` is ignored. Creates the file, and the default
+    /// log's folder.
+    pub fn append(&self, record: &Record, waiting: &mut dyn FnMut()) -> Result<u64, LogError> {
+        let mut file = self.open_to_append()?;
+        self.lock(&file, waiting)?;
+        let length = file.metadata().map_err(|e| self.io(e))?.len();
+        let (last, ends_in_newline) = tail(&mut file, length).map_err(|e| self.io(e))?;
+        let number = match last {
+            Some(u64::MAX) => return Err(LogError::Full(self.path.clone())),
+            Some(n) => n + 1,
+            None => 1,
+        };
+        let mut line = Vec::new();
+        if !ends_in_newline {
+            // An earlier writer was cut off mid-line: leave its fragment on a
+            // line of its own, where reading skips it.
+            line.push(b'\n');
+        }
+        let numbered = Record {
+            number,
+            ..record.clone()
+        };
+        serde_json::to_writer(&mut line, &numbered).map_err(|e| self.io(io::Error::other(e)))?;
+        line.push(b'\n');
+        let written = file.write_all(&line).and_then(|()| file.sync_data());
+        if let Err(e) = written {
+            // A full disk must not leave half a record: cut back to where we began.
+            let _ = file.set_len(length);
+            return Err(self.io(e));
+        }
+        Ok(number)
+    }
+
+    /// Reads the log a record at a time, in the order appended. Damaged
+    /// lines are counted, not returned. A missing file reads as empty; a
+    /// missing folder is refused, as for appending.
+    pub fn stream(&self) -> Result<Records, LogError> {
+        // No lock: a reader held up by a slow pipe (a pager) must never keep
+        // a finished game out. An appender writes whole lines, and a last
+        // line without its newline that is no record yet is skipped.
+        let lines = match open_regular(&self.path) {
+            Ok(file) => Some(BufReader::new(file)),
+            Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
+                self.check_folder()?;
+                None
+            }
+            Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotADirectory => {
+                self.check_folder()?;
+                return Err(self.io(e));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Records {
+            lines,
+            damaged: 0,
+            path: self.path.clone(),
+        })
+    }
+}
+
+/// The largest number the end of the log has used, and whether the file
+/// ends in a newline. It reads back from the end only as far as the last
+/// good record, and at least the last 64 KiB, in blocks: a damaged end of
+/// any size costs time but no memory. Damaged lines after the last good
+/// record count as numbers used, since one may have held a number; the
+/// largest number in the last 64 KiB counts too, for a log edited by hand.
+fn tail(file: &mut File, length: u64) -> io::Result<(Option<u64>, bool)> {
+    if length == 0 {
+        return Ok((None, true));
+    }
+    file.seek(SeekFrom::Start(length - 1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    let ends_in_newline = last[0] == b'\n';
+    let mut lines = Backwards::new(file, length);
+    let mut damaged: u64 = 0;
+    let mut found: Option<u64> = None;
+    let mut largest: Option<u64> = None;
+    while let Some(line) = lines.next_line()? {
+        let number = match &line {
+            Some(line) if is_blank(line) => continue,
+            Some(line) => number_of(line),
+            None => None,
+        };
+        match (number, found) {
+            (Some(n), None) => {
+                found = Some(n.saturating_add(damaged));
+                largest = Some(n);
+            }
+            (Some(n), Some(_)) => largest = largest.max(Some(n)),
+            (None, None) => damaged += 1,
+            (None, Some(_)) => {}
+        }
+        if found.is_some() && length - lines.position() >= TAIL_WINDOW {
+            break;
+        }
+    }
+    let used = match (found, largest) {
+        (Some(n), largest) => Some(n.max(largest.unwrap_or(0))),
+        (None, _) => (damaged > 0).then_some(damaged),
+    };
+    Ok((used, ends_in_newline))
+}
+
+/// The lines of a file from the last to the first, read in blocks. A line
+/// longer than [`MAX_RECORD`] comes out as `None`, without being kept.
+struct Backwards<'a> {
+    file: &'a mut File,
+    /// Where the bytes not yet read end.
+    unread: u64,
+    /// The end of a line whose start is not read yet.
+    carry: Vec<u8>,
+    /// The line being read is longer than a record may be.
+    long: bool,
+    done: bool,
+}
+
+impl<'a> Backwards<'a> {
+    fn new(file: &'a mut File, length: u64) -> Backwards<'a> {
+        Backwards {
+            file,
+            unread: length,
+            carry: Vec::new(),
+            long: false,
+            done: false,
+        }
+    }
+
+    /// How far from the start of the file reading has come.
+    fn position(&self) -> u64 {
+        self.unread
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<Option<Vec<u8>>>> {
+        const BLOCK: u64 = 64 * 1024;
+        loop {
+            if let Some(i) = self.carry.iter().rposition(|&b| b == b'\n') {
+                let line = self.carry.split_off(i + 1);
+                self.carry.truncate(i);
+                return Ok(Some((!std::mem::take(&mut self.long)).then_some(line)));
+            }
+            if self.unread == 0 {
+                if self.done {
+                    return Ok(None);
+                }
+                self.done = true;
+                let line = std::mem::take(&mut self.carry);
+                return Ok(Some((!std::mem::take(&mut self.long)).then_some(line)));
+            }
+            let size = self.unread.min(BLOCK);
+            self.unread -= size;
+            self.file.seek(SeekFrom::Start(self.unread))?;
+            let mut block = vec![0; size as usize];
+            self.file.read_exact(&mut block)?;
+            block.extend_from_slice(&self.carry);
+            self.carry = block;
+            if self.carry.len() > MAX_RECORD && !self.carry.contains(&b'\n') {
+                // All of it belongs to one line too long to be a record.
+                self.long = true;
+                self.carry.clear();
+            }
+        }
+    }
+}
+
+/// The records of a log, read as they are needed.
+pub struct Records {
+    lines: Option<BufReader<File>>,
+    damaged: usize,
+    path: PathBuf,
+}
+
+impl Records {
+    /// How many lines so far were not a record.
+    pub fn damaged(&self) -> usize {
+        self.damaged
+    }
+
+    /// The next record, or `None` at the end.
+    pub fn next_record(&mut self) -> Result<Option<Record>, LogError> {
+        let Some(lines) = self.lines.as_mut() else {
+            return Ok(None);
+        };
+        loop {
+            let line =
+                read_line(lines, MAX_RECORD).map_err(|e| LogError::Io(self.path.clone(), e))?;
+            let Some((line, ended)) = line else {
+                return Ok(None);
+            };
+            let Some(line) = line else {
+                self.damaged += 1;
+                continue;
+            };
+            if is_blank(&line) {
+                continue;
+            }
+            match parse_record(&line) {
+                Some(record) => return Ok(Some(record)),
+                // Being written right now, or cut off: its newline will tell.
+                None if !ended => return Ok(None),
+                None => self.damaged += 1,
+            }
+        }
+    }
+}
+
+/// One line without its newline, and whether it had one: `None` at the end
+/// of the file; the line is `None` when longer than `cap`, and then skipped
+/// without being kept.
+type Line = Option<(Option<Vec<u8>>, bool)>;
+
+fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Line> {
+    let mut kept = Vec::new();
+    let mut too_long = false;
+    let mut started = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(started.then(|| ((!too_long).then_some(kept), false)));
+        }
+        started = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let piece = &buf[..newline.unwrap_or(buf.len())];
+        if !too_long {
+            if kept.len() + piece.len() > cap {
+                too_long = true;
+                kept = Vec::new();
+            } else {
+                kept.extend_from_slice(piece);
+            }
+        }
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(Some(((!too_long).then_some(kept), true)));
+        }
+    }
+}
+
+/// What became of a finished game given to a [`Keeper`].
+#[derive(Debug)]
+pub enum Kept {
+    /// It is in the log under this number.
+    Logged(u64),
+    /// The session keeps no log (`--no-history`): nothing was lost.
+    Off,
+    /// The log could not take it; the warning has been said.
+    Lost(LogError),
+}
+
+impl Kept {
+    /// Whether the game is in the log.
+    pub fn is_logged(&self) -> bool {
+        matches!(self, Kept::Logged(_))
+    }
+
+    /// Whether a score that counts only kept games may count it: it is in
+    /// the log, or there is no log to be in.
+    pub fn counts(&self) -> bool {
+        !matches!(self, Kept::Lost(_))
+    }
+}
+
+/// Where finished games go during a session, and the warnings when they cannot.
+#[derive(Clone, Debug, Default)]
+pub struct Keeper {
+    log: Option<Log>,
+}
+
+impl Keeper {
+    /// Keeps games in `log`, or nowhere.
+    pub fn new(log: Option<Log>) -> Keeper {
+        Keeper { log }
+    }
+
+    /// Keeps games in `log`, or nowhere, refusing at once a log whose
+    /// folder does not exist (see [`Log::check_folder`]).
+    pub fn open(log: Option<Log>) -> Result<Keeper, LogError> {
+        if let Some(log) = &log {
+            log.check_folder()?;
+        }
+        Ok(Keeper { log })
+    }
+
+    /// The log, if games are kept.
+    pub fn log(&self) -> Option<&Log> {
+        self.log.as_ref()
+    }
+
+    /// Keeps a finished game. A failure is a warning; play goes on, and the
+    /// next game tries again.
+    pub fn keep(&self, record: &Record) -> Kept {
+        self.keep_then(record, |_| ())
+    }
+
+    /// Keeps a finished game, then runs `then` with what became of it
+    /// before a signal that ends the session may act. A score updated in
+    /// `then` (the farewell a signal says) therefore never counts a game the
+    /// log has not taken, nor misses one it has.
+    pub fn keep_then(&self, record: &Record, then: impl FnOnce(&Kept)) -> Kept {
+        // A signal that ends the session waits for this game to be kept, or
+        // said lost: the wait for another program's lock is bounded.
+        let _writing = signals::writing();
+        let kept = match &self.log {
+            None => Kept::Off,
+            Some(log) => {
+                let mut waiting = || {
+                    warn(&format!(
+                        "waiting for another program to let go of {}",
+                        shown(log.path())
+                    ))
+                };
+                match log.append(record, &mut waiting) {
+                    Ok(number) => Kept::Logged(number),
+                    Err(e) => {
+                        warn(&format!("this game was not kept: {e}"));
+                        Kept::Lost(e)
+                    }
+                }
+            }
+        };
+        then(&kept);
+        kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_longer_than_the_cap_are_skipped_whole() {
+        let mut input = io::Cursor::new(b"abc\nxxxxxxxxxx\nde".to_vec());
+        assert_eq!(
+            read_line(&mut input, 5).unwrap(),
+            Some((Some(b"abc".to_vec()), true))
+        );
+        assert_eq!(read_line(&mut input, 5).unwrap(), Some((None, true)));
+        assert_eq!(
+            read_line(&mut input, 5).unwrap(),
+            Some((Some(b"de".to_vec()), false))
+        );
+        assert_eq!(read_line(&mut input, 5).unwrap(), None);
+    }
+}

@@ -1,0 +1,180 @@
+//! The history table: one row a game, columns sized to the log and cut to
+//! the terminal, every cell safe for a terminal.
+
+use std::io::{self, Write};
+
+use super::damaged_lines;
+use super::record::{Record, Seat};
+use super::store::{Keeper, Log, LogError};
+use crate::shell::console::Console;
+use crate::shell::safe;
+
+/// The columns of the history table.
+const HEADER: [&str; 7] = ["No.", "Date", "Game", "First", "Second", "Winner", "Plies"];
+/// The numbers are right-aligned, the words left-aligned.
+const RIGHT: [bool; 7] = [true, false, false, false, false, false, true];
+/// The widest a column grows, in terminal columns; longer cells are cut.
+const MAX_WIDTH: [usize; 7] = [20, 16, 14, 34, 34, 22, 6];
+
+/// One record as the cells of a table row, safe for a terminal.
+fn row(record: &Record) -> [String; 7] {
+    let seat = |i: usize| record.seats.get(i).map_or_else(String::new, Seat::display);
+    let game = if record.flow == "default" {
+        record.game.clone()
+    } else {
+        format!("{} {}", record.game, record.flow)
+    };
+    let winner = match (&record.outcome.winner, record.winning_seat()) {
+        (None, _) => "draw".to_string(),
+        (Some(_), Some(seat)) if !seat.name.is_empty() => seat.name.clone(),
+        (Some(_), Some(_)) => "Computer".to_string(),
+        (Some(side), _) => side.clone(),
+    };
+    [
+        record.number.to_string(),
+        short_date(&record.date),
+        game,
+        seat(0),
+        seat(1),
+        winner,
+        record.plies.to_string(),
+    ]
+    .map(|cell| safe::text(&cell))
+}
+
+/// Column widths for the history table, grown by each row.
+#[derive(Clone, Debug)]
+pub struct Widths([usize; 7]);
+
+impl Default for Widths {
+    fn default() -> Widths {
+        Widths(HEADER.map(safe::width))
+    }
+}
+
+impl Widths {
+    /// Makes room for a record's cells, up to each column's limit.
+    pub fn fit(&mut self, record: &Record) {
+        for (i, cell) in row(record).iter().enumerate() {
+            self.0[i] = self.0[i].max(safe::width(cell).min(MAX_WIDTH[i]));
+        }
+    }
+
+    /// Narrows the name columns, widest first, until a row fits `columns`
+    /// (or they are all down to 8).
+    pub fn fit_within(&mut self, columns: usize) {
+        const NAMES: [usize; 4] = [2, 3, 4, 5];
+        let total = |w: &[usize; 7]| w.iter().sum::<usize>() + 2 * (w.len() - 1);
+        while total(&self.0) > columns {
+            let Some(&widest) = NAMES
+                .iter()
+                .filter(|&&i| self.0[i] > 8)
+                .max_by_key(|&&i| self.0[i])
+            else {
+                return;
+            };
+            self.0[widest] -= 1;
+        }
+    }
+
+    fn line(&self, cells: &[String; 7]) -> String {
+        let cells: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| safe::pad(cell, self.0[i], RIGHT[i]))
+            .collect();
+        cells.join("  ").trim_end().to_string()
+    }
+
+    /// The header line.
+    pub fn header(&self) -> String {
+        self.line(&HEADER.map(String::from))
+    }
+
+    /// A record's line.
+    pub fn row(&self, record: &Record) -> String {
+        self.line(&row(record))
+    }
+}
+
+/// `2026-11-23T02:11:11Z` as `2026-11-23 02:11`; anything else as it is.
+fn short_date(date: &str) -> String {
+    let b = date.as_bytes();
+    if date.is_ascii() && b.len() >= 16 && b[10] == b'T' {
+        format!("{} {}", &date[..10], &date[11..16])
+    } else {
+        date.to_string()
+    }
+}
+
+/// Writes the history table of a log: two passes, one to size the columns
+/// and one to write the rows, so no record is held in memory. Returns the
+/// number of damaged lines. With `columns`, the name columns are cut so a
+/// row fits a terminal that wide.
+pub fn write_table(
+    log: &Log,
+    out: &mut dyn Write,
+    columns: Option<usize>,
+) -> Result<usize, TableError> {
+    let mut widths = Widths::default();
+    let mut records = log.stream()?;
+    let mut any = false;
+    while let Some(record) = records.next_record()? {
+        widths.fit(&record);
+        any = true;
+    }
+    if let Some(columns) = columns {
+        widths.fit_within(columns);
+    }
+    if !any {
+        writeln!(out, "No games yet.")?;
+        return Ok(records.damaged());
+    }
+    writeln!(out, "{}", widths.header())?;
+    let mut records = log.stream()?;
+    while let Some(record) = records.next_record()? {
+        writeln!(out, "{}", widths.row(&record))?;
+    }
+    Ok(records.damaged())
+}
+
+/// Why a table or listing stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The log could not be read.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// The output went away.
+    #[error(transparent)]
+    Out(#[from] io::Error),
+}
+
+/// The history table for the menu, with any trouble said in a sentence.
+pub fn show_in_menu(console: &mut Console, keeper: &Keeper) -> io::Result<()> {
+    let Some(log) = keeper.log() else {
+        return console.say("The game history is off (--no-history).");
+    };
+    let mut table = Vec::new();
+    match write_table(log, &mut table, Some(console.width())) {
+        Ok(damaged) => {
+            if damaged > 0 {
+                console.say(&format!("Warning: {}.", damaged_lines(damaged, log.path())))?;
+            }
+            console.write(&String::from_utf8_lossy(&table))
+        }
+        Err(TableError::Log(e)) => console.say(&format!("The game history cannot be read: {e}.")),
+        Err(TableError::Out(e)) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_dates() {
+        assert_eq!(short_date("2026-11-23T02:11:11Z"), "2026-11-23 02:11");
+        assert_eq!(short_date("yesterday"), "yesterday");
+        assert_eq!(short_date(""), "");
+    }
+}

@@ -1,0 +1,362 @@
+//! One game: turns of the computer and of people, and the commands at a
+//! move prompt that change the game (undo, draw, resign, hint).
+
+use std::io;
+
+use super::seats::choose_start;
+use super::{Match, NOTHING_TO_UNDO, Options, REMINDER, WATCHING, move_seed, thinking_time};
+use crate::games::{Computer, Computers, Game, Outcome, Rules, Square};
+use crate::shell::ask::ask_yes_no;
+use crate::shell::clock::Until;
+use crate::shell::console::Console;
+use crate::shell::face::{Canvas, Face, View};
+use crate::shell::text;
+use crate::shell::turn::{self, Command, Turn};
+
+/// Plays one game. `None` when the player leaves before it ends.
+pub(super) fn play_game<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game_match: &mut Match<R>,
+) -> io::Result<Option<Game<R>>> {
+    let rules = &options.rules;
+    let commands = commands::<R>();
+    'start: loop {
+        let Some(start) = choose_start(console, face, options, game_match)? else {
+            return Ok(None);
+        };
+        let mut game: Game<R> = Game::new(start);
+        loop {
+            if game.outcome(rules).is_some() {
+                console.clear()?;
+                console.say("")?;
+                let last = game.moves().last();
+                let canvas = canvas(console, rules, game_match);
+                console.write(&face.board(&View::new(rules, game.positions()), last, &canvas))?;
+                return Ok(Some(game));
+            }
+            show_turn(console, face, options, &game, game_match)?;
+            let side = rules.to_move(game.position());
+            let seat = game_match.seat(rules, side);
+            let step = if game_match.seats[seat].computer.is_some() {
+                computer_turn(console, face, options, &mut game, game_match, seat)?
+            } else {
+                person_turn(console, face, options, &mut game, game_match, &commands)?
+            };
+            match step {
+                Step::Moved => {}
+                Step::Left => return Ok(None),
+                Step::ChooseStart => continue 'start,
+            }
+        }
+    }
+}
+
+/// Where boards are drawn this game: the console's colour and width, from
+/// the side of the one person playing, if only one plays.
+fn canvas<R: Computers>(console: &Console, rules: &R, game_match: &Match<R>) -> Canvas<R::Side> {
+    let people: Vec<R::Side> = rules
+        .sides()
+        .into_iter()
+        .filter(|&side| !game_match.is_computer(rules, side))
+        .collect();
+    Canvas {
+        colour: console.colour(),
+        width: console.width(),
+        viewer: match people[..] {
+            [side] => Some(side),
+            _ => None,
+        },
+    }
+}
+
+/// What a turn came to.
+enum Step {
+    /// The game went on.
+    Moved,
+    /// The player left.
+    Left,
+    /// `undo` before any move, by the player who chose the start: choose again.
+    ChooseStart,
+}
+
+/// The commands at a move prompt: agreeing a draw and resigning only in a
+/// game that has them.
+fn commands<R: Computers>() -> Vec<Command> {
+    let mut commands = vec![
+        Command::Help,
+        Command::Moves,
+        Command::Undo,
+        Command::Board,
+        Command::Hint,
+    ];
+    if R::BY_AGREEMENT {
+        commands.extend([Command::Draw, Command::Resign]);
+    }
+    commands.push(Command::Quit);
+    commands
+}
+
+/// The screen before a move: the score, whose turn, the game's status lines,
+/// the reminder and the board.
+fn show_turn<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game: &Game<R>,
+    game_match: &Match<R>,
+) -> io::Result<()> {
+    let rules = &options.rules;
+    let side = rules.to_move(game.position());
+    let watching = game_match.seats.iter().all(|seat| seat.computer.is_some());
+    console.clear()?;
+    console.say("")?;
+    console.say(&game_match.score_line())?;
+    console.say(&format!(
+        "{} ({}) next",
+        face.side_title(side),
+        game_match.name(rules, side)
+    ))?;
+    for line in face.status(&View::new(rules, game.positions())) {
+        console.say(&line)?;
+    }
+    console.say(if watching { WATCHING } else { REMINDER })?;
+    let last = game.moves().last();
+    let canvas = canvas(console, rules, game_match);
+    console.write(&face.board(&View::new(rules, game.positions()), last, &canvas))
+}
+
+/// The computer in `seat` moves. It is said after the pause, so that a
+/// Ctrl-C during the pause never leaves a move said but not played.
+fn computer_turn<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game: &mut Game<R>,
+    game_match: &mut Match<R>,
+    seat: usize,
+) -> io::Result<Step> {
+    let rules = &options.rules;
+    let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
+        return Ok(Step::Left);
+    };
+    // Seeded by the position's ply: after `undo` the same reply.
+    computer.reseed(move_seed(options.seed, seat, game.positions().len()));
+    let stop = || console.interrupted();
+    let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
+    let Some(mv) = computer.choose(rules, game.positions(), &deadline) else {
+        // A computer with no move to make has lost by the rules already.
+        return Ok(Step::Left);
+    };
+    if console.interrupted() || !console.pause(options.delay_ms) || console.interrupted() {
+        return Ok(Step::Left);
+    }
+    let said = face.computer_moves(
+        &game_match.seats[seat].name,
+        &face.move_name(&View::new(rules, game.positions()), &mv),
+    );
+    console.note(&format!("{}. {said}", game.moves().len() + 1))?;
+    game.play(rules, mv).map_err(io::Error::other)?;
+    for line in face.after_move(&View::new(rules, game.positions())) {
+        console.note(&line)?;
+    }
+    Ok(Step::Moved)
+}
+
+/// A person moves, or uses a command that changes the game; asked again,
+/// without the board again, while a command changes nothing.
+fn person_turn<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game: &mut Game<R>,
+    game_match: &mut Match<R>,
+    commands: &[Command],
+) -> io::Result<Step> {
+    let rules = &options.rules;
+    let side = rules.to_move(game.position());
+    let last = game.moves().last().cloned();
+    let mut told_only = None;
+    loop {
+        let canvas = canvas(console, rules, game_match);
+        let adviser = &mut game_match.adviser;
+        let mut on_hint = |console: &mut Console, picked: &[Square]| {
+            hint(console, face, options, game.positions(), adviser, picked)
+        };
+        let asking = turn::TurnOf {
+            rules,
+            face,
+            history: game.positions(),
+            last: last.as_ref(),
+            commands,
+            canvas,
+        };
+        let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
+            Turn::Play(mv) => {
+                let said = face.player_moved(
+                    game_match.name(rules, side),
+                    &face.move_name(&View::new(rules, game.positions()), &mv),
+                );
+                game.play(rules, mv).map_err(io::Error::other)?;
+                console.note(&format!("{}. {said}", game.moves().len()))?;
+                for line in face.after_move(&View::new(rules, game.positions())) {
+                    console.note(&line)?;
+                }
+                true
+            }
+            Turn::Leave => return Ok(Step::Left),
+            Turn::Command(Command::Undo)
+                if game.moves().is_empty() && chose_start(options, side) =>
+            {
+                return Ok(Step::ChooseStart);
+            }
+            Turn::Command(Command::Undo) => undo(console, face, rules, game)?,
+            Turn::Command(Command::Resign) => {
+                let winner = other_side(rules, side);
+                game.settle(
+                    rules,
+                    Outcome::Win {
+                        winner,
+                        how: "resigned",
+                    },
+                );
+                true
+            }
+            Turn::Command(Command::Draw) => match offer_draw(console, options, game, game_match)? {
+                Some(accepted) => accepted,
+                // The one asked left instead of answering.
+                None => return Ok(Step::Left),
+            },
+            Turn::Command(_) => false,
+        };
+        if changed {
+            return Ok(Step::Moved);
+        }
+    }
+}
+
+/// Whether `side`'s player chose this game's start.
+fn chose_start<R: Computers>(options: &Options<R>, side: R::Side) -> bool {
+    options
+        .rules
+        .start_choices()
+        .is_some_and(|(chooser, starts)| chooser == side && starts.len() > 1)
+}
+
+/// The side that is not `side`.
+fn other_side<R: Rules>(rules: &R, side: R::Side) -> R::Side {
+    let [a, b] = rules.sides();
+    if side == a { b } else { a }
+}
+
+/// A draw offered by the player to move: the other player answers, or the
+/// computer accepts when its best line is no better for it than a draw.
+/// Whether it was accepted; `None` when the player asked leaves instead.
+fn offer_draw<R: Computers>(
+    console: &mut Console,
+    options: &Options<R>,
+    game: &mut Game<R>,
+    game_match: &mut Match<R>,
+) -> io::Result<Option<bool>> {
+    let rules = &options.rules;
+    let side = rules.to_move(game.position());
+    let other = other_side(rules, side);
+    let offerer = game_match.name(rules, side).to_string();
+    let answerer = game_match.name(rules, other).to_string();
+    let accepted = if game_match.is_computer(rules, other) {
+        let seat = game_match.seat(rules, other);
+        let Some((_, computer)) = game_match.seats[seat].computer.as_mut() else {
+            return Ok(Some(false));
+        };
+        let stop = || console.interrupted();
+        let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
+        let accepts = computer.accepts_draw(rules, game.positions(), side, &deadline);
+        let said = if accepts { "accepts" } else { "declines" };
+        console.say(&format!("{answerer} {said} the draw."))?;
+        accepts
+    } else {
+        let question = format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? ");
+        match ask_yes_no(console, &question, text::DRAW_HELP)? {
+            Some(answer) => answer,
+            None => return Ok(None),
+        }
+    };
+    if accepted {
+        game.settle(rules, Outcome::Draw { how: "agreed" });
+    } else if !game_match.is_computer(rules, other) {
+        console.say("The game goes on.")?;
+    }
+    Ok(Some(accepted))
+}
+
+/// A hint from the strongest computer, preferring a move of the piece picked.
+fn hint<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    history: &[R::Position],
+    adviser: &mut Option<R::Player>,
+    picked: &[Square],
+) -> io::Result<()> {
+    let rules = &options.rules;
+    let adviser = adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
+    let stop = || console.interrupted();
+    let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
+    let Some(pos) = history.last() else {
+        return Ok(());
+    };
+    adviser.reseed(move_seed(options.seed, 2, history.len()));
+    let advice = adviser.advise(rules, history, &deadline);
+    if console.interrupted() {
+        // Ctrl-C cut the thinking short: the player is leaving, and a half
+        // thought hint is no hint. The farewell comes on a line of its own.
+        return Ok(());
+    }
+    let Some(advice) = advice else {
+        return console.say("No hint is known for this position.");
+    };
+    let from_picked = advice
+        .best
+        .iter()
+        .find(|m| rules.path(m).starts_with(picked));
+    let Some(best) = from_picked.or(advice.best.first()) else {
+        return Ok(());
+    };
+    let text = face.hint(
+        &face.move_name(&View::new(rules, history), best),
+        &advice.verdict,
+        rules.to_move(pos),
+    );
+    console.say(&text)
+}
+
+/// Takes back the last move made by a person, and the computer's replies
+/// after it, so that it is that person's turn again. A computer's move alone
+/// is never taken back: the player could otherwise re-roll it. `true` if
+/// anything was taken back.
+fn undo<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    rules: &R,
+    game: &mut Game<R>,
+) -> io::Result<bool> {
+    // The player who typed `undo` is the one to move: take back their last
+    // move, and whatever was played after it (the reply).
+    let positions = game.positions();
+    let typer = rules.to_move(&positions[positions.len() - 1]);
+    let last_own = (0..game.moves().len())
+        .rev()
+        .find(|&ply| rules.to_move(&positions[ply]) == typer);
+    let Some(ply) = last_own else {
+        console.say(NOTHING_TO_UNDO)?;
+        return Ok(false);
+    };
+    while game.moves().len() > ply {
+        let before = game.positions()[..game.moves().len()].to_vec();
+        if let Some(mv) = game.undo() {
+            console.note(&face.took_back(&face.move_name(&View::new(rules, &before), &mv)))?;
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,113 @@
+//! The shell's own wording helpers, shared by every game's face.
+
+/// A list, as prompts show choices: `9, 10, 11`.
+pub fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A list of choices ending in "or": `6, 8 or 13`.
+pub fn list_or<T: ToString>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
+    }
+}
+
+/// Help at a menu.
+pub const MENU_HELP: &str =
+    "Type the number of a choice from the list above (or its first word), or quit to leave.";
+
+/// Help at the question for a level; `default` is what Enter takes.
+pub fn level_help(default: &str) -> String {
+    format!(
+        "Type the number or the name of a level from the list above; Enter takes {default}. \
+         Or quit to leave."
+    )
+}
+
+/// Help at the question for a side.
+pub fn side_help(sides: &[String]) -> String {
+    format!(
+        "Type {}: the side you play in the first game. The sides swap after every game. \
+         Or quit to leave.",
+        list_or(sides)
+    )
+}
+
+/// Help at a question for a name.
+pub const NAME_HELP: &str = "Type the name to call this player in the score and the game log: \
+     up to 20 characters, with no comma. Or quit to leave.";
+
+/// Help at "Play again?".
+pub const AGAIN_HELP: &str =
+    "Type yes to play another game, the players swapping sides, or no to stop. quit leaves too.";
+
+/// Help at a draw offer.
+pub const DRAW_HELP: &str =
+    "Type yes to accept the draw, which ends the game, or no to play on. quit leaves the game.";
+
+/// Help at a question whose answers are offered: `answers`.
+pub fn choose_help(answers: &[String]) -> String {
+    format!("Type one of {}, or quit to leave.", list_or(answers))
+}
+
+/// Said when a player names again the square already chosen at a move prompt.
+pub fn already_chosen(square: &str) -> String {
+    format!("{square} is already chosen: now name where it goes.")
+}
+
+/// The answer to `moves`.
+pub fn legal_moves(names: &[String]) -> String {
+    format!("Legal moves: {}.", names.join(", "))
+}
+
+/// A hint at the question for a start.
+pub fn start_hint(start: &str) -> String {
+    format!("Hint: start on {start}.")
+}
+
+/// A count of plies, in words: `1 ply`, `12 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// The plain form of a line typed in full-width characters (`１１-１５`,
+/// `Ｂ１`), if it has any: every full-width ASCII character made plain.
+pub fn plain_if_full_width(line: &str) -> Option<String> {
+    let full = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}';
+    line.chars().any(full).then(|| {
+        line.chars()
+            .map(|c| match c {
+                '\u{3000}' => ' ',
+                c if full(c) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                c => c,
+            })
+            .collect()
+    })
+}
+
+/// Said of a line typed in full-width characters.
+pub fn full_width(line: &str, plain: &str) -> String {
+    format!(
+        "\"{}\" uses full-width characters: type plain {}",
+        line.trim(),
+        plain.trim()
+    )
+}
+
+/// Said after a score that counts games the log could not keep.
+pub fn not_logged(games: u32) -> String {
+    match games {
+        1 => " (1 game not in the log)".to_string(),
+        n => format!(" ({n} games not in the log)"),
+    }
+}

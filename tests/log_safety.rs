@@ -1,0 +1,383 @@
+//! The game log against the adversarial round: a FIFO swapped in never
+//! hangs a reader, a hostile field never floods standard error, a game is
+//! reported kept only once it is in the log, and a log in a folder that does
+//! not exist is refused instead of its folders being made.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tallyho::games::draughts::Draughts;
+use tallyho::shell::log::{Keeper, Kept, Log, LogError, OpenError, open_regular, parse_record};
+use tallyho::shell::replay::{FIELD_WIDTH, RebuildError, rebuild, rules_of};
+
+/// A fresh folder of its own for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("tallyho-log-safety-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn tallyho(log: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("XDG_DATA_HOME")
+        .env("TALLYHO_HISTORY", log)
+        .env("HOME", log.parent().expect("in a folder"))
+        .timeout(Duration::from_secs(20));
+    cmd
+}
+
+fn mkfifo(path: &Path) {
+    let made = StdCommand::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+}
+
+/// A log holding one finished game of `game`, made by the real binary.
+fn one_game(log: &Path, game: &[&str]) -> serde_json::Value {
+    tallyho(log)
+        .args(game)
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "2",
+        ])
+        .assert()
+        .success();
+    let line = fs::read_to_string(log).expect("log");
+    serde_json::from_str(line.trim()).expect("one JSON record")
+}
+
+/// Runs `f` on another thread and fails if it takes longer than `limit`.
+fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(limit)
+        .expect("finished in time, without hanging")
+}
+
+#[test]
+fn opening_a_fifo_to_read_never_hangs_and_is_refused() {
+    let dir = folder("open-fifo");
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    let opened = within(Duration::from_secs(5), move || open_regular(&fifo));
+    assert!(matches!(opened, Err(OpenError::NotAFile(_))), "{opened:?}");
+    assert!(matches!(open_regular(&dir), Err(OpenError::Folder(_))));
+    for special in ["/dev/zero", "/dev/null"] {
+        let opened = open_regular(Path::new(special));
+        assert!(
+            matches!(opened, Err(OpenError::NotAFile(_))),
+            "{special}: {opened:?}"
+        );
+    }
+    let file = dir.join("plain");
+    fs::write(&file, "text").expect("written");
+    assert!(open_regular(&file).is_ok());
+    let missing = open_regular(&dir.join("missing"));
+    assert!(
+        matches!(&missing, Err(OpenError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound)
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_fifo_swapped_in_for_the_log_never_hangs_history_or_replay() {
+    let dir = folder("swap");
+    let log = dir.join("history.jsonl");
+    one_game(&log, &[]);
+    let regular = dir.join("regular");
+    fs::rename(&log, &regular).expect("moved");
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    // Swaps the log between the regular file and the FIFO, atomically, as
+    // fast as it can, while the readers run.
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, log, dir) = (stop.clone(), log.clone(), dir.clone());
+        std::thread::spawn(move || {
+            let spare = dir.join("spare");
+            while !stop.load(Ordering::Relaxed) {
+                for source in [&regular, &fifo] {
+                    let _ = fs::remove_file(&spare);
+                    fs::hard_link(source, &spare).expect("linked");
+                    fs::rename(&spare, &log).expect("swapped");
+                }
+            }
+        })
+    };
+    let (mut kept, mut refused) = (0, 0);
+    for run in 0..60 {
+        let args: &[&str] = if run % 2 == 0 {
+            &["history"]
+        } else {
+            &["replay", "1"]
+        };
+        // The timeout fails the test if a run hangs on the FIFO.
+        let output = tallyho(&log)
+            .args(args)
+            .timeout(Duration::from_secs(10))
+            .output()
+            .expect("ran");
+        match output.status.code() {
+            Some(0) => kept += 1,
+            Some(1) => {
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                assert!(stderr.contains("is not a regular file"), "{stderr}");
+                refused += 1;
+            }
+            other => panic!("{args:?} ended with {other:?}: it hung or failed"),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().expect("swapper");
+    assert_eq!(kept + refused, 60);
+    eprintln!("{kept} runs read the log, {refused} refused the FIFO");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Asserts a command fails with a short, safe complaint about the log.
+fn refused_briefly(log: &Path, args: &[&str], says: &str) {
+    let output = tallyho(log).args(args).output().expect("ran");
+    assert_eq!(output.status.code(), Some(1), "{args:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.len() < 1000,
+        "{args:?}: {} bytes on stderr",
+        stderr.len()
+    );
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+}
+
+#[test]
+fn a_hostile_field_is_quoted_cut_by_replay_and_history_pdn() {
+    let dir = folder("hostile");
+    let log = dir.join("history.jsonl");
+    let fox = one_game(&log, &[]);
+    let draughts = one_game(&dir.join("draughts.jsonl"), &["draughts"]);
+    let hostile = format!("\u{1b}[31m{}", "x".repeat(300_000));
+    let cut = format!("\\u{{1b}}[31m{}…", "x".repeat(FIELD_WIDTH - 11));
+    for (record, args) in [
+        (&fox, &["replay", "1"][..]),
+        (&draughts, &["history", "--pdn", "1"][..]),
+    ] {
+        let mut bad = record.clone();
+        bad["outcome"]["winner"] = serde_json::json!(hostile);
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(&log, args, &format!("but it says the {cut} won"));
+        let mut bad = record.clone();
+        bad["outcome"]["how"] = serde_json::json!(hostile);
+        bad["outcome"]["winner"] = serde_json::Value::Null;
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(&log, args, &format!("but it says a draw ({cut})"));
+        let mut bad = record.clone();
+        bad["start"] = serde_json::json!(hostile);
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(&log, args, "its start position does not read");
+        let mut bad = record.clone();
+        bad["moves"][0] = serde_json::json!(hostile);
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(
+            &log,
+            args,
+            "move 1 (\\u{1b}[31mxxxxxxxxx…) is not legal there",
+        );
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_hostile_setup_field_is_quoted_cut() {
+    let dir = folder("setup");
+    let log = dir.join("history.jsonl");
+    let mut record = one_game(&log, &["draughts"]);
+    record["setup"]["opening"] = serde_json::json!("9".repeat(300_000));
+    let record = parse_record(record.to_string().as_bytes()).expect("a record");
+    let why = rules_of::<Draughts>(&record).expect_err("no such opening");
+    assert!(matches!(why, RebuildError::Setup(_)));
+    let said = why.to_string();
+    assert!(
+        said.contains(&format!(
+            "\"{}…\" is not in the deck",
+            "9".repeat(FIELD_WIDTH - 1)
+        )),
+        "{said}"
+    );
+    assert!(said.len() < 300, "{}", said.len());
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_is_reported_kept_only_once_it_is_in_the_log() {
+    let dir = folder("kept");
+    let log_path = dir.join("history.jsonl");
+    let mut line = one_game(&log_path, &[]);
+    line["number"] = serde_json::json!(0);
+    let record = parse_record(line.to_string().as_bytes()).expect("a record");
+    let log = Log::new(log_path.clone());
+    let numbers = |log: &Log| {
+        let mut records = log.stream().expect("readable");
+        let mut numbers = Vec::new();
+        while let Some(record) = records.next_record().expect("readable") {
+            numbers.push(record.number);
+        }
+        numbers
+    };
+    let keeper = Keeper::new(Some(log.clone()));
+    let mut seen = Vec::new();
+    let kept = keeper.keep_then(&record, |kept| {
+        // What a score would count here is already in the log.
+        assert!(kept.is_logged() && kept.counts());
+        seen = numbers(&log);
+    });
+    assert!(matches!(kept, Kept::Logged(2)), "{kept:?}");
+    assert_eq!(seen, [1, 2]);
+    assert!(matches!(keeper.keep(&record), Kept::Logged(3)));
+
+    let off = Keeper::new(None).keep(&record);
+    assert!(matches!(off, Kept::Off) && off.counts() && !off.is_logged());
+
+    let nowhere = Log::new(dir.join("missing").join("history.jsonl"));
+    let lost = Keeper::new(Some(nowhere.clone())).keep(&record);
+    assert!(
+        matches!(lost, Kept::Lost(LogError::NoFolder { .. })),
+        "{lost:?}"
+    );
+    assert!(!lost.counts() && !lost.is_logged());
+    let refused = Keeper::open(Some(nowhere)).expect_err("no folder");
+    assert!(refused.to_string().contains("does not exist"), "{refused}");
+    assert!(!dir.join("missing").exists());
+    assert!(Keeper::open(Some(log)).is_ok() && Keeper::open(None).is_ok());
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_log_in_a_missing_folder_is_refused_and_no_folder_is_made() {
+    let dir = folder("missing");
+    let log = dir.join("no").join("such").join("history.jsonl");
+    let said = "the folder";
+    for args in [
+        &["history"][..],
+        &["replay", "1"][..],
+        &["history", "--json"][..],
+    ] {
+        let output = tallyho(&log).args(args).output().expect("ran");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(said) && stderr.contains("does not exist"),
+            "{stderr}"
+        );
+        let output = tallyho(&dir)
+            .args(args)
+            .arg("--history")
+            .arg(&log)
+            .output()
+            .expect("ran");
+        assert_eq!(output.status.code(), Some(1), "--history {args:?}");
+    }
+    let file = dir.join("file");
+    fs::write(&file, "").expect("a file");
+    let output = tallyho(&file.join("history.jsonl"))
+        .arg("history")
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("file is not a folder, so the game log"),
+        "{stderr}"
+    );
+    // Playing is refused before it starts, with status 1, and nothing is made.
+    let output = tallyho(&log)
+        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(output.stdout.is_empty(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(!dir.join("no").exists(), "no folder was made");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_default_log_makes_its_own_folder() {
+    let home = folder("default");
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env_remove("TALLYHO_HISTORY")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", &home)
+        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let log = home.join(".local/share/tallyho/history.jsonl");
+    assert_eq!(fs::read_to_string(&log).expect("made").lines().count(), 1);
+    let _ = fs::remove_dir_all(home);
+}
+
+#[test]
+fn rebuild_refusals_are_typed() {
+    let dir = folder("typed");
+    let log = dir.join("history.jsonl");
+    let mut record = one_game(&log, &[]);
+    record["plies"] = serde_json::json!(99);
+    let record = parse_record(record.to_string().as_bytes()).expect("a record");
+    let rules = rules_of::<tallyho::games::fox::Setup>(&record).expect("a setup");
+    let refused = rebuild(&rules, &record).expect_err("99 plies");
+    assert!(
+        matches!(refused, RebuildError::Plies { said: 99, .. }),
+        "{refused}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
+    let dir = folder("unlogged");
+    let fifo = dir.join("history.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let output = tallyho(&fifo)
+        .args([
+            "--players",
+            "0",
+            "--level",
+            "rubbish",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .expect("ran");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Final score:") && stdout.contains("(1 game not in the log)"),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
