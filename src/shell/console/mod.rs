@@ -184,9 +184,8 @@ impl Console {
                 stdout_terminal: terminal.stdout,
             },
         );
-        let colour = look.colour && !look.teletype;
         let reader = match (interactive && !terminal.dumb)
-            .then(|| Reader::editor(colour))
+            .then(Reader::editor)
             .flatten()
         {
             Some(reader) => reader,

@@ -30,13 +30,12 @@ pub(super) enum Reader {
 
 impl Reader {
     /// rustyline on the process's terminal, if it starts.
-    pub(super) fn editor(colour: bool) -> Option<Reader> {
+    pub(super) fn editor() -> Option<Reader> {
         let config = Config::builder()
-            .color_mode(if colour {
-                ColorMode::Forced
-            } else {
-                ColorMode::Disabled
-            })
+            // Forced even without colour: rustyline shows the line through
+            // the highlighter (which escapes controls) only when colouring.
+            // The prompt is styled, or not, by the console itself.
+            .color_mode(ColorMode::Forced)
             // Only lines the game took go into the history: see `unheard`.
             .auto_add_history(false)
             .completion_type(CompletionType::List)
@@ -79,6 +78,7 @@ impl Reader {
             editor, unheard, ..
         } = self
             && let Some(line) = unheard.take()
+            && !line.trim().is_empty()
         {
             let _ = editor.add_history_entry(line);
         }
