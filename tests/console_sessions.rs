@@ -6,8 +6,9 @@ use std::io::{self, Cursor, Write};
 use std::sync::{Arc, Barrier, Mutex};
 use std::thread;
 
-use tallyho::shell::console::{Console, Look, Reply, Settings, Width};
-use tallyho::shell::signals::Session;
+use std::sync::atomic::Ordering;
+
+use tallyho::shell::console::{Console, Reply};
 
 /// An output the test can read afterwards.
 #[derive(Clone, Default)]
@@ -26,14 +27,6 @@ impl Write for Shared {
 impl Shared {
     fn text(&self) -> String {
         String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
-}
-
-fn settings(interactive: bool, columns: usize) -> Settings {
-    Settings {
-        interactive,
-        look: Look::default(),
-        width: Width::Fixed(columns),
     }
 }
 
@@ -57,20 +50,15 @@ fn two_consoles_on_two_threads_keep_to_their_own_streams() {
     let (out_a, out_b) = (Shared::default(), Shared::default());
     let turns = Arc::new(Barrier::new(2));
     // Each console is built on its own thread, as a server builds one per connection.
-    let start = |input: &'static [u8], out: &Shared, columns, name: &'static str| {
+    let start = |input: &'static [u8], out: &Shared, name: &'static str| {
         let (out, turns) = (out.clone(), Arc::clone(&turns));
         thread::spawn(move || {
-            let console = Console::new(
-                Box::new(Cursor::new(input)),
-                Box::new(out),
-                settings(false, columns),
-                Session::new(),
-            );
+            let console = Console::scripted(Box::new(Cursor::new(input)), Box::new(out), false);
             converse(console, name, 3, &turns)
         })
     };
-    let one = start(b"B7\nD1 C2\n", &out_a, 80, "Ann");
-    let two = start(b"11-15\n", &out_b, 40, "Bob");
+    let one = start(b"B7\nD1 C2\n", &out_a, "Ann");
+    let two = start(b"11-15\n", &out_b, "Bob");
     let (one, two) = (one.join().unwrap(), two.join().unwrap());
 
     assert_eq!(
@@ -96,36 +84,11 @@ fn two_consoles_on_two_threads_keep_to_their_own_streams() {
 }
 
 #[test]
-fn a_stop_raised_for_one_session_ends_only_its_questions() {
-    let (stopped, going) = (Session::new(), Session::new());
-    let mut a = Console::new(
-        Box::new(Cursor::new(b"B7\n".to_vec())),
-        Box::new(io::sink()),
-        settings(true, 80),
-        stopped.clone(),
-    );
-    let mut b = Console::new(
-        Box::new(Cursor::new(b"B7\n".to_vec())),
-        Box::new(io::sink()),
-        settings(true, 80),
-        going,
-    );
-    stopped.stop_flag().raise();
+fn a_stop_raised_for_one_console_ends_only_its_questions() {
+    let mut a = Console::scripted(Box::new(Cursor::new(b"B7\n")), Box::new(io::sink()), false);
+    let mut b = Console::scripted(Box::new(Cursor::new(b"B7\n")), Box::new(io::sink()), false);
+    a.stop_flag().store(true, Ordering::SeqCst);
     assert!(a.interrupted() && !b.interrupted());
     assert_eq!(a.ask("? ", &[]).unwrap(), Reply::End);
     assert_eq!(b.ask("? ", &[]).unwrap(), Reply::Line("B7".into()));
-}
-
-#[test]
-fn a_console_wraps_at_the_width_it_was_given() {
-    let out = Shared::default();
-    let mut c = Console::new(
-        Box::new(io::empty()),
-        Box::new(out.clone()),
-        settings(false, 20),
-        Session::new(),
-    );
-    assert_eq!(c.width(), 20);
-    c.say("one two three four five six").unwrap();
-    assert_eq!(out.text(), "one two three four\nfive six\n");
 }

@@ -39,3 +39,34 @@ fn sigterm_ends_a_session_whose_output_nobody_reads() {
     };
     assert_eq!(status.code(), Some(143));
 }
+
+#[test]
+fn ctrl_c_ends_a_scripted_session_with_the_score_and_130() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args([
+            "fish",
+            "--players",
+            "2",
+            "--names",
+            "Ann,Bob",
+            "--no-history",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tallyho started");
+    // The script's pipe stays open: tallyho waits at its first question.
+    let input = child.stdin.take();
+    thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill ran");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("tallyho ended");
+    drop(input);
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Final score: Ann:0 - Bob:0"), "{stdout}");
+}

@@ -1,8 +1,6 @@
 //! The signals that end a session, run against the real binary over pipes:
-//! they end it promptly whatever its output is doing, and say the score
-//! where they can.
+//! they end it promptly whatever its output is doing.
 
-use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -43,11 +41,9 @@ fn signal(child: &Child, signal: i32) {
 
 #[test]
 fn a_terminating_signal_ends_a_session_whose_output_nobody_reads() {
-    for (number, name) in [
-        (libc::SIGTERM, "TERM"),
-        (libc::SIGHUP, "HUP"),
-        (libc::SIGQUIT, "QUIT"),
-    ] {
+    // SIGTERM is in tests/signals_blocked.rs; a dropped ssh connection
+    // (SIGHUP) and SIGQUIT must do the same.
+    for (number, name) in [(libc::SIGHUP, "HUP"), (libc::SIGQUIT, "QUIT")] {
         let mut child = spawn(
             &format!("blocked-{name}"),
             &[
@@ -71,29 +67,4 @@ fn a_terminating_signal_ends_a_session_whose_output_nobody_reads() {
             "SIG{name} ends the session while its output is blocked"
         );
     }
-}
-
-#[test]
-fn ctrl_c_with_moves_from_a_pipe_says_the_score_and_exits_130() {
-    let mut child = spawn(
-        "pipe-int",
-        &["--players", "2", "--names", "Ann,Bob", "--color", "never"],
-    );
-    let mut out = child.stdout.take().expect("stdout is piped");
-    // Read until the first question is asked; stdin stays open and empty.
-    let mut seen = Vec::new();
-    let mut buf = [0; 4096];
-    while !String::from_utf8_lossy(&seen).contains("Move fox to (B7)? ") {
-        let n = out.read(&mut buf).expect("stdout can be read");
-        assert!(n > 0, "the first question is asked");
-        seen.extend_from_slice(&buf[..n]);
-    }
-    signal(&child, libc::SIGINT);
-    out.read_to_end(&mut seen).expect("stdout can be read");
-    let seen = String::from_utf8_lossy(&seen);
-    assert!(seen.ends_with("\nFinal score: Ann:0 - Bob:0\n"), "{seen}");
-    assert_eq!(
-        ended_within(&mut child, Duration::from_secs(10)),
-        Some(Some(130))
-    );
 }

@@ -13,7 +13,6 @@ use crate::games::{Game, Outcome};
 use crate::shell::ask::{is_quit, parse_yes_no};
 use crate::shell::console::{Console, Reply};
 use crate::shell::log::{Keeper, Record, Seat};
-use crate::shell::signals;
 
 /// What the command line settled for the 1978 flow.
 pub struct Options {
@@ -35,7 +34,7 @@ pub struct Options {
 pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     let setup = options.setup;
     let level = options.level.unwrap_or(Level::Classic);
-    signals::set_farewell(Some(text::BYE.to_string()));
+    console.farewell(Some(text::BYE.to_string()));
     console.say(text::BANNER)?;
     console.say("")?;
     let answers = vec!["YES".to_string(), "NO".to_string()];
@@ -96,7 +95,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
                 Side::Hounds => you += 1,
                 Side::Fox => me += 1,
             }
-            signals::set_farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
+            console.farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
         });
         console.say(&text::tally(you, me))?;
         played += 1;
@@ -118,7 +117,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             break;
         }
     }
-    signals::set_farewell(None);
+    console.farewell(None);
     console.after_interrupt()?;
     if left_mid_game && played > 0 {
         console.say(&text::tally(you, me))?;

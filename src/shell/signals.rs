@@ -1,224 +1,142 @@
 //! Signals: Ctrl-C between prompts, and the signals that end a session
-//! (SIGTERM, SIGHUP from a dropped ssh connection, SIGQUIT, and SIGINT when
-//! no person is at a terminal).
+//! (SIGTERM, SIGHUP from a dropped ssh connection, SIGQUIT).
 //!
-//! A session's share of this is a [`Session`] value: its stop flag, the line
-//! it says last, and the guard held while it writes a record. Nothing here
-//! is global but the process's own session, which `main` hands the signal
-//! thread through [`install`].
+//! rustyline puts the terminal in raw mode while it reads and only undoes it
+//! when its read returns, which a signal's default action never lets happen.
+//! So one thread waits for these signals and leaves on the main thread's
+//! behalf: it lets a game-log append finish, puts the terminal back as it was
+//! at start-up, says the final score and exits with 128 plus the signal.
 //!
-//! rustyline puts the terminal in raw mode and bracketed-paste mode while it
-//! reads and only undoes them when its read returns, which a signal's
-//! default action never lets happen. So one thread waits for these signals
-//! and leaves on the main thread's behalf: it lets a game-log append finish,
-//! puts the terminal back as it was at start-up, says the final score if it
-//! can without waiting for a blocked output, and exits with 128 plus the signal.
+//! Leaving never waits on standard output: the main thread may be blocked
+//! writing to it (a pipe nobody reads, a terminal paused with Ctrl-S), so the
+//! last words go out without blocking, or not at all.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, mpsc};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use rustix::termios::{self, OptionalActions, Termios};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use super::console::raw;
+/// Set by Ctrl-C outside a prompt (while the computer thinks or pauses):
+/// the process's console reads it as its stop flag.
+static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-/// How long a leaving session waits for its last words to be written: an
-/// output nobody reads (a full pipe, a terminal paused by Ctrl-S) never
-/// holds the exit up longer.
-const LAST_WORDS: Duration = Duration::from_millis(300);
+/// What to say if a signal ends the session: the score so far, as the
+/// process's console last said it.
+static FAREWELL: OnceLock<Farewell> = OnceLock::new();
 
-/// "Stop now": Ctrl-C noted for one session, while no question was asked.
-#[derive(Clone, Debug, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+/// Where a session keeps what a signal that ends it should say last.
+pub type Farewell = Arc<Mutex<Option<String>>>;
 
-impl StopFlag {
-    /// A flag not yet raised.
-    pub fn new() -> StopFlag {
-        StopFlag::default()
-    }
-
-    /// Raises the flag; `true` if it was already raised.
-    pub fn raise(&self) -> bool {
-        self.0.swap(true, Ordering::SeqCst)
-    }
-
-    /// Whether the flag is raised.
-    pub fn is_raised(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
+/// The process's stop flag, set by Ctrl-C while no question is asked.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    Arc::clone(INTERRUPTED.get_or_init(Arc::default))
 }
 
-/// One session's share of the signals: cheap to clone, each clone the same
-/// session. A signal thread (or a server ending a connection) reaches the
-/// session through it.
-#[derive(Clone, Debug, Default)]
-pub struct Session {
-    stop: StopFlag,
-    farewell: Arc<Mutex<Option<String>>>,
-    writing: Arc<Mutex<()>>,
-    editing: Arc<AtomicBool>,
+/// The process's farewell, which the signal thread says on leaving.
+pub fn farewell() -> Farewell {
+    Arc::clone(FAREWELL.get_or_init(Farewell::default))
 }
 
-impl Session {
-    /// A fresh session: not stopped, nothing to say.
-    pub fn new() -> Session {
-        Session::default()
-    }
+/// Held while a game is written to the log, so a signal never tears a record.
+static WRITING: Mutex<()> = Mutex::new(());
 
-    /// The session's stop flag.
-    pub fn stop_flag(&self) -> &StopFlag {
-        &self.stop
-    }
+/// The terminal's settings before rustyline changed them.
+static SAVED: OnceLock<Termios> = OnceLock::new();
 
-    /// Whether Ctrl-C was pressed while no question was asked.
-    pub fn interrupted(&self) -> bool {
-        self.stop.is_raised()
-    }
+/// Whether a line editor may have turned on bracketed paste, to turn off.
+static EDITING: AtomicBool = AtomicBool::new(false);
 
-    /// Sets what a signal that ends the session says last, or nothing.
-    pub fn set_farewell(&self, line: Option<String>) {
-        *self.farewell.lock().unwrap_or_else(|e| e.into_inner()) = line;
-    }
-
-    /// Takes what the session says last.
-    pub fn take_farewell(&self) -> Option<String> {
-        self.farewell
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    /// Holds off a signal's exit while a record is written.
-    pub fn writing(&self) -> MutexGuard<'_, ()> {
-        self.writing.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Notes whether a line editor has the terminal in its modes now.
-    pub fn set_editing(&self, on: bool) {
-        self.editing.store(on, Ordering::SeqCst);
-    }
-
-    /// Whether a line editor has the terminal in its modes now.
-    pub fn editing(&self) -> bool {
-        self.editing.load(Ordering::SeqCst)
-    }
-}
-
-/// The process's own session: the one its terminal and signals belong to.
-pub fn process() -> &'static Session {
-    static PROCESS: OnceLock<Session> = OnceLock::new();
-    PROCESS.get_or_init(Session::new)
-}
-
-/// Whether Ctrl-C was pressed in the process's own session.
-pub fn interrupted() -> bool {
-    process().interrupted()
-}
-
-/// Sets what a signal that ends the process's session says last, or nothing.
-pub fn set_farewell(line: Option<String>) {
-    process().set_farewell(line);
-}
-
-/// Holds off a signal's exit while the process's session writes a record.
-pub fn writing() -> MutexGuard<'static, ()> {
-    process().writing()
-}
-
-/// What the signal thread needs to know of the process's terminal, decided
-/// once by whoever starts it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Watch {
-    /// A person is at the terminal: Ctrl-C is noted for the session instead
-    /// of ending it, and a second Ctrl-C before the first is noticed leaves.
-    pub interactive: bool,
-    /// Standard output is a terminal: a farewell-less exit still leaves the
-    /// shell's prompt a line of its own.
-    pub stdout_terminal: bool,
-}
-
-/// Starts the signal thread for `session`, once in a process.
-pub fn install(session: &Session, watch: Watch) {
+/// Starts the signal thread, once. With `catch_ctrl_c`, Ctrl-C between
+/// prompts is noted (see [`interrupted`]) instead of killing the process; a
+/// second Ctrl-C before the first is noticed leaves at once.
+///
+/// Without it (a script's stdin), Ctrl-C ends the session as SIGTERM does:
+/// the final score, then exit status 130.
+pub fn install(catch_ctrl_c: bool) {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        let saved = raw::save();
+        save_terminal();
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
-        let session = session.clone();
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if signal == SIGINT && watch.interactive && !session.stop.raise() {
+                    if signal == SIGINT
+                        && catch_ctrl_c
+                        && !interrupt_flag().swap(true, Ordering::SeqCst)
+                    {
                         continue;
                     }
-                    leave(&session, watch, saved.as_ref(), 128 + signal);
+                    leave(128 + signal);
                 }
             });
     });
 }
 
-/// Puts the terminal back, says the farewell on a line of its own if the
-/// output takes it in time, and exits.
-fn leave(
-    session: &Session,
-    watch: Watch,
-    saved: Option<&rustix::termios::Termios>,
-    status: i32,
-) -> ! {
-    let _writing = session.writing();
-    if let Some(saved) = saved {
-        raw::restore(saved);
+/// Notes that a line editor reads from the terminal, so that leaving turns
+/// off the modes it may have turned on (bracketed paste).
+pub fn editing() {
+    EDITING.store(true, Ordering::SeqCst);
+}
+
+/// Holds off a signal's exit while a record is written.
+pub fn writing() -> MutexGuard<'static, ()> {
+    WRITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Puts the terminal back, says the farewell on a line of its own, and exits.
+fn leave(status: i32) -> ! {
+    let _writing = writing();
+    restore_terminal();
+    let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
+    let mut last = String::new();
+    if EDITING.load(Ordering::SeqCst) {
+        // Bracketed paste off: rustyline turns it on while it reads.
+        last.push_str("\x1b[?2004l");
     }
-    let mut words = String::new();
-    if session.editing() {
-        words.push_str(raw::BRACKETED_PASTE_OFF);
-    }
-    match session.take_farewell() {
-        Some(line) => words.push_str(&format!("\n{line}\n")),
+    match farewell {
+        Some(line) => last.push_str(&format!("\n{line}\n")),
         // At least leave the shell's prompt a line of its own.
-        None if watch.stdout_terminal => words.push('\n'),
+        None if io::stdout().is_terminal() => last.push('\n'),
         None => {}
     }
-    // Another thread writes, so a blocked output (or the main thread
-    // holding stdout's lock while blocked) cannot hold up the exit.
-    let (done, said) = mpsc::channel();
-    let _ = std::thread::Builder::new()
-        .name("farewell".into())
-        .spawn(move || {
-            // The terminal may be gone (SIGHUP): nothing to do about a failed write.
-            let mut out = io::stdout().lock();
-            let _ = out.write_all(words.as_bytes());
-            let _ = out.flush();
-            let _ = done.send(());
-            // Keeps the lock, so nothing the main thread says comes after.
-            loop {
-                std::thread::park();
-            }
-        });
-    let _ = said.recv_timeout(LAST_WORDS);
-    // `exit` flushes stdout only if its lock is free, so it cannot block.
+    say_without_waiting(last.as_bytes());
     std::process::exit(status)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Writes `bytes` to standard output without waiting: not through the
+/// stdout lock the main thread may hold while blocked, and only as much as
+/// the descriptor takes at once. The terminal may be gone (SIGHUP): a failed
+/// write is nothing to act on.
+fn say_without_waiting(bytes: &[u8]) {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    if bytes.is_empty() {
+        return;
+    }
+    let out = rustix::stdio::stdout();
+    let Ok(flags) = fcntl_getfl(out) else { return };
+    let _ = fcntl_setfl(out, flags | OFlags::NONBLOCK);
+    let _ = rustix::io::write(out, bytes);
+    let _ = fcntl_setfl(out, flags);
+}
 
-    #[test]
-    fn two_sessions_keep_their_own_flags_and_farewells() {
-        let one = Session::new();
-        let two = Session::new();
-        let seen_by_a_signal = one.clone();
-        one.set_farewell(Some("one".into()));
-        two.set_farewell(Some("two".into()));
-        assert!(!seen_by_a_signal.stop.raise());
-        assert!(one.interrupted() && !two.interrupted());
-        assert_eq!(seen_by_a_signal.take_farewell().as_deref(), Some("one"));
-        assert_eq!(two.take_farewell().as_deref(), Some("two"));
-        assert_eq!(one.take_farewell(), None);
+fn save_terminal() {
+    if !io::stdin().is_terminal() {
+        return;
+    }
+    if let Ok(settings) = termios::tcgetattr(rustix::stdio::stdin()) {
+        let _ = SAVED.set(settings);
+    }
+}
+
+fn restore_terminal() {
+    if let Some(settings) = SAVED.get() {
+        let _ = termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, settings);
     }
 }

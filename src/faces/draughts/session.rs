@@ -8,39 +8,65 @@
 //! and each player takes the database between moves once it is ready.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::games::draughts::endgame::{self, Endgame};
 use crate::games::draughts::{Draughts, Level, Move, Player, Position, Side};
 use crate::games::{self, Advice, Computers, Deadline, Outcome, Rules, Square};
+use crate::shell::endgame_store::EndgameStore;
 
-/// An endgame database being built, or built, shared by handles.
+/// An endgame database being built, or built, shared by handles. With a
+/// store on disk it is read from there; else the 4-piece one is built in
+/// memory (seconds), then the larger one built and saved for next time.
 #[derive(Clone, Default)]
 pub struct SharedEndgame(Arc<Building>);
 
 #[derive(Default)]
 struct Building {
     started: AtomicBool,
-    db: OnceLock<Arc<Endgame>>,
+    /// The largest database ready so far.
+    db: Mutex<Option<Arc<Endgame>>>,
+    store: Mutex<Option<(EndgameStore, u32)>>,
 }
 
 impl SharedEndgame {
+    /// Keeps databases in `store`, up to `pieces` pieces (call before the
+    /// first [`SharedEndgame::start`]).
+    pub fn keep_in(&self, store: EndgameStore, pieces: u32) {
+        *lock(&self.0.store) = Some((store, pieces));
+    }
+
     /// Starts building the database for `rules` on its own thread, once.
     pub fn start(&self, rules: Draughts) {
         self.start_with(rules, endgame::MAX_PIECES);
     }
 
-    /// Starts building a database of `pieces` pieces, once (tests use a small one).
+    /// Starts building a database of `pieces` pieces in memory, once (tests
+    /// use a small one); with a store, reads or builds its larger one too.
     pub fn start_with(&self, rules: Draughts, pieces: u32) {
         if self.0.started.swap(true, Ordering::SeqCst) {
             return;
         }
         let building = Arc::clone(&self.0);
+        let store = lock(&self.0.store).clone();
         let spawned = std::thread::Builder::new()
             .name("endgame".into())
             .spawn(move || {
-                let db = Endgame::build(pieces, rules);
-                let _ = building.db.set(Arc::new(db));
+                let set = |db: Endgame| *lock(&building.db) = Some(Arc::new(db));
+                if let Some((store, big)) = &store
+                    && let Ok(Some(db)) = store.load(*big, rules)
+                {
+                    set(db);
+                    return;
+                }
+                set(Endgame::build(pieces, rules));
+                if let Some((store, big)) = store
+                    && big > pieces
+                    && let Ok(db) = store.load_or_build(big, rules, &mut |_, _| true)
+                {
+                    set(db);
+                }
             });
         if spawned.is_err() {
             // No thread: the players simply play without the database.
@@ -48,10 +74,29 @@ impl SharedEndgame {
         }
     }
 
-    /// The database, once it is built.
+    /// The largest database ready so far.
     pub fn ready(&self) -> Option<Arc<Endgame>> {
-        self.0.db.get().cloned()
+        lock(&self.0.db).clone()
     }
+
+    /// The database once ready, waiting for it no longer than `deadline`
+    /// (so a move's thinking time bounds the wait, as `--think` promises).
+    pub fn ready_within(&self, deadline: &dyn Deadline) -> Option<Arc<Endgame>> {
+        loop {
+            if let Some(db) = self.ready() {
+                return Some(db);
+            }
+            if deadline.passed() || !self.0.started.load(Ordering::SeqCst) {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// The lock, even if a thread panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The rules of a run of `tallyho draughts`, and its shared database.
@@ -60,6 +105,8 @@ pub struct Session {
     /// The rules and the start of every game.
     pub rules: Draughts,
     endgame: SharedEndgame,
+    /// Overpowered's search threads.
+    threads: usize,
 }
 
 impl Session {
@@ -68,7 +115,22 @@ impl Session {
         Session {
             rules,
             endgame: SharedEndgame::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
+    }
+
+    /// The same session whose Overpowered players search on `threads`
+    /// threads (every core by default; `--threads`).
+    pub fn with_threads(mut self, threads: usize) -> Session {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The same session keeping its databases in `store`, up to `pieces`
+    /// pieces (the user's data directory; five pieces by default).
+    pub fn with_store(self, store: EndgameStore, pieces: u32) -> Session {
+        self.endgame.keep_in(store, pieces);
+        self
     }
 
     /// The database its players share, built or being built.
@@ -131,20 +193,23 @@ impl Rules for Session {
 }
 
 /// A computer player of a session: the core's player, handed the shared
-/// database as soon as it is ready.
+/// database as soon as it is ready (and the larger one when that is).
 pub struct SessionPlayer {
     player: Player,
     endgame: SharedEndgame,
     attached: bool,
+    /// The pieces of the database it has.
+    pieces: u32,
 }
 
 impl SessionPlayer {
-    /// Takes the database if it is ready and not yet taken.
+    /// Takes the database if it is ready and larger than the one it has.
     fn catch_up(&mut self) {
-        if !self.attached
-            && self.player.level() == Level::Overpowered
+        if self.player.level() == Level::Overpowered
             && let Some(db) = self.endgame.ready()
+            && (!self.attached || db.max_pieces() > self.pieces)
         {
+            self.pieces = db.max_pieces();
             self.player.attach_endgame(db);
             self.attached = true;
         }
@@ -160,9 +225,12 @@ impl Computers for Session {
             self.endgame.start(self.rules);
         }
         SessionPlayer {
-            player: Player::new(level, self.rules, seed).without_endgame(),
+            player: Player::new(level, self.rules, seed)
+                .without_endgame()
+                .with_threads(self.threads),
             endgame: self.endgame.clone(),
             attached: false,
+            pieces: 0,
         }
     }
 }
@@ -191,6 +259,36 @@ impl games::Computer<Session> for SessionPlayer {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_store_is_read_first_and_filled_once() {
+        let dir =
+            std::env::temp_dir().join(format!("tallyho-session-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = EndgameStore::new(&dir);
+        let rules = Draughts::STANDARD;
+        // A small "large" database (3 pieces) over a 2-piece quick one.
+        let shared = SharedEndgame::default();
+        shared.keep_in(store.clone(), 3);
+        shared.start_with(rules, 2);
+        let mut pieces = 0;
+        for _ in 0..1000 {
+            pieces = shared.ready().map_or(0, |d| d.max_pieces());
+            if pieces == 3 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(pieces, 3);
+        assert!(store.load(3, rules).unwrap().is_some());
+        // The next run reads it.
+        let next = SharedEndgame::default();
+        next.keep_in(store, 3);
+        next.start_with(rules, 2);
+        let db = next.ready_within(&Never).unwrap();
+        assert!(db.max_pieces() >= 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     use super::*;
     use crate::games::Computer as _;
     use crate::games::Never;
@@ -219,6 +317,7 @@ mod tests {
         let mut p = session.computer(Level::Greedy, 1);
         assert!(p.choose(&session, &[Position::START], &Never).is_some());
         assert!(!session.endgame.0.started.load(Ordering::SeqCst));
+        assert!(session.endgame().ready_within(&Never).is_none());
         assert_eq!(
             Session::from_setup(&[("captures", "optional")]).map(|s| s.rules.captures),
             Ok(crate::games::draughts::Captures::Optional)

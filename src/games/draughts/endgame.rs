@@ -21,8 +21,13 @@ use super::moves::Move;
 use super::position::{Position, Side};
 use super::rules::{Captures, Draughts};
 
-/// The most pieces a database may cover. Five would need 187 million entries.
+/// The most pieces [`Endgame::build`] covers: four, built in memory in a
+/// few seconds wherever an engine needs one.
 pub const MAX_PIECES: u32 = 4;
+/// The most pieces any database covers ([`Endgame::build_with_progress`],
+/// kept on disk by the shell): five take 187 million entries, a byte each,
+/// and minutes to build. Six would need a wider material code.
+pub const LARGEST_PIECES: u32 = 5;
 
 /// A position's exact value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -275,7 +280,31 @@ impl Endgame {
     /// Solves every position with at most `max_pieces` pieces (capped at
     /// [`MAX_PIECES`]) under these rules. Four pieces take a few seconds.
     pub fn build(max_pieces: u32, rules: Draughts) -> Endgame {
-        let max_pieces = max_pieces.min(MAX_PIECES);
+        Endgame::build_with_progress(max_pieces.min(MAX_PIECES), rules, &mut |_, _| true)
+            .unwrap_or_else(|| Endgame::build(0, rules))
+    }
+
+    /// How many positions (valid or not) a database of `max_pieces` pieces
+    /// stores: its size in bytes, less a few for the header.
+    pub fn entries(max_pieces: u32) -> usize {
+        Material::all(max_pieces.min(LARGEST_PIECES))
+            .iter()
+            .map(|m| m.len())
+            .sum()
+    }
+
+    /// Solves every position with at most `max_pieces` pieces (capped at
+    /// [`LARGEST_PIECES`]), telling `progress(done, total)` (in entries)
+    /// after each material balance; it returns `false` to stop the build,
+    /// which then gives `None`.
+    pub fn build_with_progress(
+        max_pieces: u32,
+        rules: Draughts,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Option<Endgame> {
+        let max_pieces = max_pieces.min(LARGEST_PIECES);
+        let total = Endgame::entries(max_pieces);
+        let mut done = 0;
         let mut db = Endgame {
             max_pieces,
             captures: rules.captures,
@@ -290,9 +319,13 @@ impl Endgame {
                     vec![m, m.swapped()]
                 };
                 db.solve(&pair);
+                done += pair.iter().map(|m| m.len()).sum::<usize>();
+                if !progress(done, total) {
+                    return None;
+                }
             }
         }
-        db
+        Some(db)
     }
 
     /// How many pieces it covers.
@@ -308,6 +341,33 @@ impl Endgame {
     /// How many positions it stores (Black to move; each stands for its mirror too).
     pub fn positions(&self) -> usize {
         self.slices.iter().map(Vec::len).sum()
+    }
+
+    /// For each material balance (black men, black kings, white men, white
+    /// kings) with exactly `pieces` pieces: how many positions with Black to
+    /// move are wins, losses and draws for Black. Overlapping placements
+    /// are not positions and are not counted.
+    pub fn counts(&self, pieces: u32) -> Vec<([u8; 4], [u64; 3])> {
+        Material::all(self.max_pieces)
+            .into_iter()
+            .filter(|m| m.total() == pieces)
+            .map(|m| {
+                let mut c = [0u64; 3];
+                let slice = &self.slices[m.code()];
+                for (index, &b) in slice.iter().enumerate() {
+                    if position_at(index, m).is_none() {
+                        continue;
+                    }
+                    let k = match Exact::from_byte(b) {
+                        Exact::Win(_) => 0,
+                        Exact::Loss(_) => 1,
+                        Exact::Draw => 2,
+                    };
+                    c[k] += 1;
+                }
+                (m.0, c)
+            })
+            .collect()
     }
 
     /// The longest forced win it holds, in plies.
@@ -604,7 +664,7 @@ impl Endgame {
             return Err("the endgame database is damaged (checksum)".into());
         }
         let max_pieces = body[0] as u32;
-        if max_pieces > MAX_PIECES {
+        if max_pieces > LARGEST_PIECES {
             return Err(format!("the endgame database claims {max_pieces} pieces"));
         }
         let captures = match body[1] {

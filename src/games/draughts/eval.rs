@@ -1,7 +1,16 @@
 //! The static evaluation: how good a quiet position looks for the side to
-//! move, in hundredths of a man. Material first (scaled up as pieces come
-//! off, so the side ahead likes to trade), then the back rank, advancement,
-//! the centre, king placement, mobility and men with a free run to crown.
+//! move, in hundredths of a man.
+//!
+//! Two evaluations live here. [`hand`] is the hand-set one the engine had
+//! first: material (scaled up as pieces come off, so the side ahead likes to
+//! trade), the back rank, advancement, the centre, king placement, mobility
+//! and men with a free run to crown. [`evaluate`], the engine's, is a linear
+//! model of the same kind of terms, [`terms`], each with an opening and an
+//! endgame weight blended by the pieces left; its weights were learnt from
+//! the engine's own games (`examples/draughts_train.rs`, README "How the
+//! evaluation was trained") and are kept in `data/draughts_eval.txt`.
+
+use std::sync::OnceLock;
 
 use super::bitboard::{Bits, Dir, row, step};
 use super::position::{Position, Side};
@@ -95,8 +104,8 @@ fn mobility(pos: &Position, side: Side) -> i32 {
     n as i32
 }
 
-/// The side to move's view of a quiet position.
-pub fn evaluate(pos: &Position) -> i32 {
+/// The hand-set evaluation: the side to move's view of a quiet position.
+pub fn hand(pos: &Position) -> i32 {
     let me = pos.to_move();
     let them = me.other();
     let material =
@@ -159,6 +168,218 @@ fn distance(a: u32, b: u32) -> u32 {
     ra.abs_diff(rb).max(col(a).abs_diff(col(b)))
 }
 
+/// Per-side terms: a man on each square, a king on each square (squares
+/// counted from the side's own home row), then mobility, runaways, the
+/// bridge and the back rank (68 in all).
+const MOBILITY: usize = 64;
+const RUNAWAY: usize = 65;
+const BRIDGE: usize = 66;
+const BACK_RANK: usize = 67;
+/// Whole-position terms: the move (tempo), a capture threatened against the
+/// side to move, and the men and kings ahead scaled by the pieces left.
+const TEMPO: usize = 68;
+const THREAT: usize = 69;
+const MEN_AHEAD: usize = 70;
+const KINGS_AHEAD: usize = 71;
+/// How many terms the model has.
+pub const TERMS: usize = 72;
+
+/// A term's name in the weights file.
+pub fn term_name(i: usize) -> String {
+    match i {
+        0..32 => format!("man{}", i + 1),
+        32..64 => format!("king{}", i - 31),
+        MOBILITY => "mobility".into(),
+        RUNAWAY => "runaway".into(),
+        BRIDGE => "bridge".into(),
+        BACK_RANK => "back-rank".into(),
+        TEMPO => "tempo".into(),
+        THREAT => "threat".into(),
+        MEN_AHEAD => "men-ahead".into(),
+        KINGS_AHEAD => "kings-ahead".into(),
+        _ => format!("term{i}"),
+    }
+}
+
+/// The phase of a position: its pieces, at most 24. A term's weight is
+/// `(opening * phase + endgame * (24 - phase)) / 24`.
+pub fn phase(pos: &Position) -> i32 {
+    pos.piece_count().min(24) as i32
+}
+
+/// Calls `visit(term, value)` for each term of the model that is not zero,
+/// from the side to move's view (the other side's per-side terms count
+/// negatively). Both sides must have pieces.
+#[inline]
+pub fn terms(pos: &Position, mut visit: impl FnMut(usize, i32)) {
+    let me = pos.to_move();
+    let them = me.other();
+    let (my_men, their_men) = (pos.men(me), pos.men(them));
+    for (side, sign) in [(me, 1), (them, -1)] {
+        let other_men = if side == me { their_men } else { my_men };
+        // A side's squares counted from its own home row: Black's as they
+        // are, White's turned half round.
+        let orient = |i: u32| match side {
+            Side::Black => i as usize,
+            Side::White => 31 - i as usize,
+        };
+        let mut m = pos.men(side);
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            visit(orient(i), sign);
+        }
+        let mut k = pos.kings(side);
+        while k != 0 {
+            let i = k.trailing_zeros();
+            k &= k - 1;
+            visit(32 + orient(i), sign);
+        }
+        visit(MOBILITY, sign * mobility(pos, side));
+        let r = runaways(pos, side) / 25;
+        if r != 0 {
+            visit(RUNAWAY, sign * r);
+        }
+        if other_men != 0 {
+            let (home, bridge) = match side {
+                Side::Black => (row(0), BLACK_BRIDGE),
+                Side::White => (row(7), WHITE_BRIDGE),
+            };
+            let men = pos.men(side);
+            if men & bridge == bridge {
+                visit(BRIDGE, sign);
+            }
+            let back = (men & home).count_ones() as i32;
+            if back != 0 {
+                visit(BACK_RANK, sign * back);
+            }
+        }
+    }
+    visit(TEMPO, 1);
+    if super::movegen::has_capture(&pos.with_side(them)) {
+        visit(THREAT, 1);
+    }
+    let total = pos.piece_count().max(1) as i32;
+    let men = my_men.count_ones() as i32 - their_men.count_ones() as i32;
+    let kings = pos.kings(me).count_ones() as i32 - pos.kings(them).count_ones() as i32;
+    if men != 0 {
+        visit(MEN_AHEAD, men * 24 / total);
+    }
+    if kings != 0 {
+        visit(KINGS_AHEAD, kings * 24 / total);
+    }
+}
+
+/// The model's weights: opening and endgame, for each term.
+pub type Weights = [[i32; 2]; TERMS];
+
+/// The learnt weights, from the committed data file.
+pub fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        parse_weights(include_str!("../../../data/draughts_eval.txt"))
+            .unwrap_or_else(|_| hand_weights())
+    })
+}
+
+/// Reads a weights file: a line `NAME OPENING ENDGAME` for every term, in
+/// any order; `#` starts a comment.
+pub fn parse_weights(text: &str) -> Result<Weights, String> {
+    let mut w = [[0; 2]; TERMS];
+    let mut seen = [false; TERMS];
+    let names: Vec<String> = (0..TERMS).map(term_name).collect();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [name, a, b] = words[..] else {
+            return Err(format!("line {}: expected NAME OPENING ENDGAME", n + 1));
+        };
+        let i = names
+            .iter()
+            .position(|t| t == name)
+            .ok_or_else(|| format!("line {}: no term named {name}", n + 1))?;
+        let num = |t: &str| {
+            t.parse::<i32>()
+                .ok()
+                .filter(|v| v.abs() <= 10_000)
+                .ok_or_else(|| format!("line {}: {t} is not a weight", n + 1))
+        };
+        w[i] = [num(a)?, num(b)?];
+        seen[i] = true;
+    }
+    match seen.iter().position(|&s| !s) {
+        Some(i) => Err(format!("no weight for {}", term_name(i))),
+        None => Ok(w),
+    }
+}
+
+/// Writes weights as [`parse_weights`] reads them.
+pub fn format_weights(w: &Weights) -> String {
+    let mut out = String::new();
+    for (i, [a, b]) in w.iter().enumerate() {
+        out.push_str(&format!("{} {a} {b}\n", term_name(i)));
+    }
+    out
+}
+
+/// The model's weights closest to the hand evaluation: where training starts.
+pub fn hand_weights() -> Weights {
+    let mut w = [[0; 2]; TERMS];
+    for i in 0..32u32 {
+        let travelled = (i / 4) as i32;
+        let centre = if CENTRE & (1 << i) != 0 { 4 } else { 0 };
+        w[i as usize] = [MAN + travelled + centre, MAN + 6 * travelled + centre];
+        let king = KING + if KING_CENTRE & (1 << i) != 0 { 6 } else { 0 }
+            - if EDGE & (1 << i) != 0 { 6 } else { 0 };
+        w[32 + i as usize] = [king, king];
+    }
+    w[MOBILITY] = [2, 2];
+    w[RUNAWAY] = [25, 25];
+    w[BRIDGE] = [12, 12];
+    w[BACK_RANK] = [4, 4];
+    w[MEN_AHEAD] = [17, 17];
+    w[KINGS_AHEAD] = [22, 22];
+    w
+}
+
+/// The model's value with these weights (training uses this).
+#[inline]
+pub fn model(pos: &Position, w: &Weights) -> i32 {
+    let (mut opening, mut endgame) = (0, 0);
+    terms(pos, |i, v| {
+        opening += w[i][0] * v;
+        endgame += w[i][1] * v;
+    });
+    let p = phase(pos);
+    (opening * p + endgame * (24 - p)) / 24
+}
+
+/// The engine's evaluation: the side to move's view of a quiet position.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.to_move();
+    let them = me.other();
+    if pos.pieces(them) == 0 {
+        return 10_000;
+    }
+    if pos.pieces(me) == 0 {
+        return -10_000;
+    }
+    let mut score = model(pos, weights());
+    // With kings against kings and ahead, close in: keep our kings near theirs.
+    let material =
+        |s: Side| pos.men(s).count_ones() as i32 * MAN + pos.kings(s).count_ones() as i32 * KING;
+    let diff = material(me) - material(them);
+    if diff > 0 && pos.men(me) == 0 {
+        score += hunt(pos.kings(me), pos.pieces(them));
+    } else if diff < 0 && pos.men(them) == 0 {
+        score -= hunt(pos.kings(them), pos.pieces(me));
+    }
+    score
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,10 +387,39 @@ mod tests {
 
     #[test]
     fn the_start_is_level_and_material_counts() {
-        assert_eq!(evaluate(&Position::START), 0);
+        // Level but for the move itself (the learnt tempo term).
+        assert!(evaluate(&Position::START).abs() <= 10);
         let up = fen::parse("B:W21-31:B1-12").unwrap();
         assert!(evaluate(&up) > 80);
         assert!(evaluate(&up.with_side(Side::White)) < -80);
         assert_eq!(distance(0, 31), 7);
+        assert_eq!(hand(&Position::START), 0);
+    }
+
+    #[test]
+    fn the_committed_weights_are_whole() {
+        let text = include_str!("../../../data/draughts_eval.txt");
+        let w = parse_weights(text).unwrap();
+        assert_eq!(parse_weights(&format_weights(&w)), Ok(w));
+        assert_eq!(
+            parse_weights("man1 1 2"),
+            Err("no weight for man2".to_string())
+        );
+        // A man is worth about a man in the opening.
+        assert!((60..160).contains(&w[10][0]), "{:?}", w[10]);
+    }
+
+    #[test]
+    fn the_model_with_hand_weights_is_near_the_hand_evaluation() {
+        let w = hand_weights();
+        for text in [
+            "B:W21-31:B1-12",
+            "W:W18,24,K10:B12,16,K22",
+            "B:W19,27:B15,3",
+        ] {
+            let pos = fen::parse(text).unwrap();
+            let (a, b) = (model(&pos, &w), hand(&pos));
+            assert!((a - b).abs() < 60, "{text}: model {a}, hand {b}");
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! let moves = rules.legal_moves(&start);
 //! assert_eq!(moves.len(), 7);
 //! assert_eq!(moves[0].to_string(), "9-13");
-//! assert_eq!(perft(&start, 4, rules), 1469);
+//! assert_eq!(perft(&start, 4, rules).get(), Some(1469));
 //! // A move typed as numbers or coordinates: 11-15 is C3 D4.
 //! let m = notation::parse_move(&rules, &start, "C3 D4").unwrap();
 //! assert_eq!(m.to_string(), "11-15");
@@ -31,6 +31,7 @@
 pub mod analysis;
 pub mod ballot;
 pub mod bitboard;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 pub mod fen;
@@ -53,7 +54,7 @@ pub use fen::FenError;
 pub use moves::Move;
 pub use notation::MoveError;
 pub use pdn::{GameResult, PdnError, PdnGame};
-pub use perft::{Perft, perft, perft_each};
+pub use perft::{Count, Perft, perft, perft_each};
 pub use players::{Level, Player};
 pub use position::{Piece, PlacementError, Position, Side};
 pub use rules::{Captures, Draughts, Start, how};

@@ -17,7 +17,29 @@ use super::zobrist;
 struct Entry {
     pos: Position,
     depth: u32,
-    count: u64,
+    count: u128,
+}
+
+/// A perft count: the number, or more than 128 bits can hold (a king
+/// position forty plies deep has more paths than `u64` counts).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Count(pub Option<u128>);
+
+impl Count {
+    /// The number, if it fits in 128 bits.
+    pub fn get(self) -> Option<u128> {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Count {
+    /// The number, or a sentence saying it does not fit.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => write!(f, "more than {} (too many to count)", u128::MAX),
+        }
+    }
 }
 
 /// A perft counter.
@@ -44,8 +66,9 @@ impl Perft {
         }
     }
 
-    /// The number of move paths of length `depth` from `pos`.
-    pub fn count(&mut self, pos: &Position, depth: u32) -> u64 {
+    /// The number of move paths of length `depth` from `pos`, or `None`
+    /// when it is more than 128 bits hold.
+    pub fn count(&mut self, pos: &Position, depth: u32) -> Option<u128> {
         if self.table.is_empty() {
             self.walk(pos, depth)
         } else {
@@ -53,22 +76,24 @@ impl Perft {
         }
     }
 
-    fn walk(&self, pos: &Position, depth: u32) -> u64 {
+    fn walk(&self, pos: &Position, depth: u32) -> Option<u128> {
         match depth {
-            0 => 1,
-            1 => movegen::count_moves(pos, self.forced),
-            2 => movegen::count_grandchildren(pos, self.forced),
+            0 => Some(1),
+            1 => Some(movegen::count_moves(pos, self.forced) as u128),
+            2 => Some(movegen::count_grandchildren(pos, self.forced) as u128),
             _ => {
-                let mut n = 0;
+                let mut n = Some(0u128);
                 movegen::for_each_child(pos, self.forced, |child| {
-                    n += self.walk(child, depth - 1);
+                    if let Some(sum) = n {
+                        n = self.walk(child, depth - 1).and_then(|c| sum.checked_add(c));
+                    }
                 });
                 n
             }
         }
     }
 
-    fn walk_with_table(&mut self, pos: &Position, depth: u32) -> u64 {
+    fn walk_with_table(&mut self, pos: &Position, depth: u32) -> Option<u128> {
         if depth < 3 {
             return self.walk(pos, depth);
         }
@@ -77,45 +102,59 @@ impl Perft {
             && e.depth == depth
             && e.pos == *pos
         {
-            return e.count;
+            return Some(e.count);
         }
-        let mut n = 0;
+        let mut n = Some(0u128);
         movegen::for_each_child(pos, self.forced, |child| {
-            n += self.walk_with_table(child, depth - 1);
+            if let Some(sum) = n {
+                n = self
+                    .walk_with_table(child, depth - 1)
+                    .and_then(|c| sum.checked_add(c));
+            }
         });
+        let count = n?;
         self.table[slot] = Some(Entry {
             pos: *pos,
             depth,
-            count: n,
+            count,
         });
-        n
+        Some(count)
     }
 
     /// Each legal move with the number of paths of length `depth` that start with it.
-    pub fn divide(&mut self, pos: &Position, depth: u32, rules: Draughts) -> Vec<(Move, u64)> {
+    pub fn divide(&mut self, pos: &Position, depth: u32, rules: Draughts) -> Vec<(Move, Count)> {
         rules
             .moves(pos)
             .into_iter()
-            .map(|m| (m, self.count(&pos.play(&m), depth.saturating_sub(1))))
+            .map(|m| (m, Count(self.count(&pos.play(&m), depth.saturating_sub(1)))))
             .collect()
     }
 }
 
 /// perft for one depth, with the plain walk.
-pub fn perft(pos: &Position, depth: u32, rules: Draughts) -> u64 {
-    Perft::new(rules).count(pos, depth)
+pub fn perft(pos: &Position, depth: u32, rules: Draughts) -> Count {
+    Count(Perft::new(rules).count(pos, depth))
 }
 
 /// perft for every depth from 1 to `max_depth`, in order: what
 /// `tallyho draughts perft DEPTH [FEN]` prints as `perft(D) = N`. Lazy, so a
-/// caller can print each line as it comes. Uses a 16 MB table.
+/// caller can print each line as it comes. Uses a 16 MB table. The first
+/// count too big for 128 bits says so and ends the list.
 pub fn perft_each(
     pos: Position,
     max_depth: u32,
     rules: Draughts,
-) -> impl Iterator<Item = (u32, u64)> {
+) -> impl Iterator<Item = (u32, Count)> {
     let mut counter = Perft::with_table(rules, 19);
-    (1..=max_depth).map(move |d| (d, counter.count(&pos, d)))
+    let mut over = false;
+    (1..=max_depth).map_while(move |d| {
+        if over {
+            return None;
+        }
+        let n = counter.count(&pos, d);
+        over = n.is_none();
+        Some((d, Count(n)))
+    })
 }
 
 #[cfg(test)]
@@ -126,13 +165,31 @@ mod tests {
 
     #[test]
     fn start_counts_match_the_published_ones() {
-        let counts: Vec<u64> = perft_each(Position::START, 7, Draughts::STANDARD)
-            .map(|(_, n)| n)
+        let counts: Vec<u128> = perft_each(Position::START, 7, Draughts::STANDARD)
+            .filter_map(|(_, n)| n.get())
             .collect();
-        assert_eq!(counts, START);
+        assert_eq!(counts, START.map(u128::from));
         let mut plain = Perft::new(Draughts::STANDARD);
         for (d, &n) in START.iter().enumerate() {
-            assert_eq!(plain.count(&Position::START, d as u32 + 1), n);
+            assert_eq!(plain.count(&Position::START, d as u32 + 1), Some(n as u128));
         }
+    }
+
+    #[test]
+    fn two_kings_count_past_64_bits() {
+        let pos = crate::games::draughts::fen::parse("W:WK1:BK32").unwrap();
+        let counts: Vec<Count> = perft_each(pos, 40, Draughts::STANDARD)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(_, n)| n)
+            .collect();
+        let n39 = counts[38].get().unwrap();
+        let n40 = counts[39].get().unwrap();
+        assert!(n40 > u64::MAX as u128, "{n40}");
+        assert!(n40 > n39);
+        assert_eq!(
+            Count(None).to_string(),
+            format!("more than {} (too many to count)", u128::MAX)
+        );
     }
 }

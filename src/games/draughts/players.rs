@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 
+use super::book;
 use super::endgame::{Endgame, Exact};
 use super::eval;
 use super::movegen;
@@ -48,6 +49,10 @@ pub struct Player {
     engine: Option<Engine>,
     /// Whether Overpowered may build its own database on first use.
     build_endgame: bool,
+    /// Overpowered's search threads.
+    threads: usize,
+    /// Whether Overpowered plays from the opening book.
+    use_book: bool,
 }
 
 impl Player {
@@ -55,7 +60,7 @@ impl Player {
     pub fn new(level: Level, rules: Draughts, seed: u64) -> Player {
         let engine = match level {
             Level::Rubbish | Level::Greedy => None,
-            Level::Cunning => Some(Engine::new(rules, 16)),
+            Level::Cunning => Some(Engine::new(rules, 16).with_noise(seed)),
             Level::Overpowered => Some(Engine::new(rules, OVERPOWERED_TABLE_BITS)),
         };
         Player {
@@ -63,7 +68,32 @@ impl Player {
             rng: ChaCha8Rng::seed_from_u64(seed),
             engine,
             build_endgame: level == Level::Overpowered,
+            threads: 1,
+            use_book: true,
         }
+    }
+
+    /// The same player without the opening book (to compare, or to make
+    /// the book itself).
+    pub fn without_book(mut self) -> Player {
+        self.use_book = false;
+        self
+    }
+
+    /// The same player searching on `threads` threads (Overpowered only;
+    /// at least one). The other levels stay on one, as their play is fixed
+    /// by their seed.
+    pub fn with_threads(mut self, threads: usize) -> Player {
+        self.threads = threads.max(1);
+        if self.level == Level::Overpowered {
+            self.engine = self.engine.map(|e| e.with_threads(self.threads));
+        }
+        self
+    }
+
+    /// Overpowered's search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The same player using a database built elsewhere (shared, or read
@@ -134,23 +164,50 @@ impl Player {
                 engine.search(history, limits, deadline).best
             }
             Level::Overpowered => {
-                self.build_endgame_if_near(rules, pos);
-                let engine = self.engine.as_mut()?;
-                let report = engine.search(history, Limits::default(), deadline);
-                // Where the database knows the value, any move that keeps it will do.
-                if report
-                    .exact
-                    .is_some_and(|e| e != super::endgame::Exact::Draw)
-                {
-                    return report
-                        .exact_moves
-                        .choose(&mut self.rng)
-                        .copied()
-                        .or(report.best);
-                }
-                report.best
+                self.best_move(rules, history, deadline, Limits::default().max_depth)
             }
         }
+    }
+
+    /// Overpowered's move after `history`, searching at most `max_depth`
+    /// plies within the deadline (the engine mode's `go depth`); other
+    /// levels play as [`Player::choose_move`].
+    pub fn best_move(
+        &mut self,
+        rules: &Draughts,
+        history: &[Position],
+        deadline: &dyn Deadline,
+        max_depth: u32,
+    ) -> Option<Move> {
+        let pos = history.last()?;
+        let moves = rules.moves(pos);
+        if moves.len() <= 1 || self.level != Level::Overpowered {
+            return self.choose_move(rules, history, deadline);
+        }
+        if self.use_book
+            && let Some(m) = book::lookup(rules, pos)
+        {
+            return Some(m);
+        }
+        self.build_endgame_if_near(rules, pos);
+        let engine = self.engine.as_mut()?;
+        let limits = Limits {
+            max_depth,
+            use_endgame: true,
+        };
+        let report = engine.search(history, limits, deadline);
+        // Where the database knows the value, any move that keeps it will do.
+        if report
+            .exact
+            .is_some_and(|e| e != super::endgame::Exact::Draw)
+        {
+            return report
+                .exact_moves
+                .choose(&mut self.rng)
+                .copied()
+                .or(report.best);
+        }
+        report.best
     }
 
     /// The best moves and the verdict on them, for a hint or a draw offer:
@@ -326,6 +383,29 @@ mod tests {
             let b = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn cunning_plays_other_games_for_other_seeds() {
+        let rules = Draughts::STANDARD;
+        let game = |seed: u64| {
+            let mut black = Player::new(Level::Cunning, rules, seed);
+            let mut white = Player::new(Level::Cunning, rules, seed + 100);
+            let mut history = vec![Position::START];
+            let mut moves = Vec::new();
+            for ply in 0..16 {
+                let player = if ply % 2 == 0 { &mut black } else { &mut white };
+                let Some(m) = player.choose_move(&rules, &history, &Never) else {
+                    break;
+                };
+                moves.push(m.to_string());
+                history.push(history[history.len() - 1].play(&m));
+            }
+            moves.join(" ")
+        };
+        assert_eq!(game(3), game(3));
+        let games: std::collections::HashSet<String> = (0..6).map(game).collect();
+        assert!(games.len() >= 4, "{games:?}");
     }
 
     #[test]

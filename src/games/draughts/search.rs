@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::endgame::{Endgame, Exact};
 use super::eval::{self, MAN};
@@ -114,7 +115,7 @@ pub struct Report {
 /// move. Attach a shared endgame database with [`Engine::with_endgame`].
 pub struct Engine {
     rules: Draughts,
-    table: Table,
+    table: Arc<Table>,
     endgame: Option<Arc<Endgame>>,
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[i32; 32]; 32]>,
@@ -129,6 +130,16 @@ pub struct Engine {
     nodes: u64,
     stopped: bool,
     use_endgame: bool,
+    /// Search threads (Lazy SMP): this one and `threads - 1` helpers that
+    /// search the same position at once, sharing the table.
+    threads: usize,
+    helpers: Vec<Engine>,
+    /// Which helper this is (0 for the main engine): odd helpers search
+    /// one ply deeper, so the threads spread over two depths.
+    helper: usize,
+    /// A seed for a little noise in the evaluation, so a weaker level's
+    /// games differ from seed to seed (`None`: exact evaluations).
+    noise: Option<u64>,
 }
 
 impl Engine {
@@ -137,7 +148,7 @@ impl Engine {
     pub fn new(rules: Draughts, table_bits: u32) -> Engine {
         Engine {
             rules,
-            table: Table::new(table_bits),
+            table: Arc::new(Table::new(table_bits)),
             endgame: None,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: Box::new([[0; 32]; 32]),
@@ -149,7 +160,48 @@ impl Engine {
             nodes: 0,
             stopped: false,
             use_endgame: true,
+            threads: 1,
+            helpers: Vec::new(),
+            helper: 0,
+            noise: None,
         }
+    }
+
+    /// The same engine adding to each evaluation a number from -16 to 15
+    /// drawn from the position and `seed`: the same seed gives the same
+    /// games, another seed other games.
+    pub fn with_noise(mut self, seed: u64) -> Engine {
+        self.noise = Some(seed);
+        self
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let value = eval::evaluate(pos);
+        match self.noise {
+            None => value,
+            Some(seed) => {
+                let key = zobrist::key(pos) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mixed = (key ^ (key >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                value + (mixed >> 59) as i32 - 16
+            }
+        }
+    }
+
+    /// A helper thread's engine: the same table and database, its own
+    /// move-ordering memory.
+    fn helper(&self, helper: usize) -> Engine {
+        let mut e = Engine::new(self.rules, 4);
+        e.table = Arc::clone(&self.table);
+        e.endgame = self.endgame.clone();
+        e.helper = helper;
+        e
+    }
+
+    /// The same engine searching on `threads` threads (at least one).
+    pub fn with_threads(mut self, threads: usize) -> Engine {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The same engine with an endgame database (ignored unless built for
@@ -169,6 +221,7 @@ impl Engine {
     /// Forgets what earlier searches learnt.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.helpers.clear();
         self.history.iter_mut().for_each(|r| r.fill(0));
         self.killers.fill([None; 2]);
     }
@@ -181,8 +234,49 @@ impl Engine {
     }
 
     /// Searches the last position of `history` (the game so far, start
-    /// first) until `limits` or `deadline` stop it.
+    /// first) until `limits` or `deadline` stop it, on every thread the
+    /// engine was given; the report is the main thread's.
     pub fn search(
+        &mut self,
+        history: &[Position],
+        limits: Limits,
+        deadline: &dyn Deadline,
+    ) -> Report {
+        if self.threads <= 1 {
+            return self.search_alone(history, limits, deadline);
+        }
+        while self.helpers.len() + 1 < self.threads {
+            let h = self.helper(self.helpers.len() + 1);
+            self.helpers.push(h);
+        }
+        self.helpers.truncate(self.threads - 1);
+        for h in &mut self.helpers {
+            h.endgame = self.endgame.clone();
+        }
+        let stop = AtomicBool::new(false);
+        let flag = Stop(&stop);
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let report = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    let flag = &flag;
+                    scope.spawn(move || h.search_alone(history, limits, flag).nodes)
+                })
+                .collect();
+            let mut report = self.search_alone(history, limits, deadline);
+            stop.store(true, Ordering::Relaxed);
+            for r in running {
+                report.nodes += r.join().unwrap_or(0);
+            }
+            report
+        });
+        self.helpers = helpers;
+        report
+    }
+
+    /// The search on this thread alone.
+    fn search_alone(
         &mut self,
         history: &[Position],
         limits: Limits,
@@ -243,7 +337,13 @@ impl Engine {
             exact,
             exact_moves,
         };
-        for depth in 1..=limits.max_depth.min(MAX_PLY as u32 - 8) {
+        let deepest = limits.max_depth.min(MAX_PLY as u32 - 8);
+        for depth in 1..=deepest {
+            let depth = if self.helper % 2 == 1 {
+                (depth + 1).min(deepest)
+            } else {
+                depth
+            };
             let score = self.negamax(
                 &root,
                 depth as i32,
@@ -373,7 +473,7 @@ impl Engine {
             }
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(pos);
+            return self.evaluate(pos);
         }
         let forced = self.rules.captures.forced();
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -393,10 +493,10 @@ impl Engine {
         if depth <= 0 {
             if !capturing {
                 self.lists[ply] = list;
-                return eval::evaluate(pos);
+                return self.evaluate(pos);
             }
             if !forced {
-                let stand = eval::evaluate(pos);
+                let stand = self.evaluate(pos);
                 if stand >= beta {
                     self.lists[ply] = list;
                     return stand;
@@ -543,6 +643,15 @@ impl Engine {
     }
 }
 
+/// The helpers' deadline: the main thread has finished.
+struct Stop<'a>(&'a AtomicBool);
+
+impl Deadline for Stop<'_> {
+    fn passed(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 /// Win scores are stored as distances from the stored position.
 fn to_table(score: i32, ply: usize) -> i16 {
     let s = if score > DECISIVE {
@@ -624,6 +733,30 @@ mod tests {
         let r = best("B:W18:B14,K1", 4);
         assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
         assert_eq!(r.score, Score::Win(1));
+    }
+
+    #[test]
+    fn threads_share_the_search_and_agree_on_forced_lines() {
+        let pos = fen::parse("B:W18:B14,K1").unwrap();
+        let limits = Limits {
+            max_depth: 8,
+            use_endgame: false,
+        };
+        let mut two = Engine::new(Draughts::STANDARD, 16).with_threads(2);
+        let r = two.search(&[pos], limits, &Never);
+        assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
+        assert_eq!(r.score, Score::Win(1));
+        // From the start, every thread's work counts and a legal move comes back.
+        let r = two.search(&[Position::START], limits, &Never);
+        assert_eq!(r.depth, 8);
+        assert!(
+            Draughts::STANDARD
+                .moves(&Position::START)
+                .contains(&r.best.unwrap())
+        );
+        let mut one = Engine::new(Draughts::STANDARD, 16);
+        let alone = one.search(&[Position::START], limits, &Never);
+        assert!(r.nodes > alone.nodes / 2, "{} {}", r.nodes, alone.nodes);
     }
 
     #[test]

@@ -1,24 +1,27 @@
 //! The line reader and writer: rustyline when both stdin and stdout are
-//! terminals, plain lines otherwise. It knows nothing of any game, and
-//! touches no process-wide state but through what it is handed: its two
-//! streams, its [`Settings`] and its session's [`signals::Session`].
+//! terminals, plain lines otherwise. It knows nothing of any game.
 
-mod colour;
-mod completion;
-pub mod raw;
-mod read;
-
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 use rustyline::error::ReadlineError;
+use rustyline::history::MemHistory;
+use rustyline::{ColorMode, CompletionType, Config, Editor, EventHandler, KeyEvent};
 
-pub use self::colour::{ColorChoice, Terminal, dumb_terminal};
-pub use self::raw::terminal_columns;
-use self::read::{Reader, check, read_capped};
 use super::safe;
-use super::signals;
+use super::signals::{self, Farewell};
+
+mod colour;
+mod completion;
+mod read;
+
+pub use colour::{ColorChoice, dumb_terminal};
+use completion::{Answers, Redraw};
+pub use read::terminal_columns;
+use read::{WatchedStdin, check, read_capped};
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
@@ -60,6 +63,20 @@ impl std::fmt::Display for BadLine {
     }
 }
 
+enum Reader {
+    /// rustyline, at a terminal; `typed` holds the line when Ctrl-L asks for a redraw.
+    Editor {
+        editor: Box<Editor<Answers, MemHistory>>,
+        typed: Arc<Mutex<Option<String>>>,
+    },
+    /// Plain lines. `echo` repeats each line after its prompt, for scripts;
+    /// a dumb terminal echoes what is typed itself.
+    Plain {
+        input: Box<dyn BufRead + Send>,
+        echo: bool,
+    },
+}
+
 /// How the conversation looks: settled once from the command line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Look {
@@ -74,26 +91,6 @@ pub struct Look {
     pub baud: Option<u32>,
 }
 
-/// Where the width long sentences wrap at comes from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Width {
-    /// A fixed number of columns (a script's paper, a network client's).
-    Fixed(usize),
-    /// The process's terminal, asked each time, so a resized window rewraps.
-    Terminal,
-}
-
-/// How a console behaves, decided once by whoever builds it.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings {
-    /// A person is at the other end: no echo of lines, Ctrl-C noted.
-    pub interactive: bool,
-    /// How the conversation looks.
-    pub look: Look,
-    /// Where the width comes from, before a teletype's paper narrows it.
-    pub width: Width,
-}
-
 /// The width a script's lines are wrapped at.
 pub const SCRIPT_WIDTH: usize = 80;
 
@@ -103,14 +100,28 @@ pub const TELETYPE_WIDTH: usize = 72;
 /// The most screen text kept for a Ctrl-L redraw.
 const MAX_SCREEN: usize = 64 * 1024;
 
-/// The conversation's two ends.
+/// Where a console's width comes from: a terminal's size as it is now, or
+/// nothing (a script's paper). Handed in, never looked up by the console.
+pub type Columns = Arc<dyn Fn() -> Option<usize> + Send + Sync>;
+
+/// The conversation's two ends. A console owns everything a session reads
+/// and writes: its input and output, its look, its width's source, the flag
+/// that says stop (Ctrl-C), and what to say if a signal ends it. It reaches
+/// for nothing of the process, so many run at once (see `tests/sessions.rs`).
 pub struct Console {
     reader: Reader,
-    out: Box<dyn Write>,
+    out: Box<dyn Write + Send>,
     look: Look,
+    /// A person at a terminal (else a script: prompts printed, lines echoed).
     interactive: bool,
-    width: Width,
-    signals: signals::Session,
+    /// The screen's width, when known.
+    columns: Option<Columns>,
+    /// Set when the session must stop (Ctrl-C between prompts).
+    stop: Arc<AtomicBool>,
+    /// What a signal that ends the session says last.
+    farewell: Farewell,
+    /// The last line read, kept in the editor's history unless refused.
+    unrefused: Option<String>,
     clears: bool,
     /// Notes said since a person last answered, said again after a clear.
     carried: Vec<String>,
@@ -123,44 +134,73 @@ pub struct Console {
 }
 
 impl Console {
-    /// A console over any reader and writer. An interactive one is a person
-    /// typing (lines not echoed, the session's stop flag heeded); otherwise
-    /// a script (prompts printed, lines echoed).
-    pub fn new(
-        input: Box<dyn BufRead>,
-        out: Box<dyn Write>,
-        settings: Settings,
-        signals: signals::Session,
-    ) -> Console {
-        Console::with_reader(
-            Reader::Plain {
-                input,
-                echo: !settings.interactive,
-            },
-            out,
-            settings,
-            signals,
-        )
-    }
-
-    fn with_reader(
-        reader: Reader,
-        out: Box<dyn Write>,
-        settings: Settings,
-        signals: signals::Session,
-    ) -> Console {
+    /// The process's own stdin and stdout. A person is at a terminal when
+    /// both are terminals: then rustyline reads (plain lines on a dumb
+    /// terminal), the screen is cleared unless told not to, and Ctrl-C
+    /// between prompts is caught. Anything else is a script.
+    pub fn stdio(look: Look) -> Console {
+        let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
+        signals::install(interactive);
         let look = Look {
-            colour: settings.look.colour && !settings.look.teletype,
-            ..settings.look
+            colour: look.colour && !look.teletype,
+            ..look
+        };
+        let editor = (interactive && !dumb_terminal()).then(|| {
+            let config = Config::builder()
+                .color_mode(if look.colour {
+                    ColorMode::Forced
+                } else {
+                    ColorMode::Disabled
+                })
+                // Only lines the game took go into the history (see `ask`).
+                .auto_add_history(false)
+                .completion_type(CompletionType::List)
+                .build();
+            Editor::with_config(config).ok().map(|mut editor| {
+                editor.set_helper(Some(Answers::default()));
+                let typed = Arc::new(Mutex::new(None));
+                editor.bind_sequence(
+                    KeyEvent::ctrl('L'),
+                    EventHandler::Conditional(Box::new(Redraw {
+                        typed: Arc::clone(&typed),
+                    })),
+                );
+                Reader::Editor {
+                    editor: Box::new(editor),
+                    typed,
+                }
+            })
+        });
+        let stop = signals::interrupt_flag();
+        let reader = match editor.flatten() {
+            Some(reader) => {
+                signals::editing();
+                reader
+            }
+            // A person at a dumb terminal: Ctrl-C must end the read, which
+            // the signal thread alone cannot do.
+            None if interactive => Reader::Plain {
+                input: Box::new(io::BufReader::new(WatchedStdin {
+                    stop: Arc::clone(&stop),
+                })),
+                echo: false,
+            },
+            None => Reader::Plain {
+                input: Box::new(io::BufReader::new(io::stdin())),
+                echo: true,
+            },
         };
         let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
+        let columns: Columns = Arc::new(terminal_columns);
         Console {
             reader,
-            out,
+            out: Box::new(io::stdout()),
             look,
-            interactive: settings.interactive,
-            width: settings.width,
-            signals,
+            interactive,
+            columns: interactive.then_some(columns),
+            stop,
+            farewell: signals::farewell(),
+            unrefused: None,
             clears,
             carried: Vec::new(),
             screen: String::new(),
@@ -169,63 +209,42 @@ impl Console {
         }
     }
 
-    /// The process's own stdin and stdout, as `terminal` found them. A
-    /// person is at a terminal when both are terminals: then rustyline reads
-    /// (plain lines on a dumb terminal), the screen is cleared unless told
-    /// not to, and Ctrl-C between prompts is caught. Anything else is a
-    /// script. Starts the process's signal thread for its own session.
-    pub fn terminal(terminal: Terminal, look: Look) -> Console {
-        let interactive = terminal.interactive();
-        let session = signals::process().clone();
-        signals::install(
-            &session,
-            signals::Watch {
-                interactive,
-                stdout_terminal: terminal.stdout,
-            },
-        );
-        let reader = match (interactive && !terminal.dumb)
-            .then(Reader::editor)
-            .flatten()
-        {
-            Some(reader) => reader,
-            // A person at a dumb terminal: Ctrl-C must end the read, which
-            // the signal thread alone cannot do.
-            None if interactive => Reader::watched_stdin(session.stop_flag().clone()),
-            None => Reader::Plain {
-                input: Box::new(io::stdin().lock()),
-                echo: true,
-            },
-        };
-        let settings = Settings {
-            interactive,
-            look,
-            width: if interactive {
-                Width::Terminal
-            } else {
-                Width::Fixed(SCRIPT_WIDTH)
-            },
-        };
-        Console::with_reader(reader, Box::new(io::stdout()), settings, session)
-    }
-
-    /// The process's own stdin and stdout: [`Console::terminal`] with what
-    /// the process's terminal and environment say now.
-    pub fn stdio(look: Look) -> Console {
-        Console::terminal(Terminal::detect(), look)
-    }
-
-    /// A scripted console over any reader and writer: prompts printed, lines echoed.
-    pub fn scripted(input: Box<dyn BufRead>, out: Box<dyn Write>, colour: bool) -> Console {
-        let settings = Settings {
-            interactive: false,
+    /// A scripted console over any reader and writer: prompts printed, lines
+    /// echoed, lines wrapped at [`SCRIPT_WIDTH`], its own stop flag and farewell.
+    pub fn scripted(
+        input: Box<dyn BufRead + Send>,
+        out: Box<dyn Write + Send>,
+        colour: bool,
+    ) -> Console {
+        Console {
+            reader: Reader::Plain { input, echo: true },
+            out,
             look: Look {
                 colour,
                 ..Look::default()
             },
-            width: Width::Fixed(SCRIPT_WIDTH),
-        };
-        Console::new(input, out, settings, signals::Session::new())
+            interactive: false,
+            columns: None,
+            stop: Arc::default(),
+            farewell: Farewell::default(),
+            unrefused: None,
+            clears: false,
+            carried: Vec::new(),
+            screen: String::new(),
+            broke_line: false,
+            refused: 0,
+        }
+    }
+
+    /// The flag that stops this session: set it and the session leaves as
+    /// at Ctrl-C, at the next question or while the computer thinks.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Sets what a signal that ends the session says last, or nothing.
+    pub fn farewell(&self, line: Option<String>) {
+        *self.farewell.lock().unwrap_or_else(|e| e.into_inner()) = line;
     }
 
     /// The same console with another look: a teletype's paper and pace.
@@ -233,15 +252,10 @@ impl Console {
         Console { look, ..self }
     }
 
-    /// This console's share of the signals: its stop flag, farewell and
-    /// record guard.
-    pub fn signals(&self) -> &signals::Session {
-        &self.signals
-    }
-
-    /// Whether the player pressed Ctrl-C while no question was asked.
+    /// Whether the player pressed Ctrl-C while no question was asked (or
+    /// the session was told to stop).
     pub fn interrupted(&self) -> bool {
-        self.is_interactive() && self.signals.interrupted()
+        self.stop.load(Ordering::SeqCst)
     }
 
     /// Starts a fresh line if Ctrl-C was pressed between prompts, where the
@@ -286,15 +300,20 @@ impl Console {
     /// The width long sentences are wrapped at: the terminal's, a
     /// teletype's 72 columns, or 80 in a script.
     pub fn width(&self) -> usize {
-        let screen = match self.width {
-            Width::Terminal => terminal_columns().unwrap_or(SCRIPT_WIDTH).max(20),
-            Width::Fixed(columns) => columns,
-        };
-        if self.look.teletype {
-            TELETYPE_WIDTH.min(screen)
+        let paper = if self.look.teletype {
+            TELETYPE_WIDTH
         } else {
-            screen
+            SCRIPT_WIDTH
+        };
+        if let Some(columns) = &self.columns {
+            let screen = columns().unwrap_or(SCRIPT_WIDTH).max(20);
+            return if self.look.teletype {
+                paper.min(screen)
+            } else {
+                screen
+            };
         }
+        paper
     }
 
     /// Writes text as it is, at the teletype's pace if one is set.
@@ -341,7 +360,8 @@ impl Console {
     /// The reason may quote what was typed, so it is made safe first.
     pub fn refuse(&mut self, why: &str) -> io::Result<()> {
         self.refused += 1;
-        self.reader.forget_last();
+        // A refused line stays out of the editor's history.
+        self.unrefused = None;
         self.say(&safe::text(why))
     }
 
@@ -375,123 +395,115 @@ impl Console {
 
     /// Asks a question and reads one line. `answers` feeds Tab completion.
     pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
-        // The last line was not refused: Up-arrow may bring it back.
-        self.reader.keep_last();
         if self.interrupted() {
             return Ok(Reply::End);
         }
         // A question wider than the screen wraps at word boundaries too.
+        let wrapped;
         let question = if safe::width(question) > self.width() {
-            format!("{} ", safe::wrap(question.trim_end(), self.width()))
+            wrapped = format!("{} ", safe::wrap(question.trim_end(), self.width()));
+            wrapped.as_str()
         } else {
-            question.to_string()
+            question
         };
         let styled = if self.look.colour {
             question.bold().to_string()
         } else {
-            question.clone()
+            question.to_string()
         };
-        let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            self.ask_editor(&question, &styled, answers)?
-        } else {
+        if matches!(self.reader, Reader::Plain { .. }) {
             // Printed here, at the paper's pace if there is one.
             self.write(&styled)?;
-            self.ask_plain(&question)?
+        }
+        let reply = match &mut self.reader {
+            Reader::Editor { editor, typed } => {
+                // The line before this question was taken: Up brings it back.
+                if let Some(line) = self.unrefused.take() {
+                    let _ = editor.add_history_entry(line);
+                }
+                if let Some(helper) = editor.helper_mut() {
+                    helper.candidates = answers.to_vec();
+                }
+                let mut initial = String::new();
+                loop {
+                    let read =
+                        editor.readline_with_initial(&(question, styled.as_str()), (&initial, ""));
+                    let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    match (read, redraw) {
+                        (Err(ReadlineError::Interrupted), Some(line)) => {
+                            // Ctrl-L: the screen again, then the question with what was typed.
+                            initial = line;
+                            self.out.write_all(b"\x1b[H\x1b[2J")?;
+                            self.out.write_all(self.screen.as_bytes())?;
+                            self.out.flush()?;
+                        }
+                        (Ok(line), _) => break check(line.into_bytes()),
+                        (Err(ReadlineError::Io(e)), _)
+                            if e.kind() == io::ErrorKind::InvalidData =>
+                        {
+                            break Reply::Bad(BadLine::NotUtf8);
+                        }
+                        (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
+                            return Err(e);
+                        }
+                        (Err(_), _) => break Reply::End,
+                    }
+                }
+            }
+            Reader::Plain { input, echo } => {
+                let echo = *echo;
+                let read = read_capped(input.as_mut(), MAX_LINE)?;
+                if !echo {
+                    if read.is_none() {
+                        // End of input leaves the cursor after the prompt.
+                        self.out.write_all(b"\n")?;
+                    }
+                    match read {
+                        None => Reply::End,
+                        Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
+                        Some((bytes, _)) => check(bytes),
+                    }
+                } else {
+                    let room = self.width().saturating_sub(safe::width(question)).max(8);
+                    match read {
+                        None => {
+                            self.echo("", room)?;
+                            Reply::End
+                        }
+                        Some((bytes, total)) if total > MAX_LINE => {
+                            self.echo(&String::from_utf8_lossy(&bytes), room)?;
+                            Reply::Bad(BadLine::TooLong(total))
+                        }
+                        Some((bytes, _)) => {
+                            let reply = check(bytes);
+                            match &reply {
+                                Reply::Line(line) => self.echo(line, room)?,
+                                Reply::Bad(_) | Reply::End => self.echo("", room)?,
+                            }
+                            reply
+                        }
+                    }
+                }
+            }
         };
         if self.clears {
-            let line = match &reply {
-                Reply::Line(line) => line.as_str(),
-                _ => "",
-            };
-            self.screen.push_str(&format!("{question}{line}\n"));
+            self.screen.push_str(&format!(
+                "{question}{}\n",
+                match &reply {
+                    Reply::Line(line) => line.as_str(),
+                    _ => "",
+                }
+            ));
         }
         match &reply {
             Reply::Bad(_) => self.refused += 1,
-            // A person has now seen the notes carried over the clears.
-            Reply::Line(_) => self.carried.clear(),
+            Reply::Line(line) => {
+                // A person has now seen the notes carried over the clears.
+                self.carried.clear();
+                self.unrefused = Some(line.clone());
+            }
             Reply::End => {}
         }
-        Ok(reply)
-    }
-
-    /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
-    fn ask_editor(
-        &mut self,
-        question: &str,
-        styled: &str,
-        answers: &[String],
-    ) -> io::Result<Reply> {
-        let Reader::Editor {
-            editor,
-            typed,
-            unheard,
-        } = &mut self.reader
-        else {
-            return Ok(Reply::End);
-        };
-        if let Some(helper) = editor.helper_mut() {
-            helper.candidates = answers.to_vec();
-        }
-        let mut initial = String::new();
-        loop {
-            self.signals.set_editing(true);
-            let read = editor.readline_with_initial(&(question, styled), (&initial, ""));
-            self.signals.set_editing(false);
-            let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
-            match (read, redraw) {
-                (Err(ReadlineError::Interrupted), Some(line)) => {
-                    // Ctrl-L: the screen again, then the question with what was typed.
-                    initial = line;
-                    self.out.write_all(b"\x1b[H\x1b[2J")?;
-                    self.out.write_all(self.screen.as_bytes())?;
-                    self.out.flush()?;
-                }
-                (Ok(line), _) => {
-                    let reply = check(line.into_bytes());
-                    if let Reply::Line(line) = &reply {
-                        *unheard = Some(line.clone());
-                    }
-                    return Ok(reply);
-                }
-                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
-                    return Ok(Reply::Bad(BadLine::NotUtf8));
-                }
-                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    return Err(e);
-                }
-                (Err(_), _) => return Ok(Reply::End),
-            }
-        }
-    }
-
-    /// Reads a plain line, and in a script echoes it after the question.
-    fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
-        let Reader::Plain { input, echo } = &mut self.reader else {
-            return Ok(Reply::End);
-        };
-        let echo = *echo;
-        let read = read_capped(input.as_mut(), MAX_LINE)?;
-        let reply = match read {
-            None => Reply::End,
-            Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
-            Some((ref bytes, _)) => check(bytes.clone()),
-        };
-        if !echo {
-            if reply == Reply::End {
-                // End of input leaves the cursor after the prompt.
-                self.out.write_all(b"\n")?;
-            }
-            return Ok(reply);
-        }
-        let room = self.width().saturating_sub(safe::width(question)).max(8);
-        let shown = match (&reply, &read) {
-            (Reply::Line(line), _) => line.clone(),
-            (Reply::Bad(BadLine::TooLong(_)), Some((bytes, _))) => {
-                String::from_utf8_lossy(bytes).into_owned()
-            }
-            _ => String::new(),
-        };
-        self.echo(&shown, room)?;
         Ok(reply)
     }
 

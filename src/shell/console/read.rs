@@ -1,88 +1,17 @@
-//! Reading lines: rustyline at a terminal, plain lines otherwise, each
-//! capped at [`MAX_LINE`] bytes and checked before any game sees it.
+//! Reading lines: capped in length, checked as text, and from a terminal
+//! without line editing in short slices, so Ctrl-C is seen at once.
 
 use std::io::{self, BufRead};
-use std::os::fd::AsFd;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
-use rustyline::history::MemHistory;
-use rustyline::{ColorMode, CompletionType, Config, Editor, EventHandler, KeyEvent};
-
-use super::completion::{Answers, Redraw};
 use super::{BadLine, MAX_LINE, Reply};
-use crate::shell::signals::StopFlag;
 
-/// Where lines come from.
-pub(super) enum Reader {
-    /// rustyline, at a terminal; `typed` holds the line when Ctrl-L asks for
-    /// a redraw; `unheard` is the last line read, kept for the history (and
-    /// Up-arrow) once the next question shows it was not refused.
-    Editor {
-        editor: Box<Editor<Answers, MemHistory>>,
-        typed: Arc<Mutex<Option<String>>>,
-        unheard: Option<String>,
-    },
-    /// Plain lines. `echo` repeats each line after its prompt, for scripts;
-    /// a dumb terminal echoes what is typed itself.
-    Plain { input: Box<dyn BufRead>, echo: bool },
-}
-
-impl Reader {
-    /// rustyline on the process's terminal, if it starts.
-    pub(super) fn editor() -> Option<Reader> {
-        let config = Config::builder()
-            // Forced even without colour: rustyline shows the line through
-            // the highlighter (which escapes controls) only when colouring.
-            // The prompt is styled, or not, by the console itself.
-            .color_mode(ColorMode::Forced)
-            // Only lines the game took go into the history: see `unheard`.
-            .auto_add_history(false)
-            .completion_type(CompletionType::List)
-            .build();
-        let mut editor = Editor::with_config(config).ok()?;
-        editor.set_helper(Some(Answers::default()));
-        let typed = Arc::new(Mutex::new(None));
-        editor.bind_sequence(
-            KeyEvent::ctrl('L'),
-            EventHandler::Conditional(Box::new(Redraw {
-                typed: Arc::clone(&typed),
-            })),
-        );
-        Some(Reader::Editor {
-            editor: Box::new(editor),
-            typed,
-            unheard: None,
-        })
-    }
-
-    /// Standard input for a person at a dumb terminal: Ctrl-C ends the read.
-    pub(super) fn watched_stdin(stop: StopFlag) -> Reader {
-        Reader::Plain {
-            input: Box::new(io::BufReader::new(WatchedStdin { stop })),
-            echo: false,
-        }
-    }
-
-    /// The line read last was refused: it stays out of the history.
-    pub(super) fn forget_last(&mut self) {
-        if let Reader::Editor { unheard, .. } = self {
-            *unheard = None;
-        }
-    }
-
-    /// The line read last was taken: into the history it goes, before the
-    /// next question.
-    pub(super) fn keep_last(&mut self) {
-        if let Reader::Editor {
-            editor, unheard, ..
-        } = self
-            && let Some(line) = unheard.take()
-            && !line.trim().is_empty()
-        {
-            let _ = editor.add_history_entry(line);
-        }
-    }
+/// The terminal's width in columns, if stdout is a terminal.
+pub fn terminal_columns() -> Option<usize> {
+    terminal_size::terminal_size_of(rustix::stdio::stdout())
+        .map(|(terminal_size::Width(w), _)| usize::from(w))
+        .filter(|&w| w > 0)
 }
 
 /// Takes a line's bytes as text, refusing what no game should see.
@@ -100,34 +29,36 @@ pub(super) fn check(bytes: Vec<u8>) -> Reply {
 }
 
 /// Standard input for a person at a terminal without line editing. The
-/// signal thread only raises the session's stop flag on Ctrl-C, and a
-/// blocked read would go on waiting for Enter, so this waits for input in
-/// short slices and reads Ctrl-C as the end of input: the player leaves, as
-/// with Ctrl-D.
-struct WatchedStdin {
-    stop: StopFlag,
+/// signal thread only notes Ctrl-C, and a blocked read would go on waiting
+/// for Enter, so this waits for input in short slices and reads Ctrl-C (the
+/// `stop` flag) as the end of input: the player leaves, as with Ctrl-D.
+pub(super) struct WatchedStdin {
+    /// Set when the player presses Ctrl-C.
+    pub(super) stop: Arc<AtomicBool>,
 }
 
 impl io::Read for WatchedStdin {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let stdin = io::stdin();
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let stdin = rustix::stdio::stdin();
         let slice = Timespec {
             tv_sec: 0,
             tv_nsec: 50_000_000,
         };
         loop {
-            if self.stop.is_raised() {
+            if self.stop.load(Ordering::SeqCst) {
                 return Ok(0);
             }
             let mut wanted = [PollFd::new(&stdin, PollFlags::IN)];
             match poll(&mut wanted, Some(&slice)) {
-                Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+                Ok(0) => continue,
                 Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => return Err(e.into()),
             }
-            // Reading the descriptor itself, not through std's buffered
-            // stdin, leaves no input buffered where poll cannot see it.
-            match rustix::io::read(stdin.as_fd(), &mut *buf) {
+            // The descriptor itself, not std's buffered stdin: no input is
+            // left buffered where poll cannot see it.
+            match rustix::io::read(stdin, &mut *buf) {
                 Ok(read) => return Ok(read),
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => return Err(e.into()),
@@ -168,24 +99,20 @@ pub(super) fn read_capped(
         match ending {
             Some(b'\r') => {
                 // The LF of a CRLF belongs to this line's ending.
-                if next_byte(input)? == Some(b'\n') {
+                let next = loop {
+                    match input.fill_buf() {
+                        Ok(buf) => break buf.first().copied(),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e),
+                    }
+                };
+                if next == Some(b'\n') {
                     input.consume(1);
                 }
                 return Ok(Some((kept, total)));
             }
             Some(_) => return Ok(Some((kept, total))),
             None => {}
-        }
-    }
-}
-
-/// The next byte of input, not consumed.
-fn next_byte(input: &mut dyn BufRead) -> io::Result<Option<u8>> {
-    loop {
-        match input.fill_buf() {
-            Ok(buf) => return Ok(buf.first().copied()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
         }
     }
 }

@@ -15,7 +15,6 @@ mod seats;
 use super::ask::ask_yes_no;
 use super::console::{Console, Reply};
 use super::log::{self, Keeper, Seat as LoggedSeat};
-use super::signals;
 use super::text;
 
 /// Said on leaving before any game was played.
@@ -137,7 +136,7 @@ pub fn run<R: Computers, F: Face<R>>(
     face: &F,
     options: &Options<R>,
 ) -> io::Result<u32> {
-    signals::set_farewell(Some(GOODBYE.to_string()));
+    console.farewell(Some(GOODBYE.to_string()));
     console.say(face.title())?;
     console.say("")?;
     if let (None, Some(intro)) = (options.players, face.intro(&options.rules)) {
@@ -171,7 +170,7 @@ pub fn run<R: Computers, F: Face<R>>(
         adviser: None,
     };
     let mut played = 0;
-    signals::set_farewell(Some(game_match.final_line()));
+    console.farewell(Some(game_match.final_line()));
     while let Some(game) = play::play_game(console, face, options, &mut game_match)? {
         let outcome = game.outcome(rules).expect("a finished game has an outcome");
         let winner = outcome.winner().map(|side| game_match.seat(rules, side));
@@ -186,7 +185,7 @@ pub fn run<R: Computers, F: Face<R>>(
             if !kept.counts() {
                 game_match.unlogged += 1;
             }
-            signals::set_farewell(Some(game_match.final_line()));
+            console.farewell(Some(game_match.final_line()));
         });
         played += 1;
         let players = rules.sides().map(|side| Player {
@@ -226,7 +225,7 @@ pub fn run<R: Computers, F: Face<R>>(
             game_match.name(rules, second),
         ]))?;
     }
-    signals::set_farewell(None);
+    console.farewell(None);
     console.after_interrupt()?;
     console.say(&game_match.final_line())?;
     Ok(played)

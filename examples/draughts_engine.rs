@@ -1,0 +1,66 @@
+//! The draughts engine mode on stdin and stdout, until the lead wires
+//! `tallyho draughts engine` to the same function.
+//!
+//! `cargo run --release --example draughts_engine -- [--threads N] [--seed S] [--pieces 5] [--db-dir DIR] [--no-db] [--no-book]`
+//!
+//! Then type `position startpos moves 11-15`, `go movetime 1000`, `quit`.
+//! `--threads` defaults to every core; matches give each engine one. The
+//! endgame database of `--pieces` pieces is read from `--db-dir` (the
+//! user's data directory by default); when it is not there, the 4-piece one
+//! is built at once and the larger one built and saved in the background.
+
+use std::io::{self, BufReader};
+
+use tallyho::games::draughts::Draughts;
+use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
+use tallyho::shell::endgame_store::EndgameStore;
+use tallyho::shell::engine::{self, Config, EndgameSource};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|t| t.parse::<u64>().ok())
+    };
+    let threads = value("--threads")
+        .map(|n| n as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let rules = Draughts::STANDARD;
+    let pieces = value("--pieces").map_or(LARGEST_PIECES, |n| n as u32);
+    let dir = args
+        .iter()
+        .position(|a| a == "--db-dir")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("", "", "tallyho").map(|d| d.data_dir().to_path_buf())
+        });
+    let endgame = if args.iter().any(|a| a == "--no-db") {
+        None
+    } else if let (Some(dir), true) = (dir, pieces > MAX_PIECES) {
+        Some(EndgameSource::from_store(
+            rules,
+            EndgameStore::new(dir),
+            pieces,
+        ))
+    } else {
+        Some(EndgameSource::build_in_background(
+            rules,
+            pieces.min(MAX_PIECES),
+        ))
+    };
+    let config = Config {
+        rules,
+        threads,
+        seed: value("--seed").unwrap_or(0),
+        book: !args.iter().any(|a| a == "--no-book"),
+        endgame,
+    };
+    let stdin = io::stdin();
+    if let Err(e) = engine::run(BufReader::new(stdin.lock()), io::stdout().lock(), config) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}

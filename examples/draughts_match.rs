@@ -1,0 +1,365 @@
+//! A match between two draughts engines that speak the engine-mode protocol
+//! (`src/shell/engine.rs`), over the 156 three-move ballot openings with
+//! each engine taking each colour, at equal time per move. The games are
+//! judged by tallyho's rules (no moves loses; threefold repetition and forty
+//! moves a side without a capture or a man's move draw); a game that reaches
+//! the ply cap is a draw, and an engine that answers late, wrongly or not at
+//! all loses that game.
+//!
+//! ```text
+//! cargo run --release --example draughts_match -- \
+//!     --a "target/release/examples/draughts_engine --threads 1" \
+//!     --b "target/old_engine/draughts_old_engine" \
+//!     --movetime 100 [--openings 1-156] [--max-plies 300] [--jobs 1] [--log games.txt]
+//! ```
+//!
+//! Each engine is its own process, started once per worker and told
+//! `newgame` before each game; give each `--threads 1` so both think on one
+//! core. `--jobs N` plays N games at once (each with its own pair of engines).
+//! The score is A's: a win 1, a draw 1/2.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tallyho::games::Rules;
+use tallyho::games::draughts::{Draughts, Move, Position, Side, ballot, notation};
+
+struct Options {
+    a: String,
+    b: String,
+    movetime: u64,
+    first: usize,
+    last: usize,
+    max_plies: usize,
+    jobs: usize,
+    timeout: Duration,
+    log: Option<String>,
+}
+
+fn options() -> Result<Options, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let num = |name: &str, default: u64| -> Result<u64, String> {
+        get(name).map_or(Ok(default), |t| {
+            t.parse().map_err(|_| format!("{name} wants a number: {t}"))
+        })
+    };
+    let a = get("--a").ok_or("--a \"COMMAND\" names engine A")?;
+    let b = get("--b").ok_or("--b \"COMMAND\" names engine B")?;
+    let movetime = num("--movetime", 100)?;
+    let (first, last) = match get("--openings") {
+        None => (1, ballot::DECK_SIZE),
+        Some(t) => {
+            let (x, y) = t.split_once('-').unwrap_or((&t, &t));
+            let p = |s: &str| s.parse::<usize>().map_err(|_| format!("--openings: {t}"));
+            (p(x)?, p(y)?)
+        }
+    };
+    if first < 1 || last > ballot::DECK_SIZE || first > last {
+        return Err(format!("--openings runs within 1-{}", ballot::DECK_SIZE));
+    }
+    Ok(Options {
+        a,
+        b,
+        movetime,
+        first,
+        last,
+        max_plies: num("--max-plies", 300)? as usize,
+        jobs: num("--jobs", 1)?.max(1) as usize,
+        timeout: Duration::from_millis(num("--timeout", movetime * 10 + 5000)?),
+        log: get("--log"),
+    })
+}
+
+/// An engine process: its input, and its output lines arriving on a channel.
+struct Engine {
+    name: &'static str,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(name: &'static str, command: &str) -> Result<Engine, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("an empty engine command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("{program}: {e}"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            name,
+            child,
+            input,
+            lines: rx,
+        };
+        e.send("isready")?;
+        // The first `isready` waits for the engine's database.
+        e.expect("readyok", Duration::from_secs(600))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|_| self.input.flush())
+            .map_err(|e| format!("engine {}: {e}", self.name))
+    }
+
+    /// The first line starting with `word`, within `timeout`.
+    fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+        let end = Instant::now() + timeout;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(word) => return Ok(line),
+                Ok(line) if line.starts_with("error") => {
+                    return Err(format!("engine {} said: {line}", self.name));
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("engine {} did not answer in time", self.name));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("engine {} has gone", self.name));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        std::thread::sleep(Duration::from_millis(50));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How a game ended, for A.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Result3 {
+    Win,
+    Draw,
+    Loss,
+}
+
+struct Game {
+    number: usize,
+    opening: usize,
+    a_side: Side,
+    result: Result3,
+    how: String,
+    moves: Vec<Move>,
+}
+
+/// Plays one game; `a` has `a_side`. Engines that fail lose the game.
+fn play(
+    engines: [&mut Engine; 2],
+    a_side: Side,
+    opening: ballot::Opening,
+    opts: &Options,
+) -> (Result3, String, Vec<Move>) {
+    let rules = Draughts::STANDARD;
+    let [a, b] = engines;
+    let mut moves = opening.moves();
+    let mut history = opening.positions();
+    for e in [&mut *a, &mut *b] {
+        if let Err(e) = e.send("newgame") {
+            return (Result3::Draw, format!("aborted: {e}"), moves);
+        }
+    }
+    let lose = |side: Side| {
+        if side == a_side {
+            Result3::Loss
+        } else {
+            Result3::Win
+        }
+    };
+    loop {
+        if let Some(outcome) = rules.outcome(&history) {
+            return match outcome.winner() {
+                Some(w) => (lose(w.other()), outcome.how().to_string(), moves),
+                None => (Result3::Draw, outcome.how().to_string(), moves),
+            };
+        }
+        if moves.len() >= opts.max_plies {
+            return (Result3::Draw, "ply-cap".into(), moves);
+        }
+        let pos: Position = history[history.len() - 1];
+        let side = pos.to_move();
+        let engine: &mut Engine = if side == a_side { &mut *a } else { &mut *b };
+        let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let asked = engine
+            .send(&format!("position startpos moves {}", list.join(" ")))
+            .and_then(|_| engine.send(&format!("go movetime {}", opts.movetime)))
+            .and_then(|_| engine.expect("bestmove", opts.timeout));
+        let reply = match asked {
+            Ok(r) => r,
+            Err(e) => return (lose(side), e, moves),
+        };
+        let text = reply.trim_start_matches("bestmove").trim();
+        let m = match notation::parse_move(&rules, &pos, text) {
+            Ok(m) => m,
+            Err(e) => {
+                return (
+                    lose(side),
+                    format!("engine {} played {text}: {e}", engine.name),
+                    moves,
+                );
+            }
+        };
+        history.push(rules.play(&pos, &m));
+        moves.push(m);
+    }
+}
+
+fn main() {
+    let opts = match options() {
+        Ok(o) => Arc::new(o),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    // Game 2k-1: A black from opening k; game 2k: A white.
+    let total = 2 * (opts.last - opts.first + 1);
+    let next = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Mutex<Vec<Game>>> = Arc::new(Mutex::new(Vec::new()));
+    let log = opts.log.as_ref().map(|path| {
+        Arc::new(Mutex::new(
+            std::fs::File::create(path).expect("cannot write the log"),
+        ))
+    });
+    let started = Instant::now();
+    let workers: Vec<_> = (0..opts.jobs)
+        .map(|_| {
+            let (opts, next, results, log) = (
+                Arc::clone(&opts),
+                Arc::clone(&next),
+                Arc::clone(&results),
+                log.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut pair: Option<(Engine, Engine)> = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= total {
+                        return;
+                    }
+                    if pair.is_none() {
+                        match (Engine::start("A", &opts.a), Engine::start("B", &opts.b)) {
+                            (Ok(a), Ok(b)) => pair = Some((a, b)),
+                            (Err(e), _) | (_, Err(e)) => {
+                                eprintln!("{e}");
+                                std::process::exit(1);
+                            }
+                        }
+                    }
+                    let Some((a, b)) = pair.as_mut() else { return };
+                    let opening = ballot::Opening::new(opts.first + i / 2).expect("in the deck");
+                    let a_side = if i % 2 == 0 { Side::Black } else { Side::White };
+                    let (result, how, moves) = play([a, b], a_side, opening, &opts);
+                    // An engine that failed is restarted for the next game.
+                    if how.starts_with("engine") || how.starts_with("aborted") {
+                        pair = None;
+                    }
+                    let game = Game {
+                        number: i + 1,
+                        opening: opening.number(),
+                        a_side,
+                        result,
+                        how,
+                        moves,
+                    };
+                    let mut all = results.lock().unwrap_or_else(|p| p.into_inner());
+                    report(&game, &all, total, started);
+                    if let Some(log) = &log {
+                        let line: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+                        let mut f = log.lock().unwrap_or_else(|p| p.into_inner());
+                        let _ = writeln!(
+                            f,
+                            "{} {} {} {:?} {} {}",
+                            game.number,
+                            game.opening,
+                            game.a_side,
+                            game.result,
+                            game.how,
+                            line.join(" ")
+                        );
+                    }
+                    all.push(game);
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    let all = results.lock().unwrap_or_else(|p| p.into_inner());
+    let (w, d, l) = tally(&all);
+    println!(
+        "final: A {w} wins, {d} draws, {l} losses in {} games: {:.1}/{} ({:.1}%)",
+        all.len(),
+        w as f64 + d as f64 / 2.0,
+        all.len(),
+        percent(w, d, l)
+    );
+}
+
+fn tally(games: &[Game]) -> (usize, usize, usize) {
+    let count = |r| games.iter().filter(|g| g.result == r).count();
+    (
+        count(Result3::Win),
+        count(Result3::Draw),
+        count(Result3::Loss),
+    )
+}
+
+fn percent(w: usize, d: usize, l: usize) -> f64 {
+    let n = (w + d + l).max(1) as f64;
+    100.0 * (w as f64 + d as f64 / 2.0) / n
+}
+
+fn report(game: &Game, before: &[Game], total: usize, started: Instant) {
+    let (mut w, mut d, mut l) = tally(before);
+    match game.result {
+        Result3::Win => w += 1,
+        Result3::Draw => d += 1,
+        Result3::Loss => l += 1,
+    }
+    println!(
+        "game {}/{total} opening {} A {}: {:?} ({}, {} plies)  A +{w} ={d} -{l} {:.1}%  {:.0}s",
+        game.number,
+        game.opening,
+        game.a_side,
+        game.result,
+        game.how,
+        game.moves.len(),
+        percent(w, d, l),
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,67 @@
+//! The engine's speed: nodes a second and the depth reached in a fixed time,
+//! on one thread and on more, from the start and from ballot openings.
+//!
+//! `cargo run --release --example draughts_speed -- [--ms 1000] [--threads 1,2] [--positions 8]`
+//!
+//! Each search starts from an empty table; the figures are the mean over the
+//! positions (the start, then ballot openings 1, 21, 41, …).
+
+use std::time::{Duration, Instant};
+
+use tallyho::games::Deadline;
+use tallyho::games::draughts::{Draughts, Engine, Limits, Position, ballot};
+
+struct Until(Instant);
+
+impl Deadline for Until {
+    fn passed(&self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let ms: u64 = get("--ms").and_then(|t| t.parse().ok()).unwrap_or(1000);
+    let count: usize = get("--positions").and_then(|t| t.parse().ok()).unwrap_or(8);
+    let threads: Vec<usize> = get("--threads")
+        .unwrap_or_else(|| "1,2".into())
+        .split(',')
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let mut games: Vec<Vec<Position>> = vec![vec![Position::START]];
+    games.extend(
+        ballot::deck()
+            .step_by(20)
+            .map(|o| o.positions())
+            .take(count.saturating_sub(1)),
+    );
+    let rules = Draughts::STANDARD;
+    for &t in &threads {
+        let (mut nodes, mut depth, mut secs) = (0u64, 0u32, 0.0f64);
+        for history in &games {
+            let mut engine = Engine::new(rules, 20).with_threads(t);
+            let start = Instant::now();
+            let r = engine.search(
+                history,
+                Limits::default(),
+                &Until(start + Duration::from_millis(ms)),
+            );
+            secs += start.elapsed().as_secs_f64();
+            nodes += r.nodes;
+            depth += r.depth;
+        }
+        println!(
+            "{t} thread{}: {:.2} M nodes/s, depth {:.1} in {ms} ms (mean of {} positions)",
+            if t == 1 { "" } else { "s" },
+            nodes as f64 / secs / 1e6,
+            depth as f64 / games.len() as f64,
+            games.len()
+        );
+    }
+}

@@ -1,0 +1,314 @@
+//! Trains the draughts evaluation's weights (`data/draughts_eval.txt`) from
+//! the engine's own games, labelled by their results.
+//!
+//! ```text
+//! nice -n 19 cargo run --release --example draughts_train -- \
+//!     --games 4000 --depth 8 --epochs 2000 --seed 1 --l2 1e-7 \
+//!     --positions target/draughts-positions.txt --out data/draughts_eval.txt
+//! ```
+//!
+//! `--positions FILE` keeps the positions: a second run reads them instead
+//! of playing the games again.
+//!
+//! 1. Games: the engine (with the weights compiled in, and the 4-piece
+//!    database) plays itself at a fixed depth from each ballot opening in
+//!    turn; in the first twelve plies after the opening it plays a random
+//!    move one time in six, so no two games are alike. A game ends by the
+//!    rules, or when four pieces are left (the database gives its exact
+//!    result), or at 250 plies (a draw). Everything is seeded and the search
+//!    is depth-bound, so the same command gives the same games.
+//! 2. Positions: every quiet position of those games (the side to move has
+//!    no capture), labelled 1, 1/2 or 0 by the game's result for the side
+//!    to move.
+//! 3. Fitting: the model's value `s` is read as a probability of winning
+//!    `1 / (1 + e^(-s/K))`; K is fitted first with the starting weights,
+//!    then the weights by Adam on the cross-entropy over all positions, from
+//!    the weights compiled in (`--from hand` starts from the hand-set ones).
+//!
+//! Single-threaded; run it under `nice`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::rngs::ChaCha8Rng;
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+
+use tallyho::games::Never;
+use tallyho::games::Rules;
+use tallyho::games::draughts::endgame::{Endgame, Exact};
+use tallyho::games::draughts::eval::{self, TERMS, Weights};
+use tallyho::games::draughts::{Draughts, Engine, Limits, Position, Side, ballot, fen, movegen};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let num = |name: &str, default: u64| get(name).and_then(|t| t.parse().ok()).unwrap_or(default);
+    let games = num("--games", 2000) as usize;
+    let depth = num("--depth", 6) as u32;
+    let epochs = num("--epochs", 2000) as usize;
+    let seed = num("--seed", 1);
+    let out = get("--out").unwrap_or_else(|| "data/draughts_eval.txt".into());
+    let l2: f64 = get("--l2").and_then(|t| t.parse().ok()).unwrap_or(1e-7);
+    let cache = get("--positions");
+    let start = if get("--from").as_deref() == Some("hand") {
+        eval::hand_weights()
+    } else {
+        *eval::weights()
+    };
+
+    let t = Instant::now();
+    let samples = match cache.as_deref().map(read_positions) {
+        Some(Ok(s)) => s,
+        _ => {
+            let s = play_games(games, depth, seed);
+            if let Some(path) = &cache {
+                write_positions(path, &s);
+            }
+            s
+        }
+    };
+    eprintln!(
+        "{} positions from {games} games at depth {depth} in {:.0} s",
+        samples.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let data: Vec<Sample> = samples
+        .iter()
+        .map(|&(pos, y)| Sample::new(&pos, y))
+        .collect();
+    let k = fit_k(&data, &start);
+    eprintln!(
+        "K = {k:.0}; loss with the starting weights {:.5}",
+        loss(&data, &start, k)
+    );
+    let w = train(&data, start, k, epochs, l2);
+    eprintln!("loss after training {:.5}", loss(&data, &w, k));
+    let source = match &cache {
+        Some(path) => format!("--positions {path}"),
+        None => format!("--games {games} --depth {depth} --seed {seed}"),
+    };
+    let mut text = format!(
+        "# Draughts evaluation weights: NAME OPENING ENDGAME (hundredths of a man).\n\
+         # Made by: cargo run --release --example draughts_train -- {source} \
+         --epochs {epochs} --l2 {l2:e}\n\
+         # from {} positions; K = {k:.0}; loss {:.4} before, {:.4} after.\n",
+        data.len(),
+        loss(&data, &start, k),
+        loss(&data, &w, k),
+    );
+    text.push_str(&eval::format_weights(&w));
+    std::fs::write(&out, text).expect("cannot write the weights");
+    eprintln!("wrote {out}");
+}
+
+/// Self-play games: each quiet position with the result for the side to move.
+fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
+    let rules = Draughts::STANDARD;
+    let db = Arc::new(Endgame::build(4, rules));
+    let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
+    let mut out = Vec::new();
+    let openings: Vec<ballot::Opening> = ballot::deck().collect();
+    for g in 0..games {
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
+        let opening = openings[g % openings.len()];
+        let mut history = opening.positions();
+        engine.clear();
+        let black_result: f64 = loop {
+            let pos = history[history.len() - 1];
+            if let Some(o) = rules.outcome(&history) {
+                break match o.winner() {
+                    Some(Side::Black) => 1.0,
+                    Some(Side::White) => 0.0,
+                    None => 0.5,
+                };
+            }
+            if pos.piece_count() <= 4
+                && let Some(e) = db.probe(&pos)
+            {
+                let mover = match e {
+                    Exact::Win(_) => 1.0,
+                    Exact::Loss(_) => 0.0,
+                    Exact::Draw => 0.5,
+                };
+                break if pos.to_move() == Side::Black {
+                    mover
+                } else {
+                    1.0 - mover
+                };
+            }
+            if history.len() > 250 {
+                break 0.5;
+            }
+            let moves = rules.moves(&pos);
+            let ply = history.len() - 4;
+            let m = if ply < 12 && rng.random_range(0..6) == 0 {
+                *moves.choose(&mut rng).expect("a move")
+            } else {
+                let limits = Limits {
+                    max_depth: depth,
+                    use_endgame: true,
+                };
+                match engine.search(&history, limits, &Never).best {
+                    Some(m) => m,
+                    None => {
+                        break if pos.to_move() == Side::Black {
+                            0.0
+                        } else {
+                            1.0
+                        };
+                    }
+                }
+            };
+            history.push(pos.play(&m));
+        };
+        for pos in &history[4..] {
+            if pos.pieces(Side::Black) != 0
+                && pos.pieces(Side::White) != 0
+                && !movegen::has_capture(pos)
+            {
+                let y = if pos.to_move() == Side::Black {
+                    black_result
+                } else {
+                    1.0 - black_result
+                };
+                out.push((*pos, y));
+            }
+        }
+        if (g + 1) % 100 == 0 {
+            eprintln!("{} games, {} positions", g + 1, out.len());
+        }
+    }
+    out
+}
+
+/// Positions as lines `FEN LABEL`, to train again without playing again.
+fn write_positions(path: &str, samples: &[(Position, f64)]) {
+    let text: String = samples
+        .iter()
+        .map(|(p, y)| format!("{} {y}\n", fen::write(p)))
+        .collect();
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("{path}: {e}");
+    }
+}
+
+fn read_positions(path: &str) -> Result<Vec<(Position, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    text.lines()
+        .map(|line| {
+            let (f, y) = line.rsplit_once(' ').ok_or("no label")?;
+            let pos = fen::parse(f).map_err(|e| e.to_string())?;
+            Ok((pos, y.parse::<f64>().map_err(|e| e.to_string())?))
+        })
+        .collect()
+}
+
+/// A position's terms, its phase and its label.
+struct Sample {
+    terms: Vec<(u16, f64)>,
+    phase: f64,
+    y: f64,
+}
+
+impl Sample {
+    fn new(pos: &Position, y: f64) -> Sample {
+        let mut terms = Vec::new();
+        eval::terms(pos, |i, v| terms.push((i as u16, v as f64)));
+        Sample {
+            terms,
+            phase: eval::phase(pos) as f64 / 24.0,
+            y,
+        }
+    }
+
+    fn value(&self, w: &[[f64; 2]; TERMS]) -> f64 {
+        let (mut a, mut b) = (0.0, 0.0);
+        for &(i, v) in &self.terms {
+            a += w[i as usize][0] * v;
+            b += w[i as usize][1] * v;
+        }
+        a * self.phase + b * (1.0 - self.phase)
+    }
+}
+
+fn to_f64(w: &Weights) -> [[f64; 2]; TERMS] {
+    w.map(|[a, b]| [a as f64, b as f64])
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean cross-entropy of the predictions against the labels.
+fn loss_f(data: &[Sample], w: &[[f64; 2]; TERMS], k: f64) -> f64 {
+    let mut total = 0.0;
+    for s in data {
+        let p = sigmoid(s.value(w) / k).clamp(1e-9, 1.0 - 1e-9);
+        total -= s.y * p.ln() + (1.0 - s.y) * (1.0 - p).ln();
+    }
+    total / data.len().max(1) as f64
+}
+
+fn loss(data: &[Sample], w: &Weights, k: f64) -> f64 {
+    loss_f(data, &to_f64(w), k)
+}
+
+/// The scale that best fits the starting weights' values to the results.
+fn fit_k(data: &[Sample], w: &Weights) -> f64 {
+    let w = to_f64(w);
+    let (mut lo, mut hi) = (20.0f64, 2000.0f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if loss_f(data, &w, a) < loss_f(data, &w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Adam on the mean cross-entropy, full batch, with a pull of `l2` toward
+/// the starting weights (terms seldom seen, such as kings early on, keep
+/// their starting values instead of fitting noise).
+fn train(data: &[Sample], start: Weights, k: f64, epochs: usize, l2: f64) -> Weights {
+    let w0 = to_f64(&start);
+    let mut w = w0;
+    let mut m = [[0.0f64; 2]; TERMS];
+    let mut v = [[0.0f64; 2]; TERMS];
+    let (rate, b1, b2) = (0.5, 0.9, 0.999);
+    let n = data.len().max(1) as f64;
+    for epoch in 1..=epochs {
+        let mut g = [[0.0f64; 2]; TERMS];
+        for s in data {
+            let p = sigmoid(s.value(&w) / k);
+            let d = (p - s.y) / k;
+            for &(i, x) in &s.terms {
+                g[i as usize][0] += d * x * s.phase;
+                g[i as usize][1] += d * x * (1.0 - s.phase);
+            }
+        }
+        for i in 0..TERMS {
+            for j in 0..2 {
+                let gr = g[i][j] / n + l2 * (w[i][j] - w0[i][j]);
+                m[i][j] = b1 * m[i][j] + (1.0 - b1) * gr;
+                v[i][j] = b2 * v[i][j] + (1.0 - b2) * gr * gr;
+                let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
+                let vh = v[i][j] / (1.0 - b2.powi(epoch as i32));
+                w[i][j] -= rate * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        if epoch % 250 == 0 {
+            eprintln!("epoch {epoch}: loss {:.5}", loss_f(data, &w, k));
+        }
+    }
+    w.map(|[a, b]| [a.round() as i32, b.round() as i32])
+}

@@ -1,0 +1,87 @@
+//! The opening book: the engine's own choice, searched deep, for the start,
+//! every position after one or two plies, and each of the 156 three-move
+//! ballot openings, kept in `data/draughts_book.txt` (`FEN MOVE` lines,
+//! made by `examples/draughts_book.rs`). Overpowered plays from it under
+//! compulsory captures, where it was computed.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::fen;
+use super::moves::Move;
+use super::position::Position;
+use super::rules::{Captures, Draughts};
+
+/// The book's text.
+const BOOK: &str = include_str!("../../../data/draughts_book.txt");
+
+/// Reads a book: `FEN MOVE` a line, `#` comments. Lines that do not parse
+/// are errors.
+pub fn parse(text: &str) -> Result<HashMap<Position, String>, String> {
+    let mut book = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (f, m) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| format!("line {}: expected FEN MOVE", n + 1))?;
+        let pos = fen::parse(f.trim()).map_err(|e| format!("line {}: {e}", n + 1))?;
+        book.insert(pos, m.to_string());
+    }
+    Ok(book)
+}
+
+fn book() -> &'static HashMap<Position, String> {
+    static BOOK_MAP: OnceLock<HashMap<Position, String>> = OnceLock::new();
+    BOOK_MAP.get_or_init(|| parse(BOOK).unwrap_or_default())
+}
+
+/// The book's move for this position, if it has one and it is legal here.
+pub fn lookup(rules: &Draughts, pos: &Position) -> Option<Move> {
+    if rules.captures != Captures::Compulsory {
+        return None;
+    }
+    let text = book().get(pos)?;
+    rules
+        .moves(pos)
+        .into_iter()
+        .find(|m| m.to_string() == *text)
+}
+
+/// How many positions the book holds.
+pub fn len() -> usize {
+    book().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::draughts::ballot;
+
+    #[test]
+    fn every_book_move_is_legal_and_every_ballot_opening_is_covered() {
+        let parsed = parse(BOOK).unwrap();
+        let rules = Draughts::STANDARD;
+        for (pos, m) in &parsed {
+            assert!(
+                rules.moves(pos).iter().any(|x| x.to_string() == *m),
+                "{pos}: {m}"
+            );
+        }
+        for o in ballot::deck() {
+            assert!(lookup(&rules, &o.position()).is_some(), "{o}");
+        }
+        assert!(lookup(&rules, &Position::START).is_some());
+        assert_eq!(len(), parsed.len());
+        assert_eq!(
+            lookup(
+                &Draughts::with_captures(Captures::Optional),
+                &Position::START
+            ),
+            None
+        );
+        assert!(parse("B:W21-32:B1-12").is_err());
+    }
+}

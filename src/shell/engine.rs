@@ -1,0 +1,441 @@
+//! The draughts engine mode: a line protocol in the spirit of UCI, spoken
+//! over any reader and writer, so match tools, GUIs and scripts can use the
+//! engine with its game history. The shell owns the clock here: `go movetime`
+//! becomes a [`Deadline`] built from `Instant`.
+//!
+//! ```text
+//! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
+//! go movetime MS | go depth N                 answered `bestmove M` (`bestmove none` when lost)
+//! perft N                                     answered `perft N COUNT`
+//! newgame                                     forget what the last game taught the table
+//! isready                                     answered `readyok` once the database is in
+//! quit
+//! ```
+//!
+//! A bad line is answered `error …` and changes nothing; nothing panics, and
+//! a line longer than [`MAX_LINE`] bytes is refused without being kept.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::games::Deadline;
+use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
+use crate::games::draughts::{Draughts, Level, Perft, Player, Position, fen, notation};
+use crate::shell::endgame_store::EndgameStore;
+use crate::shell::safe;
+
+/// The longest line read, in bytes: room for a game of several hundred moves.
+pub const MAX_LINE: usize = 16 * 1024;
+/// The longest `go movetime`, in milliseconds (a day).
+pub const MAX_MOVETIME: u64 = 24 * 60 * 60 * 1000;
+/// The deepest `go depth`.
+pub const MAX_DEPTH: u32 = 64;
+/// The deepest `perft`: seconds from the start with the table, where deeper
+/// runs take minutes to hours and the protocol cannot be interrupted.
+pub const MAX_PERFT: u32 = 14;
+/// The most moves after `position`: far past any game the rules let go on.
+pub const MAX_MOVES: usize = 2000;
+
+/// What the engine plays with.
+pub struct Config {
+    /// The rules (compulsory or optional captures).
+    pub rules: Draughts,
+    /// Search threads.
+    pub threads: usize,
+    /// The seed of its random choices (among moves of equal exact value).
+    pub seed: u64,
+    /// Whether it plays from the opening book.
+    pub book: bool,
+    /// The endgame database: ready, or arriving later (`isready` waits for it).
+    pub endgame: Option<EndgameSource>,
+}
+
+/// Where the engine's endgame database comes from.
+pub enum EndgameSource {
+    /// Already in memory.
+    Ready(Arc<Endgame>),
+    /// Being built or loaded elsewhere: asked between commands for a newer
+    /// one (`true`: wait for one), and waited for by `isready` until the
+    /// first arrives.
+    Later(Box<dyn FnMut(bool) -> Option<Arc<Endgame>> + Send>),
+}
+
+impl EndgameSource {
+    /// A database of `pieces` pieces built now on a thread of its own.
+    pub fn build_in_background(rules: Draughts, pieces: u32) -> EndgameSource {
+        EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
+    }
+
+    /// The database of `pieces` pieces kept in `store`, read on a thread of
+    /// its own; when it is not there, the 4-piece one is built in memory
+    /// first (seconds), then the large one built and saved (minutes).
+    pub fn from_store(rules: Draughts, store: EndgameStore, pieces: u32) -> EndgameSource {
+        EndgameSource::from_thread(move |give| {
+            if let Ok(Some(db)) = store.load(pieces, rules) {
+                give(Arc::new(db));
+                return;
+            }
+            give(Arc::new(Endgame::build(MAX_PIECES.min(pieces), rules)));
+            if pieces > MAX_PIECES
+                && let Ok(db) = store.load_or_build(pieces, rules, &mut |_, _| true)
+            {
+                give(Arc::new(db));
+            }
+        })
+    }
+
+    /// Databases that `make` hands over, one or more, larger each time, on
+    /// a thread of its own (built, or read from disk).
+    pub fn from_thread(
+        make: impl FnOnce(&mut dyn FnMut(Arc<Endgame>)) + Send + 'static,
+    ) -> EndgameSource {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("endgame".into())
+            .spawn(move || {
+                make(&mut |db| {
+                    let _ = tx.send(db);
+                })
+            });
+        if spawned.is_err() {
+            return EndgameSource::Later(Box::new(|_| None));
+        }
+        EndgameSource::Later(Box::new(move |wait| {
+            let mut newest = if wait { rx.recv().ok() } else { None };
+            while let Ok(db) = rx.try_recv() {
+                newest = Some(db);
+            }
+            newest
+        }))
+    }
+}
+
+/// A deadline at a moment of the wall clock.
+pub struct Until(pub Instant);
+
+impl Deadline for Until {
+    fn passed(&self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+struct State {
+    config: Config,
+    player: Player,
+    history: Vec<Position>,
+    /// The largest database received so far.
+    endgame: Option<Arc<Endgame>>,
+}
+
+impl State {
+    fn new(config: Config) -> State {
+        let player = new_player(&config);
+        let start = config.rules.start.position();
+        let mut s = State {
+            config,
+            player,
+            history: vec![start],
+            endgame: None,
+        };
+        s.catch_up(false);
+        s
+    }
+
+    /// Takes a newer, larger database if there is one; `wait` blocks until
+    /// the first has come.
+    fn catch_up(&mut self, wait: bool) {
+        let has = self.endgame.as_ref().map_or(0, |d| d.max_pieces());
+        let db = match &mut self.config.endgame {
+            None => return,
+            Some(EndgameSource::Ready(db)) => Some(Arc::clone(db)),
+            Some(EndgameSource::Later(get)) => get(wait && has == 0),
+        };
+        if let Some(db) = db
+            && (self.endgame.is_none() || db.max_pieces() > has)
+        {
+            self.player.attach_endgame(Arc::clone(&db));
+            self.endgame = Some(db);
+        }
+    }
+
+    /// A fresh player, with the database already received.
+    fn new_game(&mut self) {
+        self.player = new_player(&self.config);
+        if let Some(db) = &self.endgame {
+            self.player.attach_endgame(Arc::clone(db));
+        }
+        self.catch_up(false);
+    }
+}
+
+fn new_player(config: &Config) -> Player {
+    let player = Player::new(Level::Overpowered, config.rules, config.seed)
+        .without_endgame()
+        .with_threads(config.threads);
+    if config.book {
+        player
+    } else {
+        player.without_book()
+    }
+}
+
+/// What one line asks for.
+enum Reply {
+    Lines(Vec<String>),
+    Quit,
+}
+
+/// Runs the protocol until `quit` or the end of the input.
+pub fn run(input: impl BufRead, mut output: impl Write, config: Config) -> io::Result<()> {
+    let mut input = input;
+    let mut state = State::new(config);
+    let mut buf = Vec::new();
+    loop {
+        let line = match read_line(&mut input, &mut buf)? {
+            None => return Ok(()),
+            Some(Ok(line)) => line,
+            Some(Err(e)) => {
+                writeln!(output, "error {e}")?;
+                output.flush()?;
+                continue;
+            }
+        };
+        match answer(&mut state, &line) {
+            Reply::Quit => return Ok(()),
+            Reply::Lines(lines) => {
+                for l in lines {
+                    writeln!(output, "{l}")?;
+                }
+                output.flush()?;
+            }
+        }
+    }
+}
+
+/// One line, without its end; `None` at the end of the input; an error for
+/// a line too long or not UTF-8 (the line is read to its end and dropped).
+fn read_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+) -> io::Result<Option<Result<String, String>>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if !too_long {
+            if buf.len() + part.len() > MAX_LINE {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(Err(format!("line longer than {MAX_LINE} bytes"))));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(s) => Ok(s.to_string()),
+        Err(_) => Err("line is not UTF-8".to_string()),
+    }))
+}
+
+fn error(text: impl AsRef<str>) -> Reply {
+    Reply::Lines(vec![format!("error {}", safe::text(text.as_ref()))])
+}
+
+fn answer(state: &mut State, line: &str) -> Reply {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&command, args)) = words.split_first() else {
+        return Reply::Lines(Vec::new());
+    };
+    match command {
+        "quit" => Reply::Quit,
+        "isready" => {
+            state.catch_up(true);
+            Reply::Lines(vec!["readyok".into()])
+        }
+        "newgame" => {
+            state.new_game();
+            Reply::Lines(Vec::new())
+        }
+        "position" => match position(state.config.rules, args) {
+            Ok(history) => {
+                state.history = history;
+                Reply::Lines(Vec::new())
+            }
+            Err(e) => error(e),
+        },
+        "go" => go(state, args),
+        "perft" => match args {
+            [n] => match n.parse::<u32>() {
+                Ok(d) if (1..=MAX_PERFT).contains(&d) => {
+                    let pos = state.history[state.history.len() - 1];
+                    let mut p = Perft::with_table(state.config.rules, 20);
+                    match p.count(&pos, d) {
+                        Some(count) => Reply::Lines(vec![format!("perft {d} {count}")]),
+                        None => error(format!("perft {d} overflows 128 bits")),
+                    }
+                }
+                _ => error(format!("perft wants a depth from 1 to {MAX_PERFT}: {n}")),
+            },
+            _ => error("perft wants one depth: perft N"),
+        },
+        other => error(format!(
+            "unknown command {other}: position, go, perft, newgame, isready, quit"
+        )),
+    }
+}
+
+/// The game a `position` line describes, its start first.
+fn position(rules: Draughts, args: &[&str]) -> Result<Vec<Position>, String> {
+    let (start, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (rules.start.position(), rest),
+        Some((&"fen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|&w| w == "moves")
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return Err("position fen wants a FEN, such as B:W21-32:B1-12".into());
+            }
+            let text = rest[..end].join(" ");
+            let pos = fen::parse(&text).map_err(|e| e.to_string())?;
+            (pos, &rest[end..])
+        }
+        _ => return Err("position wants startpos or fen FEN, then moves M1 M2 …".into()),
+    };
+    let moves = match rest.split_first() {
+        None => &[][..],
+        Some((&"moves", moves)) => moves,
+        Some((other, _)) => return Err(format!("expected moves, not {other}")),
+    };
+    if moves.len() > MAX_MOVES {
+        return Err(format!("more than {MAX_MOVES} moves"));
+    }
+    let mut history = vec![start];
+    for (i, text) in moves.iter().enumerate() {
+        let pos = history[history.len() - 1];
+        let m = notation::parse_move(&rules, &pos, text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        history.push(pos.play(&m));
+    }
+    Ok(history)
+}
+
+fn go(state: &mut State, args: &[&str]) -> Reply {
+    let (deadline, depth) = match args {
+        ["movetime", ms] => match ms.parse::<u64>() {
+            Ok(ms) if ms <= MAX_MOVETIME => {
+                (Until(Instant::now() + Duration::from_millis(ms)), MAX_DEPTH)
+            }
+            _ => return error(format!("go movetime wants 0 to {MAX_MOVETIME} ms: {ms}")),
+        },
+        ["depth", n] => match n.parse::<u32>() {
+            Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
+                // A far deadline: the depth ends the search.
+                (Until(Instant::now() + Duration::from_secs(1 << 32)), d)
+            }
+            _ => return error(format!("go depth wants 1 to {MAX_DEPTH}: {n}")),
+        },
+        _ => return error("go wants movetime MS or depth N"),
+    };
+    state.catch_up(false);
+    let rules = state.config.rules;
+    let best = state
+        .player
+        .best_move(&rules, &state.history, &deadline, depth);
+    Reply::Lines(vec![match best {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".into(),
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(script: &str) -> String {
+        let config = Config {
+            rules: Draughts::STANDARD,
+            threads: 1,
+            seed: 1,
+            book: true,
+            endgame: None,
+        };
+        let mut out = Vec::new();
+        run(script.as_bytes(), &mut out, config).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn answers_each_command() {
+        let out = talk(
+            "isready\nposition startpos\nperft 2\nposition startpos moves 11-15 23-19\ngo depth 3\nquit\nisready\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "readyok");
+        assert_eq!(lines[1], "perft 2 49");
+        assert!(lines[2].starts_with("bestmove "), "{out}");
+        assert_eq!(lines.len(), 3, "nothing after quit: {out}");
+    }
+
+    #[test]
+    fn captures_name_every_landing() {
+        let out = talk("position fen B:W19,27:B15 \ngo depth 2\n");
+        assert_eq!(out, "bestmove 15x24x31\n");
+    }
+
+    #[test]
+    fn bad_lines_get_errors_and_change_nothing() {
+        let long = "x".repeat(MAX_LINE + 5);
+        let script = format!(
+            "position startpos moves 11-15 11-15\nfrobnicate\ngo movetime -4\n{long}\nperft 0\nposition fen W:W99:B1\n\u{1b}[2J\nperft 1\n"
+        );
+        let out = talk(&script);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 8, "{out}");
+        assert!(lines[..7].iter().all(|l| l.starts_with("error ")), "{out}");
+        assert!(lines[0].contains("move 2 (11-15)"), "{out}");
+        assert!(lines[3].contains("longer than"), "{out}");
+        assert!(!out.contains('\u{1b}'), "{out}");
+        assert_eq!(lines[7], "perft 1 7");
+    }
+
+    #[test]
+    fn a_lost_position_has_no_move() {
+        assert_eq!(
+            talk("position fen B:W18:B\ngo depth 2\n"),
+            "bestmove none\n"
+        );
+        assert_eq!(
+            talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"),
+            "bestmove none\n"
+        );
+    }
+}

@@ -1,0 +1,55 @@
+//! The console in a pseudo-terminal: the editor's history keeps only the
+//! lines a game took, and a signal at a prompt turns off what the editor
+//! turned on (bracketed paste) before leaving.
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::session::OsSession;
+use expectrl::{Eof, Expect, Session};
+
+fn spawn(tag: &str) -> Result<OsSession, expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-cpty-{tag}-{}", std::process::id()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
+        .args(["--no-clear", "--no-history"])
+        .env("HOME", &home)
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
+#[test]
+fn up_brings_back_the_last_line_taken_not_a_refused_one() -> Result<(), expectrl::Error> {
+    let mut session = spawn("history")?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send_line("B7")?;
+    session.expect("Move (B1, D1, F1, H1)? ")?;
+    session.send_line("Z9")?;
+    session.expect("\"Z9\" is off the board")?;
+    session.expect("Move (B1, D1, F1, H1)? ")?;
+    // Up: the refused Z9 is not there; B7, the line taken before, is.
+    session.send("\x1b[A")?;
+    session.expect("B7")?;
+    session.send("\x15quit\r")?;
+    session.expect("Final score")?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
+#[test]
+fn sigterm_at_a_prompt_turns_bracketed_paste_off() -> Result<(), expectrl::Error> {
+    let mut session = spawn("paste")?;
+    session.expect("Move fox to (B7)? ")?;
+    let pid = session.get_process().pid();
+    let sent = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill ran");
+    assert!(sent.success());
+    session.expect("\x1b[?2004l")?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect(Eof)?;
+    Ok(())
+}
