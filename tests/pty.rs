@@ -222,3 +222,22 @@ fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expec
     session.expect("Final score: Ann:1 - SWTP:0")?;
     Ok(())
 }
+
+#[test]
+fn pasted_controls_are_shown_escaped_and_refused() -> Result<(), expectrl::Error> {
+    let mut session = spawn_two_players("paste")?;
+    session.expect("Move fox to (B7)? ")?;
+    // A paste holding a C1 CSI, a right-to-left override and BEL.
+    session.send("\x1b[200~B7\u{9b}2J\u{202e}x\u{7}\x1b[201~")?;
+    session.expect("B7\\u{9b}2J\\u{202e}x\\u{7}")?;
+    session.send("\r")?;
+    session.expect("That line holds control characters; type plain text.")?;
+    session.send(ControlCode::EndOfText)?;
+    let rest = session.expect("Final score: Ann:0 - Bob:0")?;
+    let rest = String::from_utf8_lossy(rest.before()).to_string();
+    assert!(
+        !rest.contains('\u{9b}') && !rest.contains('\u{202e}'),
+        "{rest:?}"
+    );
+    Ok(())
+}

@@ -147,11 +147,10 @@ impl Console {
         };
         let editor = (interactive && !dumb_terminal()).then(|| {
             let config = Config::builder()
-                .color_mode(if look.colour {
-                    ColorMode::Forced
-                } else {
-                    ColorMode::Disabled
-                })
+                // Forced even without colour: rustyline shows the line
+                // through the highlighter, which escapes pasted controls,
+                // only in a colour mode. The console styles the prompt.
+                .color_mode(ColorMode::Forced)
                 // Only lines the game took go into the history (see `ask`).
                 .auto_add_history(false)
                 .completion_type(CompletionType::List)
