@@ -1,7 +1,7 @@
 //! The line reader and writer: rustyline when both stdin and stdout are
 //! terminals, plain lines otherwise. It knows nothing of any game.
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ mod colour;
 mod completion;
 mod read;
 
-pub use colour::{ColorChoice, dumb_terminal};
+pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Redraw};
 pub use read::terminal_columns;
 use read::{WatchedStdin, check, read_capped};
@@ -134,18 +134,23 @@ pub struct Console {
 }
 
 impl Console {
-    /// The process's own stdin and stdout. A person is at a terminal when
-    /// both are terminals: then rustyline reads (plain lines on a dumb
-    /// terminal), the screen is cleared unless told not to, and Ctrl-C
-    /// between prompts is caught. Anything else is a script.
+    /// The process's own stdin and stdout, as they are now: see [`Console::terminal`].
     pub fn stdio(look: Look) -> Console {
-        let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
+        Console::terminal(Terminal::detect(), look)
+    }
+
+    /// The process's own stdin and stdout, as `terminal` found them once. A
+    /// person is at a terminal when both are terminals: then rustyline reads
+    /// (plain lines on a dumb terminal), the screen is cleared unless told
+    /// not to, and Ctrl-C between prompts is caught. Anything else is a script.
+    pub fn terminal(terminal: Terminal, look: Look) -> Console {
+        let interactive = terminal.interactive();
         signals::install(interactive);
         let look = Look {
             colour: look.colour && !look.teletype,
             ..look
         };
-        let editor = (interactive && !dumb_terminal()).then(|| {
+        let editor = (interactive && !terminal.dumb).then(|| {
             let config = Config::builder()
                 // Forced even without colour: rustyline shows the line
                 // through the highlighter, which escapes pasted controls,
