@@ -98,7 +98,11 @@ fn child_of(parent: i32) -> Option<i32> {
 
 #[test]
 fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> {
-    for (signal, name) in [(libc::SIGTERM, "TERM"), (libc::SIGHUP, "HUP")] {
+    for (signal, name) in [
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGQUIT, "QUIT"),
+    ] {
         let home =
             std::env::temp_dir().join(format!("tallyho-pty-sig-{name}-{}", std::process::id()));
         // A shell runs tallyho, then reports its status and the terminal's

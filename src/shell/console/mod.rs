@@ -145,7 +145,7 @@ impl Console {
     /// not to, and Ctrl-C between prompts is caught. Anything else is a script.
     pub fn terminal(terminal: Terminal, look: Look) -> Console {
         let interactive = terminal.interactive();
-        signals::install(interactive);
+        signals::install(terminal);
         let look = Look {
             colour: look.colour && !look.teletype,
             ..look
