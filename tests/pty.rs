@@ -98,7 +98,11 @@ fn child_of(parent: i32) -> Option<i32> {
 
 #[test]
 fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> {
-    for (signal, name) in [(libc::SIGTERM, "TERM"), (libc::SIGHUP, "HUP")] {
+    for (signal, name) in [
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGQUIT, "QUIT"),
+    ] {
         let home =
             std::env::temp_dir().join(format!("tallyho-pty-sig-{name}-{}", std::process::id()));
         // A shell runs tallyho, then reports its status and the terminal's
@@ -220,5 +224,24 @@ fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expec
     assert!(shown.contains("1. SWTP moves A4-B3."), "{shown}");
     session.send(ControlCode::EndOfTransmission)?;
     session.expect("Final score: Ann:1 - SWTP:0")?;
+    Ok(())
+}
+
+#[test]
+fn pasted_controls_are_shown_escaped_and_refused() -> Result<(), expectrl::Error> {
+    let mut session = spawn_two_players("paste")?;
+    session.expect("Move fox to (B7)? ")?;
+    // A paste holding a C1 CSI, a right-to-left override and BEL.
+    session.send("\x1b[200~B7\u{9b}2J\u{202e}x\u{7}\x1b[201~")?;
+    session.expect("B7\\u{9b}2J\\u{202e}x\\u{7}")?;
+    session.send("\r")?;
+    session.expect("That line holds control characters; type plain text.")?;
+    session.send(ControlCode::EndOfText)?;
+    let rest = session.expect("Final score: Ann:0 - Bob:0")?;
+    let rest = String::from_utf8_lossy(rest.before()).to_string();
+    assert!(
+        !rest.contains('\u{9b}') && !rest.contains('\u{202e}'),
+        "{rest:?}"
+    );
     Ok(())
 }

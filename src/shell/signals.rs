@@ -11,7 +11,6 @@
 //! writing to it (a pipe nobody reads, a terminal paused with Ctrl-S), so the
 //! last words go out without blocking, or not at all.
 
-use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -19,6 +18,8 @@ use rustix::termios::{self, OptionalActions, Termios};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
+
+use super::console::Terminal;
 
 /// Set by Ctrl-C outside a prompt (while the computer thinks or pauses):
 /// the process's console reads it as its stop flag.
@@ -50,16 +51,20 @@ static SAVED: OnceLock<Termios> = OnceLock::new();
 /// Whether a line editor may have turned on bracketed paste, to turn off.
 static EDITING: AtomicBool = AtomicBool::new(false);
 
-/// Starts the signal thread, once. With `catch_ctrl_c`, Ctrl-C between
-/// prompts is noted (see [`interrupted`]) instead of killing the process; a
-/// second Ctrl-C before the first is noticed leaves at once.
+/// Starts the signal thread, once, for the process's `terminal` as read at
+/// start-up. With a person at the terminal, Ctrl-C between prompts is noted
+/// (see [`interrupted`]) instead of killing the process; a second Ctrl-C
+/// before the first is noticed leaves at once.
 ///
-/// Without it (a script's stdin), Ctrl-C ends the session as SIGTERM does:
+/// Otherwise (a script's stdin), Ctrl-C ends the session as SIGTERM does:
 /// the final score, then exit status 130.
-pub fn install(catch_ctrl_c: bool) {
+pub fn install(terminal: Terminal) {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        save_terminal();
+        let catch_ctrl_c = terminal.interactive();
+        if terminal.stdin {
+            save_terminal();
+        }
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
@@ -73,7 +78,7 @@ pub fn install(catch_ctrl_c: bool) {
                     {
                         continue;
                     }
-                    leave(128 + signal);
+                    leave(128 + signal, terminal.stdout);
                 }
             });
     });
@@ -91,7 +96,7 @@ pub fn writing() -> MutexGuard<'static, ()> {
 }
 
 /// Puts the terminal back, says the farewell on a line of its own, and exits.
-fn leave(status: i32) -> ! {
+fn leave(status: i32, stdout_terminal: bool) -> ! {
     let _writing = writing();
     restore_terminal();
     let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -103,7 +108,7 @@ fn leave(status: i32) -> ! {
     match farewell {
         Some(line) => last.push_str(&format!("\n{line}\n")),
         // At least leave the shell's prompt a line of its own.
-        None if io::stdout().is_terminal() => last.push('\n'),
+        None if stdout_terminal => last.push('\n'),
         None => {}
     }
     say_without_waiting(last.as_bytes());
@@ -127,9 +132,6 @@ fn say_without_waiting(bytes: &[u8]) {
 }
 
 fn save_terminal() {
-    if !io::stdin().is_terminal() {
-        return;
-    }
     if let Ok(settings) = termios::tcgetattr(rustix::stdio::stdin()) {
         let _ = SAVED.set(settings);
     }

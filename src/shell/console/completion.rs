@@ -5,10 +5,18 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use rustyline::completion::{Completer, Pair};
-use rustyline::highlight::Highlighter;
+use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Cmd, ConditionalEventHandler, Context, Event, EventContext, Helper, RepeatCount};
+
+use crate::shell::ask::is_format;
+use crate::shell::safe;
+
+/// Whether a line holds a character a terminal would obey rather than show.
+fn unsafe_line(line: &str) -> bool {
+    line.chars().any(|c| c.is_control() || is_format(c))
+}
 
 /// Tab completion from the current question's answers. A multi-word answer
 /// (a whole move, `D1 C2`) completes word by word: after `D1 `, Tab offers
@@ -64,6 +72,22 @@ impl Hinter for Answers {
 }
 
 impl Highlighter for Answers {
+    /// The line as typed, with pasted controls, bidirectional overrides and
+    /// BEL shown escaped, never sent to the terminal. While such a line is
+    /// on show the cursor may sit short of its end (rustyline counts a
+    /// control as no column); Enter refuses the line anyway.
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        if unsafe_line(line) {
+            Cow::Owned(safe::text(line))
+        } else {
+            Cow::Borrowed(line)
+        }
+    }
+
+    fn highlight_char(&self, line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        unsafe_line(line)
+    }
+
     fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
         &'s self,
         prompt: &'p str,
@@ -87,5 +111,19 @@ impl ConditionalEventHandler for Redraw {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
         *self.typed.lock().unwrap_or_else(|e| e.into_inner()) = Some(ctx.line().to_string());
         Some(Cmd::Interrupt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_controls_are_shown_escaped() {
+        let answers = Answers::default();
+        let shown = answers.highlight("B7\u{9b}31m\u{202e}x\u{7}", 0);
+        assert_eq!(shown, "B7\\u{9b}31m\\u{202e}x\\u{7}");
+        assert!(!unsafe_line(&shown));
+        assert_eq!(answers.highlight("D1 C2", 0), "D1 C2");
     }
 }

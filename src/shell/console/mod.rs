@@ -1,7 +1,7 @@
 //! The line reader and writer: rustyline when both stdin and stdout are
 //! terminals, plain lines otherwise. It knows nothing of any game.
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ mod colour;
 mod completion;
 mod read;
 
-pub use colour::{ColorChoice, dumb_terminal};
+pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Redraw};
 pub use read::terminal_columns;
 use read::{WatchedStdin, check, read_capped};
@@ -134,24 +134,28 @@ pub struct Console {
 }
 
 impl Console {
-    /// The process's own stdin and stdout. A person is at a terminal when
-    /// both are terminals: then rustyline reads (plain lines on a dumb
-    /// terminal), the screen is cleared unless told not to, and Ctrl-C
-    /// between prompts is caught. Anything else is a script.
+    /// The process's own stdin and stdout, as they are now: see [`Console::terminal`].
     pub fn stdio(look: Look) -> Console {
-        let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
-        signals::install(interactive);
+        Console::terminal(Terminal::detect(), look)
+    }
+
+    /// The process's own stdin and stdout, as `terminal` found them once. A
+    /// person is at a terminal when both are terminals: then rustyline reads
+    /// (plain lines on a dumb terminal), the screen is cleared unless told
+    /// not to, and Ctrl-C between prompts is caught. Anything else is a script.
+    pub fn terminal(terminal: Terminal, look: Look) -> Console {
+        let interactive = terminal.interactive();
+        signals::install(terminal);
         let look = Look {
             colour: look.colour && !look.teletype,
             ..look
         };
-        let editor = (interactive && !dumb_terminal()).then(|| {
+        let editor = (interactive && !terminal.dumb).then(|| {
             let config = Config::builder()
-                .color_mode(if look.colour {
-                    ColorMode::Forced
-                } else {
-                    ColorMode::Disabled
-                })
+                // Forced even without colour: rustyline shows the line
+                // through the highlighter, which escapes pasted controls,
+                // only in a colour mode. The console styles the prompt.
+                .color_mode(ColorMode::Forced)
                 // Only lines the game took go into the history (see `ask`).
                 .auto_add_history(false)
                 .completion_type(CompletionType::List)
@@ -411,80 +415,12 @@ impl Console {
         } else {
             question.to_string()
         };
-        if matches!(self.reader, Reader::Plain { .. }) {
+        let reply = if matches!(self.reader, Reader::Editor { .. }) {
+            self.ask_editor(question, &styled, answers)?
+        } else {
             // Printed here, at the paper's pace if there is one.
             self.write(&styled)?;
-        }
-        let reply = match &mut self.reader {
-            Reader::Editor { editor, typed } => {
-                // The line before this question was taken: Up brings it back.
-                if let Some(line) = self.unrefused.take() {
-                    let _ = editor.add_history_entry(line);
-                }
-                if let Some(helper) = editor.helper_mut() {
-                    helper.candidates = answers.to_vec();
-                }
-                let mut initial = String::new();
-                loop {
-                    let read =
-                        editor.readline_with_initial(&(question, styled.as_str()), (&initial, ""));
-                    let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
-                    match (read, redraw) {
-                        (Err(ReadlineError::Interrupted), Some(line)) => {
-                            // Ctrl-L: the screen again, then the question with what was typed.
-                            initial = line;
-                            self.out.write_all(b"\x1b[H\x1b[2J")?;
-                            self.out.write_all(self.screen.as_bytes())?;
-                            self.out.flush()?;
-                        }
-                        (Ok(line), _) => break check(line.into_bytes()),
-                        (Err(ReadlineError::Io(e)), _)
-                            if e.kind() == io::ErrorKind::InvalidData =>
-                        {
-                            break Reply::Bad(BadLine::NotUtf8);
-                        }
-                        (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
-                            return Err(e);
-                        }
-                        (Err(_), _) => break Reply::End,
-                    }
-                }
-            }
-            Reader::Plain { input, echo } => {
-                let echo = *echo;
-                let read = read_capped(input.as_mut(), MAX_LINE)?;
-                if !echo {
-                    if read.is_none() {
-                        // End of input leaves the cursor after the prompt.
-                        self.out.write_all(b"\n")?;
-                    }
-                    match read {
-                        None => Reply::End,
-                        Some((_, total)) if total > MAX_LINE => Reply::Bad(BadLine::TooLong(total)),
-                        Some((bytes, _)) => check(bytes),
-                    }
-                } else {
-                    let room = self.width().saturating_sub(safe::width(question)).max(8);
-                    match read {
-                        None => {
-                            self.echo("", room)?;
-                            Reply::End
-                        }
-                        Some((bytes, total)) if total > MAX_LINE => {
-                            self.echo(&String::from_utf8_lossy(&bytes), room)?;
-                            Reply::Bad(BadLine::TooLong(total))
-                        }
-                        Some((bytes, _)) => {
-                            let reply = check(bytes);
-                            match &reply {
-                                Reply::Line(line) => self.echo(line, room)?,
-                                Reply::Bad(_) | Reply::End => self.echo("", room)?,
-                            }
-                            reply
-                        }
-                    }
-                }
-            }
+            self.ask_plain(question)?
         };
         if self.clears {
             self.screen.push_str(&format!(
@@ -504,6 +440,79 @@ impl Console {
             }
             Reply::End => {}
         }
+        Ok(reply)
+    }
+
+    /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
+    fn ask_editor(
+        &mut self,
+        question: &str,
+        styled: &str,
+        answers: &[String],
+    ) -> io::Result<Reply> {
+        let Reader::Editor { editor, typed } = &mut self.reader else {
+            return Ok(Reply::End);
+        };
+        // The line before this question was taken: Up brings it back.
+        if let Some(line) = self.unrefused.take() {
+            let _ = editor.add_history_entry(line);
+        }
+        if let Some(helper) = editor.helper_mut() {
+            helper.candidates = answers.to_vec();
+        }
+        let mut initial = String::new();
+        loop {
+            let read = editor.readline_with_initial(&(question, styled), (&initial, ""));
+            let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match (read, redraw) {
+                (Err(ReadlineError::Interrupted), Some(line)) => {
+                    // Ctrl-L: the screen again, then the question with what was typed.
+                    initial = line;
+                    self.out.write_all(b"\x1b[H\x1b[2J")?;
+                    self.out.write_all(self.screen.as_bytes())?;
+                    self.out.flush()?;
+                }
+                (Ok(line), _) => return Ok(check(line.into_bytes())),
+                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
+                    return Ok(Reply::Bad(BadLine::NotUtf8));
+                }
+                (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    return Err(e);
+                }
+                (Err(_), _) => return Ok(Reply::End),
+            }
+        }
+    }
+
+    /// Reads a plain line; a script's is echoed after its question.
+    fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
+        let Reader::Plain { input, echo } = &mut self.reader else {
+            return Ok(Reply::End);
+        };
+        let echo = *echo;
+        let read = read_capped(input.as_mut(), MAX_LINE)?;
+        let reply = match &read {
+            None => Reply::End,
+            Some((_, total)) if *total > MAX_LINE => Reply::Bad(BadLine::TooLong(*total)),
+            Some((bytes, _)) => check(bytes.clone()),
+        };
+        if !echo {
+            if reply == Reply::End {
+                // End of input leaves the cursor after the prompt.
+                self.out.write_all(b"\n")?;
+            }
+            return Ok(reply);
+        }
+        let room = self.width().saturating_sub(safe::width(question)).max(8);
+        let shown = match (&reply, read) {
+            (Reply::Line(line), _) => line.clone(),
+            // A line too long is echoed cut, so a transcript shows what it was.
+            (Reply::Bad(BadLine::TooLong(_)), Some((bytes, _))) => {
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+            _ => String::new(),
+        };
+        self.echo(&shown, room)?;
         Ok(reply)
     }
 
