@@ -190,3 +190,25 @@ fn a_replay_says_where_a_turn_was_skipped() {
     assert!(replay.contains(skipped), "{replay}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn analyse_all_values_every_legal_move() {
+    let dir = std::env::temp_dir().join(format!("tallyho-fish-all-{}", std::process::id()));
+    let out = tallyho(&dir.join("history.jsonl"))
+        .args(["fish", "analyse", "--all", "--json", "--think", "500"])
+        .arg("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P")
+        .output()
+        .expect("ran");
+    assert!(out.status.success(), "{out:?}");
+    let object: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let moves = object["moves"].as_array().expect("a list of moves");
+    assert_eq!(moves.len(), 6, "{object}");
+    let values: Vec<i64> = moves
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap_or(i64::MIN))
+        .collect();
+    assert!(
+        values.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {values:?}"
+    );
+}

@@ -39,6 +39,10 @@ pub enum FishTool {
         /// or - to read positions from standard input, one a line, and write
         /// one JSON object a line.
         position: String,
+
+        /// List every legal move with its value, best first.
+        #[arg(long)]
+        all: bool,
     },
 }
 

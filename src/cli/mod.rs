@@ -379,7 +379,7 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
         ["draughts", "engine"] => &[&["captures", "threads", "seed"]],
         ["draughts", "build-db"] => &[&["captures"]],
         ["fish"] => &[&["board", "tiles", "penguins", "think"], PLAY, LOOK, LOG],
-        ["fish", "analyse"] => &[&["think", "json", "color"]],
+        ["fish", "analyse"] => &[&["think", "json", "color", "all"]],
         ["history"] => &[&["json", "pdn", "history"]],
         ["replay"] => &[&["step", "history"], LOOK],
         _ => &[],

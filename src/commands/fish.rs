@@ -9,7 +9,9 @@ use crate::cli::Options;
 use crate::cli::fish::{FishTool, Tiles};
 use tallyho::faces::fish::{FishFace, board};
 use tallyho::games::GameKind;
-use tallyho::games::fish::{Analysis, Board, Deal, Limits, Position, Setup, Side, analyse};
+use tallyho::games::fish::{
+    Analysis, Board, DEFAULT_MEMORY, Deal, Limits, Position, Search, Setup, Side, analyse,
+};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
 use tallyho::shell::log::Record;
@@ -21,7 +23,17 @@ use tallyho::shell::text::plies;
 pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppError> {
     let think = options.play.think;
     match tool {
-        Some(FishTool::Analyse { position }) => {
+        Some(FishTool::Analyse {
+            position,
+            all: true,
+        }) => {
+            analyse_all(position, think, options.look.json)?;
+            Ok(Ending::Clean)
+        }
+        Some(FishTool::Analyse {
+            position,
+            all: false,
+        }) => {
             analyse_position(
                 position,
                 think,
@@ -56,6 +68,36 @@ pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppErro
             )
         }
     }
+}
+
+/// `tallyho fish analyse --all`: every legal move with its value, best first.
+fn analyse_all(text: &str, think: u64, json: bool) -> Result<(), AppError> {
+    let pos = position(text).map_err(AppError::Usage)?;
+    let board = pos.board();
+    let mut search = Search::sized(board, Some(think), DEFAULT_MEMORY);
+    let values = search.analyse_all(&pos, Limits::NONE, &Until::after_millis(think));
+    let mut out = io::stdout().lock();
+    let side = pos.to_move();
+    if json {
+        let moves: Vec<serde_json::Value> = values
+            .iter()
+            .map(|v| serde_json::json!({"move": v.mv.to_string(), "value": v.value, "exact": v.exact}))
+            .collect();
+        let object = serde_json::json!({"position": pos.notation(), "to_move": side.to_string(), "moves": moves});
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    writeln!(out, "Position:  {}", pos.notation())?;
+    writeln!(
+        out,
+        "To move:   {side}; values are P's points minus A's at the end"
+    )?;
+    for v in &values {
+        let judged = if v.exact { "exact" } else { "an estimate" };
+        let name = tallyho::faces::fish::text::move_words(&v.mv);
+        writeln!(out, "  {name:<24} {:+} ({judged})", v.value)?;
+    }
+    Ok(())
 }
 
 /// A position to analyse: it reads, and a player can move.
