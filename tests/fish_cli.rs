@@ -102,7 +102,9 @@ fn a_fish_game_is_logged_listed_and_replayed() {
         .arg("history")
         .assert()
         .success()
-        .stdout(predicate::str::contains("fish"));
+        .stdout(predicate::str::contains("fish"))
+        // The points, first side's first, beside the winner or the draw.
+        .stdout(predicate::str::is_match(r" \d+-\d+ ").expect("a pattern"));
     tallyho(&log)
         .args(["replay", "1"])
         .assert()

@@ -448,6 +448,7 @@ fn table_aligns_names_by_display_width_and_cuts_long_ones() {
         outcome: tallyho::shell::log::Ending {
             winner: winner.map(String::from),
             how: "fox-home".to_string(),
+            score: None,
         },
         ..record()
     };

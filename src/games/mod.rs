@@ -106,6 +106,14 @@ pub trait Rules {
     /// The position in the game's text notation, as the log and `analyse` use it.
     fn notation(&self, pos: &Self::Position) -> String;
 
+    /// The score a game of points ends with, for the log and its table:
+    /// `22-24`, the first side's first. `None` for a game won or drawn
+    /// without points.
+    fn score(&self, pos: &Self::Position) -> Option<String> {
+        let _ = pos;
+        None
+    }
+
     /// Reads a position in the game's notation, checked.
     fn parse_position(&self, text: &str) -> Result<Self::Position, String>;
 

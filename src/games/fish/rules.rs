@@ -166,6 +166,10 @@ impl games::Rules for Setup {
     /// Reads a position and checks it belongs to this setup: the same board
     /// size and no more penguins a side. (The tiles may differ: analysis
     /// takes any position.)
+    fn score(&self, pos: &Position) -> Option<String> {
+        Some(format!("{}-{}", pos.score(Side::P), pos.score(Side::A)))
+    }
+
     fn parse_position(&self, text: &str) -> Result<Position, String> {
         let pos = Position::parse(text).map_err(|e| e.to_string())?;
         if pos.board() != self.board {

@@ -44,6 +44,10 @@ pub struct Ending {
     pub winner: Option<String>,
     /// How, as the game names it: `fox-trapped`, `repetition`, `resigned`.
     pub how: String,
+    /// The points each side ended with, for a game of points (`22-24`, the
+    /// first side's first); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
 }
 
 /// One finished game, as one line of the log.
@@ -101,6 +105,7 @@ impl Record {
             outcome: Ending {
                 winner: outcome.winner().map(|side| side.to_string()),
                 how: outcome.how().to_string(),
+                score: rules.score(game.position()),
             },
             plies: u32::try_from(game.moves().len()).unwrap_or(u32::MAX),
             start: rules.notation(game.start()),
@@ -171,6 +176,7 @@ impl From<RecordV1> for Record {
             outcome: Ending {
                 winner: Some(old.winner),
                 how: old.ending,
+                score: None,
             },
             plies: old.plies,
             start: old.start,

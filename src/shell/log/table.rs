@@ -30,6 +30,11 @@ fn row(record: &Record) -> [String; 7] {
         (Some(_), Some(_)) => "Computer".to_string(),
         (Some(side), _) => side.clone(),
     };
+    // A game of points says how many: `Ann 22-24`, the first side's first.
+    let winner = match &record.outcome.score {
+        Some(score) => format!("{winner} {score}"),
+        None => winner,
+    };
     [
         record.number.to_string(),
         short_date(&record.date),
