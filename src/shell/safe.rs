@@ -88,6 +88,25 @@ pub fn wrap(text: &str, width: usize) -> String {
             out.push_str(line);
             continue;
         }
+        // A table's row (`  hint    name a best move …`): its description
+        // wraps under itself, so the columns stay aligned.
+        if let Some(column) = description_column(line)
+            && width >= column + 12
+        {
+            let (term, description) = line.split_at(column);
+            let body = wrap_words(description, width - self::width(term));
+            let pad = " ".repeat(self::width(term));
+            for (k, part) in body.iter().enumerate() {
+                if k > 0 {
+                    out.push('\n');
+                    out.push_str(&pad);
+                } else {
+                    out.push_str(term);
+                }
+                out.push_str(part);
+            }
+            continue;
+        }
         let indent = &line[..line.len() - line.trim_start().len()];
         let room = width.saturating_sub(self::width(indent)).max(1);
         let mut current = String::new();
@@ -116,9 +135,50 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// Where a table row's description begins: after an indent, a term, and a
+/// gap of two spaces or more. `None` for a line that is no such row.
+fn description_column(line: &str) -> Option<usize> {
+    let indent = line.len() - line.trim_start().len();
+    if indent == 0 {
+        return None;
+    }
+    let gap = line[indent..].find("  ")? + indent;
+    let after = line[gap..].len() - line[gap..].trim_start().len();
+    let column = gap + after;
+    (column < line.len()).then_some(column)
+}
+
+/// Words wrapped at `room` columns, each line without its indent.
+fn wrap_words(text: &str, room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        if !current.is_empty() && width(&current) + 1 + width(word) > room {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_row_wraps_under_its_own_description() {
+        let row = "  hint     name a best move, with the verdict of best play";
+        assert_eq!(
+            wrap(row, 40),
+            "  hint     name a best move, with the\n           verdict of best play"
+        );
+        // Too narrow for the columns: the plain wrap.
+        assert!(wrap(row, 20).lines().all(|l| width(l) <= 20));
+    }
 
     #[test]
     fn escapes_reach_the_screen_as_text() {
