@@ -2,6 +2,9 @@
 //! streams: neither reads the other's lines nor writes into the other's
 //! output, and a stop raised for one leaves the other asking.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::io::{self, Cursor, Write};
 use std::sync::{Arc, Barrier, Mutex};
 use std::thread;

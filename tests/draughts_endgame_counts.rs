@@ -11,6 +11,9 @@
 //! (the database is read from `target/endgame-db`, or built there, about two
 //! minutes; the second solver takes a few minutes more).
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::HashMap;
 
 use tallyho::games::draughts::endgame::Endgame;

@@ -3,6 +3,9 @@
 //! matches. Long tournaments are the example's job:
 //! `cargo run --release --example draughts_tournament -- --a overpowered --b cunning --games 100 --seed 2 --think 100`.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::cell::Cell;
 use std::sync::Arc;
 

@@ -8,6 +8,9 @@
 //! counts came from this file's reference generator
 //! (`cargo test --test draughts_movegen -- --ignored --nocapture print_reference_counts`).
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;

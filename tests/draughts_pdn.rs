@@ -1,6 +1,9 @@
 //! PDN: a file written elsewhere replays legally, tallyho's own files read
 //! back to the same games, and no input makes the reader panic.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use proptest::prelude::*;
 use tallyho::games::Rules;
 use tallyho::games::draughts::pdn::{self, GameResult, PdnGame};

@@ -3,6 +3,9 @@
 //! move, the points add up, a skipped player really had no move, and the
 //! notation reads back what it wrote.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use proptest::prelude::*;
 
 use tallyho::games::Rules;

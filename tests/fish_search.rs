@@ -3,6 +3,9 @@
 //! random small boards and random positions with few tiles left; and the
 //! computer levels and limits that tests rely on.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::HashMap;
 
 use proptest::prelude::*;

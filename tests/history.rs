@@ -3,6 +3,9 @@
 //! old logs stay readable, and appenders in many threads and processes never
 //! lose a record.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};

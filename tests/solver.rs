@@ -3,6 +3,9 @@
 //! boards, odd widths and the capture rules included, by hand on a few
 //! positions, and by the invariant that a value agrees with its children's values.
 
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 

@@ -23,12 +23,20 @@ pub enum FenError {
     ColourTwice(Side),
     /// An entry of a list is not a square.
     Square {
+        /// The side concerned.
         side: Side,
+        /// What was typed.
         text: String,
+        /// Why it is not one.
         error: PdnSquareError,
     },
     /// A range whose ends are out of order.
-    Range { side: Side, text: String },
+    Range {
+        /// The side concerned.
+        side: Side,
+        /// What was typed.
+        text: String,
+    },
     /// A square listed more than once.
     Twice(PdnSquare),
     /// The squares do not make a position.

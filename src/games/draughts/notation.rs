@@ -19,17 +19,38 @@ pub enum MoveError {
     /// Nothing stands on the first square.
     NoPiece(PdnSquare),
     /// The first square holds the other side's piece.
-    NotYours { square: PdnSquare, piece: Piece },
+    NotYours {
+        /// The square.
+        square: PdnSquare,
+        /// The piece there.
+        piece: Piece,
+    },
     /// A step or a capture was named while a capture must be taken.
-    CaptureCompulsory { captures: Vec<Move> },
+    CaptureCompulsory {
+        /// The captures the side to move must choose from.
+        captures: Vec<Move>,
+    },
     /// The squares begin a capture that must go on.
-    Unfinished { text: String, options: Vec<Move> },
+    Unfinished {
+        /// What was typed.
+        text: String,
+        /// The legal moves that fit.
+        options: Vec<Move>,
+    },
     /// A short capture that fits more than one legal capture.
-    Ambiguous { text: String, options: Vec<Move> },
+    Ambiguous {
+        /// What was typed.
+        text: String,
+        /// The legal moves that fit.
+        options: Vec<Move>,
+    },
     /// The piece cannot make this move; `options` are its legal moves.
     Illegal {
+        /// What was typed.
         text: String,
+        /// The square moved from.
         from: PdnSquare,
+        /// The legal moves that fit.
         options: Vec<Move>,
     },
 }

@@ -84,9 +84,19 @@ pub enum PlacementError {
     /// A square holds a black and a white piece.
     Overlap(PdnSquare),
     /// A side has more than twelve pieces.
-    TooMany { side: Side, count: u32 },
+    TooMany {
+        /// The side concerned.
+        side: Side,
+        /// How many there are.
+        count: u32,
+    },
     /// A man stands on the row where it would have been crowned.
-    UncrownedMan { side: Side, square: PdnSquare },
+    UncrownedMan {
+        /// The side concerned.
+        side: Side,
+        /// The square.
+        square: PdnSquare,
+    },
 }
 
 impl fmt::Display for PlacementError {

@@ -24,6 +24,7 @@ pub struct Entry {
     pub score: i16,
     /// How deep the search below it went.
     pub depth: i8,
+    /// Whether the score is exact, a lower bound or an upper bound.
     pub bound: Bound,
     /// Where the best move stands in the generator's list for the position.
     pub best: u8,

@@ -27,7 +27,12 @@ pub enum BoardError {
     /// Not `WxH`.
     Syntax(String),
     /// A side outside 4-8.
-    Range { width: u32, height: u32 },
+    Range {
+        /// The width asked for.
+        width: u32,
+        /// The height asked for.
+        height: u32,
+    },
 }
 
 impl fmt::Display for BoardError {

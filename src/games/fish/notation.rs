@@ -16,11 +16,19 @@ pub enum NotationError {
     /// Nothing but spaces.
     Empty,
     /// A character in the rows that is not a tile.
-    Tile { row: usize, found: char },
+    Tile {
+        /// The row, from 1.
+        row: usize,
+        /// The character found.
+        found: char,
+    },
     /// Rows of different widths.
     Ragged {
+        /// The row, from 1.
         row: usize,
+        /// The width asked for.
         width: usize,
+        /// The first row's width.
         first: usize,
     },
     /// The rows make a board of a size not allowed.
@@ -32,7 +40,12 @@ pub enum NotationError {
     /// No `next:` field.
     NoTurn,
     /// A bad square in a penguin list.
-    Square { side: Side, error: SquareError },
+    Square {
+        /// The side concerned.
+        side: Side,
+        /// Why it is not one.
+        error: SquareError,
+    },
     /// `place:` not two small numbers.
     Place(String),
     /// `points:` not two lists of points.

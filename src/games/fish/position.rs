@@ -198,25 +198,50 @@ pub enum PositionError {
     /// Two penguins on one square.
     Shared(Square),
     /// Too many penguins for one side.
-    TooMany { side: Side, count: u32 },
+    TooMany {
+        /// The side concerned.
+        side: Side,
+        /// How many there are.
+        count: u32,
+    },
     /// A tile off the board.
     TileOffBoard,
     /// The named side cannot act but the other can.
-    WrongTurn { named: Side, next: Side },
+    WrongTurn {
+        /// The side the position names.
+        named: Side,
+        /// The side whose turn it is.
+        next: Side,
+    },
     /// Penguins still to place, with no free 1-point tile left for them.
     NowhereToPlace,
     /// The players have different numbers of penguins, placed and to place
     /// together: every game gives both the same number.
-    Unequal { p: u32, a: u32 },
+    Unequal {
+        /// P's penguins.
+        p: u32,
+        /// A's penguins.
+        a: u32,
+    },
     /// No penguin at all, placed or to place: every game has at least one each.
     NoPenguins,
     /// `A` has placed more penguins than `P`, or `P` two more than `A`, or the
     /// turn to place is not the one alternation gives: `P` places first and
     /// the players alternate, so `next` must be `P` when both have as many
     /// left to place, `A` when `A` has one more.
-    PlacingOrder { to_place: [u8; 2], named: Side },
+    PlacingOrder {
+        /// The penguins still to place, P's first.
+        to_place: [u8; 2],
+        /// The side the position names.
+        named: Side,
+    },
     /// More tiles collected than are taken from the board.
-    Collected { collected: u32, taken: u32 },
+    Collected {
+        /// The points collected.
+        collected: u32,
+        /// The tiles taken.
+        taken: u32,
+    },
     /// Points collected while penguins are still being placed: no tile is
     /// taken before every penguin stands.
     CollectedWhilePlacing,

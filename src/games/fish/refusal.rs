@@ -24,19 +24,30 @@ pub enum Refusal {
     /// Placing on a penguin.
     PlaceOccupied(Square),
     /// Placing on a tile worth more than 1.
-    PlaceWorth { at: Square, points: u8 },
+    PlaceWorth {
+        /// The square.
+        at: Square,
+        /// Its points.
+        points: u8,
+    },
     /// More than two squares for a move.
     TooLong,
     /// The first square holds no penguin.
     NoPenguin {
+        /// The square.
         at: Square,
+        /// The side to move.
         mover: Side,
+        /// The squares of the mover's own penguins.
         own: Vec<Square>,
     },
     /// The first square holds the other side's penguin.
     NotYours {
+        /// The square.
         at: Square,
+        /// The side whose penguin stands there.
         owner: Side,
+        /// The squares of the mover's own penguins.
         own: Vec<Square>,
     },
     /// The chosen penguin cannot move at all.
@@ -44,16 +55,25 @@ pub enum Refusal {
     /// The destination is where the penguin stands.
     Stay(Square),
     /// The destination is not on a line through the penguin.
-    NotInLine { from: Square, to: Square },
+    NotInLine {
+        /// The square moved from.
+        from: Square,
+        /// The square moved to.
+        to: Square,
+    },
     /// The destination tile is taken.
     DestinationTaken(Square),
     /// A penguin stands on the destination.
     DestinationOccupied(Square),
     /// Something on the way: a taken tile or a penguin.
     Blocked {
+        /// The square moved from.
         from: Square,
+        /// The square moved to.
         to: Square,
+        /// The square.
         at: Square,
+        /// Whether a penguin stands in the way (else a taken tile).
         penguin: bool,
     },
 }

@@ -21,7 +21,12 @@ pub enum SetupError {
     /// Penguins outside 1-4.
     Penguins(u32),
     /// A log's setup with a missing or bad value.
-    Log { key: &'static str, problem: String },
+    Log {
+        /// The setup's key.
+        key: &'static str,
+        /// What is wrong with its value.
+        problem: String,
+    },
 }
 
 impl fmt::Display for SetupError {

@@ -38,19 +38,46 @@ pub enum SquareError {
     /// Nothing was typed.
     Empty,
     /// Not two numbers.
-    Syntax { text: String, board: Board },
+    Syntax {
+        /// What was typed.
+        text: String,
+        /// The board.
+        board: Board,
+    },
     /// A single number.
-    OnlyOne { text: String },
+    OnlyOne {
+        /// What was typed.
+        text: String,
+    },
     /// More than two numbers.
-    TooMany { text: String },
+    TooMany {
+        /// What was typed.
+        text: String,
+    },
     /// A letter and a number, as the other games name squares.
-    Lettered { text: String },
+    Lettered {
+        /// What was typed.
+        text: String,
+    },
     /// Full-width look-alike characters.
-    FullWidth { text: String },
+    FullWidth {
+        /// What was typed.
+        text: String,
+    },
     /// A row beyond the board, as typed (without leading zeros).
-    RowOff { row: String, board: Board },
+    RowOff {
+        /// The row, from 1.
+        row: String,
+        /// The board.
+        board: Board,
+    },
     /// A column beyond the board, as typed (without leading zeros).
-    ColumnOff { column: String, board: Board },
+    ColumnOff {
+        /// The column as typed.
+        column: String,
+        /// The board.
+        board: Board,
+    },
 }
 
 impl fmt::Display for SquareError {
