@@ -53,3 +53,58 @@ fn sigterm_at_a_prompt_turns_bracketed_paste_off() -> Result<(), expectrl::Error
     session.expect(Eof)?;
     Ok(())
 }
+
+/// tallyho against the computer in a pseudo-terminal, with `extra` options.
+fn spawn_against(tag: &str, extra: &[&str]) -> Result<OsSession, expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-cpty-{tag}-{}", std::process::id()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(extra)
+        .args(["--players", "1", "--names", "Ann", "--color", "never"])
+        .args(["--no-clear", "--no-history"])
+        .env("HOME", &home)
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
+#[test]
+fn ctrl_c_while_a_hint_is_thought_out_says_no_half_hint() -> Result<(), expectrl::Error> {
+    let mut session = spawn_against(
+        "hint",
+        &[
+            "fish", "--level", "rubbish", "--think", "8000", "--seed", "1",
+        ],
+    )?;
+    session.expect("P, start a penguin")?;
+    session.send_line("1 1")?;
+    session.expect("P, move from (1,1)")?;
+    session.send_line("hint")?;
+    std::thread::sleep(Duration::from_millis(500));
+    session.send(expectrl::ControlCode::EndOfText)?;
+    let found = session.expect("Final score")?;
+    let said = String::from_utf8_lossy(found.before()).to_string();
+    assert!(!said.contains("Hint:"), "{said}");
+    session.expect(Eof)?;
+    Ok(())
+}
+
+#[test]
+fn ctrl_c_in_the_pause_before_a_computer_move_plays_and_says_nothing() -> Result<(), expectrl::Error>
+{
+    let mut session = spawn_against(
+        "pause",
+        &[
+            "--level", "rubbish", "--side", "hounds", "--delay", "3000", "--seed", "1",
+        ],
+    )?;
+    // The fox (the computer) moves first, after its pause: Ctrl-C in it.
+    session.expect("Fox (SWTP) next")?;
+    std::thread::sleep(Duration::from_millis(500));
+    session.send(expectrl::ControlCode::EndOfText)?;
+    let found = session.expect("Final score")?;
+    let said = String::from_utf8_lossy(found.before()).to_string();
+    assert!(!said.contains("SWTP moves"), "{said}");
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -4,7 +4,9 @@
 
 use owo_colors::OwoColorize;
 
-use crate::games::fish::{Board, Move, Named, Position, Setup, Side, parse_path, skipped};
+use crate::games::fish::{
+    Board, Move, Named, Position, Setup, Side, SquareError, parse_path, skipped,
+};
 use crate::games::{Outcome, Square, Verdict};
 use crate::shell::face::{Canvas, Face, MovePrompt, Player, Squares, View};
 
@@ -229,7 +231,15 @@ impl MovePrompt<Setup> for FishFace {
         let rules = view.rules;
         match squares_as_written(rules.board(), line) {
             Some(read) => read,
-            None => parse_path(rules.board(), line).map_err(|e| e.to_string()),
+            // What is no square is quoted whole, as typed (`((3,3))`).
+            None => parse_path(rules.board(), line).map_err(|e| match e {
+                SquareError::Syntax { board, .. } => SquareError::Syntax {
+                    text: line.trim().to_string(),
+                    board,
+                }
+                .to_string(),
+                e => e.to_string(),
+            }),
         }
     }
 
