@@ -9,10 +9,15 @@ use expectrl::session::OsSession;
 use expectrl::{Eof, Expect, Session};
 
 fn spawn(tag: &str) -> Result<OsSession, expectrl::Error> {
+    spawn_with(tag, &["--players", "2", "--names", "Ann,Bob"])
+}
+
+/// tallyho in a pseudo-terminal, with `args`, no colour, no clearing and no log.
+fn spawn_with(tag: &str, args: &[&str]) -> Result<OsSession, expectrl::Error> {
     let home = std::env::temp_dir().join(format!("tallyho-cpty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
-        .args(["--no-clear", "--no-history"])
+    cmd.args(args)
+        .args(["--color", "never", "--no-clear", "--no-history"])
         .env("HOME", &home)
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
@@ -56,16 +61,9 @@ fn sigterm_at_a_prompt_turns_bracketed_paste_off() -> Result<(), expectrl::Error
 
 /// tallyho against the computer in a pseudo-terminal, with `extra` options.
 fn spawn_against(tag: &str, extra: &[&str]) -> Result<OsSession, expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-cpty-{tag}-{}", std::process::id()));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(extra)
-        .args(["--players", "1", "--names", "Ann", "--color", "never"])
-        .args(["--no-clear", "--no-history"])
-        .env("HOME", &home)
-        .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
-    Ok(session)
+    let mut args = extra.to_vec();
+    args.extend(["--players", "1", "--names", "Ann"]);
+    spawn_with(tag, &args)
 }
 
 #[test]
