@@ -231,6 +231,9 @@ fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expec
 fn pasted_controls_are_shown_escaped_and_refused() -> Result<(), expectrl::Error> {
     let mut session = spawn_two_players("paste")?;
     session.expect("Move fox to (B7)? ")?;
+    // The editor turns bracketed paste on as it starts to read: give it a
+    // moment on a loaded machine, so the paste arrives as one.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     // A paste holding a C1 CSI, a right-to-left override and BEL.
     session.send("\x1b[200~B7\u{9b}2J\u{202e}x\u{7}\x1b[201~")?;
     session.expect("B7\\u{9b}2J\\u{202e}x\\u{7}")?;
