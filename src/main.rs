@@ -33,7 +33,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match commands::run(cli) {
+    let result = commands::run(cli);
+    // A signal that arrived meanwhile ends the process with its own status.
+    tallyho::shell::signals::hold_if_leaving();
+    match result {
         Ok(ending) => ExitCode::from(ending.status()),
         // The reader went away (`tallyho history | head -1`): nothing left to say.
         Err(AppError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -90,14 +90,30 @@ pub fn editing() {
     EDITING.store(true, Ordering::SeqCst);
 }
 
-/// Holds off a signal's exit while a record is written.
+/// Set once a signal has said the process must end: the signal thread
+/// leaves as soon as the record being written is whole.
+static LEAVING: AtomicBool = AtomicBool::new(false);
+
+/// Holds off a signal's exit while a record is written. Once a signal is
+/// leaving, no new record starts: the caller waits for the exit instead, so
+/// a session never outruns the signal to a clean end of its own.
 pub fn writing() -> MutexGuard<'static, ()> {
+    hold_if_leaving();
     WRITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Waits for the exit a signal has begun, if it has: for the end of a
+/// session, which must not end first with a status of its own.
+pub fn hold_if_leaving() {
+    while LEAVING.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
 }
 
 /// Puts the terminal back, says the farewell on a line of its own, and exits.
 fn leave(status: i32, stdout_terminal: bool) -> ! {
-    let _writing = writing();
+    LEAVING.store(true, Ordering::SeqCst);
+    let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     restore_terminal();
     let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut last = String::new();
