@@ -8,12 +8,6 @@ use tallyho::games::fox::{Rules, Side};
 /// Fox and Hounds' setup, and the options of its flows.
 #[derive(Args, Debug, Clone, Default)]
 pub struct FoxArgs {
-    /// Board size WIDTHxHEIGHT, 4x4 to 8x8, for Fox and Hounds and fish. Fox
-    /// and Hounds: on an odd width A1 is dark and there are ceil(width/2)
-    /// hounds; default 8x8, 7x8 for capture. Fish: default 6x6.
-    #[arg(long, global = true, value_name = "WxH")]
-    pub board: Option<String>,
-
     /// Ending rules: standard, coursework (adds the early escape win), escape
     /// (the escape win replaces row 1) or capture (the Python project's game:
     /// the fox and the hounds take each other). Default: coursework; standard

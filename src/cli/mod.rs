@@ -45,6 +45,10 @@ pub struct Cli {
 /// after its command. Which command may use which is [`allowed`]'s to say.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Options {
+    /// The board, for the games played on a board of a chosen size.
+    #[command(flatten, next_help_heading = "Fox and Hounds, and fish")]
+    pub board: BoardArgs,
+
     /// Fox and Hounds' setup and flows.
     #[command(flatten, next_help_heading = "Fox and Hounds")]
     pub fox: FoxArgs,
@@ -68,6 +72,16 @@ pub struct Options {
     /// Where finished games are kept.
     #[command(flatten, next_help_heading = "Game log")]
     pub log: LogArgs,
+}
+
+/// The size of the board, for Fox and Hounds and fish.
+#[derive(Args, Debug, Clone, Default)]
+pub struct BoardArgs {
+    /// Board size WIDTHxHEIGHT, 4x4 to 8x8, for Fox and Hounds and fish. Fox
+    /// and Hounds: on an odd width A1 is dark and there are ceil(width/2)
+    /// hounds; default 8x8, 7x8 for capture. Fish: default 6x6.
+    #[arg(long, global = true, value_name = "WxH")]
+    pub board: Option<String>,
 }
 
 /// Colour, screen and the tools' output.

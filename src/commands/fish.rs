@@ -49,7 +49,7 @@ pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppErro
                 },
                 Tiles::Rings => Deal::Rings,
             };
-            let board = match options.fox.board.as_deref() {
+            let board = match options.board.board.as_deref() {
                 Some(text) => text
                     .parse::<Board>()
                     .map_err(|e| AppError::bad_value("--board <WxH>", text, e))?,

@@ -19,9 +19,10 @@ use tallyho::shell::log::Keeper;
 /// Runs a fox command: `flow` is `None` for the coursework's flow.
 pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppError> {
     let fox = &options.fox;
+    let board = options.board.board.as_deref();
     match flow {
         None => {
-            let rules = setup(fox, Defaults::DEFAULT)?;
+            let rules = setup(fox, board, Defaults::DEFAULT)?;
             let kind = GameKind::Fox(FoxFlow::Default);
             super::play_match(
                 rules,
@@ -33,7 +34,7 @@ pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppEr
             )
         }
         Some(FoxCommand::Capture) => {
-            let rules = setup(fox, Defaults::capture())?;
+            let rules = setup(fox, board, Defaults::capture())?;
             let kind = GameKind::Fox(FoxFlow::Capture);
             super::play_match(
                 rules,
@@ -48,6 +49,7 @@ pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppEr
         Some(FoxCommand::Analyse { position }) => {
             analyse(
                 fox,
+                board,
                 position.as_deref(),
                 options.look.json,
                 options.look.look().colour,
@@ -76,7 +78,11 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
     };
     let console = &mut Console::stdio(look);
     let classic = classic::Options {
-        setup: setup(&options.fox, Defaults::CLASSIC)?,
+        setup: setup(
+            &options.fox,
+            options.board.board.as_deref(),
+            Defaults::CLASSIC,
+        )?,
         games: play.games,
         seed: play.seed.unwrap_or_else(rand::random),
         level,
@@ -127,8 +133,8 @@ impl Defaults {
 
 /// The setup the options ask for, with the flow's own defaults. The error
 /// names the option.
-pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, AppError> {
-    let board = match args.board.as_deref() {
+pub fn setup(args: &FoxArgs, board: Option<&str>, defaults: Defaults) -> Result<Setup, AppError> {
+    let board = match board {
         Some(text) => text
             .parse::<Board>()
             .map_err(|e| AppError::bad_value("--board <WxH>", text, e))?,
@@ -156,11 +162,12 @@ pub fn setup(args: &FoxArgs, defaults: Defaults) -> Result<Setup, AppError> {
 /// standard input with `-`.
 fn analyse(
     game: &FoxArgs,
+    board: Option<&str>,
     position_text: Option<&str>,
     json_out: bool,
     colour: bool,
 ) -> Result<(), AppError> {
-    let setup = setup(game, Defaults::DEFAULT)?;
+    let setup = setup(game, board, Defaults::DEFAULT)?;
     if setup.fox_start.is_none() {
         return Err(AppError::Usage(
             "--fox-start: analyse needs a square, not choose".into(),

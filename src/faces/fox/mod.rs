@@ -143,7 +143,7 @@ impl Face<Setup> for FoxFace {
     fn side_noun(&self, side: Side) -> &'static str {
         match side {
             Side::Fox => "fox",
-            Side::Hounds => "hound",
+            Side::Hounds => "hounds",
         }
     }
 
