@@ -274,7 +274,15 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
     if let Some(id) = stray {
         let shown = command_line(&path);
         let name = long_name(&command, id);
-        let e = command.error(
+        // The chosen command's own usage line goes with the refusal.
+        let mut here = &command;
+        for word in &path {
+            match here.find_subcommand(word) {
+                Some(sub) => here = sub,
+                None => break,
+            }
+        }
+        let e = here.clone().error(
             clap::error::ErrorKind::ArgumentConflict,
             format!("{name} means nothing to `{shown}`; see `{shown} --help`"),
         );
