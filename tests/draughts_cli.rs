@@ -405,3 +405,30 @@ fn the_engine_mode_answers_the_line_protocol() {
         .stdout(predicate::str::contains("bestmove "))
         .stdout(predicate::str::contains("perft 3 302"));
 }
+
+#[test]
+fn analyse_waits_for_the_database_no_longer_than_think_and_says_so() {
+    let home = folder("analyse-wait");
+    tallyho(&home)
+        .args([
+            "draughts",
+            "analyse",
+            "W:W21,22:B1,2",
+            "--think",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "not known: the endgame database was not ready within --think",
+        ));
+    tallyho(&home)
+        .args(["draughts", "analyse", "B:W21-32:B1-12", "--think", "50"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "too many pieces for the endgame database",
+        ));
+}

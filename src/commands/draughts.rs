@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::{AppError, Ending};
 use crate::cli::Options;
 use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
-use tallyho::faces::draughts::session::Session;
+use tallyho::faces::draughts::session::{Session, SharedEndgame};
 use tallyho::faces::draughts::{DraughtsFace, board, wants_ascii};
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
 use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
@@ -295,11 +295,20 @@ fn position(rules: &Draughts, text: &str) -> Result<Position, AppError> {
 }
 
 /// The database `analyse` uses: none for a position with many pieces,
-/// where the search would not reach four; else built now (a few seconds
-/// for four pieces, a fraction of one for three).
-fn analysis_endgame(rules: &Draughts, pos: &Position) -> Option<Arc<Endgame>> {
+/// where the search would not reach it; else read from the data directory,
+/// or built on a thread, and waited for no longer than `wait`: `--think`
+/// bounds the whole answer.
+fn analysis_endgame(rules: &Draughts, pos: &Position, wait: &Until) -> Option<Arc<Endgame>> {
     let pieces = pos.piece_count();
-    (pieces <= 10).then(|| Arc::new(Endgame::build(pieces.clamp(2, endgame::MAX_PIECES), *rules)))
+    if pieces > 10 {
+        return None;
+    }
+    let shared = SharedEndgame::default();
+    if let Some(store) = store() {
+        shared.keep_in(store, LARGEST_PIECES);
+    }
+    shared.start_with(*rules, pieces.clamp(2, endgame::MAX_PIECES));
+    shared.ready_within(wait)
 }
 
 /// A score in words for the side to move.
@@ -320,9 +329,10 @@ fn analyse(
     ascii: bool,
 ) -> Result<(), AppError> {
     let pos = position(rules, fen)?;
-    let db = analysis_endgame(rules, &pos);
     let started = Instant::now();
     let deadline = Until::after_millis(think);
+    // Half the time at most for the database, the rest for the search.
+    let db = analysis_endgame(rules, &pos, &Until::after_millis(think / 2));
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
@@ -359,10 +369,19 @@ fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        None => format!(
-            "not known: the endgame database holds positions of at most {} pieces",
-            endgame::MAX_PIECES
-        ),
+        // The true reason it is not exact.
+        None => match &db {
+            Some(db) if pos.piece_count() > db.max_pieces() => format!(
+                "not known: {} pieces are on the board, and the endgame database holds at most {}",
+                pos.piece_count(),
+                db.max_pieces()
+            ),
+            Some(_) => "not known".to_string(),
+            None if pos.piece_count() > 10 => {
+                "not known: too many pieces for the endgame database to reach".to_string()
+            }
+            None => "not known: the endgame database was not ready within --think".to_string(),
+        },
     };
     writeln!(out, "Exact:      {exact}")?;
     Ok(())
