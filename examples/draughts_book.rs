@@ -7,6 +7,9 @@
 //!
 //! Single-threaded and depth-bound, so the same command gives the same book.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -14,13 +17,8 @@ use tallyho::games::Never;
 use tallyho::games::draughts::{Draughts, Engine, Limits, Position, ballot, fen};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let args = args::words();
+    let get = |name: &str| args::value(&args, name);
     let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(18);
     let out = get("--out").unwrap_or_else(|| "data/draughts_book.txt".into());
     let rules = Draughts::STANDARD;

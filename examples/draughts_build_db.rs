@@ -5,19 +5,17 @@
 //!
 //! A database already in the directory is read back and checked instead.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::time::Instant;
 
 use tallyho::games::draughts::{Captures, Draughts};
 use tallyho::shell::endgame_store::EndgameStore;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let args = args::words();
+    let get = |name: &str| args::value(&args, name);
     let pieces: u32 = get("--pieces").and_then(|t| t.parse().ok()).unwrap_or(5);
     let dir = get("--dir").unwrap_or_else(|| "target/endgame-db".into());
     let captures = if args.iter().any(|a| a == "--optional") {

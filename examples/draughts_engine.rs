@@ -9,6 +9,9 @@
 //! user's data directory by default); when it is not there, the 4-piece one
 //! is built at once and the larger one built and saved in the background.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::io::{self, BufReader};
 
 use tallyho::games::draughts::Draughts;
@@ -17,13 +20,8 @@ use tallyho::shell::endgame_store::EndgameStore;
 use tallyho::shell::engine::{self, Config, EndgameSource};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|t| t.parse::<u64>().ok())
-    };
+    let args = args::words();
+    let value = |name: &str| args::value(&args, name).and_then(|t| t.parse::<u64>().ok());
     let threads = value("--threads")
         .map(|n| n as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -18,6 +18,9 @@
 //! core. `--jobs N` plays N games at once (each with its own pair of engines).
 //! The score is A's: a win 1, a draw 1/2.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,13 +44,8 @@ struct Options {
 }
 
 fn options() -> Result<Options, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let args = args::words();
+    let get = |name: &str| args::value(&args, name);
     let num = |name: &str, default: u64| -> Result<u64, String> {
         get(name).map_or(Ok(default), |t| {
             t.parse().map_err(|_| format!("{name} wants a number: {t}"))

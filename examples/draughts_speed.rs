@@ -6,6 +6,9 @@
 //! Each search starts from an empty table; the figures are the mean over the
 //! positions (the start, then ballot openings 1, 21, 41, …).
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::time::{Duration, Instant};
 
 use tallyho::games::Deadline;
@@ -20,13 +23,8 @@ impl Deadline for Until {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let args = args::words();
+    let get = |name: &str| args::value(&args, name);
     let ms: u64 = get("--ms").and_then(|t| t.parse().ok()).unwrap_or(1000);
     let count: usize = get("--positions").and_then(|t| t.parse().ok()).unwrap_or(8);
     let threads: Vec<usize> = get("--threads")

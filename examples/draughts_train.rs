@@ -27,6 +27,9 @@
 //!
 //! Single-threaded; run it under `nice`.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -41,13 +44,8 @@ use tallyho::games::draughts::eval::{self, TERMS, Weights};
 use tallyho::games::draughts::{Draughts, Engine, Limits, Position, Side, ballot, fen, movegen};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let args = args::words();
+    let get = |name: &str| args::value(&args, name);
     let num = |name: &str, default: u64| get(name).and_then(|t| t.parse().ok()).unwrap_or(default);
     let games = num("--games", 2000) as usize;
     let depth = num("--depth", 6) as u32;
