@@ -9,6 +9,8 @@
 //! - [`flows`]: a conversation a game brings whole (the 1978 program's).
 //! - [`shell`]: everything between a person and a game, knowing no rules:
 //!   the line reader, questions, matches, the game log, replays, signals.
+//! - [`server`]: `tallyho serve`, the shell over the network: doors, lobby,
+//!   games in progress, the store.
 //!
 //! The command line and what each command does live in the binary
 //! (`src/cli/`, `src/commands/`): they are not library API.
@@ -16,4 +18,5 @@
 pub mod faces;
 pub mod flows;
 pub mod games;
+pub mod server;
 pub mod shell;
