@@ -42,8 +42,8 @@ pub enum Reply {
 pub enum BadLine {
     /// Bytes that are not UTF-8.
     NotUtf8,
-    /// Longer than [`MAX_LINE`] bytes; holds the length.
-    TooLong(usize),
+    /// Longer than the console takes: the length, and the most it takes.
+    TooLong(usize, usize),
     /// Control characters, such as escape codes.
     Control,
 }
@@ -52,9 +52,9 @@ impl std::fmt::Display for BadLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BadLine::NotUtf8 => write!(f, "That line is not valid UTF-8 text; type plain text."),
-            BadLine::TooLong(n) => write!(
+            BadLine::TooLong(n, cap) => write!(
                 f,
-                "That line is {n} bytes long; no answer is longer than {MAX_LINE}."
+                "That line is {n} bytes long; no answer is longer than {cap}."
             ),
             BadLine::Control => {
                 write!(f, "That line holds control characters; type plain text.")
@@ -75,6 +75,35 @@ enum Reader {
         input: Box<dyn BufRead + Send>,
         echo: bool,
     },
+    /// Lines that come whole from elsewhere (a network connection).
+    Source {
+        source: Box<dyn LineSource>,
+        echo: bool,
+    },
+}
+
+/// Lines that arrive whole, already cut to length: a network connection's.
+pub trait LineSource: Send {
+    /// The next line without its ending, at most `cap` bytes of it kept (and
+    /// one more, to tell it was longer), with its whole length; `None` at the
+    /// end of input, or when the session is woken to look at its game again.
+    fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>>;
+}
+
+/// How a console over a network connection looks and reads.
+#[derive(Clone)]
+pub struct Remote {
+    /// Colour and bold.
+    pub colour: bool,
+    /// Lines are echoed after their prompts (a script); a terminal's far end
+    /// echoes as it is typed.
+    pub echo: bool,
+    /// A person at a terminal: the screen is cleared before boards.
+    pub clears: bool,
+    /// The screen's width, when known.
+    pub columns: Option<Columns>,
+    /// The longest line taken, in bytes.
+    pub max_line: usize,
 }
 
 /// How the conversation looks: settled once from the command line.
@@ -131,6 +160,8 @@ pub struct Console {
     broke_line: bool,
     /// Lines refused since the start: a script's exit status tells.
     refused: usize,
+    /// The longest line taken, in bytes.
+    max_line: usize,
 }
 
 impl Console {
@@ -210,6 +241,7 @@ impl Console {
             screen: String::new(),
             broke_line: false,
             refused: 0,
+            max_line: MAX_LINE,
         }
     }
 
@@ -237,6 +269,34 @@ impl Console {
             screen: String::new(),
             broke_line: false,
             refused: 0,
+            max_line: MAX_LINE,
+        }
+    }
+
+    /// A console over a network connection: lines from `source`, text to
+    /// `out`, looking as `remote` says, with its own stop flag.
+    pub fn remote(source: Box<dyn LineSource>, out: Box<dyn Write + Send>, remote: Remote) -> Console {
+        Console {
+            reader: Reader::Source {
+                source,
+                echo: remote.echo,
+            },
+            out,
+            look: Look {
+                colour: remote.colour,
+                ..Look::default()
+            },
+            interactive: !remote.echo,
+            columns: remote.columns,
+            stop: Arc::default(),
+            farewell: Farewell::default(),
+            unrefused: None,
+            clears: remote.clears,
+            carried: Vec::new(),
+            screen: String::new(),
+            broke_line: false,
+            refused: 0,
+            max_line: remote.max_line,
         }
     }
 
@@ -472,7 +532,7 @@ impl Console {
                     self.out.write_all(self.screen.as_bytes())?;
                     self.out.flush()?;
                 }
-                (Ok(line), _) => return Ok(check(line.into_bytes())),
+                (Ok(line), _) => return Ok(check(line.into_bytes(), MAX_LINE)),
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
                     return Ok(Reply::Bad(BadLine::NotUtf8));
                 }
@@ -486,15 +546,16 @@ impl Console {
 
     /// Reads a plain line; a script's is echoed after its question.
     fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
-        let Reader::Plain { input, echo } = &mut self.reader else {
-            return Ok(Reply::End);
+        let cap = self.max_line;
+        let (read, echo) = match &mut self.reader {
+            Reader::Plain { input, echo } => (read_capped(input.as_mut(), cap)?, *echo),
+            Reader::Source { source, echo } => (source.next_line(cap)?, *echo),
+            Reader::Editor { .. } => return Ok(Reply::End),
         };
-        let echo = *echo;
-        let read = read_capped(input.as_mut(), MAX_LINE)?;
         let reply = match &read {
             None => Reply::End,
-            Some((_, total)) if *total > MAX_LINE => Reply::Bad(BadLine::TooLong(*total)),
-            Some((bytes, _)) => check(bytes.clone()),
+            Some((_, total)) if *total > cap => Reply::Bad(BadLine::TooLong(*total, cap)),
+            Some((bytes, _)) => check(bytes.clone(), cap),
         };
         if !echo {
             if reply == Reply::End {
@@ -507,7 +568,7 @@ impl Console {
         let shown = match (&reply, read) {
             (Reply::Line(line), _) => line.clone(),
             // A line too long is echoed cut, so a transcript shows what it was.
-            (Reply::Bad(BadLine::TooLong(_)), Some((bytes, _))) => {
+            (Reply::Bad(BadLine::TooLong(..)), Some((bytes, _))) => {
                 String::from_utf8_lossy(&bytes).into_owned()
             }
             _ => String::new(),
@@ -579,7 +640,7 @@ mod tests {
         );
         assert_eq!(
             c.ask("? ", &[]).unwrap(),
-            Reply::Bad(BadLine::TooLong(1 << 20))
+            Reply::Bad(BadLine::TooLong(1 << 20, MAX_LINE))
         );
         assert_eq!(c.ask("? ", &[]).unwrap(), Reply::Line("B1".into()));
     }

@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{BadLine, MAX_LINE, Reply};
+use super::{BadLine, Reply};
 
 /// The terminal's width in columns, if stdout is a terminal.
 pub fn terminal_columns() -> Option<usize> {
@@ -15,9 +15,9 @@ pub fn terminal_columns() -> Option<usize> {
 }
 
 /// Takes a line's bytes as text, refusing what no game should see.
-pub(super) fn check(bytes: Vec<u8>) -> Reply {
-    if bytes.len() > MAX_LINE {
-        return Reply::Bad(BadLine::TooLong(bytes.len()));
+pub(super) fn check(bytes: Vec<u8>, cap: usize) -> Reply {
+    if bytes.len() > cap {
+        return Reply::Bad(BadLine::TooLong(bytes.len(), cap));
     }
     match String::from_utf8(bytes) {
         Err(_) => Reply::Bad(BadLine::NotUtf8),

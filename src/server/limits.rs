@@ -1,0 +1,189 @@
+//! Limits applied to a connection before it may say who it is: how many
+//! connections one address may hold, how fast it may open new ones, and how
+//! many sessions the server holds in all.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The limits a server applies.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Connections one address may hold at once.
+    pub per_address: usize,
+    /// New connections one address may open in a burst...
+    pub burst: u32,
+    /// ...and then one every this long.
+    pub refill: Duration,
+    /// Connections the server holds in all.
+    pub total: usize,
+    /// A connection that says nothing for this long is closed.
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            per_address: 16,
+            burst: 20,
+            refill: Duration::from_secs(3),
+            total: 2000,
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// Why a connection was turned away.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum Refused {
+    /// The address holds its share of connections.
+    #[error("too many connections from your address; close one and try again")]
+    TooManyFromAddress,
+    /// The address opened too many connections too fast.
+    #[error("too many new connections from your address; wait a few seconds")]
+    TooFast,
+    /// The server is full.
+    #[error("the server is full; try again later")]
+    Full,
+}
+
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    addresses: HashMap<IpAddr, Address>,
+}
+
+struct Address {
+    open: usize,
+    tokens: f64,
+    checked: Instant,
+}
+
+/// The server's count of connections, shared by its doors.
+#[derive(Clone)]
+pub struct Gate {
+    limits: Limits,
+    counts: Arc<Mutex<Counts>>,
+}
+
+/// A connection let in: dropping it gives its place back.
+pub struct Permit {
+    ip: IpAddr,
+    counts: Arc<Mutex<Counts>>,
+}
+
+impl Gate {
+    /// A gate applying `limits`.
+    pub fn new(limits: Limits) -> Gate {
+        Gate {
+            limits,
+            counts: Arc::default(),
+        }
+    }
+
+    /// The limits applied.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Lets a connection from `peer` in, or says why not.
+    pub fn admit(&self, peer: SocketAddr, now: Instant) -> Result<Permit, Refused> {
+        let ip = peer.ip();
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if counts.total >= self.limits.total {
+            return Err(Refused::Full);
+        }
+        let burst = f64::from(self.limits.burst);
+        let refill = self.limits.refill.as_secs_f64().max(1e-3);
+        // Forget quiet addresses, so the table stays as small as the traffic.
+        if counts.addresses.len() > 4 * self.limits.total {
+            counts.addresses.retain(|_, a| a.open > 0);
+        }
+        let address = counts.addresses.entry(ip).or_insert(Address {
+            open: 0,
+            tokens: burst,
+            checked: now,
+        });
+        let waited = now.saturating_duration_since(address.checked).as_secs_f64();
+        address.tokens = (address.tokens + waited / refill).min(burst);
+        address.checked = now;
+        if address.open >= self.limits.per_address {
+            return Err(Refused::TooManyFromAddress);
+        }
+        if address.tokens < 1.0 {
+            return Err(Refused::TooFast);
+        }
+        address.tokens -= 1.0;
+        address.open += 1;
+        counts.total += 1;
+        Ok(Permit {
+            ip,
+            counts: Arc::clone(&self.counts),
+        })
+    }
+
+    /// How many connections are held.
+    pub fn open(&self) -> usize {
+        self.counts.lock().unwrap_or_else(|e| e.into_inner()).total
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        counts.total = counts.total.saturating_sub(1);
+        if let Some(address) = counts.addresses.get_mut(&self.ip) {
+            address.open = address.open.saturating_sub(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(last: u8) -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, last], 5000))
+    }
+
+    #[test]
+    fn an_address_gets_its_share_and_its_rate() {
+        let gate = Gate::new(Limits {
+            per_address: 2,
+            burst: 3,
+            refill: Duration::from_secs(10),
+            total: 100,
+            idle: Duration::from_secs(60),
+        });
+        let t = Instant::now();
+        let a = gate.admit(peer(1), t).unwrap();
+        let _b = gate.admit(peer(1), t).unwrap();
+        assert_eq!(
+            gate.admit(peer(1), t).err(),
+            Some(Refused::TooManyFromAddress)
+        );
+        // Another address is not held back.
+        let _c = gate.admit(peer(2), t).unwrap();
+        drop(a);
+        // One token left of three; then the burst is spent.
+        let d = gate.admit(peer(1), t).unwrap();
+        drop(d);
+        assert_eq!(gate.admit(peer(1), t).err(), Some(Refused::TooFast));
+        // Ten seconds later one more is let in.
+        assert!(gate.admit(peer(1), t + Duration::from_secs(10)).is_ok());
+    }
+
+    #[test]
+    fn the_server_holds_no_more_than_its_total() {
+        let gate = Gate::new(Limits {
+            total: 2,
+            ..Limits::default()
+        });
+        let t = Instant::now();
+        let _a = gate.admit(peer(1), t).unwrap();
+        let _b = gate.admit(peer(2), t).unwrap();
+        assert_eq!(gate.admit(peer(3), t).err(), Some(Refused::Full));
+        assert_eq!(gate.open(), 2);
+    }
+}

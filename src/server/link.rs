@@ -1,0 +1,367 @@
+//! The seam between a door and a session. A door (the ssh server, the line
+//! port) turns a connection into lines in and bytes out; a session (a
+//! blocking thread running the shell) reads those lines and writes those
+//! bytes, and never learns which door it came through.
+//!
+//! Both directions are bounded. Lines wait in a short inbox: a client that
+//! types faster than the session reads is slowed by its own connection. Text
+//! waits in an outbox: a client that stops reading fills it, and is then
+//! dropped, never waited on.
+
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::shell::console::LineSource;
+
+/// The longest line a door passes on, in bytes; the rest of a longer line
+/// is skipped as it arrives, never buffered.
+pub const MAX_LINE: usize = 1024;
+
+/// How many lines may wait for a session.
+const INBOX: usize = 16;
+
+/// How many pieces of text may wait for a slow reader before it is dropped.
+const OUTBOX: usize = 512;
+
+/// What a door passes to its session.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Input {
+    /// A line, without its ending: at most [`MAX_LINE`] bytes of it and one
+    /// more, with its whole length in bytes.
+    Line(Vec<u8>, usize),
+    /// Ctrl-C at a terminal.
+    Interrupt,
+    /// The session is asked to look at its game again (a move, an offer).
+    Wake,
+}
+
+/// Which door a connection came through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Door {
+    /// The ssh server.
+    Ssh,
+    /// The plain line port.
+    Lines,
+}
+
+/// Who a connection says it is.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Identity {
+    /// A guest: every line-door client, and ssh's `guest` user.
+    Guest,
+    /// An ssh public key: the account. `user` is the name ssh logged in with.
+    Key {
+        /// The key's SHA-256 fingerprint, as `ssh-keygen -l` prints it.
+        fingerprint: String,
+        /// The user name given to ssh.
+        user: String,
+    },
+}
+
+/// How the far end talks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialect {
+    /// A script or a plain client: every prompt printed, every line echoed.
+    Script,
+    /// A person at a terminal (an ssh pty): the door echoes as they type.
+    Terminal,
+    /// The machine dialect: one JSON event a line.
+    Json,
+}
+
+/// A connection as a door hands it to the server.
+pub struct Arrival {
+    /// Where it comes from.
+    pub peer: SocketAddr,
+    /// Through which door.
+    pub door: Door,
+    /// Who it says it is.
+    pub identity: Identity,
+    /// How it talks.
+    pub dialect: Dialect,
+    /// Its screen's width in columns, 0 when unknown; a door updates it.
+    pub width: Arc<AtomicUsize>,
+}
+
+/// The door's end of a link.
+pub struct DoorEnd {
+    /// Where the door puts lines; closed when the session has ended.
+    pub input: mpsc::Sender<Input>,
+    /// Text for the connection; `None` when the session has ended.
+    pub output: mpsc::Receiver<Vec<u8>>,
+    /// Cancelled when the connection must close at once: the session ended,
+    /// or its reader fell too far behind.
+    pub closed: CancellationToken,
+}
+
+/// The session's end of a link.
+pub struct Link {
+    /// Lines from the door.
+    pub inbox: mpsc::Receiver<Input>,
+    /// Where others wake this session.
+    pub waker: Waker,
+    /// Text to the connection.
+    pub outbox: Outbox,
+    /// The connection as it arrived.
+    pub arrival: Arrival,
+}
+
+/// Wakes a session to look at its game again.
+#[derive(Clone)]
+pub struct Waker {
+    input: mpsc::Sender<Input>,
+}
+
+impl Waker {
+    /// Wakes the session, unless it already has something to read (it
+    /// looks at its game after every line anyway).
+    pub fn wake(&self) {
+        let _ = self.input.try_send(Input::Wake);
+    }
+}
+
+/// Text to one connection, bounded: when the reader falls too far behind,
+/// the connection is closed instead of waited for.
+#[derive(Clone)]
+pub struct Outbox {
+    text: mpsc::Sender<Vec<u8>>,
+    closed: CancellationToken,
+}
+
+impl Outbox {
+    /// Sends text; `false` if the connection is gone or was just closed for
+    /// falling behind.
+    pub fn send(&self, bytes: Vec<u8>) -> bool {
+        if self.closed.is_cancelled() {
+            return false;
+        }
+        match self.text.try_send(bytes) {
+            Ok(()) => true,
+            Err(_) => {
+                self.closed.cancel();
+                false
+            }
+        }
+    }
+
+    /// Whether the connection is gone.
+    pub fn is_closed(&self) -> bool {
+        self.closed.is_cancelled()
+    }
+
+    /// Closes the connection.
+    pub fn close(&self) {
+        self.closed.cancel();
+    }
+
+    /// A writer for a console.
+    pub fn writer(&self) -> OutboxWriter {
+        OutboxWriter {
+            outbox: self.clone(),
+            pending: Vec::new(),
+        }
+    }
+}
+
+/// A link's two ends, for a connection that has just arrived.
+pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
+    let (input, inbox) = mpsc::channel(INBOX);
+    let (text, output) = mpsc::channel(OUTBOX);
+    let closed = CancellationToken::new();
+    let door = DoorEnd {
+        input: input.clone(),
+        output,
+        closed: closed.clone(),
+    };
+    let link = Link {
+        inbox,
+        waker: Waker { input },
+        outbox: Outbox { text, closed },
+        arrival,
+    };
+    (door, link)
+}
+
+/// A console's output over an outbox: text is sent at each flush.
+pub struct OutboxWriter {
+    outbox: Outbox,
+    pending: Vec<u8>,
+}
+
+impl Write for OutboxWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.outbox.is_closed() {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        self.pending.extend_from_slice(buf);
+        if self.pending.len() >= 16 * 1024 {
+            self.flush()?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        if self.outbox.send(std::mem::take(&mut self.pending)) {
+            Ok(())
+        } else {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+}
+
+/// A console's input over an inbox. A wake ends the read as the end of input
+/// does, and says so in `woken`; Ctrl-C sets `interrupted` likewise.
+pub struct InboxSource {
+    inbox: mpsc::Receiver<Input>,
+    flags: Arc<Flags>,
+}
+
+/// What ended a session's last read, when no line did.
+#[derive(Default, Debug)]
+pub struct Flags {
+    /// A wake: the session should look at its game again.
+    pub woken: AtomicBool,
+    /// Ctrl-C.
+    pub interrupted: AtomicBool,
+}
+
+impl Flags {
+    /// Whether the last read was ended by a wake; clears it.
+    pub fn take_woken(&self) -> bool {
+        self.woken.swap(false, Ordering::SeqCst)
+    }
+
+    /// Whether the last read was ended by Ctrl-C; clears it.
+    pub fn take_interrupted(&self) -> bool {
+        self.interrupted.swap(false, Ordering::SeqCst)
+    }
+}
+
+impl InboxSource {
+    /// A source over `inbox`, telling wakes and Ctrl-C in `flags`.
+    pub fn new(inbox: mpsc::Receiver<Input>, flags: Arc<Flags>) -> InboxSource {
+        InboxSource { inbox, flags }
+    }
+}
+
+impl LineSource for InboxSource {
+    fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
+        match self.inbox.blocking_recv() {
+            None => Ok(None),
+            Some(Input::Wake) => {
+                self.flags.woken.store(true, Ordering::SeqCst);
+                Ok(None)
+            }
+            Some(Input::Interrupt) => {
+                self.flags.interrupted.store(true, Ordering::SeqCst);
+                Ok(None)
+            }
+            Some(Input::Line(mut bytes, total)) => {
+                bytes.truncate(cap + 1);
+                Ok(Some((bytes, total)))
+            }
+        }
+    }
+}
+
+/// Cuts a stream of bytes into lines for a link: `\n` ends a line (a `\r`
+/// before it is dropped), and of a line longer than [`MAX_LINE`] only the
+/// first bytes are kept while the rest is counted. Used by the line door and
+/// by ssh without a terminal.
+#[derive(Default)]
+pub struct LineCutter {
+    kept: Vec<u8>,
+    total: usize,
+}
+
+impl LineCutter {
+    /// Feeds bytes; calls `line` with each line they complete.
+    pub fn feed(&mut self, bytes: &[u8], line: &mut dyn FnMut(Input)) {
+        for &b in bytes {
+            if b == b'\n' {
+                if self.kept.last() == Some(&b'\r') && self.total <= MAX_LINE + 1 {
+                    self.kept.pop();
+                    self.total -= 1;
+                }
+                let kept = std::mem::take(&mut self.kept);
+                line(Input::Line(kept, std::mem::take(&mut self.total)));
+            } else {
+                self.total = self.total.saturating_add(1);
+                if self.kept.len() <= MAX_LINE {
+                    self.kept.push(b);
+                }
+            }
+        }
+    }
+
+    /// The unfinished last line at the end of input, if any.
+    pub fn finish(&mut self) -> Option<Input> {
+        (self.total > 0).then(|| {
+            Input::Line(
+                std::mem::take(&mut self.kept),
+                std::mem::take(&mut self.total),
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(bytes: &[u8]) -> Vec<Input> {
+        let mut lines = Vec::new();
+        let mut cutter = LineCutter::default();
+        cutter.feed(bytes, &mut |l| lines.push(l));
+        lines.extend(cutter.finish());
+        lines
+    }
+
+    #[test]
+    fn lines_are_cut_at_newlines_and_long_ones_counted_not_kept() {
+        assert_eq!(
+            cut(b"who\r\nseek fox\nend"),
+            vec![
+                Input::Line(b"who".to_vec(), 3),
+                Input::Line(b"seek fox".to_vec(), 8),
+                Input::Line(b"end".to_vec(), 3)
+            ]
+        );
+        let mut long = vec![b'x'; 1 << 20];
+        long.push(b'\n');
+        let lines = cut(&long);
+        let [Input::Line(kept, total)] = &lines[..] else {
+            panic!("one line: {lines:?}");
+        };
+        assert_eq!(*total, 1 << 20);
+        assert_eq!(kept.len(), MAX_LINE + 1);
+    }
+
+    #[test]
+    fn an_outbox_that_overflows_closes_its_connection() {
+        let arrival = Arrival {
+            peer: SocketAddr::from(([127, 0, 0, 1], 1)),
+            door: Door::Lines,
+            identity: Identity::Guest,
+            dialect: Dialect::Script,
+            width: Arc::default(),
+        };
+        let (door, link) = link(arrival);
+        for _ in 0..OUTBOX {
+            assert!(link.outbox.send(b"x".to_vec()));
+        }
+        assert!(!door.closed.is_cancelled());
+        assert!(!link.outbox.send(b"x".to_vec()));
+        assert!(door.closed.is_cancelled());
+        let mut writer = link.outbox.writer();
+        assert!(writer.write_all(b"more").and_then(|()| writer.flush()).is_err());
+    }
+}
