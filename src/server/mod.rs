@@ -16,6 +16,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub mod limits;
+pub mod ssh;
 pub mod link;
 mod session;
 pub mod store;

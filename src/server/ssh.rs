@@ -1,0 +1,1 @@
+//! The ssh door. (Being written.)
