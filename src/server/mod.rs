@@ -19,6 +19,7 @@ pub mod limits;
 pub mod ssh;
 pub mod link;
 mod session;
+pub mod table;
 pub mod store;
 
 use limits::Gate;
