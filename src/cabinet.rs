@@ -38,7 +38,11 @@ pub fn kind(name: &str) -> Result<GameKind, String> {
 
 /// A new game of `kind` with the setup options a player gave (`board` →
 /// `8x8`), over the game's defaults; `seed` deals a random board.
-pub fn open(kind: GameKind, given: &[(String, String)], seed: u64) -> Result<Box<dyn Table>, String> {
+pub fn open(
+    kind: GameKind,
+    given: &[(String, String)],
+    seed: u64,
+) -> Result<Box<dyn Table>, String> {
     let known = options(kind);
     for (key, _) in given {
         if !known.contains(&key.as_str()) {
@@ -64,7 +68,10 @@ pub fn open(kind: GameKind, given: &[(String, String)], seed: u64) -> Result<Box
 
 /// A game of `kind` from the log's setup pairs, at its start.
 pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Table>, String> {
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     Ok(match kind {
         GameKind::Fox(_) => Seated::boxed(
             GameKind::Fox(FoxFlow::Default),
@@ -128,7 +135,12 @@ mod tests {
             "draughts has no option --board; its options are --captures, --opening"
         );
         assert!(open(GameKind::Fish, &[("penguins".into(), "9".into())], 1).is_err());
-        let fox = open(GameKind::Fox(FoxFlow::Default), &[("board".into(), "6x6".into())], 1).unwrap();
+        let fox = open(
+            GameKind::Fox(FoxFlow::Default),
+            &[("board".into(), "6x6".into())],
+            1,
+        )
+        .unwrap();
         assert!(fox.setup().contains(&("board".into(), "6x6".into())));
     }
 }

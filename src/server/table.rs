@@ -32,6 +32,8 @@ pub enum Asked {
     Command(Command),
     /// No move: the player left, or the session was woken.
     Leave,
+    /// A line of the server's own words (`say`, `claim`).
+    Other(String),
 }
 
 /// A game at the server, any game: its setup, its moves, and its face.
@@ -54,6 +56,8 @@ pub trait Table: Send {
     fn moves(&self) -> Vec<String>;
     /// The side to move: an index into [`Table::sides`].
     fn to_move(&self) -> usize;
+    /// The side that played the move at `ply`.
+    fn mover(&self, ply: usize) -> usize;
     /// How the game ended, if it has.
     fn ending(&self) -> Option<Ending>;
     /// Every legal move, in the notation a player may type whole.
@@ -96,6 +100,9 @@ pub trait Table: Send {
     /// The computer's move at `level`, seeded.
     fn computer_move(&self, level: &str, seed: u64, deadline: &dyn Deadline) -> Option<String>;
 }
+
+/// The server's words at a move prompt.
+const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
 /// How long a hint may think.
 const HINT_TIME: Duration = Duration::from_millis(1000);
@@ -198,6 +205,12 @@ where
         self.side_index(self.rules.to_move(self.game.position()))
     }
 
+    fn mover(&self, ply: usize) -> usize {
+        let positions = self.game.positions();
+        let pos = &positions[ply.min(positions.len() - 1)];
+        self.side_index(self.rules.to_move(pos))
+    }
+
     fn ending(&self) -> Option<Ending> {
         self.game.outcome(&self.rules).map(|o| Ending {
             winner: o.winner().map(|s| self.side_index(s)),
@@ -220,9 +233,12 @@ where
         if self.ending().is_some() {
             return Err("the game is over".into());
         }
-        let found = self
-            .find(mv)
-            .ok_or_else(|| format!("{} is not a legal move here", crate::shell::safe::cut(mv, 40)))?;
+        let found = self.find(mv).ok_or_else(|| {
+            format!(
+                "{} is not a legal move here",
+                crate::shell::safe::cut(mv, 40)
+            )
+        })?;
         self.game
             .play(&self.rules, found)
             .map_err(|e| e.to_string())
@@ -343,6 +359,7 @@ where
             last: self.game.moves().last(),
             commands,
             canvas,
+            others: OTHERS,
         };
         let mut told_only = None;
         Ok(
@@ -350,6 +367,7 @@ where
                 Turn::Play(mv) => Asked::Play(mv.to_string()),
                 Turn::Command(c) => Asked::Command(c),
                 Turn::Leave => Asked::Leave,
+                Turn::Other(line) => Asked::Other(line),
             },
         )
     }
