@@ -228,6 +228,12 @@ pub enum Command {
     /// over ssh and a plain line port. Prints one line a door: `ssh ADDR`,
     /// `lines ADDR`.
     Serve(ServeArgs),
+    /// Join a game server's line door: `tallyho join HOST[:PORT]` (port 2323
+    /// unless given).
+    Join {
+        /// The server's line door, HOST[:PORT].
+        target: String,
+    },
     /// The fox's flows and tools, also written without `fox`.
     #[command(flatten)]
     FoxForm(FoxCommand),
@@ -446,6 +452,7 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
         ["history"] => &[&["json", "pdn", "history"]],
         ["replay"] => &[&["step", "history"], LOOK],
         ["serve"] => &[],
+        ["join"] => &[&["color"]],
         _ => &[],
     };
     parts.concat()

@@ -16,6 +16,7 @@ use tallyho::shell::safe;
 pub mod draughts;
 pub mod fish;
 pub mod fox;
+pub mod join;
 pub mod log;
 pub mod serve;
 
@@ -267,6 +268,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
         Some(Command::History { number }) => log::history(options, *number),
         Some(Command::Replay { number }) => log::replay(options, *number),
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Join { target }) => join::run(target, options.look.look()),
         Some(command @ (Command::Fox { .. } | Command::FoxForm(_))) => {
             fox::run(command.fox().flatten(), options)
         }

@@ -1,0 +1,642 @@
+//! `tallyho join HOST[:PORT]`: the client of a server's line door. It speaks
+//! the machine dialect (`proto json`), keeps its own copy of each game from
+//! the `start` and `move` events, and draws the boards locally as local play
+//! draws them. What the player types goes to the server line by line; on the
+//! player's turn Tab completes the legal moves.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, ExternalPrinter, Helper};
+use serde_json::Value;
+
+use super::{AppError, Ending};
+use tallyho::server::table::Table;
+use tallyho::shell::console::{Look, Terminal, terminal_columns};
+use tallyho::shell::safe;
+
+/// The line door's port when none is given.
+const DEFAULT_PORT: u16 = 2323;
+/// The longest event line taken from the server; the rest is skipped.
+const MAX_EVENT: usize = 256 * 1024;
+/// The longest line sent to the server (the server's own cap).
+const MAX_TYPED: usize = 1024;
+/// How long connecting may take.
+const CONNECT: Duration = Duration::from_secs(10);
+
+/// What the lobby offers, said here because the server says nothing to
+/// `help` in the machine dialect.
+const LOBBY_HELP: &str = "In the lobby: who, seek GAME [options], seeks, accept N, \
+challenge NAME GAME, play GAME LEVEL, games, watch N, tell NAME TEXT, resume, \
+name NAME, quit. In a game: your move, moves, board, say TEXT, draw, undo, resign, quit.";
+
+/// Connects to a line door and plays through it until the player or the
+/// server leaves.
+pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
+    let addrs = address(target)?;
+    let stream = connect(&addrs, target)?;
+    let _ = stream.set_nodelay(true);
+    let mut to_server = stream.try_clone()?;
+    to_server.write_all(b"proto json\n")?;
+    let terminal = Terminal::detect();
+    let interactive = terminal.interactive() && !terminal.dumb;
+    let view = Arc::new(Mutex::new(View {
+        colour: look.colour,
+        width: if interactive {
+            terminal_columns().unwrap_or(80)
+        } else {
+            80
+        },
+        game: None,
+        legal: Vec::new(),
+    }));
+    let (tx, rx) = mpsc::channel::<Input>();
+    let out = if interactive {
+        let mut editor: Editor<Moves, DefaultHistory> =
+            Editor::new().map_err(|e| AppError::Failed(format!("the line editor: {e}")))?;
+        editor.set_helper(Some(Moves {
+            view: Arc::clone(&view),
+        }));
+        let printer = editor
+            .create_external_printer()
+            .map_err(|e| AppError::Failed(format!("the line editor: {e}")))?;
+        let tx = tx.clone();
+        std::thread::spawn(move || read_editor(editor, &tx));
+        Out::Editor(Box::new(printer))
+    } else {
+        let tx = tx.clone();
+        std::thread::spawn(move || read_plain(&tx));
+        Out::Plain
+    };
+    let out = Arc::new(Mutex::new(out));
+    let net = {
+        let view = Arc::clone(&view);
+        let out = Arc::clone(&out);
+        std::thread::spawn(move || {
+            read_server(stream, &view, &out);
+            let _ = tx.send(Input::ServerGone);
+        })
+    };
+    let print = |text: String| print(&out, text);
+    let mut gone = false;
+    while let Ok(input) = rx.recv() {
+        match input {
+            Input::Line(line) => {
+                if gone {
+                    break;
+                }
+                let line = line.trim().to_string();
+                if line.is_empty() {
+                    continue;
+                }
+                if let Some(text) = local(&line, &view) {
+                    print(text);
+                    continue;
+                }
+                if let Err(why) = check(&line) {
+                    print(why);
+                    continue;
+                }
+                if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
+                    break;
+                }
+            }
+            Input::End => {
+                let _ = to_server.write_all(b"quit\n");
+                let _ = to_server.shutdown(std::net::Shutdown::Write);
+                // The server's last words, then the connection closes.
+                while let Ok(input) = rx.recv_timeout(Duration::from_secs(2)) {
+                    if matches!(input, Input::ServerGone) {
+                        break;
+                    }
+                }
+                break;
+            }
+            Input::ServerGone if interactive => {
+                // The line editor holds the terminal until Enter.
+                gone = true;
+            }
+            Input::ServerGone => break,
+        }
+    }
+    let _ = to_server.shutdown(std::net::Shutdown::Both);
+    if !interactive {
+        let _ = net.join();
+    }
+    Ok(Ending::Clean)
+}
+
+/// What the player's side sends the main loop.
+enum Input {
+    /// A line typed.
+    Line(String),
+    /// The player is done (Ctrl-D, end of input).
+    End,
+    /// The server closed the connection.
+    ServerGone,
+}
+
+/// Where the server's words are printed: above the line being edited, or
+/// plainly to stdout.
+enum Out {
+    Editor(Box<dyn ExternalPrinter + Send>),
+    Plain,
+}
+
+/// Prints text on its own lines.
+fn print(out: &Mutex<Out>, text: String) {
+    match &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
+        Out::Editor(printer) => {
+            let _ = printer.print(text);
+        }
+        Out::Plain => {
+            let mut stdout = io::stdout().lock();
+            let _ = stdout.write_all(text.as_bytes());
+            if !text.ends_with('\n') {
+                let _ = stdout.write_all(b"\n");
+            }
+            let _ = stdout.flush();
+        }
+    }
+}
+
+/// `HOST`, `HOST:PORT`, `[V6]:PORT`.
+fn address(target: &str) -> Result<Vec<SocketAddr>, AppError> {
+    if target.contains('@') {
+        return Err(AppError::Usage(format!(
+            "{}: join speaks only to a line door (HOST:PORT); over ssh, type ssh -p 2222 HOST",
+            safe::text(&safe::cut(target, 60))
+        )));
+    }
+    let (host, port) = match target.parse::<SocketAddr>() {
+        Ok(addr) => return Ok(vec![addr]),
+        Err(_) => match target.rsplit_once(':') {
+            Some((host, port)) if !host.contains(':') => {
+                let port = port
+                    .parse::<u16>()
+                    .map_err(|_| AppError::bad_value("HOST:PORT", target, "a port is 0-65535"))?;
+                (host, port)
+            }
+            _ => (target, DEFAULT_PORT),
+        },
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addrs: Vec<SocketAddr> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| {
+            AppError::Failed(format!(
+                "cannot find {}: {e}",
+                safe::text(&safe::cut(host, 60))
+            ))
+        })?
+        .collect();
+    if addrs.is_empty() {
+        return Err(AppError::Failed(format!(
+            "{} has no address",
+            safe::text(&safe::cut(host, 60))
+        )));
+    }
+    Ok(addrs)
+}
+
+fn connect(addrs: &[SocketAddr], target: &str) -> Result<TcpStream, AppError> {
+    let mut last = None;
+    for addr in addrs {
+        match TcpStream::connect_timeout(addr, CONNECT) {
+            Ok(stream) => return Ok(stream),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(AppError::Failed(format!(
+        "cannot connect to {}: {}",
+        safe::text(&safe::cut(target, 60)),
+        last.map_or_else(|| "no address".to_string(), |e| e.to_string())
+    )))
+}
+
+/// A line the server would refuse anyway, refused here with the reason.
+fn check(line: &str) -> Result<(), String> {
+    if line.len() > MAX_TYPED {
+        return Err(format!(
+            "That line is {} bytes long; the server takes at most {MAX_TYPED}.",
+            line.len()
+        ));
+    }
+    if line.chars().any(|c| c.is_control()) {
+        return Err("That line holds control characters; type plain text.".into());
+    }
+    Ok(())
+}
+
+/// Words answered here: the server says nothing to them in the machine
+/// dialect, and the client knows the answer.
+fn local(line: &str, view: &Mutex<View>) -> Option<String> {
+    let view = view.lock().unwrap_or_else(|e| e.into_inner());
+    let word = line.to_ascii_lowercase();
+    match (word.as_str(), &view.game) {
+        ("help" | "?", None) => Some(LOBBY_HELP.to_string()),
+        ("moves", Some(_)) if !view.legal.is_empty() => {
+            Some(format!("Legal moves: {}.", view.legal.join(", ")))
+        }
+        ("moves", Some(_)) => Some("It is not your turn.".to_string()),
+        ("board", Some(game)) => game.board(view.colour, view.width),
+        _ => None,
+    }
+}
+
+/// The server's lines, each event said to the player.
+fn read_server(stream: TcpStream, view: &Mutex<View>, out: &Mutex<Out>) {
+    let mut reader = BufReader::new(stream);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = (&mut reader)
+            .take(MAX_EVENT as u64 + 1)
+            .read_until(b'\n', &mut line);
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if line.len() > MAX_EVENT && !line.ends_with(b"\n") {
+            // Skip the rest of an overlong line.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                match (&mut reader).take(64 * 1024).read_until(b'\n', &mut rest) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if rest.ends_with(b"\n") => break,
+                    Ok(_) => {}
+                }
+            }
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        // Only events are read; a line that holds none (a prompt or an echo)
+        // is skipped, and a prompt before an event on its line is ignored.
+        let Some(event) = text
+            .find('{')
+            .and_then(|i| serde_json::from_str::<Value>(text[i..].trim_end()).ok())
+        else {
+            continue;
+        };
+        let said = view.lock().unwrap_or_else(|e| e.into_inner()).event(&event);
+        if !said.is_empty() {
+            print(out, said);
+        }
+    }
+    print(out, "The server closed the connection.".to_string());
+}
+
+/// The player's lines at a terminal, through rustyline.
+fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Input>) {
+    loop {
+        match editor.readline("> ") {
+            Ok(line) => {
+                let _ = editor.add_history_entry(line.as_str());
+                if tx.send(Input::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => {}
+            Err(_) => {
+                let _ = tx.send(Input::End);
+                return;
+            }
+        }
+    }
+}
+
+/// The player's lines from a pipe or a file.
+fn read_plain(tx: &mpsc::Sender<Input>) {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut input)
+            .take(MAX_TYPED as u64 + 1)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line)
+            .trim_end_matches(['\n', '\r'])
+            .to_string();
+        if tx.send(Input::Line(text)).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Input::End);
+}
+
+/// Tab completion of the legal moves, on the player's turn.
+struct Moves {
+    view: Arc<Mutex<View>>,
+}
+
+impl Completer for Moves {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let typed = line[..pos].to_ascii_lowercase();
+        let view = self.view.lock().unwrap_or_else(|e| e.into_inner());
+        let found = view
+            .legal
+            .iter()
+            .filter(|m| m.to_ascii_lowercase().starts_with(&typed))
+            .map(|m| Pair {
+                display: m.clone(),
+                replacement: m.clone(),
+            })
+            .collect();
+        Ok((0, found))
+    }
+}
+
+impl Hinter for Moves {
+    type Hint = String;
+}
+impl Highlighter for Moves {}
+impl Validator for Moves {}
+impl Helper for Moves {}
+
+/// A game followed: the client's own table, rebuilt from `start` and the
+/// `move` events.
+struct Game {
+    number: u64,
+    /// `None` once the client lost track (a move it could not play).
+    table: Option<Box<dyn Table>>,
+    /// The player's side, as an index; `None` for a watcher.
+    seat: Option<usize>,
+    /// The players' handles, made safe.
+    names: [String; 2],
+}
+
+impl Game {
+    fn board(&self, colour: bool, width: usize) -> Option<String> {
+        let table = self.table.as_ref()?;
+        Some(table.screen(colour, width, self.seat))
+    }
+}
+
+/// What the client knows of the server: the game it follows, and the legal
+/// moves when it is the player's turn.
+struct View {
+    colour: bool,
+    width: usize,
+    game: Option<Game>,
+    legal: Vec<String>,
+}
+
+fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
+    event.get(name).and_then(Value::as_str).unwrap_or("")
+}
+
+/// A name or text from the server, safe for the terminal.
+fn clean(event: &Value, name: &str) -> String {
+    safe::text(text_of(event, name))
+}
+
+impl View {
+    /// What the player is told of an event (empty for nothing).
+    fn event(&mut self, event: &Value) -> String {
+        match text_of(event, "event") {
+            "welcome" => {
+                let rated = event.get("rated").and_then(Value::as_bool) == Some(true);
+                format!(
+                    "You are {}{}. Type help for the commands.",
+                    clean(event, "handle"),
+                    if rated {
+                        ""
+                    } else {
+                        ", a guest: your games are unrated"
+                    }
+                )
+            }
+            "seeking" => format!(
+                "Seek {} is open: you are told when someone accepts.",
+                event.get("n").and_then(Value::as_u64).unwrap_or(0)
+            ),
+            "seeks" => list(event, "seeks", "No seeks are open.", |s| {
+                format!(
+                    "  {}. {} by {}",
+                    s.get("n").and_then(Value::as_u64).unwrap_or(0),
+                    clean(s, "game"),
+                    clean(s, "by")
+                )
+            }),
+            "who" => list(event, "players", "Nobody is online.", |p| {
+                format!("  {}: {}", clean(p, "handle"), clean(p, "doing"))
+            }),
+            "games" => list(event, "games", "No games are being played.", |g| {
+                let players: Vec<String> = g
+                    .get("players")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
+                    .unwrap_or_default();
+                format!(
+                    "  {}. {}: {}",
+                    g.get("game").and_then(Value::as_u64).unwrap_or(0),
+                    clean(g, "kind"),
+                    players.join(" against ")
+                )
+            }),
+            "start" => self.start(event),
+            "move" => self.moved(event),
+            "position" => self.position(event),
+            "end" => {
+                self.legal.clear();
+                self.game = None;
+                let how = clean(event, "how");
+                match event.get("winner").and_then(Value::as_str) {
+                    Some(winner) => format!(
+                        "Game {} is over: {} wins ({how}).",
+                        event.get("game").and_then(Value::as_u64).unwrap_or(0),
+                        safe::text(winner)
+                    ),
+                    None => format!(
+                        "Game {} is over: a draw ({how}).",
+                        event.get("game").and_then(Value::as_u64).unwrap_or(0)
+                    ),
+                }
+            }
+            "said" => {
+                let verb = if event.get("private").and_then(Value::as_bool) == Some(true) {
+                    "tells you"
+                } else {
+                    "says"
+                };
+                format!("{} {verb}: {}", clean(event, "from"), clean(event, "text"))
+            }
+            "offer" => {
+                let by = clean(event, "by");
+                if text_of(event, "offer") == "draw" {
+                    format!("{by} offers a draw: type yes or no.")
+                } else {
+                    format!("{by} asks to take back their last move: type yes or no.")
+                }
+            }
+            "error" => clean(event, "message"),
+            "info" | "help" => clean(event, "text"),
+            _ => String::new(),
+        }
+    }
+
+    fn start(&mut self, event: &Value) -> String {
+        let number = event.get("game").and_then(Value::as_u64).unwrap_or(0);
+        let players: Vec<String> = event
+            .get("players")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
+            .unwrap_or_default();
+        let pairs: Vec<(String, String)> = event
+            .get("setup")
+            .and_then(Value::as_object)
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let table = tallyho::cabinet::kind(text_of(event, "kind"))
+            .and_then(|kind| tallyho::cabinet::restore(kind, &pairs));
+        self.legal.clear();
+        let (table, mut text) = match table {
+            Ok(table) => (Some(table), String::new()),
+            Err(why) => (
+                None,
+                format!(
+                    "(This client cannot draw game {number}: {}.)\n",
+                    safe::text(&why)
+                ),
+            ),
+        };
+        let side = event.get("side").and_then(Value::as_str);
+        let seat = table
+            .as_ref()
+            .and_then(|t| side.and_then(|s| t.sides().iter().position(|x| x == s)));
+        let titles = table
+            .as_ref()
+            .map_or_else(|| [String::new(), String::new()], |t| t.side_titles());
+        let name = |i: usize| players.get(i).cloned().unwrap_or_default();
+        text.push_str(&format!(
+            "Game {number}: {}. {} ({}) against {} ({}).",
+            clean(event, "kind"),
+            name(0),
+            titles[0],
+            name(1),
+            titles[1]
+        ));
+        match seat {
+            Some(i) => text.push_str(&format!(" You play {}.", titles[i])),
+            None if side.is_none() => text.push_str(" You are watching."),
+            None => {}
+        }
+        self.game = Some(Game {
+            number,
+            table,
+            seat,
+            names: [name(0), name(1)],
+        });
+        text
+    }
+
+    fn moved(&mut self, event: &Value) -> String {
+        let number = event.get("game").and_then(Value::as_u64);
+        let ply = event.get("ply").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let Some(game) = self.game.as_mut().filter(|g| Some(g.number) == number) else {
+            return String::new();
+        };
+        let Some(table) = game.table.as_mut() else {
+            return format!(
+                "{ply}. {} plays {}",
+                clean(event, "by"),
+                clean(event, "move")
+            );
+        };
+        if ply != table.moves().len() + 1 {
+            return String::new();
+        }
+        match table.play(text_of(event, "move")) {
+            Ok(()) => table.said_move(ply - 1, &clean(event, "by")),
+            Err(why) => {
+                game.table = None;
+                format!(
+                    "(This client lost track of game {}: {}.)",
+                    game.number,
+                    safe::text(&why)
+                )
+            }
+        }
+    }
+
+    fn position(&mut self, event: &Value) -> String {
+        let number = event.get("game").and_then(Value::as_u64);
+        let Some(game) = self.game.as_ref().filter(|g| Some(g.number) == number) else {
+            return String::new();
+        };
+        let mut text = match &game.table {
+            Some(table) if table.position() == text_of(event, "position") => {
+                table.screen(self.colour, self.width, game.seat)
+            }
+            _ => format!("Position: {}\n", clean(event, "position")),
+        };
+        let to_move = text_of(event, "to_move");
+        let legal: Vec<String> = event
+            .get("legal")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mover = game
+            .table
+            .as_ref()
+            .and_then(|t| t.sides().iter().position(|s| s == to_move));
+        let who = match (mover, &game.table) {
+            (Some(i), Some(table)) => format!("{} ({})", table.side_titles()[i], game.names[i]),
+            _ => safe::text(to_move),
+        };
+        self.legal.clear();
+        if !legal.is_empty() {
+            if mover.is_some() && mover == game.seat {
+                text.push_str(&format!(
+                    "{who} to move: type your move (Tab completes; moves lists them), or resign."
+                ));
+                self.legal = legal.iter().map(|m| safe::text(m)).collect();
+            } else {
+                text.push_str(&format!("{who} to move."));
+            }
+        }
+        text
+    }
+}
+
+/// A list event said as lines under its heading, or `empty`.
+fn list(event: &Value, field: &str, empty: &str, line: impl Fn(&Value) -> String) -> String {
+    let items = event
+        .get(field)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if items.is_empty() {
+        return empty.to_string();
+    }
+    items.iter().map(line).collect::<Vec<_>>().join("\n")
+}

@@ -1,0 +1,156 @@
+//! `tallyho join` against a server in process: a player types into the
+//! client through a pipe and plays a whole game of Fox and Hounds with a
+//! machine client on the line door, and sees the boards, the moves and the
+//! end as the client draws them.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{IpAddr, Ipv4Addr, TcpStream};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tallyho::server::{self, Config, limits::Limits};
+
+/// Lines from a reader, on a thread of their own.
+fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next JSON event among a line door's lines.
+fn event(rx: &mpsc::Receiver<String>, wait: Duration) -> Option<Value> {
+    let end = Instant::now() + wait;
+    loop {
+        let line = rx
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+            .ok()?;
+        if let Some(i) = line.find('{')
+            && let Ok(event) = serde_json::from_str::<Value>(&line[i..])
+        {
+            return Some(event);
+        }
+    }
+}
+
+fn field<'a>(event: &'a Value, name: &str) -> &'a str {
+    event.get(name).and_then(Value::as_str).unwrap_or("")
+}
+
+#[test]
+fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
+    let data = std::env::temp_dir().join(format!("tallyho-join-test-{}", std::process::id()));
+    std::fs::create_dir_all(&data).unwrap();
+    let running = server::start(Config {
+        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ssh_port: None,
+        line_port: Some(0),
+        data: data.clone(),
+        limits: Limits::default(),
+        rules: server::Rules::default(),
+    })
+    .unwrap();
+    let addr = running.lines.unwrap();
+
+    // The opponent: a machine client that seeks and plays the hounds.
+    let mut hounds = TcpStream::connect(addr).unwrap();
+    let from_hounds = lines(hounds.try_clone().unwrap());
+    let wait = Duration::from_secs(10);
+    hounds
+        .write_all(b"proto json\nseek fox --side hounds\n")
+        .unwrap();
+    let n = loop {
+        let e = event(&from_hounds, wait).expect("the seek's number");
+        if field(&e, "event") == "seeking" {
+            break e["n"].as_u64().unwrap();
+        }
+    };
+
+    let mut join = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut typed = join.stdin.take().unwrap();
+    let seen = lines(join.stdout.take().unwrap());
+    writeln!(typed, "accept {n}").unwrap();
+
+    let mut screen = Vec::new();
+    let mut my_moves = Vec::new();
+    let mut hounds_end = None;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut over = false;
+    while !(over && hounds_end.is_some()) {
+        assert!(
+            Instant::now() < deadline,
+            "the game did not end:\n{}",
+            screen.join("\n")
+        );
+        while let Ok(line) = seen.recv_timeout(Duration::from_millis(5)) {
+            if line.ends_with("type your move (Tab completes; moves lists them), or resign.") {
+                writeln!(typed, "moves").unwrap();
+            }
+            if let Some(list) = line.strip_prefix("Legal moves: ") {
+                let first = list.trim_end_matches('.').split(", ").next().unwrap();
+                my_moves.push(first.to_string());
+                writeln!(typed, "{first}").unwrap();
+            }
+            over |= line.starts_with("Game ") && line.contains(" is over: ");
+            screen.push(line);
+        }
+        while let Ok(line) = from_hounds.recv_timeout(Duration::from_millis(5)) {
+            let Some(e) = line
+                .find('{')
+                .and_then(|i| serde_json::from_str::<Value>(&line[i..]).ok())
+            else {
+                continue;
+            };
+            match field(&e, "event") {
+                "position" if field(&e, "to_move") == "hounds" => {
+                    if let Some(mv) = e["legal"].as_array().and_then(|l| l.first()) {
+                        writeln!(hounds, "{}", mv.as_str().unwrap()).unwrap();
+                    }
+                }
+                "end" => hounds_end = Some(e),
+                _ => {}
+            }
+        }
+    }
+    drop(typed);
+    let status = join.wait().unwrap();
+    running.stop();
+    let _ = std::fs::remove_dir_all(&data);
+
+    let screen = screen.join("\n");
+    let hounds_end = hounds_end.unwrap();
+    // The player was told the game and their side, saw the board drawn
+    // locally, and saw each of their moves said back.
+    assert!(screen.contains("You play Fox."), "{screen}");
+    assert!(screen.contains("  A B C D E F G H"), "{screen}");
+    assert_eq!(my_moves.first().map(String::as_str), Some("A8-B7"));
+    assert!(screen.contains(" moved A8-B7."), "{screen}");
+    for mv in &my_moves {
+        assert!(
+            screen.contains(&format!(" moved {mv}.")),
+            "{mv} not shown:\n{screen}"
+        );
+    }
+    // The end the player saw is the one the server sent the opponent.
+    let winner = field(&hounds_end, "winner");
+    let how = field(&hounds_end, "how");
+    assert!(
+        screen.contains(&format!("is over: {winner} wins ({how}).")),
+        "{screen}"
+    );
+    assert!(status.success(), "{status}");
+}
