@@ -227,6 +227,7 @@ impl Session {
             "say" => self.refuse("say works in a game; to one player, type tell NAME TEXT")?,
             "proto" if rest.trim().eq_ignore_ascii_case("json") => {
                 self.json = true;
+                self.console.quiet();
                 self.server.hub().set_json(self.id);
                 let handle = self.handle.clone();
                 let rated = self.account.is_some();
@@ -625,7 +626,9 @@ impl Session {
     fn follow(&mut self, room: &Arc<Room>, seat: Option<usize>) -> io::Result<After> {
         self.start_words(room, seat)?;
         let mut shown_version = u64::MAX;
-        let mut shown_plies = room.lock().table.moves().len();
+        // The moves so far are said first: a watcher joins late, a player
+        // comes back.
+        let mut shown_plies = 0;
         loop {
             let st = room.lock();
             let table = st.table.fork();
@@ -645,10 +648,10 @@ impl Session {
             if moves.len() < shown_plies {
                 shown_plies = moves.len();
             }
-            for ply in shown_plies..moves.len() {
+            for (ply, mv) in moves.iter().enumerate().skip(shown_plies) {
                 let mover = table.mover(ply);
                 self.event(json!({"event": "move", "game": room.number, "ply": ply + 1,
-                    "by": names[mover], "move": moves[ply]}))?;
+                    "by": names[mover], "move": mv}))?;
                 let said = table.said_move(ply, &names[mover]);
                 self.say(&said)?;
             }
