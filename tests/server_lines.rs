@@ -374,3 +374,66 @@ fn a_burst_of_connections_from_one_address_is_limited() {
     assert_eq!((welcomed, refused), (5, 5));
     running.stop();
 }
+
+#[test]
+fn a_person_plays_the_servers_computer_and_resigns() {
+    let running = serve("computer", Limits::default(), Duration::from_secs(60));
+    let mut c = Client::connect(running.lines.unwrap());
+    c.wait_for("> ");
+    c.send("play draughts champion");
+    c.wait_for("Draughts is played at the levels rubbish, greedy, cunning or overpowered");
+    c.send("play draughts greedy --side white");
+    c.wait_for("Game 1: draughts, unrated. greedy (black) against guest1 (white).");
+    // Black moves first: the computer's move is said, then the person is asked.
+    c.wait_for("1. greedy moved ");
+    c.wait_for("Move from (");
+    c.send("hint");
+    c.wait_for("Hint: ");
+    c.wait_for("Move from (");
+    c.send("resign");
+    c.wait_for("guest1 resigned.");
+    c.wait_for("> ");
+    running.stop();
+}
+
+#[test]
+fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
+    let running = serve("offers", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    a.send("A8-B7");
+    b.wait_for("Move (B1, D1, F1, H1)? ");
+    b.send("B1-A2");
+    a.wait_for("1. ann moved A8-B7.");
+    a.wait_for("2. bob moved B1-A2.");
+    a.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    a.send("undo");
+    a.wait_for("You ask to take back your last move.");
+    b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
+    b.send("no");
+    a.wait_for("bob declines taking back the move.");
+    a.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    a.send("draw");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    b.send("yes");
+    a.wait_for("A draw, agreed by the players.");
+    b.wait_for("A draw, agreed by the players.");
+    running.stop();
+}
+
+#[test]
+fn shutting_down_adjourns_the_games_and_tells_the_players() {
+    let running = serve("shutdown", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    running.stop();
+    for c in [&mut a, &mut b] {
+        c.wait_for("The server is shutting down. Games in progress are adjourned");
+    }
+    // The connection closes.
+    let mut rest = Vec::new();
+    a.stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert!(a.stream.read_to_end(&mut rest).is_ok());
+}

@@ -810,31 +810,31 @@ impl Session {
         };
         match asked {
             Asked::Play(mv) => {
-                if let Err(why) = self.server.play(room, seat, &mv) {
+                if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
                     self.refuse(&why)?;
                 }
                 Ok(None)
             }
             Asked::Command(Command::Resign) => {
-                self.server.resign(room, seat);
+                self.server.resign(room, seat, self.id);
                 Ok(None)
             }
             Asked::Command(Command::Draw) => {
                 if computer {
                     self.say("The computer declines the draw.")?;
                 } else {
-                    self.server.offer(room, Offer::Draw(seat));
+                    self.server.offer(room, Offer::Draw(seat), self.id);
                     self.say("You offer a draw.")?;
                 }
                 Ok(None)
             }
             Asked::Command(Command::Undo) => {
                 if computer {
-                    if !self.server.take_back(room, seat) {
+                    if !self.server.take_back(room, seat, self.id) {
                         self.say("There is no move of yours to take back.")?;
                     }
                 } else {
-                    self.server.offer(room, Offer::Undo(seat));
+                    self.server.offer(room, Offer::Undo(seat), self.id);
                     self.say("You ask to take back your last move.")?;
                 }
                 Ok(None)
@@ -889,7 +889,7 @@ impl Session {
                 Ok(Some(None))
             }
             ("claim", Some(seat)) => {
-                match self.server.claim(room, seat) {
+                match self.server.claim(room, seat, self.id) {
                     Ok(()) => {}
                     Err(why) => self.refuse(&why)?,
                 }
@@ -931,7 +931,7 @@ impl Session {
         }
         match Command::from_word(&line) {
             Some(Command::Resign) => {
-                self.server.resign(room, seat);
+                self.server.resign(room, seat, self.id);
                 Ok(None)
             }
             Some(Command::Quit) => {
@@ -982,7 +982,7 @@ impl Session {
             return Ok(step);
         }
         match crate::shell::ask::parse_yes_no(&line) {
-            Ok(yes) => self.server.answer(room, seat, yes),
+            Ok(yes) => self.server.answer(room, seat, yes, self.id),
             Err(why) => self.refuse(&why)?,
         }
         Ok(None)
@@ -999,7 +999,7 @@ impl Session {
         let deadline = crate::shell::clock::Until::after(self.server.think());
         if let Some(mv) = table.computer_move(level, seed, &deadline) {
             let seat = table.to_move();
-            if let Err(why) = self.server.play(room, seat, &mv) {
+            if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
                 self.refuse(&why)?;
             }
         }
