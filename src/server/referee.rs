@@ -119,7 +119,7 @@ impl Server {
     fn away_too_long(&self, st: &RoomState, seat: usize) -> Result<(), String> {
         let other = &st.seats[1 - seat];
         if other.session.is_some() || other.left.is_none() {
-            return Err(format!("{} is still in the game", other.handle));
+            return Err(format!("not now: {} is still in the game", other.handle));
         }
         if !st.away_past(1 - seat, self.grace(), Instant::now()) {
             let left = other.left.map_or(0, |l| {
@@ -128,7 +128,7 @@ impl Server {
                     .as_secs()
             });
             return Err(format!(
-                "{} may still come back: wait {left} more seconds",
+                "not yet: {} may still come back for {left} more seconds",
                 other.handle
             ));
         }

@@ -205,7 +205,7 @@ impl Session {
                 if to.is_empty() {
                     self.refuse("challenge whom? Type challenge NAME GAME")?;
                 } else if !self.server.hub().is_online(&to) {
-                    self.refuse(&format!("{} is not online", safe::cut(&to, 20)))?;
+                    self.refuse(&format!("nobody called {} is online", safe::cut(&to, 20)))?;
                 } else {
                     self.seek(rest, Some(to))?;
                 }
@@ -267,7 +267,7 @@ impl Session {
             return self.refuse(&why);
         }
         if self.server.hub().is_online(wanted) && !wanted.eq_ignore_ascii_case(&self.handle) {
-            return self.refuse(&format!("{wanted} is taken; choose another"));
+            return self.refuse(&format!("the handle {wanted} is taken; choose another"));
         }
         self.handle = wanted.to_string();
         self.server.hub().rename(self.id, wanted);
@@ -480,7 +480,7 @@ impl Session {
                         let name = st.seats[other].handle.clone();
                         drop(st);
                         return self.refuse(&format!(
-                            "{name} is not online: game {} resumes when both players are",
+                            "not yet: game {} resumes when both players are online, and {name} is not",
                             room.number
                         ));
                     }
@@ -503,7 +503,7 @@ impl Session {
                     .hub()
                     .notify(id, &Notice::Info(format!("{me} is back.")));
             }
-            st.changed(self.server.hub(), None);
+            st.changed(self.server.hub(), Some(self.id));
             drop(st);
             if let Some(id) = wake_other {
                 self.server.hub().seat(id, &room, true);
@@ -562,7 +562,7 @@ impl Session {
         if self.server.hub().tell(to, &notice) {
             self.say(&format!("Told {}.", safe::text(to)))
         } else {
-            self.refuse(&format!("{} is not online", safe::cut(to, 20)))
+            self.refuse(&format!("nobody called {} is online", safe::cut(to, 20)))
         }
     }
 
@@ -948,7 +948,7 @@ impl Session {
                 Ok(None)
             }
             _ => {
-                self.refuse(&format!("it is {other}'s turn to move"))?;
+                self.refuse(&format!("not your turn: it is {other}'s move"))?;
                 Ok(None)
             }
         }
