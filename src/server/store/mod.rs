@@ -226,6 +226,12 @@ pub struct Store {
     inner: Arc<Inner>,
 }
 
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store").field("db", &self.inner.db).finish()
+    }
+}
+
 struct Inner {
     /// The database file.
     db: PathBuf,
@@ -1181,4 +1187,57 @@ fn relog(conn: &Connection, db: &Path, log: &Log) -> Result<(), StoreError> {
         note_logged(conn, db, id, number, error)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn seat(side: &str, player: Option<PlayerRef>) -> SeatInfo {
+        SeatInfo {
+            handle: String::new(),
+            side: side.to_string(),
+            player,
+        }
+    }
+
+    #[test]
+    fn the_outcome_is_read_from_the_first_seats_side() {
+        let ann = Some(PlayerRef::Account(AccountId(1)));
+        let bob = Some(PlayerRef::Account(AccountId(2)));
+        let seats = [seat("fox", ann.clone()), seat("hounds", bob.clone())];
+        let outcome = |winner| {
+            rated_pair(GameId(1), &seats, winner)
+                .unwrap()
+                .map(|(_, _, o)| o)
+        };
+        assert_eq!(outcome(Some("fox")), Some(Outcomes::WIN));
+        assert_eq!(outcome(Some("hounds")), Some(Outcomes::LOSS));
+        assert_eq!(outcome(None), Some(Outcomes::DRAW));
+        assert!(rated_pair(GameId(1), &seats, Some("geese")).is_err());
+        let same = [seat("fox", ann.clone()), seat("fox", bob)];
+        assert!(rated_pair(GameId(1), &same, Some("fox")).is_err());
+        let guest = [seat("fox", ann), seat("hounds", None)];
+        assert!(
+            rated_pair(GameId(1), &guest, Some("fox"))
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn handles_fold_to_lower_case_beyond_ascii() {
+        assert_eq!(folded("ÉLODIE"), folded("élodie"));
+        assert_eq!(folded("Ann"), "ann");
+    }
+
+    #[test]
+    fn glicko2_moves_a_win_and_counts_the_game() {
+        let start = Rating::default();
+        let (win, loss) = rate(&start, &start, Outcomes::WIN);
+        assert!(win.rating > 1500.0 && loss.rating < 1500.0);
+        assert_eq!((win.games, loss.games), (1, 1));
+    }
 }

@@ -221,3 +221,88 @@ fn checkpoint(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
         .map_err(|e| StoreError::sqlite(path, "fold the write-ahead log into the database", e))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn insert(path: &Path, n: i64) -> impl FnOnce(&Connection) -> Result<(), StoreError> + use<> {
+        let path = path.to_path_buf();
+        move |conn| {
+            conn.execute("INSERT INTO t (n) VALUES (?1)", [n])
+                .map(drop)
+                .map_err(|e| StoreError::sqlite(&path, "insert", e))
+        }
+    }
+
+    #[test]
+    fn a_failing_change_in_a_group_undoes_only_itself() {
+        let path = PathBuf::from("memory");
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+            .unwrap();
+        let (jobs, thread) = start(conn, path.clone()).unwrap();
+        // The first change holds the writer until the next three wait
+        // behind it, so those three share one commit.
+        let (go, gate) = sync_channel::<()>(0);
+        let (first_reply, first) = sync_channel(1);
+        let hold = move |_: &Connection| -> Result<(), StoreError> {
+            gate.recv().unwrap();
+            Ok(())
+        };
+        jobs.send(job(path.clone(), hold, first_reply)).unwrap();
+        let mut answers = Vec::new();
+        for n in [1, 1, 2] {
+            let (reply, answer) = sync_channel(1);
+            jobs.send(job(path.clone(), insert(&path, n), reply))
+                .unwrap();
+            answers.push(answer);
+        }
+        // The last change reads what the group kept.
+        let (count_reply, count) = sync_channel(1);
+        let counting = |conn: &Connection| -> Result<i64, StoreError> {
+            Ok(conn
+                .query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+                .unwrap())
+        };
+        jobs.send(job(path.clone(), counting, count_reply)).unwrap();
+        go.send(()).unwrap();
+        first.recv().unwrap().unwrap();
+        let results: Vec<bool> = answers.iter().map(|a| a.recv().unwrap().is_ok()).collect();
+        assert_eq!(results, [true, false, true]);
+        assert_eq!(count.recv().unwrap().unwrap(), 2);
+        drop(jobs);
+        thread.join().unwrap();
+    }
+
+    #[test]
+    fn a_change_that_panics_is_undone_and_the_writer_goes_on() {
+        let path = PathBuf::from("memory");
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (n INTEGER PRIMARY KEY)")
+            .unwrap();
+        let (jobs, thread) = start(conn, path.clone()).unwrap();
+        let (reply, answer) = sync_channel::<Result<(), StoreError>>(1);
+        let panics = |conn: &Connection| -> Result<(), StoreError> {
+            conn.execute("INSERT INTO t (n) VALUES (7)", []).unwrap();
+            panic!("a bug in a change");
+        };
+        jobs.send(job(path.clone(), panics, reply)).unwrap();
+        assert!(
+            answer.recv().is_err(),
+            "no answer from a change that panicked"
+        );
+        let (reply, answer) = sync_channel(1);
+        let count = |conn: &Connection| -> Result<i64, StoreError> {
+            Ok(conn
+                .query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+                .unwrap())
+        };
+        jobs.send(job(path, count, reply)).unwrap();
+        assert_eq!(answer.recv().unwrap().unwrap(), 0);
+        drop(jobs);
+        thread.join().unwrap();
+    }
+}
