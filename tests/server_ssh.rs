@@ -1,0 +1,375 @@
+//! The ssh door with the real OpenSSH client: a key is an account, `guest`
+//! needs none, the host key is kept and presented again after a restart,
+//! scripts and `json` get lines, a terminal gets the door's own line editor,
+//! and the gate turns connections away before any handshake.
+//!
+//! Each test starts a server in this process on 127.0.0.1:0 and runs the
+//! system's `ssh`; without `ssh` or `ssh-keygen` the tests say so and pass.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use tallyho::server::Server;
+use tallyho::server::limits::{Gate, Limits};
+use tallyho::server::ssh;
+
+/// How long any one client may take before it is killed and the test fails.
+const CLIENT_TIME: Duration = Duration::from_secs(30);
+
+/// Whether OpenSSH's client and key generator are here; if not, says so.
+fn have_openssh() -> bool {
+    let found = |tool: &str, arg: &str| {
+        Command::new(tool)
+            .arg(arg)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    };
+    let here = found("ssh", "-V") && found("ssh-keygen", "-?");
+    if !here {
+        eprintln!("note: ssh or ssh-keygen is not installed; the ssh door's tests are skipped");
+    }
+    here
+}
+
+/// A fresh directory for one test.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-ssh-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server's ssh door running on a thread of its own until dropped.
+struct Door {
+    port: u16,
+    server: Server,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Door {
+    fn start(data: &Path) -> Door {
+        Door::start_with(data, Limits::default())
+    }
+
+    fn start_with(data: &Path, limits: Limits) -> Door {
+        let server = Server::new(data.to_path_buf(), Gate::new(limits));
+        let (port_tx, port_rx) = std::sync::mpsc::channel();
+        let serving = server.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                port_tx.send(listener.local_addr().unwrap().port()).unwrap();
+                ssh::serve(listener, serving).await.unwrap();
+            });
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the door starts");
+        Door {
+            port,
+            server,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Door {
+    fn drop(&mut self) {
+        self.server.shutdown().cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A key pair made by ssh-keygen in `dir`, without a passphrase.
+fn keygen(dir: &Path) -> PathBuf {
+    let key = dir.join("key");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "test", "-f"])
+        .arg(&key)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "ssh-keygen: {made:?}");
+    key
+}
+
+/// The ssh command for `user` at the door, with no user configuration or
+/// agent, and `dir/known_hosts` as the host list.
+fn ssh_command(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Command {
+    ssh_with(door, dir, user, key, &[])
+}
+
+/// The same with `options` first (ssh takes the first value it is given).
+fn ssh_with(
+    door: &Door,
+    dir: &Path,
+    user: &str,
+    key: Option<&Path>,
+    options: &[&str],
+) -> Command {
+    let mut cmd = Command::new("ssh");
+    cmd.env_remove("SSH_AUTH_SOCK")
+        .args(options)
+        .args(["-F", "/dev/null", "-p", &door.port.to_string()])
+        .args(["-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes"])
+        .args(["-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR"])
+        .args(["-o", "StrictHostKeyChecking=no"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ));
+    match key {
+        Some(key) => cmd.arg("-i").arg(key),
+        None => cmd.args(["-o", "IdentityFile=none"]),
+    };
+    cmd.arg(format!("{user}@127.0.0.1"));
+    cmd
+}
+
+/// Runs a client with `input` on its stdin; kills it if it takes too long.
+fn run(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ssh starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > CLIENT_TIME {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!("ssh took more than {CLIENT_TIME:?}: {output:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.join();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_key_logs_in_and_a_script_gets_its_answers() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("script");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let out = run(
+        ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"),
+        b"hello\nseek fox\r\nlast line without an end",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains("you said hello\n"), "{stdout}");
+    assert!(stdout.contains("you said seek fox\n"), "{stdout}");
+    assert!(
+        stdout.contains("you said last line without an end"),
+        "{stdout}"
+    );
+    // No terminal: the text is as the session wrote it.
+    assert!(!stdout.contains('\r'), "{stdout:?}");
+}
+
+#[test]
+fn a_guest_needs_no_key_and_others_need_one() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("guest");
+    let door = Door::start(&dir.join("serve"));
+    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), b"hi\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(text(&out.stdout).contains("you said hi"), "{out:?}");
+    // Anyone else without a key is turned away, and told only of keys.
+    let out = run(ssh_command(&door, &dir, "ann", None).arg("-T"), b"hi\n");
+    assert_eq!(out.status.code(), Some(255), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("Permission denied (publickey)"), "{stderr}");
+    assert!(!text(&out.stdout).contains("you said"), "{out:?}");
+}
+
+#[test]
+fn the_host_key_is_private_and_the_same_after_a_restart() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("restart");
+    let data = dir.join("serve");
+    let key = keygen(&dir);
+    // Both servers are known under one name, so the second must present
+    // the key the first one did.
+    let strict = |door: &Door, checking: &str| {
+        let checking = format!("StrictHostKeyChecking={checking}");
+        let options = ["-o", &checking, "-o", "HostKeyAlias=tallyho-test"];
+        let mut cmd = ssh_with(door, &dir, "ann", Some(&key), &options);
+        cmd.arg("-T");
+        cmd
+    };
+    {
+        let door = Door::start(&data);
+        let out = run(&mut strict(&door, "accept-new"), b"one\n");
+        assert!(text(&out.stdout).contains("you said one"), "{out:?}");
+    }
+    let path = data.join(ssh::HOST_KEY_FILE);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", path.display());
+    let known = std::fs::read_to_string(dir.join("known_hosts")).unwrap();
+    let presented = ssh::host_key(&data).unwrap();
+    let public = presented.public_key().to_openssh().unwrap();
+    assert!(known.contains(&public), "{known}");
+    {
+        let door = Door::start(&data);
+        let out = run(&mut strict(&door, "yes"), b"two\n");
+        assert!(out.status.success(), "{out:?}");
+        assert!(text(&out.stdout).contains("you said two"), "{out:?}");
+    }
+    // A server with another data directory has another key, and the client
+    // refuses it: the check above could fail.
+    let other = Door::start(&dir.join("other"));
+    let out = run(&mut strict(&other, "yes"), b"three\n");
+    assert_eq!(out.status.code(), Some(255), "{out:?}");
+    assert!(text(&out.stderr).contains("Host key verification failed"), "{out:?}");
+}
+
+#[test]
+fn json_is_the_one_command_and_others_fail_with_status_2() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("exec");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+    cmd.args(["-T", "json"]);
+    let out = run(&mut cmd, b"who\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(text(&out.stdout).contains("you said who"), "{out:?}");
+    let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+    cmd.args(["-T", "rm", "-rf", "/\x1b[2J"]);
+    let out = run(&mut cmd, b"who\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no command \"rm -rf /"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+#[test]
+fn a_long_line_is_refused_without_ending_the_session() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("long");
+    let door = Door::start(&dir.join("serve"));
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend_from_slice(b"\nstill here\n");
+    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), &input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains("you said still here"), "{stdout}");
+    assert!(!stdout.contains("you said xxx"), "{}", &stdout[..200.min(stdout.len())]);
+    assert!(stdout.len() < 16 * 1024, "{} bytes came back", stdout.len());
+}
+
+#[test]
+fn the_gate_turns_a_connection_away_before_the_handshake() {
+    let dir = scratch("gate");
+    let door = Door::start_with(
+        &dir.join("serve"),
+        Limits {
+            per_address: 1,
+            ..Limits::default()
+        },
+    );
+    let address = ("127.0.0.1", door.port);
+    // The first connection is let in: it hears the server's version.
+    let mut first = TcpStream::connect(address).unwrap();
+    first.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+    let mut hello = [0; 8];
+    first.read_exact(&mut hello).unwrap();
+    assert_eq!(&hello, b"SSH-2.0-");
+    // The second, while the first is open, hears why not, and is closed.
+    let mut second = TcpStream::connect(address).unwrap();
+    second.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+    let mut said = String::new();
+    second.read_to_string(&mut said).unwrap();
+    assert_eq!(
+        said,
+        "tallyho: too many connections from your address; close one and try again\r\n"
+    );
+    // Once the first is gone its place is free again.
+    drop(first);
+    let started = Instant::now();
+    loop {
+        let mut third = TcpStream::connect(address).unwrap();
+        third.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+        let mut hello = [0; 8];
+        third.read_exact(&mut hello).unwrap();
+        if &hello == b"SSH-2.0-" {
+            break;
+        }
+        assert!(started.elapsed() < CLIENT_TIME, "the place was never freed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+mod terminal {
+    use super::*;
+    use expectrl::{Eof, Expect, Session};
+
+    #[test]
+    fn the_door_echoes_and_edits_what_is_typed_at_a_terminal() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("pty");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        session.expect("> ")?;
+        // Backspace erases the x: on the screen, and in the line taken.
+        session.send("abx\x7fc\r")?;
+        session.expect("abx\x08 \x08c\r\n")?;
+        // Output to a terminal has its newlines turned into \r\n.
+        session.expect("you said abc\r\n")?;
+        session.expect("> ")?;
+        // Arrows are dropped, Ctrl-U erases the line, a wide character
+        // takes two columns back.
+        session.send("\x1b[Ajunk\x15狐\x7fok\r")?;
+        session.expect("junk\x08 \x08\x08 \x08\x08 \x08\x08 \x08狐\x08 \x08\x08 \x08ok\r\n")?;
+        session.expect("you said ok\r\n")?;
+        session.expect("> ")?;
+        // Ctrl-D on an empty line ends the session, and ssh with it.
+        session.send("\x04")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+}
