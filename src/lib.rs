@@ -15,6 +15,7 @@
 //! The command line and what each command does live in the binary
 //! (`src/cli/`, `src/commands/`): they are not library API.
 
+pub mod cabinet;
 pub mod faces;
 pub mod flows;
 pub mod games;

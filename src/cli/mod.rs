@@ -224,9 +224,50 @@ pub enum Command {
         /// The game's number, as `tallyho history` lists it.
         number: u64,
     },
+    /// Run a game server in the foreground: two people on two terminals,
+    /// over ssh and a plain line port. Prints one line a door: `ssh ADDR`,
+    /// `lines ADDR`.
+    Serve(ServeArgs),
     /// The fox's flows and tools, also written without `fox`.
     #[command(flatten)]
     FoxForm(FoxCommand),
+}
+
+/// `tallyho serve`'s options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but loopback opens the server to
+    /// the network: the operator's explicit choice.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// The ssh door's port; 0 lets the system choose; off closes it.
+    #[arg(long, value_name = "N", default_value = "2222", value_parser = door_port)]
+    pub ssh_port: Door,
+    /// The line door's port; 0 lets the system choose; off closes it.
+    #[arg(long, value_name = "N", default_value = "2323", value_parser = door_port)]
+    pub line_port: Door,
+    /// Where the server keeps its data [default: serve/ in the user's data
+    /// directory].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<std::path::PathBuf>,
+    /// Seconds a player who dropped may take to come back before the
+    /// opponent may claim the win or adjourn.
+    #[arg(long, value_name = "SECONDS", default_value = "120",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub grace: u64,
+}
+
+/// A door's port, or closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Door(pub Option<u16>);
+
+fn door_port(text: &str) -> Result<Door, String> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(Door(None));
+    }
+    text.parse::<u16>()
+        .map(|p| Door(Some(p)))
+        .map_err(|_| "a port is a number from 0 to 65535, or off".to_string())
 }
 
 impl Command {
@@ -404,6 +445,7 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
         ["fish", "analyse"] => &[&["think", "json", "color", "all"]],
         ["history"] => &[&["json", "pdn", "history"]],
         ["replay"] => &[&["step", "history"], LOOK],
+        ["serve"] => &[],
         _ => &[],
     };
     parts.concat()

@@ -17,6 +17,7 @@ pub mod draughts;
 pub mod fish;
 pub mod fox;
 pub mod log;
+pub mod serve;
 
 /// Why tallyho stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -265,6 +266,7 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
         Some(Command::Fish { tool }) => fish::run(tool.as_ref(), options),
         Some(Command::History { number }) => log::history(options, *number),
         Some(Command::Replay { number }) => log::replay(options, *number),
+        Some(Command::Serve(args)) => serve::run(args),
         Some(command @ (Command::Fox { .. } | Command::FoxForm(_))) => {
             fox::run(command.fox().flatten(), options)
         }

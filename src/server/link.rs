@@ -112,16 +112,20 @@ pub struct Link {
 }
 
 /// Wakes a session to look at its game again.
+/// It holds the inbox weakly: when the door drops its sender, the session
+/// reads the end of input.
 #[derive(Clone)]
 pub struct Waker {
-    input: mpsc::Sender<Input>,
+    input: mpsc::WeakSender<Input>,
 }
 
 impl Waker {
     /// Wakes the session, unless it already has something to read (it
     /// looks at its game after every line anyway).
     pub fn wake(&self) {
-        let _ = self.input.try_send(Input::Wake);
+        if let Some(input) = self.input.upgrade() {
+            let _ = input.try_send(Input::Wake);
+        }
     }
 }
 
@@ -173,14 +177,17 @@ pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
     let (input, inbox) = mpsc::channel(INBOX);
     let (text, output) = mpsc::channel(OUTBOX);
     let closed = CancellationToken::new();
+    let waker = Waker {
+        input: input.downgrade(),
+    };
     let door = DoorEnd {
-        input: input.clone(),
+        input,
         output,
         closed: closed.clone(),
     };
     let link = Link {
         inbox,
-        waker: Waker { input },
+        waker,
         outbox: Outbox { text, closed },
         arrival,
     };
@@ -231,6 +238,8 @@ pub struct Flags {
     pub woken: AtomicBool,
     /// Ctrl-C.
     pub interrupted: AtomicBool,
+    /// The door closed the input: the connection is gone.
+    pub ended: AtomicBool,
 }
 
 impl Flags {
@@ -255,7 +264,10 @@ impl InboxSource {
 impl LineSource for InboxSource {
     fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
         match self.inbox.blocking_recv() {
-            None => Ok(None),
+            None => {
+                self.flags.ended.store(true, Ordering::SeqCst);
+                Ok(None)
+            }
             Some(Input::Wake) => {
                 self.flags.woken.store(true, Ordering::SeqCst);
                 Ok(None)
@@ -362,6 +374,11 @@ mod tests {
         assert!(!link.outbox.send(b"x".to_vec()));
         assert!(door.closed.is_cancelled());
         let mut writer = link.outbox.writer();
-        assert!(writer.write_all(b"more").and_then(|()| writer.flush()).is_err());
+        assert!(
+            writer
+                .write_all(b"more")
+                .and_then(|()| writer.flush())
+                .is_err()
+        );
     }
 }

@@ -12,14 +12,20 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+mod hub;
 pub mod limits;
-pub mod ssh;
+pub mod lines;
 pub mod link;
+mod referee;
 mod session;
+pub mod ssh;
 pub mod store;
+pub mod table;
 
 use limits::Gate;
 use link::{Arrival, DoorEnd};
@@ -35,18 +41,68 @@ struct Inner {
     gate: Gate,
     data: PathBuf,
     shutdown: CancellationToken,
+    hub: hub::Hub,
+    games: AtomicU64,
+    grace: Duration,
+    think: Duration,
+}
+
+/// How a server runs its games.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// How long a player who left may take to come back.
+    pub grace: Duration,
+    /// How long the server's computer thinks a move.
+    pub think: Duration,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            grace: Duration::from_secs(120),
+            think: Duration::from_millis(1000),
+        }
+    }
 }
 
 impl Server {
     /// A server keeping its data in `data`, letting connections in through `gate`.
     pub fn new(data: PathBuf, gate: Gate) -> Server {
+        Server::with_rules(data, gate, Rules::default())
+    }
+
+    /// A server whose games run by `rules`.
+    pub fn with_rules(data: PathBuf, gate: Gate, rules: Rules) -> Server {
         Server {
             inner: Arc::new(Inner {
                 gate,
                 data,
                 shutdown: CancellationToken::new(),
+                hub: hub::Hub::default(),
+                games: AtomicU64::new(0),
+                grace: rules.grace,
+                think: rules.think,
             }),
         }
+    }
+
+    fn hub(&self) -> &hub::Hub {
+        &self.inner.hub
+    }
+
+    /// A new game's number.
+    fn next_game(&self) -> u64 {
+        self.inner.games.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// How long a player who left may take to come back.
+    fn grace(&self) -> Duration {
+        self.inner.grace
+    }
+
+    /// How long the server's computer thinks.
+    fn think(&self) -> Duration {
+        self.inner.think
     }
 
     /// The gate every door lets connections in through.
@@ -71,4 +127,106 @@ impl Server {
         session::spawn(self.clone(), link);
         door
     }
+}
+
+/// What `tallyho serve` is told.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address both doors listen on.
+    pub bind: std::net::IpAddr,
+    /// The ssh door's port (0: the system chooses), or none.
+    pub ssh_port: Option<u16>,
+    /// The line door's port (0: the system chooses), or none.
+    pub line_port: Option<u16>,
+    /// The data directory.
+    pub data: PathBuf,
+    /// The limits on connections.
+    pub limits: limits::Limits,
+    /// How games run.
+    pub rules: Rules,
+}
+
+/// A server running on a thread of its own.
+pub struct Running {
+    /// The ssh door's address, if open.
+    pub ssh: Option<std::net::SocketAddr>,
+    /// The line door's address, if open.
+    pub lines: Option<std::net::SocketAddr>,
+    server: Server,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// The server.
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    /// Stops the server and waits for its doors to close.
+    pub fn stop(mut self) {
+        self.server.shutdown().cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+
+    /// Waits until the server stops.
+    pub fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.server.shutdown().cancel();
+    }
+}
+
+/// Binds the doors and starts the server on a thread of its own.
+pub fn start(config: Config) -> std::io::Result<Running> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let server = Server::with_rules(config.data.clone(), Gate::new(config.limits), config.rules);
+    let bind = |port: Option<u16>| -> std::io::Result<Option<tokio::net::TcpListener>> {
+        match port {
+            None => Ok(None),
+            Some(port) => {
+                let std_listener =
+                    std::net::TcpListener::bind(std::net::SocketAddr::new(config.bind, port))?;
+                std_listener.set_nonblocking(true)?;
+                let _guard = runtime.enter();
+                Ok(Some(tokio::net::TcpListener::from_std(std_listener)?))
+            }
+        }
+    };
+    let ssh = bind(config.ssh_port)?;
+    let lines = bind(config.line_port)?;
+    let ssh_addr = ssh.as_ref().map(|l| l.local_addr()).transpose()?;
+    let lines_addr = lines.as_ref().map(|l| l.local_addr()).transpose()?;
+    let doors = server.clone();
+    let thread = std::thread::Builder::new()
+        .name("server".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let mut tasks = Vec::new();
+                if let Some(listener) = lines {
+                    tasks.push(tokio::spawn(lines::serve(listener, doors.clone())));
+                }
+                let _ = ssh;
+                for task in tasks {
+                    let _ = task.await;
+                }
+            });
+            runtime.shutdown_timeout(Duration::from_secs(2));
+        })?;
+    Ok(Running {
+        ssh: ssh_addr,
+        lines: lines_addr,
+        server,
+        thread: Some(thread),
+    })
 }

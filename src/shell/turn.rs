@@ -81,6 +81,9 @@ impl Command {
 pub enum Turn<M> {
     /// Play this legal move.
     Play(M),
+    /// A line whose first word is one of the turn's `others`, for the
+    /// caller to carry out (a server's `say`).
+    Other(String),
     /// A command the match carries out: undo, hint, draw, resign.
     Command(Command),
     /// The player has gone.
@@ -108,6 +111,9 @@ pub struct TurnOf<'a, R: Rules, F> {
     pub commands: &'a [Command],
     /// Where the board is drawn.
     pub canvas: Canvas<R::Side>,
+    /// Words, besides the commands, that end the asking with the line
+    /// ([`Turn::Other`]).
+    pub others: &'a [&'a str],
 }
 
 /// Asks for one move until it is legal or a command ends the asking.
@@ -173,6 +179,10 @@ pub fn ask_move<R: Rules, F: Face<R>>(
                 console.refuse(&face.refusal(&View::new(rules, history), &typed, &[]))?;
             }
             continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or("");
+        if turn.others.iter().any(|w| w.eq_ignore_ascii_case(first)) {
+            return Ok(Turn::Other(line));
         }
         if let Some(command) = Command::from_word(&line).filter(|c| commands.contains(c)) {
             let chosen = chosen_by_player.then_some(&mut path);

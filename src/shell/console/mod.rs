@@ -104,6 +104,9 @@ pub struct Remote {
     pub columns: Option<Columns>,
     /// The longest line taken, in bytes.
     pub max_line: usize,
+    /// Questions are printed (else a machine reads: nothing but what the
+    /// session writes itself).
+    pub prompts: bool,
 }
 
 /// How the conversation looks: settled once from the command line.
@@ -162,6 +165,8 @@ pub struct Console {
     refused: usize,
     /// The longest line taken, in bytes.
     max_line: usize,
+    /// Questions are printed.
+    prompts: bool,
 }
 
 impl Console {
@@ -242,6 +247,7 @@ impl Console {
             broke_line: false,
             refused: 0,
             max_line: MAX_LINE,
+            prompts: true,
         }
     }
 
@@ -270,12 +276,17 @@ impl Console {
             broke_line: false,
             refused: 0,
             max_line: MAX_LINE,
+            prompts: true,
         }
     }
 
     /// A console over a network connection: lines from `source`, text to
     /// `out`, looking as `remote` says, with its own stop flag.
-    pub fn remote(source: Box<dyn LineSource>, out: Box<dyn Write + Send>, remote: Remote) -> Console {
+    pub fn remote(
+        source: Box<dyn LineSource>,
+        out: Box<dyn Write + Send>,
+        remote: Remote,
+    ) -> Console {
         Console {
             reader: Reader::Source {
                 source,
@@ -297,6 +308,7 @@ impl Console {
             broke_line: false,
             refused: 0,
             max_line: remote.max_line,
+            prompts: remote.prompts,
         }
     }
 
@@ -479,7 +491,9 @@ impl Console {
             self.ask_editor(question, &styled, answers)?
         } else {
             // Printed here, at the paper's pace if there is one.
-            self.write(&styled)?;
+            if self.prompts {
+                self.write(&styled)?;
+            }
             self.ask_plain(question)?
         };
         if self.clears {

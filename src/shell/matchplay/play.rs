@@ -196,6 +196,7 @@ fn person_turn<R: Computers, F: Face<R>>(
             last: last.as_ref(),
             commands,
             canvas,
+            others: &[],
         };
         let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
             Turn::Play(mv) => {
@@ -210,7 +211,7 @@ fn person_turn<R: Computers, F: Face<R>>(
                 }
                 true
             }
-            Turn::Leave => return Ok(Step::Left),
+            Turn::Leave | Turn::Other(_) => return Ok(Step::Left),
             Turn::Command(Command::Undo)
                 if game.moves().is_empty() && chose_start(options, side) =>
             {

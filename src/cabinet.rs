@@ -1,0 +1,146 @@
+//! The cabinet's game list for those who take games by name: the server's
+//! `seek`, `play` and its restored games. The one place below the command
+//! line that names every game with its face; the server itself names none.
+
+use crate::faces::draughts::DraughtsFace;
+use crate::faces::draughts::session::Session;
+use crate::faces::fish::FishFace;
+use crate::faces::fox::FoxFace;
+use crate::games::{self, FoxFlow, GameKind, Rules};
+use crate::server::table::{Seated, Table};
+
+/// The games a server offers, by the names players type.
+pub const GAMES: [&str; 3] = ["fox", "draughts", "fish"];
+
+/// The setup options each game takes, as `--name value`.
+fn options(kind: GameKind) -> &'static [&'static str] {
+    match kind {
+        GameKind::Fox(_) => &["board", "rules"],
+        GameKind::Draughts => &["captures", "opening"],
+        GameKind::Fish => &["board", "tiles", "penguins"],
+    }
+}
+
+/// The game a player names: `fox`, `draughts`, `fish`.
+pub fn kind(name: &str) -> Result<GameKind, String> {
+    let name = name.trim().to_ascii_lowercase();
+    GameKind::ALL
+        .into_iter()
+        .find(|k| k.game() == name && k.flow() == "default")
+        .ok_or_else(|| {
+            format!(
+                "there is no game \"{}\" here: the games are {}",
+                crate::shell::safe::cut(&name, 20),
+                GAMES.join(", ")
+            )
+        })
+}
+
+/// A new game of `kind` with the setup options a player gave (`board` →
+/// `8x8`), over the game's defaults; `seed` deals a random board.
+pub fn open(
+    kind: GameKind,
+    given: &[(String, String)],
+    seed: u64,
+) -> Result<Box<dyn Table>, String> {
+    let known = options(kind);
+    for (key, _) in given {
+        if !known.contains(&key.as_str()) {
+            let offered: Vec<String> = known.iter().map(|k| format!("--{k}")).collect();
+            return Err(format!(
+                "{} has no option --{}; its options are {}",
+                kind.game(),
+                crate::shell::safe::cut(key, 20),
+                offered.join(", ")
+            ));
+        }
+    }
+    let mut pairs: Vec<(String, String)> = defaults(kind);
+    for (key, value) in given {
+        pairs.retain(|(k, _)| k != key);
+        pairs.push((key.clone(), value.clone()));
+    }
+    if kind == GameKind::Fish && !pairs.iter().any(|(k, _)| k == "seed") {
+        pairs.push(("seed".into(), seed.to_string()));
+    }
+    restore(kind, &pairs)
+}
+
+/// A game of `kind` from the log's setup pairs, at its start.
+pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Table>, String> {
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    Ok(match kind {
+        GameKind::Fox(_) => Seated::boxed(
+            GameKind::Fox(FoxFlow::Default),
+            games::fox::Setup::from_setup(&pairs)?,
+            FoxFace,
+        ),
+        GameKind::Draughts => Seated::boxed(
+            kind,
+            Session::from_setup(&pairs)?.with_threads(1),
+            DraughtsFace::default(),
+        ),
+        GameKind::Fish => Seated::boxed(kind, games::fish::Setup::from_setup(&pairs)?, FishFace),
+    })
+}
+
+/// A game's default setup, as pairs.
+fn defaults(kind: GameKind) -> Vec<(String, String)> {
+    let pairs = match kind {
+        GameKind::Fox(_) => games::fox::Setup::default().setup(),
+        GameKind::Draughts => games::draughts::Draughts::STANDARD.setup(),
+        GameKind::Fish => games::fish::Setup::default().setup(),
+    };
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_opens_and_its_legal_moves_read_back_whole() {
+        for name in GAMES {
+            let kind = kind(name).unwrap();
+            let mut table = open(kind, &[], 7).unwrap();
+            // A few plies of each game, every legal move typed whole.
+            for _ in 0..6 {
+                let legal = table.legal();
+                if legal.is_empty() {
+                    break;
+                }
+                for mv in &legal {
+                    assert_eq!(table.parse_move(mv).as_ref(), Ok(mv), "{name}: {mv}");
+                }
+                table.play(&legal[0]).unwrap();
+            }
+            assert!(table.play("Z99").is_err());
+        }
+    }
+
+    #[test]
+    fn unknown_games_and_options_are_refused_by_name() {
+        assert_eq!(
+            kind("chess").unwrap_err(),
+            "there is no game \"chess\" here: the games are fox, draughts, fish"
+        );
+        let err = open(GameKind::Draughts, &[("board".into(), "8x8".into())], 1)
+            .err()
+            .unwrap();
+        assert_eq!(
+            err,
+            "draughts has no option --board; its options are --captures, --opening"
+        );
+        assert!(open(GameKind::Fish, &[("penguins".into(), "9".into())], 1).is_err());
+        let fox = open(
+            GameKind::Fox(FoxFlow::Default),
+            &[("board".into(), "6x6".into())],
+            1,
+        )
+        .unwrap();
+        assert!(fox.setup().contains(&("board".into(), "6x6".into())));
+    }
+}

@@ -1,0 +1,525 @@
+//! What every session shares: who is online, the open seeks, and the games
+//! in progress (rooms). A room holds the one authoritative table of a game;
+//! sessions ask moves on copies of it and hand the moves back here, where
+//! they are checked again, stored, and the other sessions woken.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::link::{Outbox, Waker};
+use super::table::Table;
+use crate::games::GameKind;
+
+/// A session's number while it is connected.
+pub type SessionId = u64;
+
+/// What a player online is doing, for `who`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Doing {
+    /// In the lobby.
+    Idle,
+    /// Playing game N.
+    Playing(u64),
+    /// Watching game N.
+    Watching(u64),
+}
+
+/// Something said to a session between its own questions.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Notice {
+    /// `say` or `tell` from another player.
+    Said {
+        /// Who said it.
+        from: String,
+        /// What, as typed.
+        text: String,
+        /// Whether only this player was told.
+        told: bool,
+    },
+    /// A line from the server.
+    Info(String),
+}
+
+/// A player online.
+pub struct Online {
+    /// Their handle.
+    pub handle: String,
+    /// Their account, when they logged in with a key.
+    pub account: Option<i64>,
+    /// Where notices go.
+    pub outbox: Outbox,
+    /// Wakes their session.
+    pub waker: Waker,
+    /// Whether they speak the machine dialect.
+    pub json: bool,
+    /// What they are doing.
+    pub doing: Doing,
+    /// A game they were seated at by someone else, not yet seen.
+    pub seated: Option<Arc<Room>>,
+}
+
+/// An open offer of a game.
+#[derive(Clone, Debug)]
+pub struct Seek {
+    /// Its number in `seeks`.
+    pub n: u64,
+    /// The session that made it.
+    pub by: SessionId,
+    /// Its maker's handle.
+    pub handle: String,
+    /// For one player only (a challenge).
+    pub to: Option<String>,
+    /// The game.
+    pub kind: GameKind,
+    /// The setup options given.
+    pub options: Vec<(String, String)>,
+    /// The side its maker plays (an index into the game's sides), if chosen.
+    pub side: Option<usize>,
+    /// Whether it is rated.
+    pub rated: bool,
+}
+
+/// The lobby: everyone online, the seeks, the rooms.
+#[derive(Default)]
+pub struct Hub {
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    next_session: u64,
+    next_seek: u64,
+    next_guest: u64,
+    online: BTreeMap<SessionId, Online>,
+    seeks: Vec<Seek>,
+    rooms: BTreeMap<u64, Arc<Room>>,
+}
+
+/// The most seeks open at once, and per player.
+const MAX_SEEKS: usize = 200;
+const MAX_SEEKS_EACH: usize = 3;
+
+impl Hub {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new session's number.
+    pub fn session_id(&self) -> SessionId {
+        let mut state = self.lock();
+        state.next_session += 1;
+        state.next_session
+    }
+
+    /// A guest handle nobody online has: `guest1`, `guest2`…
+    pub fn guest_handle(&self, taken: &dyn Fn(&str) -> bool) -> String {
+        let mut state = self.lock();
+        loop {
+            state.next_guest += 1;
+            let handle = format!("guest{}", state.next_guest);
+            let online = state
+                .online
+                .values()
+                .any(|o| o.handle.eq_ignore_ascii_case(&handle));
+            if !online && !taken(&handle) {
+                return handle;
+            }
+        }
+    }
+
+    /// Whether a handle is online.
+    pub fn is_online(&self, handle: &str) -> bool {
+        self.lock()
+            .online
+            .values()
+            .any(|o| o.handle.eq_ignore_ascii_case(handle))
+    }
+
+    /// Puts a player online.
+    pub fn join(&self, id: SessionId, online: Online) {
+        self.lock().online.insert(id, online);
+    }
+
+    /// Takes a player offline, with their seeks.
+    pub fn leave(&self, id: SessionId) {
+        let mut state = self.lock();
+        state.online.remove(&id);
+        state.seeks.retain(|s| s.by != id);
+    }
+
+    /// Renames a player online (a guest's `name`), and their seeks.
+    pub fn rename(&self, id: SessionId, handle: &str) {
+        let mut state = self.lock();
+        if let Some(o) = state.online.get_mut(&id) {
+            o.handle = handle.to_string();
+        }
+        for seek in state.seeks.iter_mut().filter(|s| s.by == id) {
+            seek.handle = handle.to_string();
+        }
+    }
+
+    /// The player now speaks the machine dialect.
+    pub fn set_json(&self, id: SessionId) {
+        if let Some(o) = self.lock().online.get_mut(&id) {
+            o.json = true;
+        }
+    }
+
+    /// A session's account, if it has one.
+    pub fn account_of(&self, id: SessionId) -> Option<i64> {
+        self.lock().online.get(&id).and_then(|o| o.account)
+    }
+
+    /// Says what a player is doing.
+    pub fn doing(&self, id: SessionId, doing: Doing) {
+        if let Some(o) = self.lock().online.get_mut(&id) {
+            o.doing = doing;
+        }
+    }
+
+    /// Everyone online: handle, account, doing.
+    pub fn who(&self) -> Vec<(String, Option<i64>, Doing)> {
+        self.lock()
+            .online
+            .values()
+            .map(|o| (o.handle.clone(), o.account, o.doing))
+            .collect()
+    }
+
+    /// Sends a notice to a player online by handle; `false` if not online.
+    pub fn tell(&self, handle: &str, notice: &Notice) -> bool {
+        let state = self.lock();
+        let mut told = false;
+        for o in state.online.values() {
+            if o.handle.eq_ignore_ascii_case(handle) {
+                deliver(o, notice);
+                told = true;
+            }
+        }
+        told
+    }
+
+    /// Sends a notice to a session.
+    pub fn notify(&self, id: SessionId, notice: &Notice) {
+        if let Some(o) = self.lock().online.get(&id) {
+            deliver(o, notice);
+        }
+    }
+
+    /// Opens a seek; its number, or why not.
+    pub fn seek(&self, mut seek: Seek) -> Result<u64, String> {
+        let mut state = self.lock();
+        if state.seeks.len() >= MAX_SEEKS {
+            return Err("there are too many open seeks; accept one instead".into());
+        }
+        if state.seeks.iter().filter(|s| s.by == seek.by).count() >= MAX_SEEKS_EACH {
+            return Err(format!(
+                "you have {MAX_SEEKS_EACH} seeks open already; `unseek` takes them back"
+            ));
+        }
+        state.next_seek += 1;
+        seek.n = state.next_seek;
+        let n = seek.n;
+        let to = seek.to.clone();
+        let from = seek.handle.clone();
+        let game = seek.kind.game();
+        state.seeks.push(seek);
+        if let Some(to) = to {
+            for o in state.online.values() {
+                if o.handle.eq_ignore_ascii_case(&to) {
+                    deliver(
+                        o,
+                        &Notice::Info(format!(
+                            "{from} challenges you to {game}: type accept {n} to play."
+                        )),
+                    );
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Takes back a player's seeks; how many.
+    pub fn unseek(&self, id: SessionId) -> usize {
+        let mut state = self.lock();
+        let before = state.seeks.len();
+        state.seeks.retain(|s| s.by != id);
+        before - state.seeks.len()
+    }
+
+    /// The seeks a player may see: open ones, and challenges to them.
+    pub fn seeks(&self, handle: &str) -> Vec<Seek> {
+        self.lock()
+            .seeks
+            .iter()
+            .filter(|s| {
+                s.to.as_deref()
+                    .is_none_or(|to| to.eq_ignore_ascii_case(handle))
+                    || s.handle.eq_ignore_ascii_case(handle)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Takes seek `n` off the list for `taker`: the seek, or why not.
+    pub fn take_seek(&self, n: u64, taker: SessionId, handle: &str) -> Result<Seek, String> {
+        let mut state = self.lock();
+        let Some(i) = state.seeks.iter().position(|s| s.n == n) else {
+            return Err(format!("there is no seek {n}; type seeks for the list"));
+        };
+        let seek = &state.seeks[i];
+        if seek.by == taker {
+            return Err("that seek is your own".into());
+        }
+        if seek
+            .to
+            .as_deref()
+            .is_some_and(|to| !to.eq_ignore_ascii_case(handle))
+        {
+            return Err(format!("there is no seek {n}; type seeks for the list"));
+        }
+        Ok(state.seeks.remove(i))
+    }
+
+    /// A new room's number, and the room put in the list.
+    pub fn open_room(&self, number: u64, room: Room) -> Arc<Room> {
+        let room = Arc::new(room);
+        self.lock().rooms.insert(number, Arc::clone(&room));
+        room
+    }
+
+    /// Seats a session at a room and wakes it: someone else started its game.
+    pub fn seat(&self, id: SessionId, room: &Arc<Room>, wake: bool) {
+        let mut state = self.lock();
+        state.seeks.retain(|s| s.by != id);
+        if let Some(o) = state.online.get_mut(&id) {
+            o.seated = Some(Arc::clone(room));
+            o.doing = Doing::Playing(room.number);
+            if wake {
+                o.waker.wake();
+            }
+        }
+    }
+
+    /// The game a session was seated at, once.
+    pub fn take_seated(&self, id: SessionId) -> Option<Arc<Room>> {
+        self.lock().online.get_mut(&id)?.seated.take()
+    }
+
+    /// The room numbered `n`.
+    pub fn room(&self, n: u64) -> Option<Arc<Room>> {
+        self.lock().rooms.get(&n).cloned()
+    }
+
+    /// Every room, by number.
+    pub fn rooms(&self) -> Vec<Arc<Room>> {
+        self.lock().rooms.values().cloned().collect()
+    }
+
+    /// Takes a finished room off the list.
+    pub fn close_room(&self, n: u64) {
+        self.lock().rooms.remove(&n);
+    }
+
+    /// The session online with this account, if any.
+    pub fn session_of(&self, account: i64) -> Option<SessionId> {
+        self.lock()
+            .online
+            .iter()
+            .find(|(_, o)| o.account == Some(account))
+            .map(|(id, _)| *id)
+    }
+
+    /// Whether a session is still connected.
+    pub fn is_connected(&self, id: SessionId) -> bool {
+        self.lock().online.contains_key(&id)
+    }
+
+    /// Wakes a session, with its waker.
+    pub fn waker(&self, id: SessionId) -> Option<Waker> {
+        self.lock().online.get(&id).map(|o| o.waker.clone())
+    }
+}
+
+/// Sends a notice to one player, in their dialect.
+fn deliver(o: &Online, notice: &Notice) {
+    let text = if o.json {
+        let value = match notice {
+            Notice::Said { from, text, told } => serde_json::json!({
+                "event": "said", "from": from, "text": text, "private": told
+            }),
+            Notice::Info(text) => serde_json::json!({"event": "info", "text": text}),
+        };
+        format!("{}\n", crate::shell::safe::json(&value.to_string()))
+    } else {
+        let line = match notice {
+            Notice::Said {
+                from,
+                text,
+                told: false,
+            } => format!("{from} says: {text}"),
+            Notice::Said {
+                from,
+                text,
+                told: true,
+            } => format!("{from} tells you: {text}"),
+            Notice::Info(text) => text.clone(),
+        };
+        format!("\n{}\n", crate::shell::safe::text(&line))
+    };
+    o.outbox.send(text.into_bytes());
+}
+
+/// Who sits at a seat.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Sitter {
+    /// A person: their account, or `None` for a guest.
+    Person(Option<i64>),
+    /// The server's computer at a level.
+    Computer(String),
+}
+
+/// A seat at a room. Seat `i` plays side `i` of the table.
+#[derive(Clone)]
+pub struct Seat {
+    /// The player's handle (a computer's level).
+    pub handle: String,
+    /// Who.
+    pub sitter: Sitter,
+    /// The session playing it now, if connected.
+    pub session: Option<SessionId>,
+    /// When its player left, while they are away.
+    pub left: Option<Instant>,
+    /// The session that last sat here: a guest may come back only while it lasts.
+    pub owner: Option<SessionId>,
+}
+
+impl Seat {
+    /// A person's seat, taken by a session.
+    pub fn person(handle: &str, account: Option<i64>, session: SessionId) -> Seat {
+        Seat {
+            handle: handle.to_string(),
+            sitter: Sitter::Person(account),
+            session: Some(session),
+            left: None,
+            owner: Some(session),
+        }
+    }
+
+    /// The computer's seat, at a level.
+    pub fn computer(level: &str) -> Seat {
+        Seat {
+            handle: level.to_string(),
+            sitter: Sitter::Computer(level.to_string()),
+            session: None,
+            left: None,
+            owner: None,
+        }
+    }
+
+    /// Whether this is the seat of the player with `account`, or of `session`.
+    pub fn is_of(&self, account: Option<i64>, session: SessionId) -> bool {
+        match &self.sitter {
+            Sitter::Person(Some(a)) => account == Some(*a),
+            Sitter::Person(None) => self.owner == Some(session),
+            Sitter::Computer(_) => false,
+        }
+    }
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Offer {
+    /// A draw, offered by the seat.
+    Draw(usize),
+    /// Taking back the seat's last move.
+    Undo(usize),
+}
+
+/// A game in progress.
+pub struct Room {
+    /// Its number in `games`.
+    pub number: u64,
+    /// Whether it counts for ratings.
+    pub rated: bool,
+    state: Mutex<RoomState>,
+}
+
+/// A room's state, under its lock.
+pub struct RoomState {
+    /// The authoritative table.
+    pub table: Box<dyn Table>,
+    /// The two seats.
+    pub seats: [Seat; 2],
+    /// Sessions watching.
+    pub watchers: Vec<SessionId>,
+    /// An offer waiting.
+    pub offer: Option<Offer>,
+    /// Adjourned: nobody plays until both come back.
+    pub adjourned: bool,
+    /// Said when the game ended otherwise than by the rules: who resigned,
+    /// who left.
+    pub ending_words: Option<String>,
+    /// Bumped at every change, so a session knows to look again.
+    pub version: u64,
+}
+
+impl Room {
+    /// A room for a table and its seats.
+    pub fn new(number: u64, rated: bool, table: Box<dyn Table>, seats: [Seat; 2]) -> Room {
+        Room {
+            number,
+            rated,
+            state: Mutex::new(RoomState {
+                table,
+                seats,
+                watchers: Vec::new(),
+                offer: None,
+                adjourned: false,
+                ending_words: None,
+                version: 0,
+            }),
+        }
+    }
+
+    /// The room's state, locked. Never held while waiting for anyone.
+    pub fn lock(&self) -> MutexGuard<'_, RoomState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl RoomState {
+    /// Marks a change and wakes everyone in the room but `except`.
+    pub fn changed(&mut self, hub: &Hub, except: Option<SessionId>) {
+        self.version += 1;
+        let sessions = self
+            .seats
+            .iter()
+            .filter_map(|s| s.session)
+            .chain(self.watchers.iter().copied())
+            .filter(|&id| Some(id) != except);
+        for id in sessions {
+            if let Some(waker) = hub.waker(id) {
+                waker.wake();
+            }
+        }
+    }
+
+    /// The seat a session plays, if any.
+    pub fn seat_of(&self, id: SessionId) -> Option<usize> {
+        self.seats.iter().position(|s| s.session == Some(id))
+    }
+
+    /// The handles in the order of the sides.
+    pub fn names(&self) -> [String; 2] {
+        [self.seats[0].handle.clone(), self.seats[1].handle.clone()]
+    }
+
+    /// Whether the player of `seat` has been away longer than `grace`.
+    pub fn away_past(&self, seat: usize, grace: Duration, now: Instant) -> bool {
+        self.seats[seat]
+            .left
+            .is_some_and(|left| now.saturating_duration_since(left) >= grace)
+    }
+}

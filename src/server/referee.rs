@@ -1,0 +1,236 @@
+//! The referee: every change to a game in progress goes through here, is
+//! checked against the rules on the server's own table, kept, and then
+//! shown to the others in the room by waking them.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::Server;
+use super::hub::{Notice, Offer, Room, RoomState, Sitter};
+use crate::shell::log::Seat as LoggedSeat;
+
+impl Server {
+    /// Plays `mv` for the player of `seat`: checked, kept, then shown.
+    pub(crate) fn play(&self, room: &Arc<Room>, seat: usize, mv: &str) -> Result<(), String> {
+        let mut st = room.lock();
+        if st.adjourned {
+            return Err("the game is adjourned".into());
+        }
+        if st.table.ending().is_some() {
+            return Err("the game is over".into());
+        }
+        if st.table.to_move() != seat {
+            return Err("it is not your turn".into());
+        }
+        st.table.play(mv)?;
+        st.offer = None;
+        self.after_change(room, &mut st);
+        Ok(())
+    }
+
+    /// The player of `seat` resigns.
+    pub(crate) fn resign(&self, room: &Arc<Room>, seat: usize) {
+        let mut st = room.lock();
+        if st.table.ending().is_some() {
+            return;
+        }
+        let name = st.seats[seat].handle.clone();
+        st.ending_words = Some(format!("{name} resigned."));
+        st.table.settle(Some(1 - seat), "resigned");
+        self.after_change(room, &mut st);
+    }
+
+    /// An offer to the other player.
+    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer) {
+        let mut st = room.lock();
+        st.offer = Some(offer);
+        st.changed(self.hub(), None);
+    }
+
+    /// The answer of the player of `seat` to the offer waiting.
+    pub(crate) fn answer(&self, room: &Arc<Room>, seat: usize, yes: bool) {
+        let mut st = room.lock();
+        let Some(offer) = st.offer.take() else {
+            return;
+        };
+        let name = st.seats[seat].handle.clone();
+        let (by, what) = match offer {
+            Offer::Draw(by) => (by, "the draw"),
+            Offer::Undo(by) => (by, "taking back the move"),
+        };
+        if let Some(id) = st.seats[by].session {
+            let verb = if yes { "agrees to" } else { "declines" };
+            self.hub()
+                .notify(id, &Notice::Info(format!("{name} {verb} {what}.")));
+        }
+        if yes {
+            match offer {
+                Offer::Draw(_) => {
+                    st.ending_words = Some("A draw, agreed by the players.".into());
+                    st.table.settle(None, "agreed");
+                }
+                Offer::Undo(by) => take_back_to(&mut st, by),
+            }
+        }
+        self.after_change(room, &mut st);
+    }
+
+    /// Against the computer: takes back the player's last move and the
+    /// computer's reply. `false` when there is none.
+    pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize) -> bool {
+        let mut st = room.lock();
+        let before = st.table.moves().len();
+        take_back_to(&mut st, seat);
+        let changed = st.table.moves().len() != before;
+        if changed {
+            self.after_change(room, &mut st);
+        }
+        changed
+    }
+
+    /// The player of `seat` claims the win over a player away too long.
+    pub(crate) fn claim(&self, room: &Arc<Room>, seat: usize) -> Result<(), String> {
+        let mut st = room.lock();
+        self.away_too_long(&st, seat)?;
+        let gone = st.seats[1 - seat].handle.clone();
+        st.ending_words = Some(format!("{gone} left the game and did not come back."));
+        st.table.settle(Some(seat), "abandoned");
+        self.after_change(room, &mut st);
+        Ok(())
+    }
+
+    /// The player of `seat` adjourns the game of a player away too long.
+    pub(crate) fn adjourn(&self, room: &Arc<Room>, seat: usize) -> Result<(), String> {
+        let mut st = room.lock();
+        self.away_too_long(&st, seat)?;
+        st.adjourned = true;
+        st.seats[seat].session = None;
+        st.changed(self.hub(), None);
+        self.keep_adjourned(room, &st);
+        Ok(())
+    }
+
+    fn away_too_long(&self, st: &RoomState, seat: usize) -> Result<(), String> {
+        let other = &st.seats[1 - seat];
+        if other.session.is_some() || other.left.is_none() {
+            return Err(format!("{} is still in the game", other.handle));
+        }
+        if !st.away_past(1 - seat, self.grace(), Instant::now()) {
+            let left = other.left.map_or(0, |l| {
+                self.grace()
+                    .saturating_sub(Instant::now().saturating_duration_since(l))
+                    .as_secs()
+            });
+            return Err(format!(
+                "{} may still come back: wait {left} more seconds",
+                other.handle
+            ));
+        }
+        Ok(())
+    }
+
+    /// The player of `seat` has left (or their connection dropped): the
+    /// seat waits, the opponent is told, and the grace time runs.
+    pub(crate) fn park(&self, room: &Arc<Room>, seat: usize, now: Instant) {
+        let mut st = room.lock();
+        if st.table.ending().is_some() || st.seats[seat].session.is_none() {
+            return;
+        }
+        st.seats[seat].session = None;
+        st.seats[seat].left = Some(now);
+        st.offer = None;
+        let name = st.seats[seat].handle.clone();
+        let grace = self.grace().as_secs();
+        let opponent = st.seats[1 - seat].session;
+        let both_gone = opponent.is_none();
+        if let Some(id) = opponent {
+            self.hub().notify(
+                id,
+                &Notice::Info(format!(
+                    "{name} has left the game. They have {grace} seconds to come back; then you may claim the win or adjourn."
+                )),
+            );
+        }
+        if both_gone {
+            st.adjourned = true;
+            self.keep_adjourned(room, &st);
+        }
+        st.changed(self.hub(), None);
+        drop(st);
+        if !both_gone {
+            self.start_grace(room, seat);
+        }
+    }
+
+    /// Tells the opponent when the grace time is up.
+    fn start_grace(&self, room: &Arc<Room>, seat: usize) {
+        let server = self.clone();
+        let room = Arc::clone(room);
+        let grace = self.grace();
+        let _ = std::thread::Builder::new()
+            .name("grace".into())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                std::thread::sleep(grace);
+                let mut st = room.lock();
+                if st.seats[seat].session.is_some() || st.table.ending().is_some() || st.adjourned {
+                    return;
+                }
+                let name = st.seats[seat].handle.clone();
+                if let Some(id) = st.seats[1 - seat].session {
+                    server.hub().notify(
+                        id,
+                        &Notice::Info(format!(
+                            "{name} has not come back: type claim to take the win, or adjourn to finish the game later."
+                        )),
+                    );
+                }
+                st.changed(server.hub(), None);
+            });
+    }
+
+    /// After a change: a game that has ended is kept and closed, and
+    /// everyone in the room is woken.
+    fn after_change(&self, room: &Arc<Room>, st: &mut RoomState) {
+        if st.table.ending().is_some() {
+            self.finish(room, st);
+        }
+        st.changed(self.hub(), None);
+    }
+
+    /// Keeps a finished game and takes its room off the list.
+    fn finish(&self, room: &Arc<Room>, st: &RoomState) {
+        let sides = st.table.sides();
+        let seats: Vec<LoggedSeat> = st
+            .seats
+            .iter()
+            .zip(sides)
+            .map(|(seat, side)| LoggedSeat {
+                name: seat.handle.clone(),
+                side,
+                level: match &seat.sitter {
+                    Sitter::Computer(level) => Some(level.clone()),
+                    Sitter::Person(_) => None,
+                },
+            })
+            .collect();
+        if let Some(record) = st.table.record(seats) {
+            self.keep_finished(room, &record);
+        }
+        self.hub().close_room(room.number);
+    }
+
+    /// Keeps a finished game. (The store is being written.)
+    fn keep_finished(&self, _room: &Room, _record: &crate::shell::log::Record) {}
+
+    /// Keeps a game as adjourned. (The store is being written.)
+    fn keep_adjourned(&self, _room: &Room, _st: &RoomState) {}
+}
+
+/// Takes back the moves since `seat`'s last move, that move included.
+fn take_back_to(st: &mut RoomState, seat: usize) {
+    let plies = st.table.moves().len();
+    if let Some(ply) = (0..plies).rev().find(|&p| st.table.mover(p) == seat) {
+        st.table.take_back(plies - ply);
+    }
+}

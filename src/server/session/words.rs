@@ -1,0 +1,215 @@
+//! The lobby's words: its help, its sentences, and reading its commands.
+
+use super::super::hub::Doing;
+use crate::shell::safe;
+
+/// The lobby's commands.
+pub const LOBBY_HELP: &str = "\
+Commands in the lobby:
+  who                         the players online
+  seek GAME [options]         offer a game: fox, draughts or fish, with that
+                              game's options (--board, --rules, --captures,
+                              --opening, --tiles, --penguins) and --side SIDE,
+                              --rated or --unrated
+  seeks                       the open seeks, numbered
+  accept N                    take seek N
+  unseek                      take back your seeks
+  challenge NAME GAME [opts]  offer a game to one player
+  play GAME LEVEL [options]   play the server's computer at a level
+  games                       the games being played, numbered
+  watch N                     watch game N
+  resume                      go back to a game you left or that was adjourned
+  tell NAME TEXT              say something to one player
+  name NAME                   a guest's new handle
+  proto json                  the machine dialect: one JSON event a line
+  quit                        leave
+In a game: the game's own commands (help lists them), and say TEXT, tell
+NAME TEXT, and claim or adjourn when your opponent has been away too long.";
+
+/// A watcher's commands.
+pub const WATCH_HELP: &str = "\
+While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back
+to the lobby.";
+
+/// The first words a player reads.
+pub fn welcome(handle: &str, rated: bool) -> String {
+    let kind = if rated {
+        "Your games are rated."
+    } else {
+        "You are a guest: your games are unrated."
+    };
+    format!("Welcome to tallyho, {handle}. {kind} Type help for the commands.")
+}
+
+/// The first word of a line, lowercased, and the rest.
+pub fn split(line: &str) -> (String, &str) {
+    let line = line.trim_start();
+    match line.find(char::is_whitespace) {
+        Some(i) => (line[..i].to_lowercase(), line[i..].trim_start()),
+        None => (line.to_lowercase(), ""),
+    }
+}
+
+/// A reason as a sentence: a capital first, a full stop last.
+pub fn sentence(why: &str) -> String {
+    let mut text = crate::shell::ask::capitalise(why.trim());
+    if !text.ends_with(['.', '?', '!']) {
+        text.push('.');
+    }
+    text
+}
+
+/// The longest handle, in characters.
+pub const MAX_HANDLE: usize = 16;
+
+/// Checks a handle: one word of letters, digits, `-` and `_`.
+pub fn check_handle(handle: &str) -> Result<(), String> {
+    if handle.is_empty() {
+        return Err("name whom? Type name NAME".into());
+    }
+    if handle.chars().count() > MAX_HANDLE {
+        return Err(format!(
+            "a handle can be at most {MAX_HANDLE} characters long"
+        ));
+    }
+    if let Some(c) = handle
+        .chars()
+        .find(|&c| !(c.is_alphanumeric() || c == '-' || c == '_'))
+    {
+        return Err(format!(
+            "a handle is one word of letters, digits, - and _; \"{}\" is not allowed",
+            safe::text(&c.to_string())
+        ));
+    }
+    if !handle.chars().next().is_some_and(char::is_alphanumeric) {
+        return Err("a handle starts with a letter or a digit".into());
+    }
+    let lower = handle.to_lowercase();
+    if lower.starts_with("guest")
+        || crate::games::GameKind::ALL
+            .iter()
+            .any(|k| k.game() == lower)
+    {
+        return Err(format!(
+            "\"{handle}\" is kept for the server; choose another"
+        ));
+    }
+    crate::shell::ask::parse_name(handle).map(|_| ())
+}
+
+/// What a player is doing, as `who` says it.
+pub fn doing(doing: Doing) -> String {
+    match doing {
+        Doing::Idle => "in the lobby".into(),
+        Doing::Playing(n) => format!("playing game {n}"),
+        Doing::Watching(n) => format!("watching game {n}"),
+    }
+}
+
+/// The options of `seek`, `challenge` and `play`.
+#[derive(Default, Debug, PartialEq)]
+pub struct SeekOptions {
+    /// The game's setup options, by name without the dashes.
+    pub setup: Vec<(String, String)>,
+    /// The side asked for.
+    pub side: Option<String>,
+    /// Rated or not, when said.
+    pub rated: Option<bool>,
+}
+
+/// Reads `--name value` options, with `--name=value`, `--rated` and `--unrated`.
+pub fn options(text: &str) -> Result<SeekOptions, String> {
+    let mut options = SeekOptions::default();
+    let mut words = text.split_whitespace();
+    while let Some(word) = words.next() {
+        let Some(name) = word.strip_prefix("--") else {
+            return Err(format!(
+                "\"{}\" is not an option: options are written --name value",
+                safe::cut(word, 20)
+            ));
+        };
+        let (name, inline) = match name.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (name, None),
+        };
+        let name = name.to_ascii_lowercase();
+        match name.as_str() {
+            "rated" => options.rated = Some(true),
+            "unrated" => options.rated = Some(false),
+            _ => {
+                let value = match inline {
+                    Some(v) => v,
+                    None => words
+                        .next()
+                        .ok_or_else(|| format!("--{} needs a value", safe::cut(&name, 20)))?
+                        .to_string(),
+                };
+                if name == "side" {
+                    options.side = Some(value);
+                } else if options.setup.iter().any(|(k, _)| *k == name) {
+                    return Err(format!("--{name} is given twice"));
+                } else {
+                    options.setup.push((name, value));
+                }
+            }
+        }
+        if options.setup.len() > 8 {
+            return Err("too many options".into());
+        }
+    }
+    Ok(options)
+}
+
+/// A side by name: its index among `sides`.
+pub fn side(sides: &[String; 2], wanted: &str) -> Result<usize, String> {
+    sides
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(wanted.trim()))
+        .ok_or_else(|| {
+            format!(
+                "\"{}\" is not a side here: the sides are {} and {}",
+                safe::cut(wanted, 20),
+                sides[0],
+                sides[1]
+            )
+        })
+}
+
+/// Setup options as one line: `board 8x8, rules classic`.
+pub fn setup_text(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .filter(|(k, _)| k != "seed")
+        .map(|(k, v)| format!("{k} {}", safe::cut(v, 20)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_read_as_on_the_command_line() {
+        let o = options("--board 6x6 --side=hounds --unrated").unwrap();
+        assert_eq!(o.setup, vec![("board".to_string(), "6x6".to_string())]);
+        assert_eq!(o.side.as_deref(), Some("hounds"));
+        assert_eq!(o.rated, Some(false));
+        assert_eq!(
+            options("board").unwrap_err(),
+            "\"board\" is not an option: options are written --name value"
+        );
+        assert_eq!(options("--board").unwrap_err(), "--board needs a value");
+    }
+
+    #[test]
+    fn handles_are_one_visible_word() {
+        assert!(check_handle("ann_1").is_ok());
+        assert!(check_handle("Zoë").is_ok());
+        assert!(check_handle("a b").is_err());
+        assert!(check_handle("a\u{202e}b").is_err());
+        assert!(check_handle("guest7").is_err());
+        assert!(check_handle("quit").is_err());
+        assert!(check_handle(&"x".repeat(17)).is_err());
+    }
+}

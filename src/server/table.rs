@@ -1,0 +1,441 @@
+//! A game in progress as the server holds it, for any game: one object-safe
+//! [`Table`] over a game's rules and face. The server sees moves and
+//! positions as the game's own notation and never a rule; the face draws
+//! and words everything, as in local play.
+
+use std::io;
+use std::time::Duration;
+
+use crate::games::{Computer, Computers, Deadline, Game, GameKind, Level, Outcome, Square};
+use crate::shell::clock::Until;
+use crate::shell::console::Console;
+use crate::shell::face::{Canvas, Face, View};
+use crate::shell::log::{Record, Seat};
+use crate::shell::turn::{self, Command, Turn};
+
+/// How a game ended: the winning side's index in [`Table::sides`], or none
+/// for a draw, and how, as the log names it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Ending {
+    /// The winning side, `0` or `1`; `None` for a draw.
+    pub winner: Option<usize>,
+    /// How, as the log names it: `fox-trapped`, `resigned`, `agreed`.
+    pub how: String,
+}
+
+/// What a person's turn came to.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Asked {
+    /// This legal move, in the game's notation.
+    Play(String),
+    /// A command the table does not carry out itself.
+    Command(Command),
+    /// No move: the player left, or the session was woken.
+    Leave,
+    /// A line of the server's own words (`say`, `claim`).
+    Other(String),
+}
+
+/// A game at the server, any game: its setup, its moves, and its face.
+pub trait Table: Send {
+    /// Which game.
+    fn kind(&self) -> GameKind;
+    /// A copy to ask a move on, while the table itself stays with the room.
+    fn fork(&self) -> Box<dyn Table>;
+    /// The setup as the log's pairs.
+    fn setup(&self) -> Vec<(String, String)>;
+    /// The two sides as the log names them, the first to move first.
+    fn sides(&self) -> [String; 2];
+    /// The sides as the turn line names them: `Fox`, `Hounds`.
+    fn side_titles(&self) -> [String; 2];
+    /// The start position in the game's notation.
+    fn start(&self) -> String;
+    /// The position now, in the game's notation.
+    fn position(&self) -> String;
+    /// Every move so far, in the game's notation.
+    fn moves(&self) -> Vec<String>;
+    /// The side to move: an index into [`Table::sides`].
+    fn to_move(&self) -> usize;
+    /// The side that played the move at `ply`.
+    fn mover(&self, ply: usize) -> usize;
+    /// How the game ended, if it has.
+    fn ending(&self) -> Option<Ending>;
+    /// Every legal move, in the notation a player may type whole.
+    fn legal(&self) -> Vec<String>;
+    /// Plays a move given in the game's notation, if it is legal.
+    fn play(&mut self, mv: &str) -> Result<(), String>;
+    /// Takes back the last `plies` moves.
+    fn take_back(&mut self, plies: usize);
+    /// Ends the game by agreement or resignation (or a player gone).
+    fn settle(&mut self, winner: Option<usize>, how: &'static str);
+    /// The record of the game, once it has ended.
+    fn record(&self, seats: Vec<Seat>) -> Option<Record>;
+
+    /// The board and the lines above it, as `viewer` (a side's index) sees it.
+    fn screen(&self, colour: bool, width: usize, viewer: Option<usize>) -> String;
+    /// The sentence for the move at `ply`, played by `name`.
+    fn said_move(&self, ply: usize, name: &str) -> String;
+    /// Lines said after a move (a turn skipped).
+    fn after_move(&self) -> Vec<String>;
+    /// The result, with the players' names in the order of the sides.
+    fn result(&self, names: [&str; 2]) -> String;
+    /// The rules and commands.
+    fn help(&self) -> String;
+    /// The legal moves, as `moves` says them.
+    fn moves_line(&self) -> String;
+    /// Asks the player at `console` for a move, with the game's own prompt
+    /// and refusals. `hints` offers the strongest computer's hint.
+    fn ask_move(
+        &self,
+        console: &mut Console,
+        commands: &[Command],
+        viewer: usize,
+        hints: bool,
+    ) -> io::Result<Asked>;
+    /// Reads a whole move typed on one line: the move, or why not.
+    fn parse_move(&self, line: &str) -> Result<String, String>;
+
+    /// The computer's levels, weakest first.
+    fn levels(&self) -> Vec<String>;
+    /// The computer's move at `level`, seeded.
+    fn computer_move(&self, level: &str, seed: u64, deadline: &dyn Deadline) -> Option<String>;
+}
+
+/// The server's words at a move prompt.
+const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
+
+/// How long a hint may think.
+const HINT_TIME: Duration = Duration::from_millis(1000);
+
+/// A table of one game: its rules, its face and the game so far.
+pub struct Seated<R: Computers, F> {
+    rules: R,
+    face: F,
+    kind: GameKind,
+    game: Game<R>,
+}
+
+impl<R, F> Seated<R, F>
+where
+    R: Computers + Clone + Send + 'static,
+    R::Position: Send,
+    R::Move: Send,
+    R::Side: Send,
+    F: Face<R> + Clone + Send + 'static,
+{
+    /// A new game under `rules`, said and drawn by `face`.
+    pub fn boxed(kind: GameKind, rules: R, face: F) -> Box<dyn Table> {
+        let start = match rules.start_choices() {
+            Some((_, starts)) if !starts.is_empty() => starts[0].clone(),
+            _ => rules.start(),
+        };
+        Box::new(Seated {
+            game: Game::new(start),
+            rules,
+            face,
+            kind,
+        })
+    }
+
+    fn side_index(&self, side: R::Side) -> usize {
+        usize::from(self.rules.sides()[1] == side)
+    }
+
+    fn find(&self, mv: &str) -> Option<R::Move> {
+        let mv = mv.trim();
+        self.rules
+            .legal_moves(self.game.position())
+            .into_iter()
+            .find(|m| m.to_string().eq_ignore_ascii_case(mv))
+    }
+}
+
+impl<R, F> Table for Seated<R, F>
+where
+    R: Computers + Clone + Send + 'static,
+    R::Position: Send,
+    R::Move: Send,
+    R::Side: Send,
+    F: Face<R> + Clone + Send + 'static,
+{
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn fork(&self) -> Box<dyn Table> {
+        Box::new(Seated {
+            rules: self.rules.clone(),
+            face: self.face.clone(),
+            kind: self.kind,
+            game: self.game.clone(),
+        })
+    }
+
+    fn setup(&self) -> Vec<(String, String)> {
+        self.rules
+            .setup()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+
+    fn sides(&self) -> [String; 2] {
+        self.rules.sides().map(|s| s.to_string())
+    }
+
+    fn side_titles(&self) -> [String; 2] {
+        self.rules
+            .sides()
+            .map(|s| self.face.side_title(s).to_string())
+    }
+
+    fn start(&self) -> String {
+        self.rules.notation(self.game.start())
+    }
+
+    fn position(&self) -> String {
+        self.rules.notation(self.game.position())
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.game.moves().iter().map(ToString::to_string).collect()
+    }
+
+    fn to_move(&self) -> usize {
+        self.side_index(self.rules.to_move(self.game.position()))
+    }
+
+    fn mover(&self, ply: usize) -> usize {
+        let positions = self.game.positions();
+        let pos = &positions[ply.min(positions.len() - 1)];
+        self.side_index(self.rules.to_move(pos))
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.game.outcome(&self.rules).map(|o| Ending {
+            winner: o.winner().map(|s| self.side_index(s)),
+            how: o.how().to_string(),
+        })
+    }
+
+    fn legal(&self) -> Vec<String> {
+        if self.ending().is_some() {
+            return Vec::new();
+        }
+        self.rules
+            .legal_moves(self.game.position())
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), String> {
+        if self.ending().is_some() {
+            return Err("the game is over".into());
+        }
+        let found = self.find(mv).ok_or_else(|| {
+            format!(
+                "{} is not a legal move here",
+                crate::shell::safe::cut(mv, 40)
+            )
+        })?;
+        self.game
+            .play(&self.rules, found)
+            .map_err(|e| e.to_string())
+    }
+
+    fn take_back(&mut self, plies: usize) {
+        for _ in 0..plies {
+            self.game.undo();
+        }
+    }
+
+    fn settle(&mut self, winner: Option<usize>, how: &'static str) {
+        let outcome = match winner {
+            Some(i) => Outcome::Win {
+                winner: self.rules.sides()[i.min(1)],
+                how,
+            },
+            None => Outcome::Draw { how },
+        };
+        self.game.settle(&self.rules, outcome);
+    }
+
+    fn record(&self, seats: Vec<Seat>) -> Option<Record> {
+        let outcome = self.game.outcome(&self.rules)?;
+        Some(Record::of_game(
+            &self.rules,
+            self.kind.flow(),
+            seats,
+            &self.game,
+            outcome,
+            None,
+        ))
+    }
+
+    fn screen(&self, colour: bool, width: usize, viewer: Option<usize>) -> String {
+        let view = View::new(&self.rules, self.game.positions());
+        let mut text = String::new();
+        for line in self.face.status(&view) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let canvas = Canvas {
+            colour,
+            width,
+            viewer: viewer.map(|i| self.rules.sides()[i.min(1)]),
+        };
+        text.push_str(&self.face.board(&view, self.game.moves().last(), &canvas));
+        text
+    }
+
+    fn said_move(&self, ply: usize, name: &str) -> String {
+        let (Some(before), Some(mv)) = (
+            self.game.positions().get(..=ply),
+            self.game.moves().get(ply),
+        ) else {
+            return String::new();
+        };
+        let named = self.face.move_name(&View::new(&self.rules, before), mv);
+        format!("{}. {}", ply + 1, self.face.player_moved(name, &named))
+    }
+
+    fn after_move(&self) -> Vec<String> {
+        self.face
+            .after_move(&View::new(&self.rules, self.game.positions()))
+    }
+
+    fn result(&self, names: [&str; 2]) -> String {
+        let Some(outcome) = self.game.outcome(&self.rules) else {
+            return String::new();
+        };
+        let mut lines = self.face.final_words(
+            &View::new(&self.rules, self.game.positions()),
+            names.map(|name| crate::shell::face::Player {
+                name,
+                computer: false,
+            }),
+        );
+        let winner = outcome.winner().map(|s| names[self.side_index(s)]);
+        lines.push(self.face.result(&outcome, winner));
+        lines.join("\n")
+    }
+
+    fn help(&self) -> String {
+        self.face.help(&self.rules)
+    }
+
+    fn moves_line(&self) -> String {
+        let legal = self.rules.legal_moves(self.game.position());
+        self.face
+            .legal_moves_line(&View::new(&self.rules, self.game.positions()), &legal)
+    }
+
+    fn ask_move(
+        &self,
+        console: &mut Console,
+        commands: &[Command],
+        viewer: usize,
+        hints: bool,
+    ) -> io::Result<Asked> {
+        let rules = &self.rules;
+        let face = &self.face;
+        let history = self.game.positions();
+        let canvas = Canvas {
+            colour: console.colour(),
+            width: console.width(),
+            viewer: Some(rules.sides()[viewer.min(1)]),
+        };
+        let mut on_hint = |console: &mut Console, picked: &[Square]| {
+            if !hints {
+                return console.say(HINTS_OFF);
+            }
+            hint(console, rules, face, history, picked)
+        };
+        let asking = turn::TurnOf {
+            rules,
+            face,
+            history,
+            last: self.game.moves().last(),
+            commands,
+            canvas,
+            others: OTHERS,
+        };
+        let mut told_only = None;
+        Ok(
+            match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
+                Turn::Play(mv) => Asked::Play(mv.to_string()),
+                Turn::Command(c) => Asked::Command(c),
+                Turn::Leave => Asked::Leave,
+                Turn::Other(line) => Asked::Other(line),
+            },
+        )
+    }
+
+    fn parse_move(&self, line: &str) -> Result<String, String> {
+        if let Some(mv) = self.find(line) {
+            return Ok(mv.to_string());
+        }
+        let view = View::new(&self.rules, self.game.positions());
+        let path = self.face.parse_squares(&view, &[], line)?;
+        let legal = self.rules.legal_moves(self.game.position());
+        let matching: Vec<&R::Move> = legal
+            .iter()
+            .filter(|m| self.rules.path(m).starts_with(&path))
+            .collect();
+        match matching[..] {
+            [mv] => Ok(mv.to_string()),
+            [] => Err(self.face.refusal(&view, &[], &path)),
+            _ => Err(format!(
+                "{} could be {} moves; type the whole move",
+                crate::shell::safe::cut(line.trim(), 40),
+                matching.len()
+            )),
+        }
+    }
+
+    fn levels(&self) -> Vec<String> {
+        R::Level::ALL.iter().map(ToString::to_string).collect()
+    }
+
+    fn computer_move(&self, level: &str, seed: u64, deadline: &dyn Deadline) -> Option<String> {
+        let level = level.parse::<R::Level>().ok()?;
+        let mut player = self.rules.computer(level, seed);
+        player
+            .choose(&self.rules, self.game.positions(), deadline)
+            .map(|mv| mv.to_string())
+    }
+}
+
+/// Said for `hint` in a rated game.
+pub const HINTS_OFF: &str = "Hints are off in rated games.";
+
+fn hint<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    rules: &R,
+    face: &F,
+    history: &[R::Position],
+    picked: &[Square],
+) -> io::Result<()> {
+    let Some(pos) = history.last() else {
+        return Ok(());
+    };
+    let mut adviser = rules.computer(R::best_level(), history.len() as u64);
+    let advice = adviser.advise(rules, history, &Until::after(HINT_TIME));
+    let Some(advice) = advice else {
+        return console.say("No hint is known for this position.");
+    };
+    let from_picked = advice
+        .best
+        .iter()
+        .find(|m| rules.path(m).starts_with(picked));
+    let Some(best) = from_picked.or(advice.best.first()) else {
+        return Ok(());
+    };
+    let text = face.hint(
+        &face.move_name(&View::new(rules, history), best),
+        &advice.verdict,
+        rules.to_move(pos),
+    );
+    console.say(&text)
+}
