@@ -181,16 +181,20 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     let key = keygen(&dir);
     let out = run(
         ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"),
-        b"hello\nseek fox\r\nlast line without an end",
+        b"who\r\nhi\nquit",
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    assert!(stdout.contains("you said hello\n"), "{stdout}");
-    assert!(stdout.contains("you said seek fox\n"), "{stdout}");
+    // The ssh user name is the handle; every line is echoed after its prompt.
+    assert!(stdout.starts_with("Welcome to tallyho, ann."), "{stdout}");
+    assert!(stdout.contains("> who\n"), "{stdout}");
+    assert!(stdout.contains("ann"), "{stdout}");
     assert!(
-        stdout.contains("you said last line without an end"),
+        stdout.contains("> hi\n\"hi\" is not a command here"),
         "{stdout}"
     );
+    // The last line counts though it has no end.
+    assert!(stdout.contains("> quit\nGoodbye."), "{stdout}");
     // No terminal: the text is as the session wrote it.
     assert!(!stdout.contains('\r'), "{stdout:?}");
 }
@@ -202,15 +206,17 @@ fn a_guest_needs_no_key_and_others_need_one() {
     }
     let dir = scratch("guest");
     let door = Door::start(&dir.join("serve"));
-    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), b"hi\n");
+    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), b"who\n");
     assert!(out.status.success(), "{out:?}");
-    assert!(text(&out.stdout).contains("you said hi"), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("You are a guest"), "{stdout}");
+    assert!(stdout.contains("(guest)"), "{stdout}");
     // Anyone else without a key is turned away, and told only of keys.
-    let out = run(ssh_command(&door, &dir, "ann", None).arg("-T"), b"hi\n");
+    let out = run(ssh_command(&door, &dir, "ann", None).arg("-T"), b"who\n");
     assert_eq!(out.status.code(), Some(255), "{out:?}");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("Permission denied (publickey)"), "{stderr}");
-    assert!(!text(&out.stdout).contains("you said"), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
 }
 
 #[test]
@@ -232,8 +238,8 @@ fn the_host_key_is_private_and_the_same_after_a_restart() {
     };
     {
         let door = Door::start(&data);
-        let out = run(&mut strict(&door, "accept-new"), b"one\n");
-        assert!(text(&out.stdout).contains("you said one"), "{out:?}");
+        let out = run(&mut strict(&door, "accept-new"), b"quit\n");
+        assert!(text(&out.stdout).contains("Goodbye."), "{out:?}");
     }
     let path = data.join(ssh::HOST_KEY_FILE);
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
@@ -244,14 +250,14 @@ fn the_host_key_is_private_and_the_same_after_a_restart() {
     assert!(known.contains(&public), "{known}");
     {
         let door = Door::start(&data);
-        let out = run(&mut strict(&door, "yes"), b"two\n");
+        let out = run(&mut strict(&door, "yes"), b"quit\n");
         assert!(out.status.success(), "{out:?}");
-        assert!(text(&out.stdout).contains("you said two"), "{out:?}");
+        assert!(text(&out.stdout).contains("Goodbye."), "{out:?}");
     }
     // A server with another data directory has another key, and the client
     // refuses it: the check above could fail.
     let other = Door::start(&dir.join("other"));
-    let out = run(&mut strict(&other, "yes"), b"three\n");
+    let out = run(&mut strict(&other, "yes"), b"quit\n");
     assert_eq!(out.status.code(), Some(255), "{out:?}");
     assert!(text(&out.stderr).contains("Host key verification failed"), "{out:?}");
 }
@@ -268,7 +274,12 @@ fn json_is_the_one_command_and_others_fail_with_status_2() {
     cmd.args(["-T", "json"]);
     let out = run(&mut cmd, b"who\n");
     assert!(out.status.success(), "{out:?}");
-    assert!(text(&out.stdout).contains("you said who"), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(r#"{"event":"welcome","handle":"ann","#),
+        "{stdout}"
+    );
+    assert!(stdout.contains(r#"{"event":"who","#), "{stdout}");
     let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
     cmd.args(["-T", "rm", "-rf", "/\x1b[2J"]);
     let out = run(&mut cmd, b"who\n");
@@ -287,12 +298,15 @@ fn a_long_line_is_refused_without_ending_the_session() {
     let dir = scratch("long");
     let door = Door::start(&dir.join("serve"));
     let mut input = vec![b'x'; 1 << 20];
-    input.extend_from_slice(b"\nstill here\n");
+    input.extend_from_slice(b"\nquit\n");
     let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), &input);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    assert!(stdout.contains("you said still here"), "{stdout}");
-    assert!(!stdout.contains("you said xxx"), "{}", &stdout[..200.min(stdout.len())]);
+    assert!(
+        stdout.contains("That line is 1048576 bytes long"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Goodbye."), "{stdout}");
     assert!(stdout.len() < 16 * 1024, "{} bytes came back", stdout.len());
 }
 
@@ -359,13 +373,13 @@ mod terminal {
         session.send("abx\x7fc\r")?;
         session.expect("abx\x08 \x08c\r\n")?;
         // Output to a terminal has its newlines turned into \r\n.
-        session.expect("you said abc\r\n")?;
+        session.expect("\"abc\" is not a command here; type help for the list.\r\n")?;
         session.expect("> ")?;
         // Arrows are dropped, Ctrl-U erases the line, a wide character
         // takes two columns back.
         session.send("\x1b[Ajunk\x15狐\x7fok\r")?;
         session.expect("junk\x08 \x08\x08 \x08\x08 \x08\x08 \x08狐\x08 \x08\x08 \x08ok\r\n")?;
-        session.expect("you said ok\r\n")?;
+        session.expect("\"ok\" is not a command here")?;
         session.expect("> ")?;
         // Ctrl-D on an empty line ends the session, and ssh with it.
         session.send("\x04")?;
