@@ -114,13 +114,7 @@ fn ssh_command(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Comma
 }
 
 /// The same with `options` first (ssh takes the first value it is given).
-fn ssh_with(
-    door: &Door,
-    dir: &Path,
-    user: &str,
-    key: Option<&Path>,
-    options: &[&str],
-) -> Command {
+fn ssh_with(door: &Door, dir: &Path, user: &str, key: Option<&Path>, options: &[&str]) -> Command {
     let mut cmd = Command::new("ssh");
     cmd.env_remove("SSH_AUTH_SOCK")
         .args(options)
@@ -259,7 +253,10 @@ fn the_host_key_is_private_and_the_same_after_a_restart() {
     let other = Door::start(&dir.join("other"));
     let out = run(&mut strict(&other, "yes"), b"quit\n");
     assert_eq!(out.status.code(), Some(255), "{out:?}");
-    assert!(text(&out.stderr).contains("Host key verification failed"), "{out:?}");
+    assert!(
+        text(&out.stderr).contains("Host key verification failed"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -386,4 +383,144 @@ mod terminal {
         session.expect(Eof)?;
         Ok(())
     }
+}
+
+/// An ssh client in a conversation: its output read as it comes, lines
+/// written when the test decides.
+struct Client {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    seen: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Where the next expect starts looking.
+    at: usize,
+}
+
+impl Client {
+    fn spawn(cmd: &mut Command) -> Client {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ssh starts");
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let filling = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                filling
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Client {
+            child,
+            stdin,
+            seen,
+            at: 0,
+        }
+    }
+
+    /// Waits until `text` comes, after what was expected before.
+    fn expect(&mut self, text: &str) {
+        let started = Instant::now();
+        loop {
+            {
+                let seen = self.seen.lock().unwrap();
+                if let Some(i) = seen[self.at..].find(text) {
+                    self.at += i + text.len();
+                    return;
+                }
+                if started.elapsed() > CLIENT_TIME {
+                    panic!(
+                        "{text:?} never came; after the last expected:\n{}",
+                        &seen[self.at..]
+                    );
+                }
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes its input and waits for it to end; true if it ended well.
+    fn finish(mut self) -> bool {
+        drop(self.stdin.take());
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            if started.elapsed() > CLIENT_TIME {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("fox");
+    let door = Door::start(&dir.join("serve"));
+    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
+    std::fs::create_dir_all(&ann_dir).unwrap();
+    std::fs::create_dir_all(&bob_dir).unwrap();
+    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
+    ann.expect("Welcome to tallyho, ann.");
+    ann.expect("> ");
+    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
+    bob.expect("Welcome to tallyho, bob.");
+    bob.expect("> ");
+    ann.send("seek fox --side fox");
+    ann.expect("Seek 1 is open: fox.");
+    bob.send("seeks");
+    bob.expect("1. fox by ann");
+    bob.send("accept 1");
+    bob.expect("ann (fox) against bob (hounds)");
+    // The fox runs down the board while one hound walks up its edge and
+    // leaves D1 open; the fox takes it.
+    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
+    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
+    for (i, to) in fox.iter().enumerate() {
+        ann.expect("Move fox to (");
+        ann.send(to);
+        if let Some(hound) = hounds.get(i) {
+            bob.expect(&format!(
+                "ann moved {}-{to}",
+                ["A8", "B7", "C6", "D5", "E4", "F3"][i]
+            ));
+            bob.expect("Move (");
+            bob.send(hound);
+        }
+    }
+    for client in [&mut ann, &mut bob] {
+        client.expect("E2-D1");
+        client.expect("Fox, ann won! The fox reached row 1.");
+        client.expect("> ");
+        client.send("quit");
+        client.expect("Goodbye.");
+    }
+    assert!(ann.finish());
+    assert!(bob.finish());
 }

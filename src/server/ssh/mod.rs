@@ -270,9 +270,7 @@ pub async fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
 /// russh's settings for this server.
 fn config(key: PrivateKey, limits: Limits) -> Config {
     Config {
-        server_id: SshId::Standard(
-            concat!("SSH-2.0-tallyho_", env!("CARGO_PKG_VERSION")).into(),
-        ),
+        server_id: SshId::Standard(concat!("SSH-2.0-tallyho_", env!("CARGO_PKG_VERSION")).into()),
         methods: MethodSet::from(&[MethodKind::PublicKey, MethodKind::None][..]),
         auth_rejection_time: REJECTION_TIME,
         // OpenSSH opens with "none" to learn the methods: no need to wait.
@@ -345,7 +343,10 @@ async fn connection(
         } else if !watch.authenticated.load(Ordering::SeqCst) {
             (opened + AUTH_TIME, "authentication took too long")
         } else {
-            (watch.last_input() + idle, "closed after too long without input")
+            (
+                watch.last_input() + idle,
+                "closed after too long without input",
+            )
         };
         if now >= deadline {
             break Some(why);
@@ -788,7 +789,8 @@ mod tests {
     use super::*;
 
     fn scratch(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tallyho-hostkey-{tag}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tallyho-hostkey-{tag}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
