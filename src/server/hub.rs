@@ -331,6 +331,23 @@ impl Hub {
             .map(|(id, _)| *id)
     }
 
+    /// How many sessions are online.
+    pub fn online(&self) -> usize {
+        self.lock().online.len()
+    }
+
+    /// Whether every session's text has been sent.
+    pub fn all_quiet(&self) -> bool {
+        self.lock().online.values().all(|o| o.outbox.is_empty())
+    }
+
+    /// Tells everyone online.
+    pub fn tell_all(&self, notice: &Notice) {
+        for o in self.lock().online.values() {
+            deliver(o, notice);
+        }
+    }
+
     /// Whether a session is still connected.
     pub fn is_connected(&self, id: SessionId) -> bool {
         self.lock().online.contains_key(&id)

@@ -41,6 +41,7 @@ struct Inner {
     gate: Gate,
     data: PathBuf,
     shutdown: CancellationToken,
+    closing: CancellationToken,
     hub: hub::Hub,
     games: AtomicU64,
     grace: Duration,
@@ -78,6 +79,7 @@ impl Server {
                 gate,
                 data,
                 shutdown: CancellationToken::new(),
+                closing: CancellationToken::new(),
                 hub: hub::Hub::default(),
                 games: AtomicU64::new(0),
                 grace: rules.grace,
@@ -115,9 +117,16 @@ impl Server {
         &self.inner.data
     }
 
-    /// Cancelled when the server shuts down.
+    /// Cancelled when the server is asked to shut down: the doors take no
+    /// more connections, and every game is adjourned.
     pub fn shutdown(&self) -> &CancellationToken {
         &self.inner.shutdown
+    }
+
+    /// Cancelled once the players have been told of the shutdown: every
+    /// connection closes.
+    pub fn closing(&self) -> &CancellationToken {
+        &self.inner.closing
     }
 
     /// Starts the session of a connection that has arrived; the door then
@@ -217,6 +226,18 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                     tasks.push(tokio::spawn(lines::serve(listener, doors.clone())));
                 }
                 let _ = ssh;
+                doors.shutdown().cancelled().await;
+                let farewell = doors.clone();
+                let _ = tokio::task::spawn_blocking(move || farewell.adjourn_all()).await;
+                // A moment for the farewells to reach the players.
+                let end = tokio::time::Instant::now() + Duration::from_secs(2);
+                while doors.hub().online() > 0 && tokio::time::Instant::now() < end {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    if doors.hub().all_quiet() {
+                        break;
+                    }
+                }
+                doors.closing().cancel();
                 for task in tasks {
                     let _ = task.await;
                 }

@@ -6,12 +6,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::Server;
-use super::hub::{Notice, Offer, Room, RoomState, Sitter};
+use super::hub::{Notice, Offer, Room, RoomState, SessionId, Sitter};
 use crate::shell::log::Seat as LoggedSeat;
 
 impl Server {
     /// Plays `mv` for the player of `seat`: checked, kept, then shown.
-    pub(crate) fn play(&self, room: &Arc<Room>, seat: usize, mv: &str) -> Result<(), String> {
+    pub(crate) fn play(
+        &self,
+        room: &Arc<Room>,
+        seat: usize,
+        mv: &str,
+        by: Option<SessionId>,
+    ) -> Result<(), String> {
         let mut st = room.lock();
         if st.adjourned {
             return Err("the game is adjourned".into());
@@ -24,12 +30,12 @@ impl Server {
         }
         st.table.play(mv)?;
         st.offer = None;
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, by);
         Ok(())
     }
 
     /// The player of `seat` resigns.
-    pub(crate) fn resign(&self, room: &Arc<Room>, seat: usize) {
+    pub(crate) fn resign(&self, room: &Arc<Room>, seat: usize, by: SessionId) {
         let mut st = room.lock();
         if st.table.ending().is_some() {
             return;
@@ -37,28 +43,28 @@ impl Server {
         let name = st.seats[seat].handle.clone();
         st.ending_words = Some(format!("{name} resigned."));
         st.table.settle(Some(1 - seat), "resigned");
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
     }
 
     /// An offer to the other player.
-    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer) {
+    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer, by: SessionId) {
         let mut st = room.lock();
         st.offer = Some(offer);
-        st.changed(self.hub(), None);
+        st.changed(self.hub(), Some(by));
     }
 
     /// The answer of the player of `seat` to the offer waiting.
-    pub(crate) fn answer(&self, room: &Arc<Room>, seat: usize, yes: bool) {
+    pub(crate) fn answer(&self, room: &Arc<Room>, seat: usize, yes: bool, by: SessionId) {
         let mut st = room.lock();
         let Some(offer) = st.offer.take() else {
             return;
         };
         let name = st.seats[seat].handle.clone();
-        let (by, what) = match offer {
-            Offer::Draw(by) => (by, "the draw"),
-            Offer::Undo(by) => (by, "taking back the move"),
+        let (offerer, what) = match offer {
+            Offer::Draw(seat) => (seat, "the draw"),
+            Offer::Undo(seat) => (seat, "taking back the move"),
         };
-        if let Some(id) = st.seats[by].session {
+        if let Some(id) = st.seats[offerer].session {
             let verb = if yes { "agrees to" } else { "declines" };
             self.hub()
                 .notify(id, &Notice::Info(format!("{name} {verb} {what}.")));
@@ -69,33 +75,33 @@ impl Server {
                     st.ending_words = Some("A draw, agreed by the players.".into());
                     st.table.settle(None, "agreed");
                 }
-                Offer::Undo(by) => take_back_to(&mut st, by),
+                Offer::Undo(offerer) => take_back_to(&mut st, offerer),
             }
         }
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
     }
 
     /// Against the computer: takes back the player's last move and the
     /// computer's reply. `false` when there is none.
-    pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize) -> bool {
+    pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize, by: SessionId) -> bool {
         let mut st = room.lock();
         let before = st.table.moves().len();
         take_back_to(&mut st, seat);
         let changed = st.table.moves().len() != before;
         if changed {
-            self.after_change(room, &mut st);
+            self.after_change(room, &mut st, Some(by));
         }
         changed
     }
 
     /// The player of `seat` claims the win over a player away too long.
-    pub(crate) fn claim(&self, room: &Arc<Room>, seat: usize) -> Result<(), String> {
+    pub(crate) fn claim(&self, room: &Arc<Room>, seat: usize, by: SessionId) -> Result<(), String> {
         let mut st = room.lock();
         self.away_too_long(&st, seat)?;
         let gone = st.seats[1 - seat].handle.clone();
         st.ending_words = Some(format!("{gone} left the game and did not come back."));
         st.table.settle(Some(seat), "abandoned");
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
         Ok(())
     }
 
@@ -129,11 +135,31 @@ impl Server {
         Ok(())
     }
 
+    /// At shutdown: every game in progress is adjourned and kept, and
+    /// everyone is told.
+    pub(crate) fn adjourn_all(&self) {
+        for room in self.hub().rooms() {
+            let mut st = room.lock();
+            if st.table.ending().is_some() {
+                continue;
+            }
+            st.adjourned = true;
+            for seat in &mut st.seats {
+                seat.session = None;
+            }
+            self.keep_adjourned(&room, &st);
+            st.changed(self.hub(), None);
+        }
+        self.hub().tell_all(&Notice::Info(
+            "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
+        ));
+    }
+
     /// The player of `seat` has left (or their connection dropped): the
     /// seat waits, the opponent is told, and the grace time runs.
     pub(crate) fn park(&self, room: &Arc<Room>, seat: usize, now: Instant) {
         let mut st = room.lock();
-        if st.table.ending().is_some() || st.seats[seat].session.is_none() {
+        if st.table.ending().is_some() || st.seats[seat].session.is_none() || st.adjourned {
             return;
         }
         st.seats[seat].session = None;
@@ -191,11 +217,11 @@ impl Server {
 
     /// After a change: a game that has ended is kept and closed, and
     /// everyone in the room is woken.
-    fn after_change(&self, room: &Arc<Room>, st: &mut RoomState) {
+    fn after_change(&self, room: &Arc<Room>, st: &mut RoomState, by: Option<SessionId>) {
         if st.table.ending().is_some() {
             self.finish(room, st);
         }
-        st.changed(self.hub(), None);
+        st.changed(self.hub(), by);
     }
 
     /// Keeps a finished game and takes its room off the list.

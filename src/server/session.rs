@@ -227,6 +227,7 @@ impl Session {
             "say" => self.refuse("say works in a game; to one player, type tell NAME TEXT")?,
             "proto" if rest.trim().eq_ignore_ascii_case("json") => {
                 self.json = true;
+                self.console.quiet();
                 self.server.hub().set_json(self.id);
                 let handle = self.handle.clone();
                 let rated = self.account.is_some();
@@ -625,7 +626,9 @@ impl Session {
     fn follow(&mut self, room: &Arc<Room>, seat: Option<usize>) -> io::Result<After> {
         self.start_words(room, seat)?;
         let mut shown_version = u64::MAX;
-        let mut shown_plies = room.lock().table.moves().len();
+        // The moves so far are said first: a watcher joins late, a player
+        // comes back.
+        let mut shown_plies = 0;
         loop {
             let st = room.lock();
             let table = st.table.fork();
@@ -645,10 +648,10 @@ impl Session {
             if moves.len() < shown_plies {
                 shown_plies = moves.len();
             }
-            for ply in shown_plies..moves.len() {
+            for (ply, mv) in moves.iter().enumerate().skip(shown_plies) {
                 let mover = table.mover(ply);
                 self.event(json!({"event": "move", "game": room.number, "ply": ply + 1,
-                    "by": names[mover], "move": moves[ply]}))?;
+                    "by": names[mover], "move": mv}))?;
                 let said = table.said_move(ply, &names[mover]);
                 self.say(&said)?;
             }
@@ -807,31 +810,31 @@ impl Session {
         };
         match asked {
             Asked::Play(mv) => {
-                if let Err(why) = self.server.play(room, seat, &mv) {
+                if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
                     self.refuse(&why)?;
                 }
                 Ok(None)
             }
             Asked::Command(Command::Resign) => {
-                self.server.resign(room, seat);
+                self.server.resign(room, seat, self.id);
                 Ok(None)
             }
             Asked::Command(Command::Draw) => {
                 if computer {
                     self.say("The computer declines the draw.")?;
                 } else {
-                    self.server.offer(room, Offer::Draw(seat));
+                    self.server.offer(room, Offer::Draw(seat), self.id);
                     self.say("You offer a draw.")?;
                 }
                 Ok(None)
             }
             Asked::Command(Command::Undo) => {
                 if computer {
-                    if !self.server.take_back(room, seat) {
+                    if !self.server.take_back(room, seat, self.id) {
                         self.say("There is no move of yours to take back.")?;
                     }
                 } else {
-                    self.server.offer(room, Offer::Undo(seat));
+                    self.server.offer(room, Offer::Undo(seat), self.id);
                     self.say("You ask to take back your last move.")?;
                 }
                 Ok(None)
@@ -886,7 +889,7 @@ impl Session {
                 Ok(Some(None))
             }
             ("claim", Some(seat)) => {
-                match self.server.claim(room, seat) {
+                match self.server.claim(room, seat, self.id) {
                     Ok(()) => {}
                     Err(why) => self.refuse(&why)?,
                 }
@@ -928,7 +931,7 @@ impl Session {
         }
         match Command::from_word(&line) {
             Some(Command::Resign) => {
-                self.server.resign(room, seat);
+                self.server.resign(room, seat, self.id);
                 Ok(None)
             }
             Some(Command::Quit) => {
@@ -979,7 +982,7 @@ impl Session {
             return Ok(step);
         }
         match crate::shell::ask::parse_yes_no(&line) {
-            Ok(yes) => self.server.answer(room, seat, yes),
+            Ok(yes) => self.server.answer(room, seat, yes, self.id),
             Err(why) => self.refuse(&why)?,
         }
         Ok(None)
@@ -996,7 +999,7 @@ impl Session {
         let deadline = crate::shell::clock::Until::after(self.server.think());
         if let Some(mv) = table.computer_move(level, seed, &deadline) {
             let seat = table.to_move();
-            if let Err(why) = self.server.play(room, seat, &mv) {
+            if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
                 self.refuse(&why)?;
             }
         }
