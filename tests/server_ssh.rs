@@ -6,6 +6,8 @@
 //! Each test starts a server in this process on 127.0.0.1:0 and runs the
 //! system's `ssh`; without `ssh` or `ssh-keygen` the tests say so and pass.
 
+#![allow(clippy::unwrap_used)]
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
@@ -88,6 +90,7 @@ impl Door {
 impl Drop for Door {
     fn drop(&mut self) {
         self.server.shutdown().cancel();
+        self.server.closing().cancel();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -455,6 +458,11 @@ impl Client {
     /// Closes its input and waits for it to end; true if it ended well.
     fn finish(mut self) -> bool {
         drop(self.stdin.take());
+        self.finish_by_itself()
+    }
+
+    /// Waits for it to end with its input open; true if it ended well.
+    fn finish_by_itself(&mut self) -> bool {
         let started = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -523,4 +531,23 @@ fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
     }
     assert!(ann.finish());
     assert!(bob.finish());
+}
+
+#[test]
+fn when_the_server_closes_an_ssh_client_is_told_and_ends_well() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("closing");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    ann.expect("Welcome to tallyho, ann.");
+    ann.expect("> ");
+    door.server.shutdown().cancel();
+    door.server.closing().cancel();
+    // ssh leaves by itself, with the exit status the door sent.
+    let started = Instant::now();
+    assert!(ann.finish_by_itself(), "ssh did not end well");
+    assert!(started.elapsed() < Duration::from_secs(10));
 }

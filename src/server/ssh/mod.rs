@@ -55,7 +55,8 @@ const REJECTION_TIME: Duration = Duration::from_secs(1);
 /// unanswered asks close it.
 const KEEPALIVE: Duration = Duration::from_secs(30);
 
-/// How long the sessions get to say goodbye when the server shuts down.
+/// How long the sessions get to say goodbye when the server shuts down, if
+/// it does not close the connections sooner.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// How long the last text of a closing session may take to leave.
@@ -212,9 +213,10 @@ pub fn fingerprint(key: &russh::keys::PublicKey) -> String {
     key.fingerprint(HashAlg::Sha256).to_string()
 }
 
-/// Runs the ssh door on `listener` until the server shuts down; then gives
-/// the sessions a few seconds to say goodbye, closes what is left, and
-/// returns. Fails only when the host key cannot be had.
+/// Runs the ssh door on `listener` until the server shuts down; then waits
+/// (a few seconds at most) for its connections to end: each ends when the
+/// server is closing, after the last words of its session. Fails only when
+/// the host key cannot be had.
 pub async fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
     let key = host_key(server.data_dir()).map_err(io::Error::other)?;
     let config = Arc::new(config(key, server.gate().limits()));
@@ -335,7 +337,11 @@ async fn connection(
     };
     let handle = session.handle();
     tokio::pin!(session);
+    // When the server shuts down, the sessions tell their players and then
+    // `closing` is cancelled: each channel ends with what was said, and a
+    // client that does not leave then is disconnected.
     let mut leaving: Option<Instant> = None;
+    let mut closing = false;
     let why = loop {
         let now = Instant::now();
         let (deadline, why) = if let Some(at) = leaving {
@@ -356,6 +362,11 @@ async fn connection(
             () = watch.kill.cancelled() => break Some("the connection fell behind"),
             () = server.shutdown().cancelled(), if leaving.is_none() => {
                 leaving = Some(now + SHUTDOWN_GRACE);
+            }
+            () = server.closing().cancelled(), if !closing => {
+                closing = true;
+                let soon = now + DRAIN_TIME + Duration::from_secs(1);
+                leaving = Some(leaving.map_or(soon, |at| at.min(soon)));
             }
             () = tokio::time::sleep_until(deadline.into()) => {}
         }
@@ -436,10 +447,13 @@ impl Handler {
         tokio::spawn(pump(
             write,
             output,
-            closed,
+            Ends {
+                closed,
+                closing: self.server.closing().clone(),
+                stop,
+                kill: self.watch.kill.clone(),
+            },
             channel.pty,
-            stop,
-            self.watch.kill.clone(),
         ));
         true
     }
@@ -733,16 +747,32 @@ impl russh::server::Handler for Handler {
     }
 }
 
+/// What ends a channel's output task.
+struct Ends {
+    /// The session ended, or its client fell behind.
+    closed: CancellationToken,
+    /// The server is closing every connection.
+    closing: CancellationToken,
+    /// The channel is gone.
+    stop: CancellationToken,
+    /// Cancelled by the task to have the whole connection closed.
+    kill: CancellationToken,
+}
+
 /// Moves a session's text to its channel until the session ends, then ends
 /// the channel as a program does: exit status 0, EOF, close.
 async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
-    closed: CancellationToken,
+    ends: Ends,
     pty: bool,
-    stop: CancellationToken,
-    kill: CancellationToken,
 ) {
+    let Ends {
+        closed,
+        closing,
+        stop,
+        kill,
+    } = ends;
     let mut after_cr = false;
     let mut to_channel = |text: Vec<u8>| {
         if pty {
@@ -757,6 +787,7 @@ async fn pump(
             () = stop.cancelled() => return,
             text = output.recv() => text,
             () = closed.cancelled() => None,
+            () = closing.cancelled() => None,
         };
         let Some(text) = text else { break };
         tokio::select! {
