@@ -551,3 +551,51 @@ fn when_the_server_closes_an_ssh_client_is_told_and_ends_well() {
     assert!(ann.finish_by_itself(), "ssh did not end well");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+#[test]
+fn the_account_is_the_fingerprint_ssh_keygen_prints() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("fingerprint");
+    let key = keygen(&dir);
+    let listed = Command::new("ssh-keygen")
+        .args(["-E", "sha256", "-l", "-f"])
+        .arg(key.with_extension("pub"))
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    // "256 SHA256:… test (ED25519)"
+    let listed = text(&listed.stdout);
+    let printed = listed.split_whitespace().nth(1).unwrap();
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    let public = russh::keys::PublicKey::from_openssh(public.trim()).unwrap();
+    assert_eq!(ssh::fingerprint(&public), printed);
+}
+
+#[test]
+fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("idle");
+    let door = Door::start_with(
+        &dir.join("serve"),
+        Limits {
+            idle: Duration::from_secs(1),
+            ..Limits::default()
+        },
+    );
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    ann.expect("> ");
+    let started = Instant::now();
+    // Its input stays open, but it types nothing: the door closes it.
+    assert!(!ann.finish_by_itself(), "ssh ended well, or never");
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
+    // And its place at the gate is given back.
+    while door.server.gate().open() > 0 {
+        assert!(started.elapsed() < CLIENT_TIME, "the place was never freed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

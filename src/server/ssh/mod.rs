@@ -330,9 +330,13 @@ async fn connection(
         watch: Arc::clone(&watch),
         channels: HashMap::new(),
     };
-    // The client's version line is read within russh's own inactivity
-    // timeout, so a client that sends nothing is gone in bounded time.
-    let Ok(session) = russh::server::run_stream(config, stream, handler).await else {
+    // russh reads the client's version line before it hands the session
+    // over: a client that sends none holds its place only so long.
+    let started = tokio::time::timeout(
+        AUTH_TIME,
+        russh::server::run_stream(config, stream, handler),
+    );
+    let Ok(Ok(session)) = started.await else {
         return;
     };
     let handle = session.handle();
