@@ -354,6 +354,7 @@ fn the_gate_turns_a_connection_away_before_the_handshake() {
 
 mod terminal {
     use super::*;
+    use expectrl::session::OsSession;
     use expectrl::{Eof, Expect, Session};
 
     #[test]
@@ -383,6 +384,55 @@ mod terminal {
         session.expect("> ")?;
         // Ctrl-D on an empty line ends the session, and ssh with it.
         session.send("\x04")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+
+    /// The text up to the next prompt, each line's width checked.
+    fn widest_line(session: &mut OsSession) -> Result<(String, usize), expectrl::Error> {
+        let found = session.expect("> ")?;
+        let text = String::from_utf8_lossy(found.before()).into_owned();
+        let widest = text.split("\r\n").map(|l| l.chars().count()).max();
+        Ok((text, widest.unwrap_or(0)))
+    }
+
+    #[test]
+    fn the_text_is_laid_out_for_the_terminal_width_as_it_changes() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("width");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session
+            .get_process_mut()
+            .set_window_size(40, 24)
+            .expect("the pty takes a size");
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        // 40 columns, from the pty request (or its first window change).
+        let (welcome, widest) = widest_line(&mut session)?;
+        assert!(welcome.contains("Welcome to tallyho, ann."), "{welcome:?}");
+        assert!(widest <= 40, "{welcome:?}");
+        session.send("xyzzy\r")?;
+        let (refused, widest) = widest_line(&mut session)?;
+        assert!(refused.contains("is not a command"), "{refused:?}");
+        assert!(widest <= 40, "{refused:?}");
+        // Wider: the same refusal takes one line.
+        session
+            .get_process_mut()
+            .set_window_size(120, 24)
+            .expect("the pty takes a size");
+        std::thread::sleep(Duration::from_millis(300));
+        session.send("xyzzy\r")?;
+        let (refused, _) = widest_line(&mut session)?;
+        assert!(
+            refused.contains("\"xyzzy\" is not a command here; type help for the list.\r\n"),
+            "{refused:?}"
+        );
+        session.send("quit\r")?;
         session.expect(Eof)?;
         Ok(())
     }
