@@ -5,8 +5,8 @@
 //! mode. One writer thread owns the write connection: a call sends its
 //! change over a bounded channel and blocks until the change is committed,
 //! so the callers are blocking threads (one per network session), never
-//! async tasks. Changes that arrive together share one commit (see
-//! [`writer`]). Reads go through a second, read-only connection behind a
+//! async tasks. Changes that arrive together share one commit (group
+//! commit, in `writer.rs`). Reads go through a second, read-only connection behind a
 //! mutex: they never wait for the writer, and see every change whose call
 //! has returned.
 //!
