@@ -898,3 +898,11 @@ fn a_file_where_the_folder_should_be_is_refused() {
     let refused = Store::open(&file).err().unwrap();
     assert!(matches!(refused, StoreError::NotAFolder(_)), "{refused:?}");
 }
+
+#[test]
+fn the_store_is_shared_between_threads() {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<Store>();
+    fn sendable<T: Send + Sync>() {}
+    sendable::<StoreError>();
+}
