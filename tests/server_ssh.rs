@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use tallyho::server::Server;
+use tallyho::server::{Rules, Server};
 use tallyho::server::limits::{Gate, Limits};
 use tallyho::server::ssh;
 
@@ -61,7 +61,7 @@ impl Door {
     }
 
     fn start_with(data: &Path, limits: Limits) -> Door {
-        let server = Server::new(data.to_path_buf(), Gate::new(limits));
+        let server = Server::open(data.to_path_buf(), Gate::new(limits), Rules::default()).unwrap();
         let (port_tx, port_rx) = std::sync::mpsc::channel();
         let serving = server.clone();
         let thread = std::thread::spawn(move || {
@@ -182,8 +182,14 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    // The ssh user name is the handle; every line is echoed after its prompt.
-    assert!(stdout.starts_with("Welcome to tallyho, ann."), "{stdout}");
+    // The ssh user name is the handle of the key's new account; every line
+    // is echoed after its prompt.
+    assert!(
+        stdout.starts_with(
+            "Your key is now the account ann: log in with it to play as ann again.\nWelcome to tallyho, ann. Your games are rated."
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("> who\n"), "{stdout}");
     assert!(stdout.contains("ann"), "{stdout}");
     assert!(
