@@ -3,7 +3,7 @@
 //! line that names every game with its face; the server itself names none.
 
 use crate::faces::draughts::DraughtsFace;
-use crate::faces::draughts::session::Session;
+use crate::faces::draughts::session::{Session, SharedEndgame};
 use crate::faces::fish::FishFace;
 use crate::faces::fox::FoxFace;
 use crate::games::{self, FoxFlow, GameKind, Rules};
@@ -80,11 +80,30 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
         ),
         GameKind::Draughts => Seated::boxed(
             kind,
-            Session::from_setup(&pairs)?.with_threads(1),
+            {
+                let session = Session::from_setup(&pairs)?.with_threads(1);
+                let captures = session.setup().into_iter().find(|(k, _)| *k == "captures");
+                let rule = captures.map(|(_, v)| v).unwrap_or_default();
+                session.sharing(shared_endgame(&rule))
+            },
             DraughtsFace::default(),
         ),
         GameKind::Fish => Seated::boxed(kind, games::fish::Setup::from_setup(&pairs)?, FishFace),
     })
+}
+
+/// The draughts endgame database every game of this process under one
+/// capture rule shares, built in memory the first time a game needs it.
+fn shared_endgame(captures: &str) -> SharedEndgame {
+    static SHARED: std::sync::Mutex<Vec<(String, SharedEndgame)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, db)) = shared.iter().find(|(rule, _)| rule == captures) {
+        return db.clone();
+    }
+    let db = SharedEndgame::default();
+    shared.push((captures.to_string(), db.clone()));
+    db
 }
 
 /// A game's default setup, as pairs.

@@ -97,7 +97,7 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
     tokio::select! {
         () = writing => {}
         () = closed.cancelled() => {}
-        () = server.shutdown().cancelled() => {}
+        () = server.closing().cancelled() => {}
     }
     reading.abort();
     drop(permit);

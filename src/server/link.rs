@@ -153,6 +153,11 @@ impl Outbox {
         }
     }
 
+    /// Whether every text sent has been taken by the door.
+    pub fn is_empty(&self) -> bool {
+        self.text.capacity() == self.text.max_capacity()
+    }
+
     /// Whether the connection is gone.
     pub fn is_closed(&self) -> bool {
         self.closed.is_cancelled()

@@ -12,7 +12,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -41,8 +40,9 @@ struct Inner {
     gate: Gate,
     data: PathBuf,
     shutdown: CancellationToken,
+    closing: CancellationToken,
     hub: hub::Hub,
-    games: AtomicU64,
+    store: store::Store,
     grace: Duration,
     think: Duration,
 }
@@ -66,33 +66,40 @@ impl Default for Rules {
 }
 
 impl Server {
-    /// A server keeping its data in `data`, letting connections in through `gate`.
-    pub fn new(data: PathBuf, gate: Gate) -> Server {
-        Server::with_rules(data, gate, Rules::default())
-    }
-
-    /// A server whose games run by `rules`.
-    pub fn with_rules(data: PathBuf, gate: Gate, rules: Rules) -> Server {
-        Server {
+    /// A server keeping its data in `data` (the store is opened there),
+    /// letting connections in through `gate`, its games run by `rules`.
+    /// The games that were in progress when it last stopped come back
+    /// adjourned.
+    pub fn open(data: PathBuf, gate: Gate, rules: Rules) -> Result<Server, store::StoreError> {
+        let store = store::Store::open(&data)?;
+        // A server that was killed left its games in progress: adjourned now.
+        store.adjourn_all()?;
+        let unfinished = store.unfinished()?;
+        let server = Server {
             inner: Arc::new(Inner {
                 gate,
                 data,
                 shutdown: CancellationToken::new(),
+                closing: CancellationToken::new(),
                 hub: hub::Hub::default(),
-                games: AtomicU64::new(0),
+                store,
                 grace: rules.grace,
                 think: rules.think,
             }),
+        };
+        for game in unfinished {
+            server.restore(game);
         }
+        Ok(server)
+    }
+
+    /// The store.
+    fn store(&self) -> &store::Store {
+        &self.inner.store
     }
 
     fn hub(&self) -> &hub::Hub {
         &self.inner.hub
-    }
-
-    /// A new game's number.
-    fn next_game(&self) -> u64 {
-        self.inner.games.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     /// How long a player who left may take to come back.
@@ -115,9 +122,16 @@ impl Server {
         &self.inner.data
     }
 
-    /// Cancelled when the server shuts down.
+    /// Cancelled when the server is asked to shut down: the doors take no
+    /// more connections, and every game is adjourned.
     pub fn shutdown(&self) -> &CancellationToken {
         &self.inner.shutdown
+    }
+
+    /// Cancelled once the players have been told of the shutdown: every
+    /// connection closes.
+    pub fn closing(&self) -> &CancellationToken {
+        &self.inner.closing
     }
 
     /// Starts the session of a connection that has arrived; the door then
@@ -190,7 +204,8 @@ pub fn start(config: Config) -> std::io::Result<Running> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let server = Server::with_rules(config.data.clone(), Gate::new(config.limits), config.rules);
+    let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)
+        .map_err(std::io::Error::other)?;
     let bind = |port: Option<u16>| -> std::io::Result<Option<tokio::net::TcpListener>> {
         match port {
             None => Ok(None),
@@ -203,6 +218,10 @@ pub fn start(config: Config) -> std::io::Result<Running> {
             }
         }
     };
+    if config.ssh_port.is_some() {
+        // A host key that cannot be read or made stops the start, not the door.
+        ssh::host_key(&config.data).map_err(std::io::Error::other)?;
+    }
     let ssh = bind(config.ssh_port)?;
     let lines = bind(config.line_port)?;
     let ssh_addr = ssh.as_ref().map(|l| l.local_addr()).transpose()?;
@@ -216,7 +235,25 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                 if let Some(listener) = lines {
                     tasks.push(tokio::spawn(lines::serve(listener, doors.clone())));
                 }
-                let _ = ssh;
+                if let Some(listener) = ssh {
+                    tasks.push(tokio::spawn(ssh::serve(listener, doors.clone())));
+                }
+                doors.shutdown().cancelled().await;
+                let farewell = doors.clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    farewell.adjourn_all();
+                    let _ = farewell.store().flush();
+                })
+                .await;
+                // A moment for the farewells to reach the players.
+                let end = tokio::time::Instant::now() + Duration::from_secs(2);
+                while doors.hub().online() > 0 && tokio::time::Instant::now() < end {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    if doors.hub().all_quiet() {
+                        break;
+                    }
+                }
+                doors.closing().cancel();
                 for task in tasks {
                     let _ = task.await;
                 }

@@ -6,12 +6,96 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::Server;
-use super::hub::{Notice, Offer, Room, RoomState, Sitter};
-use crate::shell::log::Seat as LoggedSeat;
+use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
+use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoredGame};
+use super::table::Table;
+use crate::cabinet;
+use crate::games::GameKind;
+use crate::shell::log::{Record, Seat as LoggedSeat, warn};
 
 impl Server {
+    /// Starts a game at a new room: kept in the store first, then listed.
+    pub(crate) fn begin_room(
+        &self,
+        table: Box<dyn Table>,
+        seats: [Seat; 2],
+        rated: bool,
+    ) -> Result<Arc<Room>, String> {
+        let sides = table.sides();
+        let info = |i: usize| SeatInfo {
+            handle: seats[i].handle.clone(),
+            side: sides[i].clone(),
+            player: player_of(&seats[i].sitter),
+        };
+        let new = NewGame {
+            game: table.kind().game().to_string(),
+            flow: table.kind().flow().to_string(),
+            setup: table.setup(),
+            start: table.start(),
+            seats: [info(0), info(1)],
+            rated,
+        };
+        let id = self
+            .store()
+            .begin_game(&new)
+            .map_err(|e| format!("the server could not keep a new game ({e})"))?;
+        let number = u64::try_from(id.0).unwrap_or_default();
+        Ok(self
+            .hub()
+            .open_room(number, Room::new(number, rated, table, seats)))
+    }
+
+    /// Brings back a game kept in the store, adjourned.
+    pub(crate) fn restore(&self, game: StoredGame) {
+        let number = u64::try_from(game.id.0).unwrap_or_default();
+        let restored = GameKind::from_log(&game.game, &game.flow)
+            .map_err(|e| e.to_string())
+            .and_then(|kind| cabinet::restore(kind, &game.setup))
+            .and_then(|mut table| {
+                for mv in &game.moves {
+                    table.play(mv)?;
+                }
+                Ok(table)
+            });
+        let table = match restored {
+            Ok(table) => table,
+            Err(why) => {
+                warn(&format!("game {number} cannot be brought back: {why}"));
+                return;
+            }
+        };
+        let seat = |info: &SeatInfo| Seat {
+            handle: info.handle.clone(),
+            sitter: match &info.player {
+                Some(PlayerRef::Account(id)) => Sitter::Person(Some(id.0)),
+                Some(PlayerRef::Computer { level }) => Sitter::Computer(level.clone()),
+                None => Sitter::Person(None),
+            },
+            session: None,
+            left: None,
+            owner: None,
+        };
+        let seats = [seat(&game.seats[0]), seat(&game.seats[1])];
+        let room = self
+            .hub()
+            .open_room(number, Room::new(number, game.rated, table, seats));
+        let mut st = room.lock();
+        st.adjourned = true;
+        // Its last move ended it, but the server stopped before the game
+        // was kept as finished: kept now.
+        if st.table.ending().is_some() {
+            self.finish(&room, &st);
+        }
+    }
+
     /// Plays `mv` for the player of `seat`: checked, kept, then shown.
-    pub(crate) fn play(&self, room: &Arc<Room>, seat: usize, mv: &str) -> Result<(), String> {
+    pub(crate) fn play(
+        &self,
+        room: &Arc<Room>,
+        seat: usize,
+        mv: &str,
+        by: Option<SessionId>,
+    ) -> Result<(), String> {
         let mut st = room.lock();
         if st.adjourned {
             return Err("the game is adjourned".into());
@@ -23,13 +107,25 @@ impl Server {
             return Err("it is not your turn".into());
         }
         st.table.play(mv)?;
+        let ply = st.table.moves().len() - 1;
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        let played = st.table.moves().last().cloned().unwrap_or_default();
+        if let Err(e) = self
+            .store()
+            .add_move(id, u32::try_from(ply).unwrap_or(u32::MAX), &played)
+        {
+            st.table.take_back(1);
+            return Err(format!(
+                "the server could not keep your move, so it was not played ({e})"
+            ));
+        }
         st.offer = None;
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, by);
         Ok(())
     }
 
     /// The player of `seat` resigns.
-    pub(crate) fn resign(&self, room: &Arc<Room>, seat: usize) {
+    pub(crate) fn resign(&self, room: &Arc<Room>, seat: usize, by: SessionId) {
         let mut st = room.lock();
         if st.table.ending().is_some() {
             return;
@@ -37,28 +133,28 @@ impl Server {
         let name = st.seats[seat].handle.clone();
         st.ending_words = Some(format!("{name} resigned."));
         st.table.settle(Some(1 - seat), "resigned");
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
     }
 
     /// An offer to the other player.
-    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer) {
+    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer, by: SessionId) {
         let mut st = room.lock();
         st.offer = Some(offer);
-        st.changed(self.hub(), None);
+        st.changed(self.hub(), Some(by));
     }
 
     /// The answer of the player of `seat` to the offer waiting.
-    pub(crate) fn answer(&self, room: &Arc<Room>, seat: usize, yes: bool) {
+    pub(crate) fn answer(&self, room: &Arc<Room>, seat: usize, yes: bool, by: SessionId) {
         let mut st = room.lock();
         let Some(offer) = st.offer.take() else {
             return;
         };
         let name = st.seats[seat].handle.clone();
-        let (by, what) = match offer {
-            Offer::Draw(by) => (by, "the draw"),
-            Offer::Undo(by) => (by, "taking back the move"),
+        let (offerer, what) = match offer {
+            Offer::Draw(seat) => (seat, "the draw"),
+            Offer::Undo(seat) => (seat, "taking back the move"),
         };
-        if let Some(id) = st.seats[by].session {
+        if let Some(id) = st.seats[offerer].session {
             let verb = if yes { "agrees to" } else { "declines" };
             self.hub()
                 .notify(id, &Notice::Info(format!("{name} {verb} {what}.")));
@@ -69,33 +165,49 @@ impl Server {
                     st.ending_words = Some("A draw, agreed by the players.".into());
                     st.table.settle(None, "agreed");
                 }
-                Offer::Undo(by) => take_back_to(&mut st, by),
+                Offer::Undo(offerer) => self.take_back_kept(room, &mut st, offerer),
             }
         }
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
     }
 
     /// Against the computer: takes back the player's last move and the
     /// computer's reply. `false` when there is none.
-    pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize) -> bool {
+    pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize, by: SessionId) -> bool {
         let mut st = room.lock();
         let before = st.table.moves().len();
-        take_back_to(&mut st, seat);
+        self.take_back_kept(room, &mut st, seat);
         let changed = st.table.moves().len() != before;
         if changed {
-            self.after_change(room, &mut st);
+            self.after_change(room, &mut st, Some(by));
         }
         changed
     }
 
+    /// Takes back the moves since `seat`'s last move, in the store too.
+    fn take_back_kept(&self, room: &Room, st: &mut RoomState, seat: usize) {
+        let before = st.table.moves().len();
+        take_back_to(st, seat);
+        let taken = before - st.table.moves().len();
+        if taken > 0 {
+            let id = GameId(i64::try_from(room.number).unwrap_or_default());
+            if let Err(e) = self
+                .store()
+                .take_back(id, u32::try_from(taken).unwrap_or(u32::MAX))
+            {
+                warn(&format!("game {}: {e}", room.number));
+            }
+        }
+    }
+
     /// The player of `seat` claims the win over a player away too long.
-    pub(crate) fn claim(&self, room: &Arc<Room>, seat: usize) -> Result<(), String> {
+    pub(crate) fn claim(&self, room: &Arc<Room>, seat: usize, by: SessionId) -> Result<(), String> {
         let mut st = room.lock();
         self.away_too_long(&st, seat)?;
         let gone = st.seats[1 - seat].handle.clone();
         st.ending_words = Some(format!("{gone} left the game and did not come back."));
         st.table.settle(Some(seat), "abandoned");
-        self.after_change(room, &mut st);
+        self.after_change(room, &mut st, Some(by));
         Ok(())
     }
 
@@ -113,7 +225,7 @@ impl Server {
     fn away_too_long(&self, st: &RoomState, seat: usize) -> Result<(), String> {
         let other = &st.seats[1 - seat];
         if other.session.is_some() || other.left.is_none() {
-            return Err(format!("{} is still in the game", other.handle));
+            return Err(format!("not now: {} is still in the game", other.handle));
         }
         if !st.away_past(1 - seat, self.grace(), Instant::now()) {
             let left = other.left.map_or(0, |l| {
@@ -122,18 +234,38 @@ impl Server {
                     .as_secs()
             });
             return Err(format!(
-                "{} may still come back: wait {left} more seconds",
+                "not yet: {} may still come back for {left} more seconds",
                 other.handle
             ));
         }
         Ok(())
     }
 
+    /// At shutdown: every game in progress is adjourned and kept, and
+    /// everyone is told.
+    pub(crate) fn adjourn_all(&self) {
+        for room in self.hub().rooms() {
+            let mut st = room.lock();
+            if st.table.ending().is_some() {
+                continue;
+            }
+            st.adjourned = true;
+            for seat in &mut st.seats {
+                seat.session = None;
+            }
+            self.keep_adjourned(&room, &st);
+            st.changed(self.hub(), None);
+        }
+        self.hub().tell_all(&Notice::Info(
+            "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
+        ));
+    }
+
     /// The player of `seat` has left (or their connection dropped): the
     /// seat waits, the opponent is told, and the grace time runs.
     pub(crate) fn park(&self, room: &Arc<Room>, seat: usize, now: Instant) {
         let mut st = room.lock();
-        if st.table.ending().is_some() || st.seats[seat].session.is_none() {
+        if st.table.ending().is_some() || st.seats[seat].session.is_none() || st.adjourned {
             return;
         }
         st.seats[seat].session = None;
@@ -191,11 +323,11 @@ impl Server {
 
     /// After a change: a game that has ended is kept and closed, and
     /// everyone in the room is woken.
-    fn after_change(&self, room: &Arc<Room>, st: &mut RoomState) {
+    fn after_change(&self, room: &Arc<Room>, st: &mut RoomState, by: Option<SessionId>) {
         if st.table.ending().is_some() {
             self.finish(room, st);
         }
-        st.changed(self.hub(), None);
+        st.changed(self.hub(), by);
     }
 
     /// Keeps a finished game and takes its room off the list.
@@ -215,16 +347,58 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            self.keep_finished(room, &record);
+            self.keep_finished(room, st, &record);
         }
         self.hub().close_room(room.number);
     }
 
-    /// Keeps a finished game. (The store is being written.)
-    fn keep_finished(&self, _room: &Room, _record: &crate::shell::log::Record) {}
+    /// Keeps a finished game, and tells its players how their ratings moved.
+    fn keep_finished(&self, room: &Room, st: &RoomState, record: &Record) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        let told = match self.store().finish_game(id, record, room.rated) {
+            Ok(finished) => {
+                let mut lines: Vec<String> = finished
+                    .ratings
+                    .iter()
+                    .map(|(name, before, after)| {
+                        format!(
+                            "{name}'s {} rating: {:.0} to {:.0}.",
+                            record.game, before.rating, after.rating
+                        )
+                    })
+                    .collect();
+                if let Some(number) = finished.number {
+                    lines.push(format!(
+                        "The game is kept as number {number} in the server's log."
+                    ));
+                }
+                if let Some(why) = finished.log_error {
+                    lines.push(why);
+                }
+                lines.join(" ")
+            }
+            Err(e) => format!("The server could not keep this game: {e}"),
+        };
+        for id in st.seats.iter().filter_map(|s| s.session) {
+            self.hub().notify(id, &Notice::Info(told.clone()));
+        }
+    }
 
-    /// Keeps a game as adjourned. (The store is being written.)
-    fn keep_adjourned(&self, _room: &Room, _st: &RoomState) {}
+    /// Takes a game out of adjournment in the store.
+    pub(crate) fn keep_resumed(&self, room: &Room) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        if let Err(e) = self.store().set_adjourned(id, false) {
+            warn(&format!("game {}: {e}", room.number));
+        }
+    }
+
+    /// Keeps a game as adjourned.
+    fn keep_adjourned(&self, room: &Room, _st: &RoomState) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        if let Err(e) = self.store().set_adjourned(id, true) {
+            warn(&format!("game {}: {e}", room.number));
+        }
+    }
 }
 
 /// Takes back the moves since `seat`'s last move, that move included.
@@ -232,5 +406,16 @@ fn take_back_to(st: &mut RoomState, seat: usize) {
     let plies = st.table.moves().len();
     if let Some(ply) = (0..plies).rev().find(|&p| st.table.mover(p) == seat) {
         st.table.take_back(plies - ply);
+    }
+}
+
+/// Who sits at a seat, as the store rates them.
+fn player_of(sitter: &Sitter) -> Option<PlayerRef> {
+    match sitter {
+        Sitter::Person(Some(id)) => Some(PlayerRef::Account(super::store::AccountId(*id))),
+        Sitter::Person(None) => None,
+        Sitter::Computer(level) => Some(PlayerRef::Computer {
+            level: level.clone(),
+        }),
     }
 }

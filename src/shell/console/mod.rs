@@ -312,6 +312,15 @@ impl Console {
         }
     }
 
+    /// From now on neither questions nor echoes are printed: a machine
+    /// reads, and takes only what the session writes itself.
+    pub fn quiet(&mut self) {
+        self.prompts = false;
+        if let Reader::Plain { echo, .. } | Reader::Source { echo, .. } = &mut self.reader {
+            *echo = false;
+        }
+    }
+
     /// The flag that stops this session: set it and the session leaves as
     /// at Ctrl-C, at the next question or while the computer thinks.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
@@ -572,7 +581,7 @@ impl Console {
             Some((bytes, _)) => check(bytes.clone(), cap),
         };
         if !echo {
-            if reply == Reply::End {
+            if reply == Reply::End && self.prompts {
                 // End of input leaves the cursor after the prompt.
                 self.out.write_all(b"\n")?;
             }

@@ -1,1 +1,0 @@
-//! The ssh door. (Being written.)

@@ -1,0 +1,327 @@
+//! The line editor of an ssh terminal. With a pty the client sends every
+//! key as it is pressed and echoes nothing, so the door keeps the line being
+//! typed, echoes it, and hands over whole lines. Knows nothing of ssh.
+
+use unicode_width::UnicodeWidthChar;
+
+use crate::server::link::MAX_LINE;
+use crate::shell::ask::is_format;
+
+/// What a key did, besides its echo.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Edit {
+    /// Enter: the line typed.
+    Line(String),
+    /// Ctrl-C.
+    Interrupt,
+    /// Ctrl-D on an empty line: no more input.
+    End,
+}
+
+/// Where the editor is in an escape sequence (an arrow key, a function key),
+/// which it reads to its end and drops.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum Escape {
+    #[default]
+    None,
+    /// After ESC.
+    Start,
+    /// After ESC [ : parameters until a final byte.
+    Csi,
+    /// After ESC O : one more byte.
+    Ss3,
+}
+
+/// The line being typed at a terminal.
+#[derive(Default, Debug)]
+pub struct Editor {
+    line: String,
+    /// The first bytes of a character not yet whole (at most 3).
+    partial: Vec<u8>,
+    /// How many bytes the partial character needs in all.
+    needs: usize,
+    escape: Escape,
+    /// The last byte was `\r`, so a `\n` after it is the same Enter.
+    after_cr: bool,
+    ended: bool,
+}
+
+const BELL: &[u8] = b"\x07";
+const ERASE: &[u8] = b"\x08 \x08";
+
+impl Editor {
+    /// Takes keys as they arrive: what to echo goes to `echo`, whole lines
+    /// and the other edits to `edits`. After [`Edit::End`] every key is
+    /// ignored.
+    pub fn feed(&mut self, bytes: &[u8], echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
+        for &b in bytes {
+            if self.ended {
+                return;
+            }
+            self.byte(b, echo, edits);
+        }
+    }
+
+    /// The line typed so far.
+    pub fn line(&self) -> &str {
+        &self.line
+    }
+
+    fn byte(&mut self, b: u8, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
+        let after_cr = std::mem::take(&mut self.after_cr);
+        match self.escape {
+            Escape::None => {}
+            Escape::Start => {
+                self.escape = match b {
+                    b'[' => Escape::Csi,
+                    b'O' => Escape::Ss3,
+                    _ => Escape::None,
+                };
+                return;
+            }
+            Escape::Csi => {
+                // Parameters and intermediates run from 0x20 to 0x3f; any
+                // other byte ends the sequence.
+                if !(0x20..=0x3f).contains(&b) {
+                    self.escape = Escape::None;
+                }
+                return;
+            }
+            Escape::Ss3 => {
+                self.escape = Escape::None;
+                return;
+            }
+        }
+        if b >= 0x80 {
+            self.utf8(b, echo);
+            return;
+        }
+        // An ASCII byte ends any unfinished character: it was not one.
+        self.partial.clear();
+        match b {
+            b'\r' => {
+                self.after_cr = true;
+                self.enter(echo, edits);
+            }
+            b'\n' if after_cr => {}
+            b'\n' => self.enter(echo, edits),
+            0x7f | 0x08 => self.backspace(echo),
+            0x15 => {
+                while !self.line.is_empty() {
+                    self.backspace(echo);
+                }
+            }
+            0x03 => {
+                echo.extend_from_slice(b"^C\r\n");
+                self.line.clear();
+                edits.push(Edit::Interrupt);
+            }
+            0x04 if self.line.is_empty() => {
+                self.ended = true;
+                edits.push(Edit::End);
+            }
+            0x1b => self.escape = Escape::Start,
+            0x20..=0x7e => self.insert(b as char, echo),
+            _ => {}
+        }
+    }
+
+    /// A byte of a character beyond ASCII.
+    fn utf8(&mut self, b: u8, echo: &mut Vec<u8>) {
+        if (0x80..0xc0).contains(&b) {
+            if self.partial.is_empty() {
+                return;
+            }
+            self.partial.push(b);
+            if self.partial.len() == self.needs {
+                let bytes = std::mem::take(&mut self.partial);
+                if let Some(c) = std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                {
+                    self.insert(c, echo);
+                }
+            }
+            return;
+        }
+        self.partial.clear();
+        self.needs = match b {
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => return,
+        };
+        self.partial.push(b);
+    }
+
+    fn insert(&mut self, c: char, echo: &mut Vec<u8>) {
+        // Control and invisible format characters are never taken: they
+        // could steer the terminal, or hide in a name.
+        if c.is_control() || is_format(c) {
+            return;
+        }
+        if self.line.len() + c.len_utf8() > MAX_LINE {
+            echo.extend_from_slice(BELL);
+            return;
+        }
+        self.line.push(c);
+        let mut utf8 = [0; 4];
+        echo.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+    }
+
+    fn backspace(&mut self, echo: &mut Vec<u8>) {
+        if let Some(c) = self.line.pop() {
+            for _ in 0..c.width().unwrap_or(0) {
+                echo.extend_from_slice(ERASE);
+            }
+        }
+    }
+
+    fn enter(&mut self, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
+        echo.extend_from_slice(b"\r\n");
+        edits.push(Edit::Line(std::mem::take(&mut self.line)));
+    }
+}
+
+/// Text for a terminal with no line discipline: every `\n` that has no
+/// `\r` before it gets one. `after_cr` carries the last byte's state from
+/// one piece of text to the next.
+pub fn crlf(text: &[u8], after_cr: &mut bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16 + 1);
+    for &b in text {
+        if b == b'\n' && !*after_cr {
+            out.push(b'\r');
+        }
+        out.push(b);
+        *after_cr = b == b'\r';
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `keys`; gives back the echo as text and the edits.
+    fn typed(editor: &mut Editor, keys: &[u8]) -> (String, Vec<Edit>) {
+        let mut echo = Vec::new();
+        let mut edits = Vec::new();
+        editor.feed(keys, &mut echo, &mut edits);
+        (String::from_utf8(echo).unwrap(), edits)
+    }
+
+    fn line(text: &str) -> Edit {
+        Edit::Line(text.to_string())
+    }
+
+    #[test]
+    fn printable_keys_are_echoed_and_enter_hands_the_line_over() {
+        let mut editor = Editor::default();
+        assert_eq!(
+            typed(&mut editor, b"seek fox\r"),
+            ("seek fox\r\n".to_string(), vec![line("seek fox")])
+        );
+        // \r\n is one Enter; \n alone is one too.
+        assert_eq!(
+            typed(&mut editor, b"a\r\nb\n"),
+            ("a\r\nb\r\n".to_string(), vec![line("a"), line("b")])
+        );
+        // An empty line is still a line.
+        assert_eq!(typed(&mut editor, b"\r").1, vec![line("")]);
+    }
+
+    #[test]
+    fn backspace_erases_a_whole_character_and_its_width() {
+        let mut editor = Editor::default();
+        let (echo, edits) = typed(&mut editor, b"abx\x7fc\r");
+        assert_eq!(echo, "abx\x08 \x08c\r\n");
+        assert_eq!(edits, vec![line("abc")]);
+        // Ctrl-H is Backspace too; é is two bytes, one column.
+        let (echo, edits) = typed(&mut editor, "é\x08e".as_bytes());
+        assert_eq!(echo, "é\x08 \x08e");
+        assert!(edits.is_empty());
+        assert_eq!(editor.line(), "e");
+        // A wide character takes two columns back.
+        let (echo, _) = typed(&mut editor, "狐\x7f".as_bytes());
+        assert_eq!(echo, "狐\x08 \x08\x08 \x08");
+        assert_eq!(editor.line(), "e");
+        // Backspace on an empty line does nothing.
+        let mut empty = Editor::default();
+        assert_eq!(typed(&mut empty, b"\x7f\x7f"), (String::new(), vec![]));
+    }
+
+    #[test]
+    fn ctrl_u_erases_the_line_and_ctrl_c_interrupts_it() {
+        let mut editor = Editor::default();
+        let (echo, edits) = typed(&mut editor, b"ab\x15x\r");
+        assert_eq!(echo, "ab\x08 \x08\x08 \x08x\r\n");
+        assert_eq!(edits, vec![line("x")]);
+        let (echo, edits) = typed(&mut editor, b"resign\x03who\r");
+        assert_eq!(echo, "resign^C\r\nwho\r\n");
+        assert_eq!(edits, vec![Edit::Interrupt, line("who")]);
+    }
+
+    #[test]
+    fn ctrl_d_ends_input_only_on_an_empty_line() {
+        let mut editor = Editor::default();
+        let (echo, edits) = typed(&mut editor, b"ab\x04\r\x04more\r");
+        assert_eq!(echo, "ab\r\n");
+        assert_eq!(edits, vec![line("ab"), Edit::End]);
+    }
+
+    #[test]
+    fn escape_sequences_and_control_bytes_are_dropped_never_echoed() {
+        let mut editor = Editor::default();
+        // Up, Left, F1 (SS3), F5 (CSI with a parameter), Alt-x, a tab, a
+        // bell, NUL, and C1's CSI written in UTF-8.
+        let keys = b"\x1b[A\x1b[D\x1bOP\x1b[15~\x1bx\t\x07\x00\xc2\x9bok\r";
+        let (echo, edits) = typed(&mut editor, keys);
+        assert_eq!(echo, "ok\r\n");
+        assert_eq!(edits, vec![line("ok")]);
+        // A direction override and a zero-width space are not taken either.
+        let (echo, edits) = typed(&mut editor, "a\u{202e}\u{200b}b\r".as_bytes());
+        assert_eq!(echo, "ab\r\n");
+        assert_eq!(edits, vec![line("ab")]);
+    }
+
+    #[test]
+    fn broken_utf8_is_dropped_and_characters_may_arrive_in_pieces() {
+        let mut editor = Editor::default();
+        // A stray continuation byte, a lead byte cut short by ASCII, bytes
+        // that are never UTF-8.
+        let (echo, _) = typed(&mut editor, b"\x80\xe2\x82a\xff\xc0\xaf");
+        assert_eq!(echo, "a");
+        // € split over two packets.
+        let (echo, _) = typed(&mut editor, b"\xe2\x82");
+        assert_eq!(echo, "");
+        let (echo, edits) = typed(&mut editor, b"\xac\r");
+        assert_eq!(echo, "€\r\n");
+        assert_eq!(edits, vec![line("a€")]);
+    }
+
+    #[test]
+    fn the_line_is_capped_and_further_keys_ring_the_bell() {
+        let mut editor = Editor::default();
+        let (echo, _) = typed(&mut editor, &vec![b'x'; MAX_LINE]);
+        assert_eq!(echo.len(), MAX_LINE);
+        let (echo, _) = typed(&mut editor, "yé".as_bytes());
+        assert_eq!(echo, "\x07\x07");
+        assert_eq!(editor.line().len(), MAX_LINE);
+        // Erasing makes room again.
+        let (echo, edits) = typed(&mut editor, "\x7fé\r".as_bytes());
+        assert_eq!(echo, "\x08 \x08\x07\r\n");
+        let [Edit::Line(taken)] = &edits[..] else {
+            panic!("one line: {edits:?}");
+        };
+        assert_eq!(taken.len(), MAX_LINE - 1);
+    }
+
+    #[test]
+    fn output_gets_a_carriage_return_before_each_newline() {
+        let mut after_cr = false;
+        assert_eq!(crlf(b"a\nb\r\nc", &mut after_cr), b"a\r\nb\r\nc");
+        assert_eq!(crlf(b"end\r", &mut after_cr), b"end\r");
+        // The \r of the last piece belongs to this \n.
+        assert_eq!(crlf(b"\nx\n", &mut after_cr), b"\nx\r\n");
+    }
+}

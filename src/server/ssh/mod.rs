@@ -1,0 +1,866 @@
+//! The ssh door: the server's host key, who a client is (its public key is
+//! its account; `guest` needs none), and one session channel a connection,
+//! moved between russh and a session's link.
+//!
+//! Every request a client makes on its channel is answered, yes or no (russh
+//! answers none by itself). russh's `Channel` is split at once and its read
+//! half dropped: input arrives through the handler's callbacks, so nothing
+//! holds a channel that is never read. Output goes through the write half,
+//! which waits for the client's window: a client that stops reading fills
+//! its session's outbox, and is then closed.
+
+pub mod editor;
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use russh::keys::ssh_key::LineEnding;
+use russh::keys::{Algorithm, HashAlg, PrivateKey};
+use russh::server::{Auth, ChannelOpenHandle, Config, Msg, Session, VerifiedPublicKey};
+use russh::{ChannelId, ChannelWriteHalf, Disconnect, MethodKind, MethodSet, SshId};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_util::sync::{CancellationToken, DropGuard};
+use tokio_util::task::TaskTracker;
+
+use super::Server;
+use super::limits::{Limits, Permit};
+use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
+use editor::{Edit, Editor};
+
+/// The host key's file in the data directory.
+pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
+
+/// The user who may log in with no key, as a guest.
+pub const GUEST: &str = "guest";
+
+/// The one command `ssh host COMMAND` runs: the machine dialect.
+const JSON_COMMAND: &[u8] = b"json";
+
+/// How long a client may take to say who it is.
+const AUTH_TIME: Duration = Duration::from_secs(60);
+
+/// A failed authentication is answered after this long, whatever failed.
+const REJECTION_TIME: Duration = Duration::from_secs(1);
+
+/// How often a silent client is asked whether it is still there; three
+/// unanswered asks close it.
+const KEEPALIVE: Duration = Duration::from_secs(30);
+
+/// How long the sessions get to say goodbye when the server shuts down, if
+/// it does not close the connections sooner.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// How long the last text of a closing session may take to leave.
+const DRAIN_TIME: Duration = Duration::from_secs(2);
+
+/// Why the host key could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum HostKeyError {
+    /// The data directory could not be made.
+    #[error("cannot create the data directory {}: {source}", .path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The key file could not be read or written.
+    #[error("cannot {what} the ssh host key {}: {source}", .path.display())]
+    File {
+        /// "read" or "write".
+        what: &'static str,
+        /// The key file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file is there but holds no usable key.
+    #[error(
+        "{} is not an ssh host key this server can use ({why}); move it away and a new key is made at the next start",
+        .path.display()
+    )]
+    NotAKey {
+        /// The key file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Others may read the key.
+    #[error("the ssh host key {} may be read by others (mode {mode:o}); run: chmod 600 {}", .path.display(), .path.display())]
+    Exposed {
+        /// The key file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+}
+
+/// The server's Ed25519 host key, kept in `dir` as [`HOST_KEY_FILE`]
+/// (OpenSSH's format, mode 0600): made on the first start, the same on
+/// every later one. `dir` is created (mode 0700) if missing.
+pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
+    let path = dir.join(HOST_KEY_FILE);
+    match fs::read(&path) {
+        Ok(bytes) => return read_key(&path, &bytes),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(HostKeyError::File {
+                what: "read",
+                path,
+                source,
+            });
+        }
+    }
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| HostKeyError::Directory {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(|e| {
+        HostKeyError::NotAKey {
+            path: path.clone(),
+            why: format!("cannot make one: {e}"),
+        }
+    })?;
+    let text = key
+        .to_openssh(LineEnding::LF)
+        .map_err(|e| HostKeyError::NotAKey {
+            path: path.clone(),
+            why: format!("cannot write one: {e}"),
+        })?;
+    let write_error = |source| HostKeyError::File {
+        what: "write",
+        path: path.clone(),
+        source,
+    };
+    // Written whole under another name and then linked into place, so two
+    // servers starting at once agree on one key and neither reads half a file.
+    let temporary = dir.join(format!("{HOST_KEY_FILE}.{}.new", std::process::id()));
+    let written = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(write_error(e));
+    }
+    let linked = fs::hard_link(&temporary, &path);
+    let _ = fs::remove_file(&temporary);
+    match linked {
+        Ok(()) => {
+            let public = key.public_key().to_openssh().unwrap_or_default();
+            let _ = fs::write(dir.join(format!("{HOST_KEY_FILE}.pub")), public + "\n");
+            Ok(key)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            let bytes = fs::read(&path).map_err(|source| HostKeyError::File {
+                what: "read",
+                path: path.clone(),
+                source,
+            })?;
+            read_key(&path, &bytes)
+        }
+        Err(e) => Err(write_error(e)),
+    }
+}
+
+fn read_key(path: &Path, bytes: &[u8]) -> Result<PrivateKey, HostKeyError> {
+    let not_a_key = |why: String| HostKeyError::NotAKey {
+        path: path.to_path_buf(),
+        why,
+    };
+    let key = PrivateKey::from_openssh(bytes).map_err(|e| not_a_key(e.to_string()))?;
+    if key.is_encrypted() {
+        return Err(not_a_key("it is protected by a passphrase".into()));
+    }
+    if key.algorithm() != Algorithm::Ed25519 {
+        return Err(not_a_key(format!(
+            "it is {}, not Ed25519",
+            key.algorithm().as_str()
+        )));
+    }
+    if let Ok(meta) = fs::metadata(path) {
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(HostKeyError::Exposed {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
+    }
+    Ok(key)
+}
+
+/// A key's fingerprint as `ssh-keygen -l` prints it: `SHA256:…`.
+pub fn fingerprint(key: &russh::keys::PublicKey) -> String {
+    key.fingerprint(HashAlg::Sha256).to_string()
+}
+
+/// Runs the ssh door on `listener` until the server shuts down; then waits
+/// (a few seconds at most) for its connections to end: each ends when the
+/// server is closing, after the last words of its session. Fails only when
+/// the host key cannot be had.
+pub async fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
+    let key = host_key(server.data_dir()).map_err(io::Error::other)?;
+    let config = Arc::new(config(key, server.gate().limits()));
+    let connections = TaskTracker::new();
+    let shutdown = server.shutdown().clone();
+    loop {
+        let accepted = tokio::select! {
+            () = shutdown.cancelled() => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            // Out of file descriptors, or a connection reset before it was
+            // taken: wait a moment rather than spin, and go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        match server.gate().admit(peer, Instant::now()) {
+            Ok(permit) => {
+                connections.spawn(connection(
+                    stream,
+                    peer,
+                    permit,
+                    Arc::clone(&config),
+                    server.clone(),
+                ));
+            }
+            Err(why) => {
+                connections.spawn(async move {
+                    let mut stream = stream;
+                    let said = format!("tallyho: {why}\r\n");
+                    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                        let _ = stream.write_all(said.as_bytes()).await;
+                        let _ = stream.shutdown().await;
+                    })
+                    .await;
+                });
+            }
+        }
+    }
+    drop(listener);
+    connections.close();
+    let _ = tokio::time::timeout(
+        SHUTDOWN_GRACE + DRAIN_TIME + Duration::from_secs(1),
+        connections.wait(),
+    )
+    .await;
+    Ok(())
+}
+
+/// russh's settings for this server.
+fn config(key: PrivateKey, limits: Limits) -> Config {
+    Config {
+        server_id: SshId::Standard(concat!("SSH-2.0-tallyho_", env!("CARGO_PKG_VERSION")).into()),
+        methods: MethodSet::from(&[MethodKind::PublicKey, MethodKind::None][..]),
+        auth_rejection_time: REJECTION_TIME,
+        // OpenSSH opens with "none" to learn the methods: no need to wait.
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        keys: vec![key],
+        max_auth_attempts: 6,
+        inactivity_timeout: Some(limits.idle),
+        keepalive_interval: Some(KEEPALIVE),
+        keepalive_max: 3,
+        nodelay: true,
+        ..Config::default()
+    }
+}
+
+/// What a connection's handler and its watcher share.
+struct Watch {
+    /// When the client last typed; the idle timeout counts from it.
+    last_input: Mutex<Instant>,
+    /// Whether the client has said who it is.
+    authenticated: AtomicBool,
+    /// Cancelled to close the connection at once.
+    kill: CancellationToken,
+}
+
+impl Watch {
+    fn touch(&self) {
+        *self.last_input.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    fn last_input(&self) -> Instant {
+        *self.last_input.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One TCP connection, from the handshake to its end. The permit is held
+/// all the while.
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    permit: Permit,
+    config: Arc<Config>,
+    server: Server,
+) {
+    let idle = server.gate().limits().idle;
+    let opened = Instant::now();
+    let watch = Arc::new(Watch {
+        last_input: Mutex::new(opened),
+        authenticated: AtomicBool::new(false),
+        kill: CancellationToken::new(),
+    });
+    let handler = Handler {
+        server: server.clone(),
+        peer,
+        identity: None,
+        watch: Arc::clone(&watch),
+        channels: HashMap::new(),
+    };
+    // russh reads the client's version line before it hands the session
+    // over: a client that sends none holds its place only so long.
+    let started = tokio::time::timeout(
+        AUTH_TIME,
+        russh::server::run_stream(config, stream, handler),
+    );
+    let Ok(Ok(session)) = started.await else {
+        return;
+    };
+    let handle = session.handle();
+    tokio::pin!(session);
+    // When the server shuts down, the sessions tell their players and then
+    // `closing` is cancelled: each channel ends with what was said, and a
+    // client that does not leave then is disconnected.
+    let mut leaving: Option<Instant> = None;
+    let mut closing = false;
+    let why = loop {
+        let now = Instant::now();
+        let (deadline, why) = if let Some(at) = leaving {
+            (at, "the server is shutting down")
+        } else if !watch.authenticated.load(Ordering::SeqCst) {
+            (opened + AUTH_TIME, "authentication took too long")
+        } else {
+            (
+                watch.last_input() + idle,
+                "closed after too long without input",
+            )
+        };
+        if now >= deadline {
+            break Some(why);
+        }
+        tokio::select! {
+            _ = &mut session => break None,
+            () = watch.kill.cancelled() => break Some("the connection fell behind"),
+            () = server.shutdown().cancelled(), if leaving.is_none() => {
+                leaving = Some(now + SHUTDOWN_GRACE);
+            }
+            () = server.closing().cancelled(), if !closing => {
+                closing = true;
+                let soon = now + DRAIN_TIME + Duration::from_secs(1);
+                leaving = Some(leaving.map_or(soon, |at| at.min(soon)));
+            }
+            () = tokio::time::sleep_until(deadline.into()) => {}
+        }
+    };
+    if let Some(why) = why {
+        let _ = tokio::time::timeout(
+            Duration::from_secs(1),
+            handle.disconnect(Disconnect::ByApplication, why.into(), String::new()),
+        )
+        .await;
+        // A handler waiting on a session's inbox gives up now.
+        watch.kill.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
+    }
+    drop(permit);
+}
+
+/// How a channel's input is read.
+enum Reader {
+    /// No terminal: lines cut at `\n`.
+    Lines(LineCutter),
+    /// A terminal: keys, edited here.
+    Keys(Editor),
+}
+
+/// A session channel.
+struct Channel {
+    write: Option<ChannelWriteHalf<Msg>>,
+    /// The width of the client's terminal, shared with its session.
+    width: Arc<AtomicUsize>,
+    pty: bool,
+    started: bool,
+    /// Where lines go, until the client's input ends.
+    input: Option<mpsc::Sender<Input>>,
+    reader: Reader,
+    /// Stops the channel's output task when the channel goes.
+    _output: Option<DropGuard>,
+}
+
+/// One connection's russh handler.
+struct Handler {
+    server: Server,
+    peer: SocketAddr,
+    identity: Option<Identity>,
+    watch: Arc<Watch>,
+    channels: HashMap<ChannelId, Channel>,
+}
+
+impl Handler {
+    /// Starts the session of `id` in `dialect`; false if it cannot start.
+    fn start(&mut self, id: ChannelId, dialect: Dialect) -> bool {
+        let identity = self.identity.clone().unwrap_or(Identity::Guest);
+        let peer = self.peer;
+        let Some(channel) = self.channels.get_mut(&id) else {
+            return false;
+        };
+        let Some(write) = channel.write.take() else {
+            return false;
+        };
+        let DoorEnd {
+            input,
+            output,
+            closed,
+        } = self.server.arrive(Arrival {
+            peer,
+            door: Door::Ssh,
+            identity,
+            dialect,
+            width: Arc::clone(&channel.width),
+        });
+        channel.started = true;
+        channel.input = Some(input);
+        if channel.pty {
+            channel.reader = Reader::Keys(Editor::default());
+        }
+        let stop = CancellationToken::new();
+        channel._output = Some(stop.clone().drop_guard());
+        tokio::spawn(pump(
+            write,
+            output,
+            Ends {
+                closed,
+                closing: self.server.closing().clone(),
+                stop,
+                kill: self.watch.kill.clone(),
+            },
+            channel.pty,
+        ));
+        true
+    }
+
+    /// Passes lines to a session, waiting while its inbox is full (which
+    /// slows this connection, and only this one).
+    async fn send(&mut self, id: ChannelId, inputs: Vec<Input>) -> Result<(), russh::Error> {
+        let Some(sender) = self.channels.get(&id).and_then(|c| c.input.clone()) else {
+            return Ok(());
+        };
+        for input in inputs {
+            tokio::select! {
+                sent = sender.send(input) => if sent.is_err() {
+                    break;
+                },
+                () = self.watch.kill.cancelled() => return Err(russh::Error::Disconnect),
+            }
+        }
+        Ok(())
+    }
+
+    /// The channel's input has ended: its session sees the end of input.
+    fn end_input(&mut self, id: ChannelId) {
+        if let Some(channel) = self.channels.get_mut(&id) {
+            channel.input = None;
+        }
+    }
+
+    /// A request on `id` that may be granted once the channel is open and
+    /// before its session starts.
+    fn before_start(&self, id: ChannelId) -> bool {
+        self.channels.get(&id).is_some_and(|c| !c.started)
+    }
+}
+
+/// Answers a channel request yes or no.
+fn answer(session: &mut Session, id: ChannelId, yes: bool) -> Result<(), russh::Error> {
+    if yes {
+        session.channel_success(id)
+    } else {
+        session.channel_failure(id)
+    }
+}
+
+fn columns(width: u32) -> usize {
+    usize::try_from(width).unwrap_or(0)
+}
+
+impl russh::server::Handler for Handler {
+    type Error = russh::Error;
+
+    async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
+        if user == GUEST {
+            self.identity = Some(Identity::Guest);
+            return Ok(Auth::Accept);
+        }
+        Ok(Auth::Reject {
+            proceed_with_methods: Some(MethodSet::from(&[MethodKind::PublicKey][..])),
+            partial_success: false,
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        self.identity = Some(Identity::Key {
+            fingerprint: fingerprint(key.public_key),
+            user: user.to_string(),
+        });
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
+        self.watch.authenticated.store(true, Ordering::SeqCst);
+        self.watch.touch();
+        Ok(())
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: russh::Channel<Msg>,
+        reply: ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // One session a connection: the gate counts connections.
+        if !self.channels.is_empty() {
+            reply
+                .reject(russh::ChannelOpenFailure::ResourceShortage)
+                .await;
+            return Ok(());
+        }
+        let (read, write) = channel.split();
+        // Input comes through the callbacks; a read half kept unread would
+        // stall the connection once its buffer filled.
+        drop(read);
+        self.channels.insert(
+            write.id(),
+            Channel {
+                write: Some(write),
+                width: Arc::default(),
+                pty: false,
+                started: false,
+                input: None,
+                reader: Reader::Lines(LineCutter::default()),
+                _output: None,
+            },
+        );
+        reply.accept().await;
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        id: ChannelId,
+        _term: &str,
+        col_width: u32,
+        _row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(russh::Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let yes = self.before_start(id);
+        if let Some(channel) = self.channels.get_mut(&id).filter(|_| yes) {
+            channel.pty = true;
+            channel.width.store(columns(col_width), Ordering::Relaxed);
+        }
+        answer(session, id, yes)
+    }
+
+    async fn window_change_request(
+        &mut self,
+        id: ChannelId,
+        col_width: u32,
+        _row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let channel = self.channels.get(&id);
+        if let Some(channel) = channel {
+            channel.width.store(columns(col_width), Ordering::Relaxed);
+        }
+        answer(session, id, channel.is_some())
+    }
+
+    async fn shell_request(
+        &mut self,
+        id: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let pty = self.channels.get(&id).is_some_and(|c| c.pty);
+        let dialect = if pty {
+            Dialect::Terminal
+        } else {
+            Dialect::Script
+        };
+        let yes = self.before_start(id) && self.start(id, dialect);
+        answer(session, id, yes)
+    }
+
+    async fn exec_request(
+        &mut self,
+        id: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if !self.before_start(id) {
+            return answer(session, id, false);
+        }
+        if data == JSON_COMMAND {
+            let yes = self.start(id, Dialect::Json);
+            return answer(session, id, yes);
+        }
+        // The request is taken, as a shell takes an unknown command, and
+        // the command fails the way one does.
+        answer(session, id, true)?;
+        let command = crate::shell::safe::text(&String::from_utf8_lossy(data));
+        let command = crate::shell::safe::cut(&command, 60);
+        let said = format!(
+            "tallyho: no command \"{command}\" here; log in with no command to play, or run \"json\" for the machine dialect\r\n"
+        );
+        if let Some(channel) = self.channels.get_mut(&id) {
+            channel.started = true;
+            channel.write = None;
+        }
+        session.extended_data(id, 1, said.into_bytes())?;
+        session.exit_status_request(id, 2)?;
+        session.eof(id)?;
+        session.close(id)
+    }
+
+    async fn env_request(
+        &mut self,
+        id: ChannelId,
+        _variable_name: &str,
+        _variable_value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        answer(session, id, false)
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        id: ChannelId,
+        _name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        answer(session, id, false)
+    }
+
+    async fn x11_request(
+        &mut self,
+        id: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        answer(session, id, false)
+    }
+
+    async fn data(
+        &mut self,
+        id: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.watch.touch();
+        let Some(channel) = self.channels.get_mut(&id) else {
+            return Ok(());
+        };
+        if channel.input.is_none() {
+            return Ok(());
+        }
+        let mut inputs = Vec::new();
+        let mut ended = false;
+        match &mut channel.reader {
+            Reader::Lines(cutter) => cutter.feed(data, &mut |line| inputs.push(line)),
+            Reader::Keys(editor) => {
+                let mut echo = Vec::new();
+                let mut edits = Vec::new();
+                editor.feed(data, &mut echo, &mut edits);
+                if !echo.is_empty() {
+                    session.data(id, echo)?;
+                }
+                for edit in edits {
+                    match edit {
+                        Edit::Line(line) => {
+                            let len = line.len();
+                            inputs.push(Input::Line(line.into_bytes(), len));
+                        }
+                        Edit::Interrupt => inputs.push(Input::Interrupt),
+                        Edit::End => ended = true,
+                    }
+                }
+            }
+        }
+        self.send(id, inputs).await?;
+        if ended {
+            self.end_input(id);
+        }
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        id: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let last = match self.channels.get_mut(&id).map(|c| &mut c.reader) {
+            Some(Reader::Lines(cutter)) => cutter.finish(),
+            _ => None,
+        };
+        self.send(id, last.into_iter().collect()).await?;
+        self.end_input(id);
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        id: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Its session sees the end of input; its output task stops.
+        self.channels.remove(&id);
+        Ok(())
+    }
+}
+
+/// What ends a channel's output task.
+struct Ends {
+    /// The session ended, or its client fell behind.
+    closed: CancellationToken,
+    /// The server is closing every connection.
+    closing: CancellationToken,
+    /// The channel is gone.
+    stop: CancellationToken,
+    /// Cancelled by the task to have the whole connection closed.
+    kill: CancellationToken,
+}
+
+/// Moves a session's text to its channel until the session ends, then ends
+/// the channel as a program does: exit status 0, EOF, close.
+async fn pump(
+    write: ChannelWriteHalf<Msg>,
+    mut output: mpsc::Receiver<Vec<u8>>,
+    ends: Ends,
+    pty: bool,
+) {
+    let Ends {
+        closed,
+        closing,
+        stop,
+        kill,
+    } = ends;
+    let mut after_cr = false;
+    let mut to_channel = |text: Vec<u8>| {
+        if pty {
+            editor::crlf(&text, &mut after_cr)
+        } else {
+            text
+        }
+    };
+    loop {
+        let text = tokio::select! {
+            biased;
+            () = stop.cancelled() => return,
+            text = output.recv() => text,
+            () = closed.cancelled() => None,
+            () = closing.cancelled() => None,
+        };
+        let Some(text) = text else { break };
+        tokio::select! {
+            sent = write.data_bytes(to_channel(text)) => if sent.is_err() {
+                return;
+            },
+            () = stop.cancelled() => return,
+            // The client stopped reading and its outbox filled.
+            () = closed.cancelled() => break,
+        }
+    }
+    // What the session said last (its goodbye) still leaves, if the client
+    // takes it in reasonable time.
+    let drained = tokio::time::timeout(DRAIN_TIME, async {
+        while let Ok(text) = output.try_recv() {
+            write.data_bytes(to_channel(text)).await?;
+        }
+        write.exit_status(0).await?;
+        write.eof().await?;
+        write.close().await
+    })
+    .await;
+    if drained.is_err() {
+        kill.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("tallyho-hostkey-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_host_key_is_made_once_private_and_kept() {
+        let dir = scratch("kept").join("serve");
+        let first = host_key(&dir).unwrap();
+        let path = dir.join(HOST_KEY_FILE);
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let dir_mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(dir_mode, 0o700);
+        let again = host_key(&dir).unwrap();
+        assert_eq!(first.public_key(), again.public_key());
+        assert!(fingerprint(first.public_key()).starts_with("SHA256:"));
+        let _ = fs::remove_dir_all(dir.parent().unwrap());
+    }
+
+    #[test]
+    fn a_file_that_is_no_key_gives_a_clear_error() {
+        let dir = scratch("garbage");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(HOST_KEY_FILE);
+        fs::write(&path, "not a key\n").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        let error = host_key(&dir).unwrap_err().to_string();
+        assert!(error.contains("is not an ssh host key"), "{error}");
+        assert!(error.contains("move it away"), "{error}");
+        // A good key that others may read is refused too, as sshd does.
+        fs::remove_file(&path).unwrap();
+        host_key(&dir).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        let error = host_key(&dir).unwrap_err().to_string();
+        assert!(error.contains("chmod 600"), "{error}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,439 @@
+//! The server in process, on 127.0.0.1:0, with clients on its line door:
+//! whole games of every game through seek and accept, a watcher, the grace
+//! time and a claim, escaped chat, a megabyte line, and a burst of
+//! connections. Loopback only; every wait is bounded.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tallyho::server::limits::Limits;
+use tallyho::server::{self, Config, Running};
+
+/// The longest any test waits for one answer.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "tallyho-server-lines-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn serve(name: &str, limits: Limits, grace: Duration) -> Running {
+    server::start(Config {
+        bind: [127, 0, 0, 1].into(),
+        ssh_port: None,
+        line_port: Some(0),
+        data: data_dir(name),
+        limits,
+        rules: server::Rules {
+            grace,
+            think: Duration::from_millis(50),
+        },
+    })
+    .unwrap()
+}
+
+/// A client of the line door.
+struct Client {
+    stream: TcpStream,
+    seen: String,
+    /// Where the unread part of `seen` starts.
+    read: usize,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        Client {
+            stream,
+            seen: String::new(),
+            read: 0,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stream.write_all(line.as_bytes()).unwrap();
+        self.stream.write_all(b"\n").unwrap();
+    }
+
+    /// Reads until `text` has arrived since the last wait; everything up
+    /// to and including it.
+    fn wait_for(&mut self, text: &str) -> String {
+        let end = Instant::now() + PATIENCE;
+        loop {
+            if let Some(at) = self.seen[self.read..].find(text) {
+                let upto = self.read + at + text.len();
+                let got = self.seen[self.read..upto].to_string();
+                self.read = upto;
+                return got;
+            }
+            assert!(
+                Instant::now() < end,
+                "waited for {text:?}; got {:?}",
+                &self.seen[self.read..]
+            );
+            let mut buf = [0; 65536];
+            match self.stream.read(&mut buf) {
+                Ok(0) => panic!(
+                    "closed while waiting for {text:?}; got {:?}",
+                    &self.seen[self.read..]
+                ),
+                Ok(n) => self.seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// The next JSON event. The echo of `proto json`, the last line of
+    /// the scripted dialect, is passed over.
+    fn event(&mut self) -> Value {
+        loop {
+            let line = self.wait_for("\n");
+            if line.trim() == "proto json" {
+                continue;
+            }
+            return serde_json::from_str(line.trim())
+                .unwrap_or_else(|e| panic!("not an event: {line:?}: {e}"));
+        }
+    }
+
+    /// The next JSON event if one comes within a moment.
+    fn poll_event(&mut self) -> Option<Value> {
+        let mut buf = [0; 65536];
+        loop {
+            let rest = &self.seen[self.read..];
+            if let Some(at) = rest.find('\n') {
+                let line = rest[..at].to_string();
+                self.read += at + 1;
+                if line.trim() == "proto json" {
+                    continue;
+                }
+                return Some(serde_json::from_str(line.trim()).unwrap());
+            }
+            match self.stream.read(&mut buf) {
+                Ok(0) => panic!("closed: {rest:?}"),
+                Ok(n) => self.seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The next event named `name`, skipping others.
+    fn event_named(&mut self, name: &str) -> Value {
+        loop {
+            let event = self.event();
+            if event["event"] == name {
+                return event;
+            }
+        }
+    }
+}
+
+/// Two clients in the machine dialect start a game of `game`: the first
+/// seeks, the second accepts. Returns them with their sides.
+fn pair(addr: SocketAddr, game: &str) -> ((Client, String), (Client, String)) {
+    let mut a = Client::connect(addr);
+    let mut b = Client::connect(addr);
+    for c in [&mut a, &mut b] {
+        c.wait_for("> ");
+        c.send("proto json");
+        assert_eq!(c.event_named("welcome")["rated"], false);
+    }
+    a.send(&format!("seek {game}"));
+    let n = a.event_named("seeking")["n"].as_u64().unwrap();
+    b.send("seeks");
+    let seeks = b.event_named("seeks");
+    assert!(
+        seeks["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["n"] == n && s["game"] == game),
+        "{seeks}"
+    );
+    b.send(&format!("accept {n}"));
+    let start_a = a.event_named("start");
+    let start_b = b.event_named("start");
+    assert_eq!(start_a["kind"], game);
+    assert_eq!(start_a["game"], start_b["game"]);
+    let side_a = start_a["side"].as_str().unwrap().to_string();
+    let side_b = start_b["side"].as_str().unwrap().to_string();
+    assert_ne!(side_a, side_b);
+    ((a, side_a), (b, side_b))
+}
+
+/// Plays the first legal move whenever it is a client's turn, until both
+/// see the end. Returns the moves each saw, and the end event.
+fn play_out(players: &mut [(Client, String); 2]) -> ([Vec<String>; 2], Value) {
+    let mut moves: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut ends: [Option<Value>; 2] = [None, None];
+    let end = Instant::now() + PATIENCE * 6;
+    while ends.iter().any(Option::is_none) {
+        assert!(Instant::now() < end, "the game did not end");
+        for (i, (client, side)) in players.iter_mut().enumerate() {
+            if ends[i].is_some() {
+                continue;
+            }
+            // Read what has come; act on a position where it is our turn.
+            let Some(event) = client.poll_event() else {
+                continue;
+            };
+            match event["event"].as_str().unwrap() {
+                "move" => moves[i].push(event["move"].as_str().unwrap().to_string()),
+                "end" => ends[i] = Some(event),
+                "position" if event["to_move"] == side.as_str() => {
+                    let legal = event["legal"].as_array().unwrap();
+                    if let Some(mv) = legal.first() {
+                        client.send(mv.as_str().unwrap());
+                    }
+                }
+                "error" => panic!("refused: {event}"),
+                _ => {}
+            }
+        }
+    }
+    let [a, b] = ends;
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a, b, "both players see the same end");
+    (moves, a)
+}
+
+#[test]
+fn two_line_clients_play_a_whole_game_of_every_game() {
+    let running = serve("games", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    for game in ["fox", "draughts", "fish"] {
+        let (a, b) = pair(addr, game);
+        let mut players = [a, b];
+        let (moves, end) = play_out(&mut players);
+        assert_eq!(moves[0], moves[1], "{game}: both saw every move");
+        assert!(!moves[0].is_empty());
+        assert!(end["how"].is_string(), "{end}");
+        // Both are back in the lobby.
+        for (client, _) in &mut players {
+            client.send("games");
+            let games = client.event_named("games");
+            assert_eq!(games["games"].as_array().unwrap().len(), 0, "{games}");
+        }
+    }
+    running.stop();
+}
+
+#[test]
+fn a_watcher_sees_every_move_from_the_first() {
+    let running = serve("watch", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let ((mut a, side_a), (b, side_b)) = pair(addr, "fox");
+    // One move before the watcher comes.
+    let first = loop {
+        let event = a.event();
+        if event["event"] == "position" {
+            if event["to_move"] == side_a.as_str() {
+                let mv = event["legal"][0].as_str().unwrap().to_string();
+                a.send(&mv);
+                break mv;
+            }
+            break String::new();
+        }
+    };
+    let mut watcher = Client::connect(addr);
+    watcher.wait_for("> ");
+    watcher.send("proto json");
+    watcher.event_named("welcome");
+    watcher.send("games");
+    let games = watcher.event_named("games");
+    let number = games["games"][0]["game"].as_u64().unwrap();
+    watcher.send(&format!("watch {number}"));
+    let start = watcher.event_named("start");
+    assert_eq!(start["side"], Value::Null);
+    let mut players = [(a, side_a), (b, side_b)];
+    let (moves, end) = play_out(&mut players);
+    let mut watched = Vec::new();
+    loop {
+        let event = watcher.event();
+        match event["event"].as_str().unwrap() {
+            "move" => watched.push(event["move"].as_str().unwrap().to_string()),
+            "end" => {
+                assert_eq!(event, end);
+                break;
+            }
+            _ => {}
+        }
+    }
+    if !first.is_empty() {
+        assert_eq!(watched[0], first);
+    }
+    assert_eq!(watched, moves[0]);
+    running.stop();
+}
+
+/// Two people in the scripted dialect, in a fox game: the seeker plays the fox.
+fn people(addr: SocketAddr) -> (Client, Client) {
+    let mut a = Client::connect(addr);
+    let mut b = Client::connect(addr);
+    a.wait_for("> ");
+    b.wait_for("> ");
+    a.send("name ann");
+    a.wait_for("You are ann.");
+    b.send("name bob");
+    b.wait_for("You are bob.");
+    a.send("seek fox --side fox");
+    a.wait_for("Seek 1 is open: fox.");
+    b.send("accept 1");
+    b.wait_for("Game 1: fox, unrated. ann (fox) against bob (hounds).");
+    a.wait_for("Game 1: fox, unrated. ann (fox) against bob (hounds).");
+    a.wait_for("Move fox to (B7)? ");
+    b.wait_for("Waiting for ann.");
+    (a, b)
+}
+
+#[test]
+fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
+    let running = serve("say", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    // A right-to-left override would turn bob's screen around.
+    a.send("say hello \u{202e}dlrow");
+    b.wait_for("ann says: hello \\u{202e}dlrow");
+    // An escape sequence never gets as far as the game.
+    a.send("say \u{1b}[2Jgone");
+    a.wait_for("That line holds control characters; type plain text.");
+    b.send("B2");
+    b.wait_for("Not your turn: it is ann's move.");
+    a.send("A8-B7");
+    b.wait_for("1. ann moved A8-B7.");
+    b.wait_for("Move (B1, D1, F1, H1)? ");
+    running.stop();
+}
+
+#[test]
+fn a_player_gone_past_the_grace_time_loses_to_a_claim() {
+    let running = serve("grace", Limits::default(), Duration::from_secs(1));
+    let addr = running.lines.unwrap();
+    let (a, mut b) = people(addr);
+    drop(a);
+    b.wait_for("ann has left the game. They have 1 seconds to come back");
+    b.send("claim");
+    b.wait_for("Not yet: ann may still come back for ");
+    b.wait_for("ann has not come back: type claim to take the win");
+    b.send("claim");
+    b.wait_for("ann left the game and did not come back.");
+    b.wait_for("> ");
+    b.send("games");
+    b.wait_for("No games are being played.");
+    running.stop();
+}
+
+#[test]
+fn a_megabyte_line_is_refused_and_the_next_line_answered() {
+    let running = serve("long", Limits::default(), Duration::from_secs(60));
+    let mut c = Client::connect(running.lines.unwrap());
+    c.wait_for("> ");
+    let mut line = vec![b'x'; 1 << 20];
+    line.push(b'\n');
+    c.stream.write_all(&line).unwrap();
+    c.wait_for("That line is 1048576 bytes long; no answer is longer than 1024.");
+    c.send("who");
+    c.wait_for("1 online:");
+    running.stop();
+}
+
+#[test]
+fn a_burst_of_connections_from_one_address_is_limited() {
+    let limits = Limits {
+        burst: 5,
+        refill: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    let running = serve("burst", limits, Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let mut welcomed = 0;
+    let mut refused = 0;
+    let mut kept = Vec::new();
+    for _ in 0..10 {
+        let mut c = Client::connect(addr);
+        let first = c.wait_for("\n");
+        if first.contains("Welcome") {
+            welcomed += 1;
+        } else {
+            assert!(first.contains("Sorry: too many new connections"), "{first}");
+            refused += 1;
+        }
+        kept.push(c);
+    }
+    assert_eq!((welcomed, refused), (5, 5));
+    running.stop();
+}
+
+#[test]
+fn a_person_plays_the_servers_computer_and_resigns() {
+    let running = serve("computer", Limits::default(), Duration::from_secs(60));
+    let mut c = Client::connect(running.lines.unwrap());
+    c.wait_for("> ");
+    c.send("play draughts champion");
+    c.wait_for("Draughts is played at the levels rubbish, greedy, cunning or overpowered");
+    c.send("play draughts greedy --side white");
+    c.wait_for("Game 1: draughts, unrated. greedy (black) against guest1 (white).");
+    // Black moves first: the computer's move is said, then the person is asked.
+    c.wait_for("1. greedy moved ");
+    c.wait_for("Move from (");
+    c.send("hint");
+    c.wait_for("Hint: ");
+    c.wait_for("Move from (");
+    c.send("resign");
+    c.wait_for("guest1 resigned.");
+    c.wait_for("> ");
+    running.stop();
+}
+
+#[test]
+fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
+    let running = serve("offers", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    a.send("A8-B7");
+    b.wait_for("Move (B1, D1, F1, H1)? ");
+    b.send("B1-A2");
+    a.wait_for("1. ann moved A8-B7.");
+    a.wait_for("2. bob moved B1-A2.");
+    a.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    a.send("undo");
+    a.wait_for("You ask to take back your last move.");
+    b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
+    b.send("no");
+    a.wait_for("bob declines taking back the move.");
+    a.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    a.send("draw");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    b.send("yes");
+    a.wait_for("A draw, agreed by the players.");
+    b.wait_for("A draw, agreed by the players.");
+    running.stop();
+}
+
+#[test]
+fn shutting_down_adjourns_the_games_and_tells_the_players() {
+    let running = serve("shutdown", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    running.stop();
+    for c in [&mut a, &mut b] {
+        c.wait_for("The server is shutting down. Games in progress are adjourned");
+    }
+    // The connection closes.
+    let mut rest = Vec::new();
+    a.stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert!(a.stream.read_to_end(&mut rest).is_ok());
+}

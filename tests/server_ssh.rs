@@ -1,0 +1,657 @@
+//! The ssh door with the real OpenSSH client: a key is an account, `guest`
+//! needs none, the host key is kept and presented again after a restart,
+//! scripts and `json` get lines, a terminal gets the door's own line editor,
+//! and the gate turns connections away before any handshake.
+//!
+//! Each test starts a server in this process on 127.0.0.1:0 and runs the
+//! system's `ssh`; without `ssh` or `ssh-keygen` the tests say so and pass.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use tallyho::server::{Rules, Server};
+use tallyho::server::limits::{Gate, Limits};
+use tallyho::server::ssh;
+
+/// How long any one client may take before it is killed and the test fails.
+const CLIENT_TIME: Duration = Duration::from_secs(30);
+
+/// Whether OpenSSH's client and key generator are here; if not, says so.
+fn have_openssh() -> bool {
+    let found = |tool: &str, arg: &str| {
+        Command::new(tool)
+            .arg(arg)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    };
+    let here = found("ssh", "-V") && found("ssh-keygen", "-?");
+    if !here {
+        eprintln!("note: ssh or ssh-keygen is not installed; the ssh door's tests are skipped");
+    }
+    here
+}
+
+/// A fresh directory for one test.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-ssh-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server's ssh door running on a thread of its own until dropped.
+struct Door {
+    port: u16,
+    server: Server,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Door {
+    fn start(data: &Path) -> Door {
+        Door::start_with(data, Limits::default())
+    }
+
+    fn start_with(data: &Path, limits: Limits) -> Door {
+        let server = Server::open(data.to_path_buf(), Gate::new(limits), Rules::default()).unwrap();
+        let (port_tx, port_rx) = std::sync::mpsc::channel();
+        let serving = server.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                port_tx.send(listener.local_addr().unwrap().port()).unwrap();
+                ssh::serve(listener, serving).await.unwrap();
+            });
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the door starts");
+        Door {
+            port,
+            server,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Door {
+    fn drop(&mut self) {
+        self.server.shutdown().cancel();
+        self.server.closing().cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A key pair made by ssh-keygen in `dir`, without a passphrase.
+fn keygen(dir: &Path) -> PathBuf {
+    let key = dir.join("key");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "test", "-f"])
+        .arg(&key)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "ssh-keygen: {made:?}");
+    key
+}
+
+/// The ssh command for `user` at the door, with no user configuration or
+/// agent, and `dir/known_hosts` as the host list.
+fn ssh_command(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Command {
+    ssh_with(door, dir, user, key, &[])
+}
+
+/// The same with `options` first (ssh takes the first value it is given).
+fn ssh_with(door: &Door, dir: &Path, user: &str, key: Option<&Path>, options: &[&str]) -> Command {
+    let mut cmd = Command::new("ssh");
+    cmd.env_remove("SSH_AUTH_SOCK")
+        .args(options)
+        .args(["-F", "/dev/null", "-p", &door.port.to_string()])
+        .args(["-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes"])
+        .args(["-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR"])
+        .args(["-o", "StrictHostKeyChecking=no"])
+        .arg("-o")
+        .arg(format!(
+            "UserKnownHostsFile={}",
+            dir.join("known_hosts").display()
+        ));
+    match key {
+        Some(key) => cmd.arg("-i").arg(key),
+        None => cmd.args(["-o", "IdentityFile=none"]),
+    };
+    cmd.arg(format!("{user}@127.0.0.1"));
+    cmd
+}
+
+/// Runs a client with `input` on its stdin; kills it if it takes too long.
+fn run(cmd: &mut Command, input: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ssh starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > CLIENT_TIME {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!("ssh took more than {CLIENT_TIME:?}: {output:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.join();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_key_logs_in_and_a_script_gets_its_answers() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("script");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let out = run(
+        ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"),
+        b"who\r\nhi\nquit",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    // The ssh user name is the handle of the key's new account; every line
+    // is echoed after its prompt.
+    assert!(
+        stdout.starts_with(
+            "Your key is now the account ann: log in with it to play as ann again.\nWelcome to tallyho, ann. Your games are rated."
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("> who\n"), "{stdout}");
+    assert!(stdout.contains("ann"), "{stdout}");
+    assert!(
+        stdout.contains("> hi\n\"hi\" is not a command here"),
+        "{stdout}"
+    );
+    // The last line counts though it has no end.
+    assert!(stdout.contains("> quit\nGoodbye."), "{stdout}");
+    // No terminal: the text is as the session wrote it.
+    assert!(!stdout.contains('\r'), "{stdout:?}");
+}
+
+#[test]
+fn a_guest_needs_no_key_and_others_need_one() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("guest");
+    let door = Door::start(&dir.join("serve"));
+    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), b"who\n");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("You are a guest"), "{stdout}");
+    assert!(stdout.contains("(guest)"), "{stdout}");
+    // Anyone else without a key is turned away, and told only of keys.
+    let out = run(ssh_command(&door, &dir, "ann", None).arg("-T"), b"who\n");
+    assert_eq!(out.status.code(), Some(255), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("Permission denied (publickey)"), "{stderr}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+#[test]
+fn the_host_key_is_private_and_the_same_after_a_restart() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("restart");
+    let data = dir.join("serve");
+    let key = keygen(&dir);
+    // Both servers are known under one name, so the second must present
+    // the key the first one did.
+    let strict = |door: &Door, checking: &str| {
+        let checking = format!("StrictHostKeyChecking={checking}");
+        let options = ["-o", &checking, "-o", "HostKeyAlias=tallyho-test"];
+        let mut cmd = ssh_with(door, &dir, "ann", Some(&key), &options);
+        cmd.arg("-T");
+        cmd
+    };
+    {
+        let door = Door::start(&data);
+        let out = run(&mut strict(&door, "accept-new"), b"quit\n");
+        assert!(text(&out.stdout).contains("Goodbye."), "{out:?}");
+    }
+    let path = data.join(ssh::HOST_KEY_FILE);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", path.display());
+    let known = std::fs::read_to_string(dir.join("known_hosts")).unwrap();
+    let presented = ssh::host_key(&data).unwrap();
+    let public = presented.public_key().to_openssh().unwrap();
+    assert!(known.contains(&public), "{known}");
+    {
+        let door = Door::start(&data);
+        let out = run(&mut strict(&door, "yes"), b"quit\n");
+        assert!(out.status.success(), "{out:?}");
+        assert!(text(&out.stdout).contains("Goodbye."), "{out:?}");
+    }
+    // A server with another data directory has another key, and the client
+    // refuses it: the check above could fail.
+    let other = Door::start(&dir.join("other"));
+    let out = run(&mut strict(&other, "yes"), b"quit\n");
+    assert_eq!(out.status.code(), Some(255), "{out:?}");
+    assert!(
+        text(&out.stderr).contains("Host key verification failed"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn json_is_the_one_command_and_others_fail_with_status_2() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("exec");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+    cmd.args(["-T", "json"]);
+    let out = run(&mut cmd, b"who\n");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(r#"{"event":"welcome","handle":"ann","#),
+        "{stdout}"
+    );
+    assert!(stdout.contains(r#"{"event":"who","#), "{stdout}");
+    let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+    cmd.args(["-T", "rm", "-rf", "/\x1b[2J"]);
+    let out = run(&mut cmd, b"who\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no command \"rm -rf /"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+#[test]
+fn a_long_line_is_refused_without_ending_the_session() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("long");
+    let door = Door::start(&dir.join("serve"));
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend_from_slice(b"\nquit\n");
+    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), &input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("That line is 1048576 bytes long"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Goodbye."), "{stdout}");
+    assert!(stdout.len() < 16 * 1024, "{} bytes came back", stdout.len());
+}
+
+#[test]
+fn the_gate_turns_a_connection_away_before_the_handshake() {
+    let dir = scratch("gate");
+    let door = Door::start_with(
+        &dir.join("serve"),
+        Limits {
+            per_address: 1,
+            ..Limits::default()
+        },
+    );
+    let address = ("127.0.0.1", door.port);
+    // The first connection is let in: it hears the server's version.
+    let mut first = TcpStream::connect(address).unwrap();
+    first.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+    let mut hello = [0; 8];
+    first.read_exact(&mut hello).unwrap();
+    assert_eq!(&hello, b"SSH-2.0-");
+    // The second, while the first is open, hears why not, and is closed.
+    let mut second = TcpStream::connect(address).unwrap();
+    second.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+    let mut said = String::new();
+    second.read_to_string(&mut said).unwrap();
+    assert_eq!(
+        said,
+        "tallyho: too many connections from your address; close one and try again\r\n"
+    );
+    // Once the first is gone its place is free again.
+    drop(first);
+    let started = Instant::now();
+    loop {
+        let mut third = TcpStream::connect(address).unwrap();
+        third.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+        let mut hello = [0; 8];
+        third.read_exact(&mut hello).unwrap();
+        if &hello == b"SSH-2.0-" {
+            break;
+        }
+        assert!(started.elapsed() < CLIENT_TIME, "the place was never freed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+mod terminal {
+    use super::*;
+    use expectrl::session::OsSession;
+    use expectrl::{Eof, Expect, Session};
+
+    #[test]
+    fn the_door_echoes_and_edits_what_is_typed_at_a_terminal() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("pty");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        session.expect("> ")?;
+        // Backspace erases the x: on the screen, and in the line taken.
+        session.send("abx\x7fc\r")?;
+        session.expect("abx\x08 \x08c\r\n")?;
+        // Output to a terminal has its newlines turned into \r\n.
+        session.expect("\"abc\" is not a command here; type help for the list.\r\n")?;
+        session.expect("> ")?;
+        // Arrows are dropped, Ctrl-U erases the line, a wide character
+        // takes two columns back.
+        session.send("\x1b[Ajunk\x15狐\x7fok\r")?;
+        session.expect("junk\x08 \x08\x08 \x08\x08 \x08\x08 \x08狐\x08 \x08\x08 \x08ok\r\n")?;
+        session.expect("\"ok\" is not a command here")?;
+        session.expect("> ")?;
+        // Ctrl-D on an empty line ends the session, and ssh with it.
+        session.send("\x04")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+
+    /// The text up to the next prompt, each line's width checked.
+    fn widest_line(session: &mut OsSession) -> Result<(String, usize), expectrl::Error> {
+        let found = session.expect("> ")?;
+        let text = String::from_utf8_lossy(found.before()).into_owned();
+        let widest = text.split("\r\n").map(|l| l.chars().count()).max();
+        Ok((text, widest.unwrap_or(0)))
+    }
+
+    #[test]
+    fn the_text_is_laid_out_for_the_terminal_width_as_it_changes() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("width");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session
+            .get_process_mut()
+            .set_window_size(40, 24)
+            .expect("the pty takes a size");
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        // 40 columns, from the pty request (or its first window change).
+        let (welcome, widest) = widest_line(&mut session)?;
+        assert!(welcome.contains("Welcome to tallyho, ann."), "{welcome:?}");
+        assert!(widest <= 40, "{welcome:?}");
+        session.send("xyzzy\r")?;
+        let (refused, widest) = widest_line(&mut session)?;
+        assert!(refused.contains("is not a command"), "{refused:?}");
+        assert!(widest <= 40, "{refused:?}");
+        // Wider: the same refusal takes one line.
+        session
+            .get_process_mut()
+            .set_window_size(120, 24)
+            .expect("the pty takes a size");
+        std::thread::sleep(Duration::from_millis(300));
+        session.send("xyzzy\r")?;
+        let (refused, _) = widest_line(&mut session)?;
+        assert!(
+            refused.contains("\"xyzzy\" is not a command here; type help for the list.\r\n"),
+            "{refused:?}"
+        );
+        session.send("quit\r")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+}
+
+/// An ssh client in a conversation: its output read as it comes, lines
+/// written when the test decides.
+struct Client {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    seen: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Where the next expect starts looking.
+    at: usize,
+}
+
+impl Client {
+    fn spawn(cmd: &mut Command) -> Client {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ssh starts");
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let filling = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                filling
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Client {
+            child,
+            stdin,
+            seen,
+            at: 0,
+        }
+    }
+
+    /// Waits until `text` comes, after what was expected before.
+    fn expect(&mut self, text: &str) {
+        let started = Instant::now();
+        loop {
+            {
+                let seen = self.seen.lock().unwrap();
+                if let Some(i) = seen[self.at..].find(text) {
+                    self.at += i + text.len();
+                    return;
+                }
+                if started.elapsed() > CLIENT_TIME {
+                    panic!(
+                        "{text:?} never came; after the last expected:\n{}",
+                        &seen[self.at..]
+                    );
+                }
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes its input and waits for it to end; true if it ended well.
+    fn finish(mut self) -> bool {
+        drop(self.stdin.take());
+        self.finish_by_itself()
+    }
+
+    /// Waits for it to end with its input open; true if it ended well.
+    fn finish_by_itself(&mut self) -> bool {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            if started.elapsed() > CLIENT_TIME {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("fox");
+    let door = Door::start(&dir.join("serve"));
+    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
+    std::fs::create_dir_all(&ann_dir).unwrap();
+    std::fs::create_dir_all(&bob_dir).unwrap();
+    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
+    ann.expect("Welcome to tallyho, ann.");
+    ann.expect("> ");
+    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
+    bob.expect("Welcome to tallyho, bob.");
+    bob.expect("> ");
+    ann.send("seek fox --side fox");
+    ann.expect("Seek 1 is open: fox.");
+    bob.send("seeks");
+    bob.expect("1. fox by ann");
+    bob.send("accept 1");
+    bob.expect("ann (fox) against bob (hounds)");
+    // The fox runs down the board while one hound walks up its edge and
+    // leaves D1 open; the fox takes it.
+    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
+    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
+    for (i, to) in fox.iter().enumerate() {
+        ann.expect("Move fox to (");
+        ann.send(to);
+        if let Some(hound) = hounds.get(i) {
+            bob.expect(&format!(
+                "ann moved {}-{to}",
+                ["A8", "B7", "C6", "D5", "E4", "F3"][i]
+            ));
+            bob.expect("Move (");
+            bob.send(hound);
+        }
+    }
+    for client in [&mut ann, &mut bob] {
+        client.expect("E2-D1");
+        client.expect("Fox, ann won! The fox reached row 1.");
+        client.expect("> ");
+        client.send("quit");
+        client.expect("Goodbye.");
+    }
+    assert!(ann.finish());
+    assert!(bob.finish());
+}
+
+#[test]
+fn when_the_server_closes_an_ssh_client_is_told_and_ends_well() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("closing");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    ann.expect("Welcome to tallyho, ann.");
+    ann.expect("> ");
+    door.server.shutdown().cancel();
+    door.server.closing().cancel();
+    // ssh leaves by itself, with the exit status the door sent.
+    let started = Instant::now();
+    assert!(ann.finish_by_itself(), "ssh did not end well");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn the_account_is_the_fingerprint_ssh_keygen_prints() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("fingerprint");
+    let key = keygen(&dir);
+    let listed = Command::new("ssh-keygen")
+        .args(["-E", "sha256", "-l", "-f"])
+        .arg(key.with_extension("pub"))
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    // "256 SHA256:… test (ED25519)"
+    let listed = text(&listed.stdout);
+    let printed = listed.split_whitespace().nth(1).unwrap();
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    let public = russh::keys::PublicKey::from_openssh(public.trim()).unwrap();
+    assert_eq!(ssh::fingerprint(&public), printed);
+}
+
+#[test]
+fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("idle");
+    let door = Door::start_with(
+        &dir.join("serve"),
+        Limits {
+            idle: Duration::from_secs(1),
+            ..Limits::default()
+        },
+    );
+    let mut ann = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    ann.expect("> ");
+    let started = Instant::now();
+    // Its input stays open, but it types nothing: the door closes it.
+    assert!(!ann.finish_by_itself(), "ssh ended well, or never");
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
+    // And its place at the gate is given back.
+    while door.server.gate().open() > 0 {
+        assert!(started.elapsed() < CLIENT_TIME, "the place was never freed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
