@@ -157,7 +157,8 @@ struct Stats {
     seek_refusals: u64,
     /// Moves refused by the server (there should be none).
     move_errors: u64,
-    /// Lines after `proto json` that were not a JSON event.
+    /// Lines that were not a JSON event: the banner, and any echo or
+    /// prompt after `proto json`.
     other_lines: u64,
     /// Why clients stopped early, the first few.
     failures: Vec<String>,
@@ -679,7 +680,7 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
         cpu(client_cpu)
     );
     println!(
-        "wall {:.2} s (games {:.2} s); lines after proto json that were not events: {}",
+        "wall {:.2} s (games {:.2} s); lines that were no event (banner, echo, prompts): {}",
         wall.as_secs_f64(),
         games_in.unwrap_or_default().as_secs_f64(),
         st.other_lines

@@ -121,6 +121,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             }
             Input::ServerGone if interactive => {
                 // The line editor holds the terminal until Enter.
+                print("Press Enter to leave.".to_string());
                 gone = true;
             }
             Input::ServerGone => break,
@@ -511,8 +512,21 @@ impl View {
                     .collect()
             })
             .unwrap_or_default();
+        // The moves so far, when the server sends them (a watcher, a
+        // resumed game), bring the client's table to the game's position.
+        let so_far: Vec<&str> = event
+            .get("moves")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         let table = tallyho::cabinet::kind(text_of(event, "kind"))
-            .and_then(|kind| tallyho::cabinet::restore(kind, &pairs));
+            .and_then(|kind| tallyho::cabinet::restore(kind, &pairs))
+            .and_then(|mut table| {
+                for mv in &so_far {
+                    table.play(mv)?;
+                }
+                Ok(table)
+            });
         self.legal.clear();
         let (table, mut text) = match table {
             Ok(table) => (Some(table), String::new()),
@@ -567,8 +581,19 @@ impl View {
                 clean(event, "move")
             );
         };
-        if ply != table.moves().len() + 1 {
+        let known = table.moves().len();
+        if ply <= known {
+            // Seen already (the moves so far, sent again).
             return String::new();
+        }
+        if ply > known + 1 {
+            game.table = None;
+            return format!(
+                "(This client missed moves of game {}.)\n{ply}. {} plays {}",
+                game.number,
+                clean(event, "by"),
+                clean(event, "move")
+            );
         }
         match table.play(text_of(event, "move")) {
             Ok(()) => table.said_move(ply - 1, &clean(event, "by")),
