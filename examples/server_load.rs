@@ -556,6 +556,7 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
     };
     let mut peak_threads = 0;
     let mut connected_in = None;
+    let mut connected_rss = None;
     let mut games_in = None;
     let complete = runtime.block_on(async {
         let until = tokio::time::Instant::from_std(deadline);
@@ -578,6 +579,7 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
             Err(_) => return Err(format!("connecting took more than {} s", args.timeout)),
         }
         connected_in = Some(started.elapsed());
+        connected_rss = status_field(pid, "VmRSS");
         let games_started = Instant::now();
         let mut tasks = Vec::with_capacity(args.clients);
         let mut conns = conns.into_iter();
@@ -645,8 +647,11 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
     st.round_trips.sort_unstable();
     let expected = pairs as u64 * u64::from(args.games);
     if let Some(t) = connected_in {
+        let rss = connected_rss.map_or_else(String::new, |kb| {
+            format!("; server memory then (VmRSS) {:.1} MB", kb as f64 / 1024.0)
+        });
         println!(
-            "connected {} clients in {:.2} s",
+            "connected {} clients in {:.2} s{rss}",
             args.clients,
             t.as_secs_f64()
         );
