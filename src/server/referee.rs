@@ -84,7 +84,7 @@ impl Server {
         // Its last move ended it, but the server stopped before the game
         // was kept as finished: kept now.
         if st.table.ending().is_some() {
-            self.finish(&room, &st);
+            self.finish(&room, &mut st);
         }
     }
 
@@ -331,7 +331,7 @@ impl Server {
     }
 
     /// Keeps a finished game and takes its room off the list.
-    fn finish(&self, room: &Arc<Room>, st: &RoomState) {
+    fn finish(&self, room: &Arc<Room>, st: &mut RoomState) {
         let sides = st.table.sides();
         let seats: Vec<LoggedSeat> = st
             .seats
@@ -347,15 +347,16 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            self.keep_finished(room, st, &record);
+            st.epilogue = Some(self.keep_finished(room, &record));
         }
         self.hub().close_room(room.number);
     }
 
-    /// Keeps a finished game, and tells its players how their ratings moved.
-    fn keep_finished(&self, room: &Room, st: &RoomState, record: &Record) {
+    /// Keeps a finished game; what to tell its players: how their ratings
+    /// moved, and where it is kept.
+    fn keep_finished(&self, room: &Room, record: &Record) -> String {
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
-        let told = match self.store().finish_game(id, record, room.rated) {
+        match self.store().finish_game(id, record, room.rated) {
             Ok(finished) => {
                 let mut lines: Vec<String> = finished
                     .ratings
@@ -378,9 +379,6 @@ impl Server {
                 lines.join(" ")
             }
             Err(e) => format!("The server could not keep this game: {e}"),
-        };
-        for id in st.seats.iter().filter_map(|s| s.session) {
-            self.hub().notify(id, &Notice::Info(told.clone()));
         }
     }
 

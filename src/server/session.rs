@@ -815,6 +815,7 @@ impl Session {
             let offer = st.offer;
             let adjourned = st.adjourned;
             let words_now = st.ending_words.clone();
+            let epilogue = st.epilogue.clone();
             let still_seated = seat.is_none_or(|s| st.seats[s].session == Some(self.id));
             let computer = seat.and_then(|s| match &st.seats[1 - s].sitter {
                 Sitter::Computer(level) => Some(level.clone()),
@@ -846,6 +847,9 @@ impl Session {
                     self.say(&words)?;
                 }
                 self.say(&result)?;
+                if let Some(epilogue) = epilogue {
+                    self.say(&epilogue)?;
+                }
                 return Ok(After::Lobby);
             }
             if adjourned || !still_seated {
