@@ -649,3 +649,37 @@ fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn garbage_on_the_port_ends_that_connection_and_no_other() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("garbage");
+    let door = Door::start(&dir.join("serve"));
+    let mut guest = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    guest.expect("> ");
+    let garbage: [&[u8]; 3] = [
+        &[b'x'; 1 << 20],
+        b"SSH-2.0-evil\r\n\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+        b"\x00\x00\x00\x0c\x0a\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\r\n",
+    ];
+    for bytes in garbage {
+        let mut stream = TcpStream::connect(("127.0.0.1", door.port)).unwrap();
+        stream.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+        // The server may close before all is written.
+        let _ = stream.write_all(bytes);
+        // It is closed in bounded time: the read ends (EOF or reset), it
+        // does not time out.
+        let mut sink = Vec::new();
+        if let Err(e) = stream.read_to_end(&mut sink) {
+            assert_ne!(e.kind(), std::io::ErrorKind::WouldBlock, "never closed");
+            assert_ne!(e.kind(), std::io::ErrorKind::TimedOut, "never closed");
+        }
+    }
+    guest.send("who");
+    guest.expect("(guest)");
+    guest.send("quit");
+    guest.expect("Goodbye.");
+    assert!(guest.finish());
+}
