@@ -309,7 +309,7 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
     a.send("say \u{1b}[2Jgone");
     a.wait_for("That line holds control characters; type plain text.");
     b.send("B2");
-    b.wait_for("It is ann's turn to move.");
+    b.wait_for("Not your turn: it is ann's move.");
     a.send("A8-B7");
     b.wait_for("1. ann moved A8-B7.");
     b.wait_for("Move (B1, D1, F1, H1)? ");
@@ -324,7 +324,7 @@ fn a_player_gone_past_the_grace_time_loses_to_a_claim() {
     drop(a);
     b.wait_for("ann has left the game. They have 1 seconds to come back");
     b.send("claim");
-    b.wait_for("may still come back");
+    b.wait_for("Not yet: ann may still come back for ");
     b.wait_for("ann has not come back: type claim to take the win");
     b.send("claim");
     b.wait_for("ann left the game and did not come back.");

@@ -80,7 +80,8 @@ pub struct Seek {
     pub rated: bool,
 }
 
-/// The lobby: everyone online, the seeks, the rooms.
+/// The lobby: everyone online, the seeks, the rooms. Its lock is held for
+/// moments only, and never while a room's lock is taken.
 #[derive(Default)]
 pub struct Hub {
     state: Mutex<State>,
@@ -146,6 +147,28 @@ impl Hub {
         let mut state = self.lock();
         state.online.remove(&id);
         state.seeks.retain(|s| s.by != id);
+    }
+
+    /// Says who a session is, once known.
+    pub fn identify(&self, id: SessionId, handle: &str, account: Option<i64>) {
+        if let Some(o) = self.lock().online.get_mut(&id) {
+            o.handle = handle.to_string();
+            o.account = account;
+        }
+    }
+
+    /// Whether a game in progress waits for this account to come back.
+    pub fn waiting_for(&self, account: i64) -> bool {
+        // The rooms are locked after the lobby is let go: a room's lock is
+        // always taken before the lobby's, never after.
+        self.rooms().iter().any(|room| {
+            let st = room.lock();
+            !st.adjourned
+                && st
+                    .seats
+                    .iter()
+                    .any(|s| s.session.is_none() && s.sitter == Sitter::Person(Some(account)))
+        })
     }
 
     /// Renames a player online (a guest's `name`), and their seeks.

@@ -12,7 +12,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -43,7 +42,7 @@ struct Inner {
     shutdown: CancellationToken,
     closing: CancellationToken,
     hub: hub::Hub,
-    games: AtomicU64,
+    store: store::Store,
     grace: Duration,
     think: Duration,
 }
@@ -67,34 +66,40 @@ impl Default for Rules {
 }
 
 impl Server {
-    /// A server keeping its data in `data`, letting connections in through `gate`.
-    pub fn new(data: PathBuf, gate: Gate) -> Server {
-        Server::with_rules(data, gate, Rules::default())
-    }
-
-    /// A server whose games run by `rules`.
-    pub fn with_rules(data: PathBuf, gate: Gate, rules: Rules) -> Server {
-        Server {
+    /// A server keeping its data in `data` (the store is opened there),
+    /// letting connections in through `gate`, its games run by `rules`.
+    /// The games that were in progress when it last stopped come back
+    /// adjourned.
+    pub fn open(data: PathBuf, gate: Gate, rules: Rules) -> Result<Server, store::StoreError> {
+        let store = store::Store::open(&data)?;
+        // A server that was killed left its games in progress: adjourned now.
+        store.adjourn_all()?;
+        let unfinished = store.unfinished()?;
+        let server = Server {
             inner: Arc::new(Inner {
                 gate,
                 data,
                 shutdown: CancellationToken::new(),
                 closing: CancellationToken::new(),
                 hub: hub::Hub::default(),
-                games: AtomicU64::new(0),
+                store,
                 grace: rules.grace,
                 think: rules.think,
             }),
+        };
+        for game in unfinished {
+            server.restore(game);
         }
+        Ok(server)
+    }
+
+    /// The store.
+    fn store(&self) -> &store::Store {
+        &self.inner.store
     }
 
     fn hub(&self) -> &hub::Hub {
         &self.inner.hub
-    }
-
-    /// A new game's number.
-    fn next_game(&self) -> u64 {
-        self.inner.games.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     /// How long a player who left may take to come back.
@@ -199,7 +204,8 @@ pub fn start(config: Config) -> std::io::Result<Running> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let server = Server::with_rules(config.data.clone(), Gate::new(config.limits), config.rules);
+    let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)
+        .map_err(std::io::Error::other)?;
     let bind = |port: Option<u16>| -> std::io::Result<Option<tokio::net::TcpListener>> {
         match port {
             None => Ok(None),
@@ -228,7 +234,11 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                 let _ = ssh;
                 doors.shutdown().cancelled().await;
                 let farewell = doors.clone();
-                let _ = tokio::task::spawn_blocking(move || farewell.adjourn_all()).await;
+                let _ = tokio::task::spawn_blocking(move || {
+                    farewell.adjourn_all();
+                    let _ = farewell.store().flush();
+                })
+                .await;
                 // A moment for the farewells to reach the players.
                 let end = tokio::time::Instant::now() + Duration::from_secs(2);
                 while doors.hub().online() > 0 && tokio::time::Instant::now() < end {

@@ -6,10 +6,88 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::Server;
-use super::hub::{Notice, Offer, Room, RoomState, SessionId, Sitter};
-use crate::shell::log::Seat as LoggedSeat;
+use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
+use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoredGame};
+use super::table::Table;
+use crate::cabinet;
+use crate::games::GameKind;
+use crate::shell::log::{Record, Seat as LoggedSeat, warn};
 
 impl Server {
+    /// Starts a game at a new room: kept in the store first, then listed.
+    pub(crate) fn begin_room(
+        &self,
+        table: Box<dyn Table>,
+        seats: [Seat; 2],
+        rated: bool,
+    ) -> Result<Arc<Room>, String> {
+        let sides = table.sides();
+        let info = |i: usize| SeatInfo {
+            handle: seats[i].handle.clone(),
+            side: sides[i].clone(),
+            player: player_of(&seats[i].sitter),
+        };
+        let new = NewGame {
+            game: table.kind().game().to_string(),
+            flow: table.kind().flow().to_string(),
+            setup: table.setup(),
+            start: table.start(),
+            seats: [info(0), info(1)],
+            rated,
+        };
+        let id = self
+            .store()
+            .begin_game(&new)
+            .map_err(|e| format!("the server could not keep a new game ({e})"))?;
+        let number = u64::try_from(id.0).unwrap_or_default();
+        Ok(self
+            .hub()
+            .open_room(number, Room::new(number, rated, table, seats)))
+    }
+
+    /// Brings back a game kept in the store, adjourned.
+    pub(crate) fn restore(&self, game: StoredGame) {
+        let number = u64::try_from(game.id.0).unwrap_or_default();
+        let restored = GameKind::from_log(&game.game, &game.flow)
+            .map_err(|e| e.to_string())
+            .and_then(|kind| cabinet::restore(kind, &game.setup))
+            .and_then(|mut table| {
+                for mv in &game.moves {
+                    table.play(mv)?;
+                }
+                Ok(table)
+            });
+        let table = match restored {
+            Ok(table) => table,
+            Err(why) => {
+                warn(&format!("game {number} cannot be brought back: {why}"));
+                return;
+            }
+        };
+        let seat = |info: &SeatInfo| Seat {
+            handle: info.handle.clone(),
+            sitter: match &info.player {
+                Some(PlayerRef::Account(id)) => Sitter::Person(Some(id.0)),
+                Some(PlayerRef::Computer { level }) => Sitter::Computer(level.clone()),
+                None => Sitter::Person(None),
+            },
+            session: None,
+            left: None,
+            owner: None,
+        };
+        let seats = [seat(&game.seats[0]), seat(&game.seats[1])];
+        let room = self
+            .hub()
+            .open_room(number, Room::new(number, game.rated, table, seats));
+        let mut st = room.lock();
+        st.adjourned = true;
+        // Its last move ended it, but the server stopped before the game
+        // was kept as finished: kept now.
+        if st.table.ending().is_some() {
+            self.finish(&room, &st);
+        }
+    }
+
     /// Plays `mv` for the player of `seat`: checked, kept, then shown.
     pub(crate) fn play(
         &self,
@@ -29,6 +107,18 @@ impl Server {
             return Err("it is not your turn".into());
         }
         st.table.play(mv)?;
+        let ply = st.table.moves().len() - 1;
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        let played = st.table.moves().last().cloned().unwrap_or_default();
+        if let Err(e) = self
+            .store()
+            .add_move(id, u32::try_from(ply).unwrap_or(u32::MAX), &played)
+        {
+            st.table.take_back(1);
+            return Err(format!(
+                "the server could not keep your move, so it was not played ({e})"
+            ));
+        }
         st.offer = None;
         self.after_change(room, &mut st, by);
         Ok(())
@@ -75,7 +165,7 @@ impl Server {
                     st.ending_words = Some("A draw, agreed by the players.".into());
                     st.table.settle(None, "agreed");
                 }
-                Offer::Undo(offerer) => take_back_to(&mut st, offerer),
+                Offer::Undo(offerer) => self.take_back_kept(room, &mut st, offerer),
             }
         }
         self.after_change(room, &mut st, Some(by));
@@ -86,12 +176,28 @@ impl Server {
     pub(crate) fn take_back(&self, room: &Arc<Room>, seat: usize, by: SessionId) -> bool {
         let mut st = room.lock();
         let before = st.table.moves().len();
-        take_back_to(&mut st, seat);
+        self.take_back_kept(room, &mut st, seat);
         let changed = st.table.moves().len() != before;
         if changed {
             self.after_change(room, &mut st, Some(by));
         }
         changed
+    }
+
+    /// Takes back the moves since `seat`'s last move, in the store too.
+    fn take_back_kept(&self, room: &Room, st: &mut RoomState, seat: usize) {
+        let before = st.table.moves().len();
+        take_back_to(st, seat);
+        let taken = before - st.table.moves().len();
+        if taken > 0 {
+            let id = GameId(i64::try_from(room.number).unwrap_or_default());
+            if let Err(e) = self
+                .store()
+                .take_back(id, u32::try_from(taken).unwrap_or(u32::MAX))
+            {
+                warn(&format!("game {}: {e}", room.number));
+            }
+        }
     }
 
     /// The player of `seat` claims the win over a player away too long.
@@ -119,7 +225,7 @@ impl Server {
     fn away_too_long(&self, st: &RoomState, seat: usize) -> Result<(), String> {
         let other = &st.seats[1 - seat];
         if other.session.is_some() || other.left.is_none() {
-            return Err(format!("{} is still in the game", other.handle));
+            return Err(format!("not now: {} is still in the game", other.handle));
         }
         if !st.away_past(1 - seat, self.grace(), Instant::now()) {
             let left = other.left.map_or(0, |l| {
@@ -128,7 +234,7 @@ impl Server {
                     .as_secs()
             });
             return Err(format!(
-                "{} may still come back: wait {left} more seconds",
+                "not yet: {} may still come back for {left} more seconds",
                 other.handle
             ));
         }
@@ -241,16 +347,58 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            self.keep_finished(room, &record);
+            self.keep_finished(room, st, &record);
         }
         self.hub().close_room(room.number);
     }
 
-    /// Keeps a finished game. (The store is being written.)
-    fn keep_finished(&self, _room: &Room, _record: &crate::shell::log::Record) {}
+    /// Keeps a finished game, and tells its players how their ratings moved.
+    fn keep_finished(&self, room: &Room, st: &RoomState, record: &Record) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        let told = match self.store().finish_game(id, record, room.rated) {
+            Ok(finished) => {
+                let mut lines: Vec<String> = finished
+                    .ratings
+                    .iter()
+                    .map(|(name, before, after)| {
+                        format!(
+                            "{name}'s {} rating: {:.0} to {:.0}.",
+                            record.game, before.rating, after.rating
+                        )
+                    })
+                    .collect();
+                if let Some(number) = finished.number {
+                    lines.push(format!(
+                        "The game is kept as number {number} in the server's log."
+                    ));
+                }
+                if let Some(why) = finished.log_error {
+                    lines.push(why);
+                }
+                lines.join(" ")
+            }
+            Err(e) => format!("The server could not keep this game: {e}"),
+        };
+        for id in st.seats.iter().filter_map(|s| s.session) {
+            self.hub().notify(id, &Notice::Info(told.clone()));
+        }
+    }
 
-    /// Keeps a game as adjourned. (The store is being written.)
-    fn keep_adjourned(&self, _room: &Room, _st: &RoomState) {}
+    /// Takes a game out of adjournment in the store.
+    pub(crate) fn keep_resumed(&self, room: &Room) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        if let Err(e) = self.store().set_adjourned(id, false) {
+            warn(&format!("game {}: {e}", room.number));
+        }
+    }
+
+    /// Keeps a game as adjourned.
+    fn keep_adjourned(&self, room: &Room, _st: &RoomState) {
+        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+        if let Err(e) = self.store().set_adjourned(id, true) {
+            warn(&format!("game {}: {e}", room.number));
+        }
+    }
 }
 
 /// Takes back the moves since `seat`'s last move, that move included.
@@ -258,5 +406,16 @@ fn take_back_to(st: &mut RoomState, seat: usize) {
     let plies = st.table.moves().len();
     if let Some(ply) = (0..plies).rev().find(|&p| st.table.mover(p) == seat) {
         st.table.take_back(plies - ply);
+    }
+}
+
+/// Who sits at a seat, as the store rates them.
+fn player_of(sitter: &Sitter) -> Option<PlayerRef> {
+    match sitter {
+        Sitter::Person(Some(id)) => Some(PlayerRef::Account(super::store::AccountId(*id))),
+        Sitter::Person(None) => None,
+        Sitter::Computer(level) => Some(PlayerRef::Computer {
+            level: level.clone(),
+        }),
     }
 }

@@ -148,7 +148,9 @@ impl Session {
     }
 
     fn run(&mut self) -> io::Result<()> {
-        self.greet()?;
+        if !self.greet()? {
+            return Ok(());
+        }
         loop {
             if let Some(room) = self.server.hub().take_seated(self.id) {
                 match self.play(&room)? {
@@ -168,24 +170,89 @@ impl Session {
         }
     }
 
-    /// Who the player is: a guest's handle, or the account of their key.
-    fn greet(&mut self) -> io::Result<()> {
-        self.handle = match &self.identity {
-            Identity::Guest => self.server.hub().guest_handle(&|_| false),
-            Identity::Key { user, .. } => {
-                let wanted = user.clone();
-                if words::check_handle(&wanted).is_ok() && !self.server.hub().is_online(&wanted) {
-                    wanted
-                } else {
-                    self.server.hub().guest_handle(&|_| false)
+    /// Who the player is: a guest's handle, or the account of their key
+    /// (a new key claims a handle). `false` if they left before choosing.
+    fn greet(&mut self) -> io::Result<bool> {
+        let store = self.server.store().clone();
+        let taken = |handle: &str| !store.handle_free(handle).unwrap_or(false);
+        match self.identity.clone() {
+            Identity::Guest => self.handle = self.server.hub().guest_handle(&taken),
+            Identity::Key { fingerprint, user } => match store.account_for_key(&fingerprint) {
+                Ok(Some(account)) => {
+                    self.handle = account.handle;
+                    self.account = Some(account.id.0);
                 }
-            }
-        };
-        self.server.hub().rename(self.id, &self.handle);
+                Ok(None) => {
+                    if !self.claim_handle(&fingerprint, &user)? {
+                        return Ok(false);
+                    }
+                }
+                Err(e) => {
+                    self.say(&format!(
+                        "The server cannot read its accounts ({e}); you play as a guest."
+                    ))?;
+                    self.handle = self.server.hub().guest_handle(&taken);
+                }
+            },
+        }
+        self.server
+            .hub()
+            .identify(self.id, &self.handle, self.account);
         let handle = self.handle.clone();
         let rated = self.account.is_some();
         self.event(json!({"event": "welcome", "handle": handle, "rated": rated}))?;
-        self.say(&words::welcome(&handle, rated))
+        self.say(&words::welcome(&handle, rated))?;
+        // A game this account left, still waiting for it: back at once.
+        if let Some(account) = self.account
+            && self.server.hub().waiting_for(account)
+        {
+            self.resume()?;
+        }
+        Ok(true)
+    }
+
+    /// A new key's first login claims a handle: the ssh user name if it is
+    /// free and valid, else one asked for.
+    fn claim_handle(&mut self, fingerprint: &str, user: &str) -> io::Result<bool> {
+        let mut wanted = user.to_string();
+        let mut first = true;
+        loop {
+            let checked = words::check_handle(&wanted).and_then(|()| {
+                if self.server.hub().is_online(&wanted) {
+                    Err(format!("the handle {wanted} is taken; choose another"))
+                } else {
+                    Ok(())
+                }
+            });
+            match checked {
+                Ok(()) => match self.server.store().create_account(fingerprint, &wanted) {
+                    Ok(Ok(account)) => {
+                        self.handle = account.handle;
+                        self.account = Some(account.id.0);
+                        self.say(&format!(
+                            "Your key is now the account {}: log in with it to play as {} again.",
+                            self.handle, self.handle
+                        ))?;
+                        return Ok(true);
+                    }
+                    Ok(Err(_)) => {
+                        self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
+                    }
+                    Err(e) => {
+                        self.refuse(&format!("the server could not keep your account ({e})"))?;
+                    }
+                },
+                // The ssh user name is only a first guess: no refusal for it.
+                Err(why) if !first => self.refuse(&why)?,
+                Err(_) => {}
+            }
+            first = false;
+            self.event(json!({"event": "handle", "message": "choose a handle for your key"}))?;
+            let Some(line) = self.read("Choose a handle for your key: ")? else {
+                return Ok(false);
+            };
+            wanted = line.trim().to_string();
+        }
     }
 
     /// Carries out a lobby command; `false` when the player leaves.
@@ -205,7 +272,7 @@ impl Session {
                 if to.is_empty() {
                     self.refuse("challenge whom? Type challenge NAME GAME")?;
                 } else if !self.server.hub().is_online(&to) {
-                    self.refuse(&format!("{} is not online", safe::cut(&to, 20)))?;
+                    self.refuse(&format!("nobody called {} is online", safe::cut(&to, 20)))?;
                 } else {
                     self.seek(rest, Some(to))?;
                 }
@@ -219,6 +286,8 @@ impl Session {
             "play" => self.play_computer(rest)?,
             "games" => self.games()?,
             "resume" => self.resume()?,
+            "ratings" => self.ratings(rest)?,
+            "history" => self.history()?,
             "watch" => self.watch(rest)?,
             "tell" => {
                 let (to, text) = words::split(rest);
@@ -252,10 +321,115 @@ impl Session {
         }
         let mut lines = vec![format!("{} online:", who.len())];
         for (handle, account, doing) in who {
-            let kind = if account.is_some() { "" } else { " (guest)" };
-            lines.push(format!("  {handle}{kind}: {}", words::doing(doing)));
+            let rated = match account {
+                Some(id) => {
+                    let player = super::store::PlayerRef::Account(super::store::AccountId(id));
+                    let ratings: Vec<String> = cabinet::GAMES
+                        .iter()
+                        .filter_map(|game| {
+                            let r = self.server.store().rating(&player, game).ok()?;
+                            Some(format!("{game} {:.0}", r.rating))
+                        })
+                        .collect();
+                    format!(" ({})", ratings.join(", "))
+                }
+                None => " (guest)".to_string(),
+            };
+            lines.push(format!("  {handle}{rated}: {}", words::doing(doing)));
         }
         self.say(&lines.join("\n"))
+    }
+
+    /// The leaderboard of one game, or of each.
+    fn ratings(&mut self, rest: &str) -> io::Result<()> {
+        let game = rest.trim();
+        let game = if game.is_empty() {
+            None
+        } else {
+            match cabinet::kind(game) {
+                Ok(kind) => Some(kind.game()),
+                Err(why) => return self.refuse(&why),
+            }
+        };
+        let rows = match self.server.store().ratings(game) {
+            Ok(rows) => rows,
+            Err(e) => return self.refuse(&format!("the ratings cannot be read ({e})")),
+        };
+        if self.json {
+            let list: Vec<Value> = rows
+                .iter()
+                .map(|r| {
+                    json!({"name": r.name, "computer": r.computer, "game": r.game,
+                        "rating": r.rating.rating.round(), "deviation": r.rating.deviation.round(),
+                        "games": r.rating.games})
+                })
+                .collect();
+            return self.event(json!({"event": "ratings", "ratings": list}));
+        }
+        if rows.is_empty() {
+            return self.say("Nobody is rated yet: rated games are played between accounts, and against the server's computer.");
+        }
+        let mut lines = vec![format!(
+            "  {:<10} {:<16} {:>6} {:>9} {:>6}",
+            "game", "player", "rating", "deviation", "games"
+        )];
+        for r in &rows {
+            let name = if r.computer {
+                format!("{} (computer)", r.name)
+            } else {
+                r.name.clone()
+            };
+            lines.push(format!(
+                "  {:<10} {:<16} {:>6.0} {:>9.0} {:>6}",
+                r.game,
+                safe::cut(&name, 16),
+                r.rating.rating,
+                r.rating.deviation,
+                r.rating.games
+            ));
+        }
+        self.say(&lines.join("\n"))
+    }
+
+    /// The player's finished games.
+    fn history(&mut self) -> io::Result<()> {
+        let Some(account) = self.account else {
+            return self.refuse("guests have no history: log in over ssh with a key to keep one");
+        };
+        let records = match self
+            .server
+            .store()
+            .history(super::store::AccountId(account), 20)
+        {
+            Ok(records) => records,
+            Err(e) => return self.refuse(&format!("your games cannot be read ({e})")),
+        };
+        if self.json {
+            let list: Vec<Value> = records
+                .iter()
+                .map(|r| serde_json::to_value(r).unwrap_or(Value::Null))
+                .collect();
+            return self.event(json!({"event": "history", "games": list}));
+        }
+        if records.is_empty() {
+            return self.say("You have no finished games yet.");
+        }
+        let mut lines = vec!["Your last games:".to_string()];
+        for r in &records {
+            let seats: Vec<String> = r.seats.iter().map(|s| s.display()).collect();
+            let result = match r.winning_seat() {
+                Some(seat) => format!("{} won ({})", seat.name, r.outcome.how),
+                None => format!("a draw ({})", r.outcome.how),
+            };
+            lines.push(format!(
+                "  {} {}: {}; {result}, {}",
+                r.date.get(..10).unwrap_or(&r.date),
+                r.game,
+                seats.join(" against "),
+                crate::shell::text::plies(r.plies)
+            ));
+        }
+        self.say(&safe::text(&lines.join("\n")))
     }
 
     fn name(&mut self, rest: &str) -> io::Result<()> {
@@ -266,8 +440,11 @@ impl Session {
         if let Err(why) = words::check_handle(wanted) {
             return self.refuse(&why);
         }
-        if self.server.hub().is_online(wanted) && !wanted.eq_ignore_ascii_case(&self.handle) {
-            return self.refuse(&format!("{wanted} is taken; choose another"));
+        let account = !self.server.store().handle_free(wanted).unwrap_or(false);
+        if account
+            || (self.server.hub().is_online(wanted) && !wanted.eq_ignore_ascii_case(&self.handle))
+        {
+            return self.refuse(&format!("the handle {wanted} is taken; choose another"));
         }
         self.handle = wanted.to_string();
         self.server.hub().rename(self.id, wanted);
@@ -388,11 +565,10 @@ impl Session {
         } else {
             [me, maker]
         };
-        let number = self.server.next_game();
-        let room = self
-            .server
-            .hub()
-            .open_room(number, Room::new(number, seek.rated, table, seats));
+        let room = match self.server.begin_room(table, seats, seek.rated) {
+            Ok(room) => room,
+            Err(why) => return self.refuse(&why),
+        };
         self.server.hub().seat(seek.by, &room, true);
         self.server.hub().seat(self.id, &room, false);
         Ok(())
@@ -441,11 +617,10 @@ impl Session {
         } else {
             [computer, me]
         };
-        let number = self.server.next_game();
-        let room = self
-            .server
-            .hub()
-            .open_room(number, Room::new(number, rated, table, seats));
+        let room = match self.server.begin_room(table, seats, rated) {
+            Ok(room) => room,
+            Err(why) => return self.refuse(&why),
+        };
         self.server.hub().seat(self.id, &room, false);
         Ok(())
     }
@@ -480,7 +655,7 @@ impl Session {
                         let name = st.seats[other].handle.clone();
                         drop(st);
                         return self.refuse(&format!(
-                            "{name} is not online: game {} resumes when both players are",
+                            "not yet: game {} resumes when both players are online, and {name} is not",
                             room.number
                         ));
                     }
@@ -493,7 +668,10 @@ impl Session {
                     Some(None) => {}
                 }
             }
-            st.adjourned = false;
+            if st.adjourned {
+                st.adjourned = false;
+                self.server.keep_resumed(&room);
+            }
             st.seats[seat].session = Some(self.id);
             st.seats[seat].left = None;
             st.seats[seat].owner = Some(self.id);
@@ -503,7 +681,7 @@ impl Session {
                     .hub()
                     .notify(id, &Notice::Info(format!("{me} is back.")));
             }
-            st.changed(self.server.hub(), None);
+            st.changed(self.server.hub(), Some(self.id));
             drop(st);
             if let Some(id) = wake_other {
                 self.server.hub().seat(id, &room, true);
@@ -562,7 +740,7 @@ impl Session {
         if self.server.hub().tell(to, &notice) {
             self.say(&format!("Told {}.", safe::text(to)))
         } else {
-            self.refuse(&format!("{} is not online", safe::cut(to, 20)))
+            self.refuse(&format!("nobody called {} is online", safe::cut(to, 20)))
         }
     }
 
@@ -948,7 +1126,7 @@ impl Session {
                 Ok(None)
             }
             _ => {
-                self.refuse(&format!("it is {other}'s turn to move"))?;
+                self.refuse(&format!("not your turn: it is {other}'s move"))?;
                 Ok(None)
             }
         }

@@ -1,0 +1,170 @@
+//! Why the store could not do what was asked: each error names the file or
+//! the game and says what an operator (or the lobby) can do about it.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{AccountId, GameId};
+use crate::shell::log::LogError;
+use crate::shell::safe;
+
+/// A path as a message shows it: nothing in it can control a terminal.
+pub(super) fn shown(path: &Path) -> String {
+    safe::text(&path.display().to_string())
+}
+
+/// Text from a database or a player, made safe for a terminal.
+fn clean(text: &str) -> String {
+    safe::text(text)
+}
+
+/// Why the store could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data folder could not be made or used.
+    #[error("the server's data folder {}: {}", shown(.0), clean(&.1.to_string()))]
+    Folder(PathBuf, #[source] io::Error),
+    /// Something that is not a folder stands where the data folder should be.
+    #[error("{} is not a folder, so it cannot hold the server's data: name another --data folder", shown(.0))]
+    NotAFolder(PathBuf),
+    /// Another server (or another store in this one) holds the data folder.
+    #[error(
+        "another tallyho server is using the data folder {} (it holds the lock on {}): stop it, or give this one another --data folder",
+        shown(.0),
+        shown(&.0.join(super::LOCK_FILE))
+    )]
+    InUse(PathBuf),
+    /// The database file is not SQLite, or its first page is damaged.
+    #[error(
+        "{} is not a database tallyho can read (damaged, or not an SQLite file): move it aside to start an empty store, or restore it from a backup",
+        shown(.0)
+    )]
+    NotADatabase(PathBuf),
+    /// SQLite's check found damage inside the database.
+    #[error(
+        "{} is damaged ({}): restore it from a backup, or move it aside to start an empty store",
+        shown(.0),
+        clean(.1)
+    )]
+    Damaged(PathBuf, String),
+    /// Another program's SQLite database.
+    #[error(
+        "{} is another program's SQLite database, not a tallyho server's: give the server a --data folder of its own",
+        shown(.0)
+    )]
+    Foreign(PathBuf),
+    /// A database written by a newer tallyho.
+    #[error(
+        "{} was written by a newer tallyho (its schema is version {found}; this one knows up to {known}): run the newer tallyho, or restore a backup",
+        shown(.path)
+    )]
+    TooNew {
+        /// The database.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// SQLite refused or failed, while doing what `doing` says.
+    #[error("{}: could not {doing}: {}", shown(.path), clean(&.source.to_string()))]
+    Sqlite {
+        /// The database.
+        path: PathBuf,
+        /// What the store was doing: `record a move`.
+        doing: &'static str,
+        /// What SQLite said.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The change was made but could not be saved (a full disk, a failing
+    /// one): nothing of it is kept.
+    #[error("{}: could not save the change (nothing of it is kept): {}", shown(.path), clean(&.source.to_string()))]
+    Commit {
+        /// The database.
+        path: PathBuf,
+        /// What SQLite said; shared by every change in the failed commit.
+        #[source]
+        source: Arc<rusqlite::Error>,
+    },
+    /// The writer thread could not be started.
+    #[error("could not start the server's store's writer thread: {0}")]
+    Thread(#[source] io::Error),
+    /// The writer thread has stopped, so nothing more can be stored.
+    #[error(
+        "the server's store ({}) stopped or failed before answering, so this was not kept: see the server's log, and restart it",
+        shown(.0)
+    )]
+    Stopped(PathBuf),
+    /// A value kept in the database does not read back.
+    #[error("{}: {what} does not read back ({}): the database was changed by hand or is damaged", shown(.path), clean(.detail))]
+    Unreadable {
+        /// The database.
+        path: PathBuf,
+        /// What: `game 7's setup`.
+        what: String,
+        /// Why it does not read.
+        detail: String,
+    },
+    /// No game in progress has this number.
+    #[error("there is no game {0} in progress")]
+    NoGame(GameId),
+    /// The game has already finished.
+    #[error("game {0} has already finished")]
+    AlreadyFinished(GameId),
+    /// A move given out of turn: a gap or a ply already stored.
+    #[error("game {game} has {stored} moves stored, so its next move is ply {stored}, not {ply}")]
+    Ply {
+        /// The game.
+        game: GameId,
+        /// The ply given.
+        ply: u32,
+        /// How many moves are stored.
+        stored: u32,
+    },
+    /// More moves taken back than were played.
+    #[error("game {game} has {stored} moves stored, so {plies} cannot be taken back")]
+    TakeBack {
+        /// The game.
+        game: GameId,
+        /// How many were to be taken back.
+        plies: u32,
+        /// How many are stored.
+        stored: u32,
+    },
+    /// A seat names an account that does not exist.
+    #[error("there is no account {}", .0.0)]
+    NoAccount(AccountId),
+    /// The key already has an account.
+    #[error("this key already belongs to the account {}", clean(.0))]
+    KeyHasAccount(String),
+    /// A rated game's winner names neither seat's side (or both), so it
+    /// cannot be rated. The game stays in progress.
+    #[error(
+        "game {game}'s winner {} is not the side of exactly one seat, so it cannot be rated; the game stays in progress",
+        clean(.winner)
+    )]
+    Winner {
+        /// The game.
+        game: GameId,
+        /// The winning side named.
+        winner: String,
+    },
+}
+
+impl StoreError {
+    /// An error of SQLite's, with what the store was doing.
+    pub(super) fn sqlite(path: &Path, doing: &'static str, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: path.to_path_buf(),
+            doing,
+            source,
+        }
+    }
+}
+
+/// What became of a finished game's line in `history.jsonl`, kept in words.
+pub(super) fn log_failure(e: &LogError) -> String {
+    format!("the game is kept in the server's database but not in the game log: {e}")
+}

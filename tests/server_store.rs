@@ -1,0 +1,900 @@
+//! The server's store: accounts and handles, moves that survive a killed
+//! server, games in progress that come back adjourned, finished games in
+//! `history.jsonl` as `tallyho history` reads them, ratings that move the
+//! right way for the right players, and files that are not our store
+//! refused with a message.
+
+// A test's helpers unwrap as its assertions do: a failure is the test's.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use tallyho::games::fox::Setup;
+use tallyho::games::{Game, Rules};
+use tallyho::server::store::{
+    AccountId, GameId, HandleTaken, NewGame, PlayerRef, Rating, SeatInfo, Store, StoreError,
+};
+use tallyho::shell::log::{Ending, Log, Record, Seat};
+
+/// A fresh data folder under the system temp folder, removed when dropped.
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new(what: &str) -> Folder {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "tallyho-store-test-{}-{n}-{what}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        Folder(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn account(store: &Store, handle: &str) -> AccountId {
+    let fingerprint = format!("SHA256:key-of-{handle}");
+    store
+        .create_account(&fingerprint, handle)
+        .unwrap()
+        .unwrap()
+        .id
+}
+
+fn seat(handle: &str, side: &str, player: Option<PlayerRef>) -> SeatInfo {
+    SeatInfo {
+        handle: handle.to_string(),
+        side: side.to_string(),
+        player,
+    }
+}
+
+fn person(id: AccountId) -> Option<PlayerRef> {
+    Some(PlayerRef::Account(id))
+}
+
+fn computer(level: &str) -> Option<PlayerRef> {
+    Some(PlayerRef::Computer {
+        level: level.to_string(),
+    })
+}
+
+/// A game of `game` between two seats, sides `first` and `second`.
+fn new_game(game: &str, seats: [SeatInfo; 2], rated: bool) -> NewGame {
+    NewGame {
+        game: game.to_string(),
+        flow: "default".to_string(),
+        setup: vec![
+            ("board".to_string(), "8x8".to_string()),
+            ("rules".to_string(), "coursework".to_string()),
+        ],
+        start: "A8/B1,D1,F1,H1/fox".to_string(),
+        seats,
+        rated,
+    }
+}
+
+/// The record of a game the store keeps, won by `winner` (a side), or drawn.
+fn record_of(game: &NewGame, winner: Option<&str>, moves: &[&str]) -> Record {
+    Record {
+        version: 2,
+        number: 0,
+        date: "2026-11-25T10:00:00Z".to_string(),
+        game: game.game.clone(),
+        flow: game.flow.clone(),
+        setup: game.setup.iter().cloned().collect::<BTreeMap<_, _>>(),
+        seats: game
+            .seats
+            .iter()
+            .map(|s| Seat {
+                name: s.handle.clone(),
+                side: s.side.clone(),
+                level: match &s.player {
+                    Some(PlayerRef::Computer { level }) => Some(level.clone()),
+                    _ => None,
+                },
+            })
+            .collect(),
+        outcome: Ending {
+            winner: winner.map(String::from),
+            how: if winner.is_some() {
+                "resigned"
+            } else {
+                "agreed"
+            }
+            .to_string(),
+            score: None,
+        },
+        plies: u32::try_from(moves.len()).unwrap(),
+        start: game.start.clone(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        seed: None,
+    }
+}
+
+/// Begins a game and finishes it at once with this winner side.
+fn play(store: &Store, game: &NewGame, winner: Option<&str>) -> tallyho::server::store::Finished {
+    let id = store.begin_game(game).unwrap();
+    store
+        .finish_game(id, &record_of(game, winner, &[]), game.rated)
+        .unwrap()
+}
+
+/// Every record of a log.
+fn logged(path: &Path) -> Vec<Record> {
+    let mut records = Log::new(path.to_path_buf()).stream().unwrap();
+    let mut all = Vec::new();
+    while let Some(r) = records.next_record().unwrap() {
+        all.push(r);
+    }
+    assert_eq!(
+        records.damaged(),
+        0,
+        "no damaged lines in {}",
+        path.display()
+    );
+    all
+}
+
+#[test]
+fn accounts_are_found_by_key_and_handles_are_taken_in_any_case() {
+    let dir = Folder::new("accounts");
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.account_for_key("SHA256:ann").unwrap(), None);
+    assert!(store.handle_free("Ann").unwrap());
+
+    let ann = store.create_account("SHA256:ann", "Ann").unwrap().unwrap();
+    assert_eq!(ann.handle, "Ann");
+    assert_eq!(
+        store.account_for_key("SHA256:ann").unwrap(),
+        Some(ann.clone())
+    );
+    for taken in ["Ann", "ann", "ANN", "aNn"] {
+        assert!(!store.handle_free(taken).unwrap(), "{taken} is taken");
+    }
+    assert!(store.handle_free("Anna").unwrap());
+    assert_eq!(
+        store.create_account("SHA256:other", "aNN").unwrap(),
+        Err(HandleTaken)
+    );
+    assert_eq!(store.account_for_key("SHA256:other").unwrap(), None);
+
+    let again = store.create_account("SHA256:ann", "Bob").unwrap_err();
+    assert!(matches!(again, StoreError::KeyHasAccount(_)));
+    assert_eq!(
+        again.to_string(),
+        "this key already belongs to the account Ann"
+    );
+    assert!(
+        store.handle_free("Bob").unwrap(),
+        "a refused account takes no handle"
+    );
+
+    let bob = store.create_account("SHA256:bob", "Bob").unwrap().unwrap();
+    assert_ne!(bob.id, ann.id);
+    drop(store);
+
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.account_for_key("SHA256:ann").unwrap(), Some(ann));
+    assert_eq!(store.account_for_key("SHA256:bob").unwrap(), Some(bob));
+    assert!(!store.handle_free("BOB").unwrap());
+}
+
+#[test]
+fn the_data_folder_is_made_private_and_holds_the_database_and_the_log() {
+    let dir = Folder::new("folder");
+    let inner = dir.path().join("serve");
+    let store = Store::open(&inner).unwrap();
+    let mode = fs::metadata(&inner).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let db = fs::metadata(inner.join("server.db"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(db, 0o600);
+    assert_eq!(store.history_path(), inner.join("history.jsonl"));
+}
+
+#[test]
+fn moves_are_kept_in_order_and_survive_closing_without_a_flush() {
+    let dir = Folder::new("moves");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let game = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("guest1", "hounds", None),
+        ],
+        false,
+    );
+    let id = store.begin_game(&game).unwrap();
+    for (ply, mv) in (0..).zip(["A8-B7", "H1-G2", "B7-A8"]) {
+        store.add_move(id, ply, mv).unwrap();
+    }
+    let gap = store.add_move(id, 5, "G2-F3").unwrap_err();
+    assert_eq!(
+        gap.to_string(),
+        format!("game {id} has 3 moves stored, so its next move is ply 3, not 5")
+    );
+    assert!(matches!(
+        store.add_move(id, 1, "H1-G2"),
+        Err(StoreError::Ply { .. })
+    ));
+    store.take_back(id, 1).unwrap();
+    let too_many = store.take_back(id, 3).unwrap_err();
+    assert_eq!(
+        too_many.to_string(),
+        format!("game {id} has 2 moves stored, so 3 cannot be taken back")
+    );
+    store.add_move(id, 2, "G2-F3").unwrap();
+    let nowhere = store.add_move(GameId(999), 0, "A8-B7").unwrap_err();
+    assert_eq!(nowhere.to_string(), "there is no game 999 in progress");
+    drop(store);
+
+    let store = Store::open(dir.path()).unwrap();
+    let games = store.unfinished().unwrap();
+    assert_eq!(games.len(), 1);
+    let kept = &games[0];
+    assert_eq!(kept.id, id);
+    assert_eq!(kept.moves, ["A8-B7", "H1-G2", "G2-F3"]);
+    assert_eq!(kept.seats, game.seats);
+    assert_eq!(kept.setup, game.setup);
+    assert_eq!(kept.start, game.start);
+    assert!(!kept.adjourned);
+}
+
+#[test]
+fn games_in_progress_come_back_oldest_first_and_adjourned() {
+    let dir = Folder::new("unfinished");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let first = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("Bob", "hounds", person(bob)),
+        ],
+        true,
+    );
+    let second = new_game(
+        "draughts",
+        [
+            seat("Computer", "black", computer("cunning")),
+            seat("guest7", "white", None),
+        ],
+        false,
+    );
+    let one = store.begin_game(&first).unwrap();
+    let two = store.begin_game(&second).unwrap();
+    store.add_move(two, 0, "11-15").unwrap();
+    store.set_adjourned(one, true).unwrap();
+    assert_eq!(store.adjourn_all().unwrap(), 1, "one game was being played");
+    drop(store);
+
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(
+        store.adjourn_all().unwrap(),
+        0,
+        "both were adjourned already"
+    );
+    let games = store.unfinished().unwrap();
+    let ids: Vec<GameId> = games.iter().map(|g| g.id).collect();
+    assert_eq!(ids, [one, two]);
+    assert!(games.iter().all(|g| g.adjourned));
+    assert_eq!(games[0].seats, first.seats);
+    assert!(games[0].rated);
+    assert_eq!(games[1].seats, second.seats);
+    assert_eq!(games[1].game, "draughts");
+    assert_eq!(games[1].moves, ["11-15"]);
+    assert!(!games[1].rated);
+
+    store.set_adjourned(two, false).unwrap();
+    let games = store.unfinished().unwrap();
+    assert!(games[0].adjourned && !games[1].adjourned);
+}
+
+/// The child of the kill test: keeps moves, says so, and waits to be killed.
+fn killed_child(dir: &Path) {
+    let store = Store::open(dir).unwrap();
+    let game = new_game(
+        "fox",
+        [seat("guest1", "fox", None), seat("guest2", "hounds", None)],
+        false,
+    );
+    let id = store.begin_game(&game).unwrap();
+    for (ply, mv) in (0..).zip(["A8-B7", "H1-G2", "B7-A8", "G2-F3"]) {
+        store.add_move(id, ply, mv).unwrap();
+    }
+    println!("kept {id}");
+    // Bounded, should the parent never kill.
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+#[test]
+fn moves_survive_a_killed_server() {
+    const CHILD: &str = "TALLYHO_STORE_KILLED_CHILD";
+    if let Some(dir) = std::env::var_os(CHILD) {
+        killed_child(Path::new(&dir));
+        return;
+    }
+    let dir = Folder::new("killed");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "moves_survive_a_killed_server",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut id = None;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        // The harness may print the test's name on the same line first.
+        let line = line.unwrap();
+        if let Some((_, n)) = line.split_once("kept ") {
+            id = Some(GameId(n.trim().parse().unwrap()));
+            break;
+        }
+    }
+    // SIGKILL: no destructor, no checkpoint, no clean close.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let id = id.expect("the child kept its moves");
+
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.adjourn_all().unwrap(), 1);
+    let games = store.unfinished().unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].id, id);
+    assert_eq!(games[0].moves, ["A8-B7", "H1-G2", "B7-A8", "G2-F3"]);
+    assert!(games[0].adjourned);
+}
+
+#[test]
+fn moves_from_many_threads_are_all_kept() {
+    let dir = Folder::new("threads");
+    let store = Store::open(dir.path()).unwrap();
+    let games: Vec<GameId> = (0..8)
+        .map(|_| {
+            let game = new_game(
+                "fox",
+                [seat("a", "fox", None), seat("b", "hounds", None)],
+                false,
+            );
+            store.begin_game(&game).unwrap()
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for &id in &games {
+            let store = store.clone();
+            scope.spawn(move || {
+                for ply in 0..40 {
+                    store.add_move(id, ply, &format!("m{ply}")).unwrap();
+                }
+                // Refused moves in the middle undo only themselves.
+                assert!(store.add_move(id, 99, "x").is_err());
+            });
+        }
+    });
+    let kept = store.unfinished().unwrap();
+    assert_eq!(kept.len(), 8);
+    for game in kept {
+        let expected: Vec<String> = (0..40).map(|ply| format!("m{ply}")).collect();
+        assert_eq!(game.moves, expected, "game {}", game.id);
+    }
+}
+
+/// A real game of Fox and Hounds, to the end, for `tallyho history`.
+fn fox_game() -> (NewGame, Record) {
+    let setup = Setup::default();
+    let mut game = Game::new(Rules::start(&setup));
+    while game.outcome(&setup).is_none() {
+        let mv = setup.legal_moves(game.position())[0];
+        game.play(&setup, mv).unwrap();
+    }
+    let outcome = game.outcome(&setup).unwrap();
+    let seats = vec![
+        Seat {
+            name: "Ann".to_string(),
+            side: "fox".to_string(),
+            level: None,
+        },
+        Seat {
+            name: "Bob".to_string(),
+            side: "hounds".to_string(),
+            level: None,
+        },
+    ];
+    let record = Record::of_game(&setup, "default", seats, &game, outcome, None);
+    let new = NewGame {
+        game: record.game.clone(),
+        flow: record.flow.clone(),
+        setup: record.setup.clone().into_iter().collect(),
+        start: record.start.clone(),
+        seats: [seat("Ann", "fox", None), seat("Bob", "hounds", None)],
+        rated: false,
+    };
+    (new, record)
+}
+
+#[test]
+fn finished_games_go_to_the_database_and_to_history_jsonl() {
+    let dir = Folder::new("finished");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let (mut new, record) = fox_game();
+    new.seats[0].player = person(ann);
+    let id = store.begin_game(&new).unwrap();
+    for (ply, mv) in (0..).zip(&record.moves) {
+        store.add_move(id, ply, mv).unwrap();
+    }
+    let finished = store.finish_game(id, &record, false).unwrap();
+    assert_eq!(finished.number, Some(1));
+    assert_eq!(finished.log_error, None);
+    assert!(finished.ratings.is_empty(), "an unrated game");
+    assert!(store.unfinished().unwrap().is_empty());
+    assert!(matches!(
+        store.add_move(id, 0, "A8-B7"),
+        Err(StoreError::AlreadyFinished(_))
+    ));
+    let again = store.finish_game(id, &record, false).unwrap_err();
+    assert_eq!(again.to_string(), format!("game {id} has already finished"));
+
+    let second = new_game(
+        "fox",
+        [
+            seat("guest1", "fox", None),
+            seat("Ann", "hounds", person(ann)),
+        ],
+        false,
+    );
+    assert_eq!(play(&store, &second, Some("hounds")).number, Some(2));
+
+    let log = logged(&store.history_path());
+    assert_eq!(log.len(), 2);
+    assert_eq!(
+        log[0],
+        Record {
+            number: 1,
+            ..record.clone()
+        }
+    );
+    assert_eq!(log[1].number, 2);
+    assert_eq!(log[1].seats[1].name, "Ann");
+
+    let history = store.history(ann, 10).unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[0], log[0], "oldest first, newest last");
+    assert_eq!(history[1], log[1]);
+    assert_eq!(store.history(ann, 1).unwrap(), [log[1].clone()]);
+
+    // The local game log's own commands read the server's games.
+    let output = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .arg("history")
+        .arg("--history")
+        .arg(store.history_path())
+        .output()
+        .unwrap();
+    let table = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{table}");
+    assert!(table.contains("Ann (fox)"), "{table}");
+    assert!(table.contains("Bob (hounds)"), "{table}");
+    assert!(table.contains("guest1 (fox)"), "{table}");
+}
+
+#[test]
+fn a_game_the_log_could_not_take_goes_there_on_the_next_start_once() {
+    let dir = Folder::new("relog");
+    let store = Store::open(dir.path()).unwrap();
+    // A folder where the log should be: the log cannot take the game.
+    fs::create_dir(store.history_path()).unwrap();
+    let game = new_game(
+        "fox",
+        [seat("guest1", "fox", None), seat("guest2", "hounds", None)],
+        false,
+    );
+    let finished = play(&store, &game, Some("fox"));
+    assert_eq!(finished.number, None);
+    let said = finished.log_error.unwrap();
+    assert!(said.contains("is not a regular file"), "{said}");
+    drop(store);
+
+    fs::remove_dir(dir.path().join("history.jsonl")).unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let log = logged(&store.history_path());
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].seats[0].name, "guest1");
+    drop(store);
+
+    // Appended but its number not noted (the server stopped between the
+    // two): the next start finds it in the log and appends nothing.
+    let conn = rusqlite::Connection::open(dir.path().join("server.db")).unwrap();
+    conn.execute("UPDATE finished SET log_number = NULL", [])
+        .unwrap();
+    drop(conn);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(logged(&store.history_path()).len(), 1);
+    let game = new_game(
+        "fox",
+        [seat("guest3", "fox", None), seat("guest4", "hounds", None)],
+        false,
+    );
+    assert_eq!(play(&store, &game, None).number, Some(2));
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn a_rated_win_moves_the_winner_up_and_the_loser_down_in_that_game_only() {
+    let dir = Folder::new("win");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let start = Rating::default();
+    assert_eq!(
+        (start.rating, start.deviation, start.volatility, start.games),
+        (1500.0, 350.0, 0.06, 0)
+    );
+    let game = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("Bob", "hounds", person(bob)),
+        ],
+        true,
+    );
+    let finished = play(&store, &game, Some("fox"));
+    let [(a_name, a_before, a_after), (b_name, b_before, b_after)] =
+        <[_; 2]>::try_from(finished.ratings).unwrap();
+    assert_eq!((a_name.as_str(), b_name.as_str()), ("Ann", "Bob"));
+    assert_eq!((a_before, b_before), (start, start));
+    assert!(a_after.rating > 1500.0 && b_after.rating < 1500.0);
+    assert!(
+        close(a_after.rating - 1500.0, 1500.0 - b_after.rating),
+        "symmetric"
+    );
+    assert!(a_after.deviation < 350.0 && b_after.deviation < 350.0);
+    assert_eq!((a_after.games, b_after.games), (1, 1));
+
+    let ann_fox = store.rating(&PlayerRef::Account(ann), "fox").unwrap();
+    assert_eq!(ann_fox, a_after);
+    assert_eq!(
+        store.rating(&PlayerRef::Account(ann), "draughts").unwrap(),
+        start
+    );
+
+    let board = store.ratings(Some("fox")).unwrap();
+    let names: Vec<&str> = board.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["Ann", "Bob"], "best first");
+    assert!(board.iter().all(|r| !r.computer && r.game == "fox"));
+    assert!(store.ratings(Some("draughts")).unwrap().is_empty());
+
+    // Seat 1 winning: the ratings move the other way, and survive a restart.
+    play(&store, &game, Some("hounds"));
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    let ann_now = store.rating(&PlayerRef::Account(ann), "fox").unwrap();
+    assert!(ann_now.rating < a_after.rating);
+    assert_eq!(ann_now.games, 2);
+}
+
+#[test]
+fn a_draw_moves_the_weaker_player_up_and_equals_only_in_certainty() {
+    let dir = Folder::new("draw");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let cat = account(&store, "Cat");
+    let game = |a: AccountId, b: AccountId| {
+        new_game(
+            "draughts",
+            [seat("x", "black", person(a)), seat("y", "white", person(b))],
+            true,
+        )
+    };
+    let even = play(&store, &game(ann, bob), None);
+    for (_, before, after) in &even.ratings {
+        assert!(close(after.rating, before.rating), "{after:?}");
+        assert!(after.deviation < before.deviation);
+    }
+    // Ann beats Cat, then Cat draws with Ann: Cat gains, Ann loses.
+    play(&store, &game(ann, cat), Some("black"));
+    let draw = play(&store, &game(cat, ann), None);
+    let [
+        (cat_name, cat_before, cat_after),
+        (ann_name, ann_before, ann_after),
+    ] = <[_; 2]>::try_from(draw.ratings).unwrap();
+    assert_eq!((cat_name.as_str(), ann_name.as_str()), ("Cat", "Ann"));
+    assert!(ann_before.rating > cat_before.rating);
+    assert!(cat_after.rating > cat_before.rating);
+    assert!(ann_after.rating < ann_before.rating);
+}
+
+#[test]
+fn a_computer_level_is_a_rated_player_of_its_own_game() {
+    let dir = Folder::new("computer");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let cunning = PlayerRef::Computer {
+        level: "cunning".to_string(),
+    };
+    let game = new_game(
+        "draughts",
+        [
+            seat("Computer", "black", computer("cunning")),
+            seat("Ann", "white", person(ann)),
+        ],
+        true,
+    );
+    let finished = play(&store, &game, Some("white"));
+    assert_eq!(finished.ratings[0].0, "cunning");
+    let level = store.rating(&cunning, "draughts").unwrap();
+    assert!(level.rating < 1500.0);
+    assert_eq!(level.games, 1);
+    assert!(
+        store
+            .rating(&PlayerRef::Account(ann), "draughts")
+            .unwrap()
+            .rating
+            > 1500.0
+    );
+    assert_eq!(store.rating(&cunning, "fish").unwrap(), Rating::default());
+
+    let board = store.ratings(None).unwrap();
+    let rows: Vec<(&str, bool, &str)> = board
+        .iter()
+        .map(|r| (r.name.as_str(), r.computer, r.game.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [("Ann", false, "draughts"), ("cunning", true, "draughts")]
+    );
+
+    // Two computers, or a player against themself, move nothing.
+    let machines = new_game(
+        "draughts",
+        [
+            seat("C1", "black", computer("cunning")),
+            seat("C2", "white", computer("rubbish")),
+        ],
+        true,
+    );
+    assert!(play(&store, &machines, Some("black")).ratings.is_empty());
+    let alone = new_game(
+        "draughts",
+        [
+            seat("Ann", "black", person(ann)),
+            seat("Ann", "white", person(ann)),
+        ],
+        true,
+    );
+    assert!(play(&store, &alone, Some("black")).ratings.is_empty());
+    assert_eq!(store.rating(&cunning, "draughts").unwrap(), level);
+}
+
+#[test]
+fn guests_and_unrated_games_leave_ratings_alone() {
+    let dir = Folder::new("unrated");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let with_guest = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("guest1", "hounds", None),
+        ],
+        true,
+    );
+    assert!(play(&store, &with_guest, Some("fox")).ratings.is_empty());
+    let unrated = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("Bob", "hounds", person(bob)),
+        ],
+        false,
+    );
+    assert!(play(&store, &unrated, Some("fox")).ratings.is_empty());
+    // Offered as rated, finished as unrated (the caller's word counts).
+    let id = store
+        .begin_game(&NewGame {
+            rated: true,
+            ..unrated.clone()
+        })
+        .unwrap();
+    let finished = store
+        .finish_game(id, &record_of(&unrated, Some("fox"), &[]), false)
+        .unwrap();
+    assert!(finished.ratings.is_empty());
+    assert_eq!(
+        store.rating(&PlayerRef::Account(ann), "fox").unwrap(),
+        Rating::default()
+    );
+    assert!(store.ratings(None).unwrap().is_empty());
+    assert_eq!(store.history(ann, 10).unwrap().len(), 3);
+}
+
+#[test]
+fn a_rated_game_whose_winner_is_no_seat_stays_in_progress() {
+    let dir = Folder::new("winner");
+    let store = Store::open(dir.path()).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let game = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("Bob", "hounds", person(bob)),
+        ],
+        true,
+    );
+    let id = store.begin_game(&game).unwrap();
+    let refused = store
+        .finish_game(id, &record_of(&game, Some("geese"), &[]), true)
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "game {id}'s winner geese is not the side of exactly one seat, so it cannot be rated; the game stays in progress"
+        )
+    );
+    assert_eq!(store.unfinished().unwrap().len(), 1);
+    assert!(!store.history_path().exists(), "nothing logged");
+    assert!(store.ratings(None).unwrap().is_empty());
+}
+
+#[test]
+fn a_seat_of_an_account_that_does_not_exist_is_refused() {
+    let dir = Folder::new("noaccount");
+    let store = Store::open(dir.path()).unwrap();
+    let game = new_game(
+        "fox",
+        [
+            seat("Who", "fox", person(AccountId(42))),
+            seat("g", "hounds", None),
+        ],
+        true,
+    );
+    let refused = store.begin_game(&game).unwrap_err();
+    assert_eq!(refused.to_string(), "there is no account 42");
+    assert!(store.unfinished().unwrap().is_empty());
+}
+
+#[test]
+fn a_damaged_database_is_refused_with_its_name() {
+    let dir = Folder::new("damaged");
+    fs::create_dir_all(dir.path()).unwrap();
+    let db = dir.path().join("server.db");
+    fs::write(&db, "these are not the pages of a database\n".repeat(200)).unwrap();
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(
+        matches!(refused, StoreError::NotADatabase(_)),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{} is not a database tallyho can read (damaged, or not an SQLite file): move it aside to start an empty store, or restore it from a backup",
+            db.display()
+        )
+    );
+    assert_eq!(
+        fs::read(&db).unwrap(),
+        "these are not the pages of a database\n"
+            .repeat(200)
+            .as_bytes(),
+        "the file is left as it was"
+    );
+}
+
+#[test]
+fn a_database_damaged_inside_is_found_on_open() {
+    let dir = Folder::new("inside");
+    let store = Store::open(dir.path()).unwrap();
+    for n in 0..300 {
+        account(&store, &format!("player{n:04}"));
+    }
+    store.flush().unwrap();
+    drop(store);
+    let db = dir.path().join("server.db");
+    let mut bytes = fs::read(&db).unwrap();
+    assert!(bytes.len() > 8 * 4096, "several pages");
+    // Scribble over every page but the first (the header and schema).
+    for byte in bytes.iter_mut().skip(4096) {
+        *byte = 0x5a;
+    }
+    fs::write(&db, &bytes).unwrap();
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(
+        matches!(
+            refused,
+            StoreError::Damaged(..) | StoreError::NotADatabase(_)
+        ),
+        "{refused:?}"
+    );
+    assert!(refused.to_string().contains("server.db"), "{refused}");
+}
+
+#[test]
+fn another_programs_database_and_a_newer_one_are_refused() {
+    let dir = Folder::new("foreign");
+    fs::create_dir_all(dir.path()).unwrap();
+    let db = dir.path().join("server.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE recipes (name TEXT)")
+        .unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(matches!(refused, StoreError::Foreign(_)), "{refused:?}");
+    assert!(
+        refused
+            .to_string()
+            .contains("another program's SQLite database")
+    );
+
+    let dir = Folder::new("newer");
+    drop(Store::open(dir.path()).unwrap());
+    let conn = rusqlite::Connection::open(dir.path().join("server.db")).unwrap();
+    conn.execute_batch("PRAGMA user_version = 99").unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(
+        refused.to_string().contains(
+            "was written by a newer tallyho (its schema is version 99; this one knows up to 1)"
+        ),
+        "{refused}"
+    );
+}
+
+#[test]
+fn one_server_at_a_time_uses_a_data_folder() {
+    let dir = Folder::new("inuse");
+    let store = Store::open(dir.path()).unwrap();
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(matches!(refused, StoreError::InUse(_)), "{refused:?}");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("another tallyho server is using the data folder")
+    );
+    let clone = store.clone();
+    drop(store);
+    assert!(Store::open(dir.path()).is_err(), "a clone keeps it open");
+    drop(clone);
+    assert!(Store::open(dir.path()).is_ok());
+}
+
+#[test]
+fn a_file_where_the_folder_should_be_is_refused() {
+    let dir = Folder::new("file");
+    fs::create_dir_all(dir.path()).unwrap();
+    let file = dir.path().join("serve");
+    fs::write(&file, "x").unwrap();
+    let refused = Store::open(&file).err().unwrap();
+    assert!(matches!(refused, StoreError::NotAFolder(_)), "{refused:?}");
+}
