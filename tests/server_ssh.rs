@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use tallyho::server::Server;
 use tallyho::server::limits::{Gate, Limits};
 use tallyho::server::ssh;
+use tallyho::server::{Rules, Server};
 
 /// How long any one client may take before it is killed and the test fails.
 const CLIENT_TIME: Duration = Duration::from_secs(30);
@@ -61,7 +61,11 @@ impl Door {
     }
 
     fn start_with(data: &Path, limits: Limits) -> Door {
-        let server = Server::new(data.to_path_buf(), Gate::new(limits));
+        let rules = Rules {
+            grace: Duration::from_secs(120),
+            think: Duration::from_millis(50),
+        };
+        let server = Server::open(data.to_path_buf(), Gate::new(limits), rules).unwrap();
         let (port_tx, port_rx) = std::sync::mpsc::channel();
         let serving = server.clone();
         let thread = std::thread::spawn(move || {
@@ -169,7 +173,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 #[test]
-fn a_key_logs_in_and_a_script_gets_its_answers() {
+fn a_key_is_an_account_and_a_script_gets_its_answers() {
     if !have_openssh() {
         return;
     }
@@ -182,8 +186,12 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    // The ssh user name is the handle; every line is echoed after its prompt.
-    assert!(stdout.starts_with("Welcome to tallyho, ann."), "{stdout}");
+    // A new key claims the ssh user name as its handle; every line is
+    // echoed after its prompt.
+    assert!(
+        stdout.starts_with("Your key is now the account ann: log in with it to play as ann again.\nWelcome to tallyho, ann. Your games are rated."),
+        "{stdout}"
+    );
     assert!(stdout.contains("> who\n"), "{stdout}");
     assert!(stdout.contains("ann"), "{stdout}");
     assert!(
@@ -194,6 +202,30 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     assert!(stdout.contains("> quit\nGoodbye."), "{stdout}");
     // No terminal: the text is as the session wrote it.
     assert!(!stdout.contains('\r'), "{stdout:?}");
+    // The same key is the same account, whatever user name ssh is given.
+    let out = run(
+        ssh_command(&door, &dir, "someone", Some(&key)).arg("-T"),
+        b"quit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.starts_with("Welcome to tallyho, ann. Your games are rated."),
+        "{stdout}"
+    );
+    // Another key is another account.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let other_key = keygen(&other);
+    let out = run(
+        ssh_command(&door, &dir, "bob", Some(&other_key)).arg("-T"),
+        b"quit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Your key is now the account bob"),
+        "{stdout}"
+    );
 }
 
 #[test]
