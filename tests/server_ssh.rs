@@ -715,3 +715,53 @@ fn garbage_on_the_port_ends_that_connection_and_no_other() {
     guest.expect("Goodbye.");
     assert!(guest.finish());
 }
+
+#[test]
+fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("drop");
+    let door = Door::start(&dir.join("serve"));
+    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
+    std::fs::create_dir_all(&ann_dir).unwrap();
+    std::fs::create_dir_all(&bob_dir).unwrap();
+    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
+    let ann_ssh = || Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
+    let mut ann = ann_ssh();
+    ann.expect("> ");
+    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
+    bob.expect("> ");
+    ann.send("seek fox --side fox");
+    ann.expect("Seek 1 is open");
+    bob.send("accept 1");
+    bob.expect("ann (fox) against bob (hounds)");
+    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
+    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
+    let from = ["A8", "B7", "C6", "D5", "E4", "F3"];
+    for (i, to) in fox.iter().enumerate() {
+        if i == 3 {
+            // ann's connection drops (ssh is killed) with the fox to move.
+            drop(ann);
+            bob.expect("ann has left the game.");
+            ann = ann_ssh();
+            ann.expect("Welcome to tallyho, ann.");
+            bob.expect("ann is back.");
+        }
+        ann.expect("Move fox to (");
+        ann.send(to);
+        if let Some(hound) = hounds.get(i) {
+            bob.expect(&format!("ann moved {}-{to}", from[i]));
+            bob.expect("Move (");
+            bob.send(hound);
+        }
+    }
+    for client in [&mut ann, &mut bob] {
+        client.expect("Fox, ann won! The fox reached row 1.");
+        client.expect("> ");
+        client.send("quit");
+        client.expect("Goodbye.");
+    }
+    assert!(ann.finish());
+    assert!(bob.finish());
+}
