@@ -316,6 +316,17 @@ fn games_in_progress_come_back_oldest_first_and_adjourned() {
 /// The child of the kill test: keeps moves, says so, and waits to be killed.
 fn killed_child(dir: &Path) {
     let store = Store::open(dir).unwrap();
+    let ann = account(&store, "Ann");
+    let bob = account(&store, "Bob");
+    let rated = new_game(
+        "fox",
+        [
+            seat("Ann", "fox", person(ann)),
+            seat("Bob", "hounds", person(bob)),
+        ],
+        true,
+    );
+    play(&store, &rated, Some("fox"));
     let game = new_game(
         "fox",
         [seat("guest1", "fox", None), seat("guest2", "hounds", None)],
@@ -331,7 +342,7 @@ fn killed_child(dir: &Path) {
 }
 
 #[test]
-fn moves_survive_a_killed_server() {
+fn moves_finished_games_and_ratings_survive_a_killed_server() {
     const CHILD: &str = "TALLYHO_STORE_KILLED_CHILD";
     if let Some(dir) = std::env::var_os(CHILD) {
         killed_child(Path::new(&dir));
@@ -341,7 +352,7 @@ fn moves_survive_a_killed_server() {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "moves_survive_a_killed_server",
+            "moves_finished_games_and_ratings_survive_a_killed_server",
             "--nocapture",
             "--test-threads=1",
         ])
@@ -364,6 +375,11 @@ fn moves_survive_a_killed_server() {
     let id = id.expect("the child kept its moves");
 
     let store = Store::open(dir.path()).unwrap();
+    let ann = store.account_for_key("SHA256:key-of-Ann").unwrap().unwrap();
+    let rating = store.rating(&PlayerRef::Account(ann.id), "fox").unwrap();
+    assert!(rating.rating > 1500.0 && rating.games == 1, "{rating:?}");
+    assert_eq!(store.history(ann.id, 10).unwrap().len(), 1);
+    assert_eq!(logged(&store.history_path()).len(), 1);
     assert_eq!(store.adjourn_all().unwrap(), 1);
     let games = store.unfinished().unwrap();
     assert_eq!(games.len(), 1);
@@ -897,4 +913,12 @@ fn a_file_where_the_folder_should_be_is_refused() {
     fs::write(&file, "x").unwrap();
     let refused = Store::open(&file).err().unwrap();
     assert!(matches!(refused, StoreError::NotAFolder(_)), "{refused:?}");
+}
+
+#[test]
+fn the_store_is_shared_between_threads() {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<Store>();
+    fn sendable<T: Send + Sync>() {}
+    sendable::<StoreError>();
 }

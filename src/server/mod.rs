@@ -218,6 +218,10 @@ pub fn start(config: Config) -> std::io::Result<Running> {
             }
         }
     };
+    if config.ssh_port.is_some() {
+        // A host key that cannot be read or made stops the start, not the door.
+        ssh::host_key(&config.data).map_err(std::io::Error::other)?;
+    }
     let ssh = bind(config.ssh_port)?;
     let lines = bind(config.line_port)?;
     let ssh_addr = ssh.as_ref().map(|l| l.local_addr()).transpose()?;
@@ -231,7 +235,9 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                 if let Some(listener) = lines {
                     tasks.push(tokio::spawn(lines::serve(listener, doors.clone())));
                 }
-                let _ = ssh;
+                if let Some(listener) = ssh {
+                    tasks.push(tokio::spawn(ssh::serve(listener, doors.clone())));
+                }
                 doors.shutdown().cancelled().await;
                 let farewell = doors.clone();
                 let _ = tokio::task::spawn_blocking(move || {

@@ -144,7 +144,7 @@ pub(super) fn open_writer(path: &Path, synchronous: &str) -> Result<Connection, 
     if !ours && (application != 0 || tables > 0) {
         return Err(StoreError::Foreign(path.to_path_buf()));
     }
-    if version > VERSION {
+    if ours && version > VERSION {
         return Err(StoreError::TooNew {
             path: path.to_path_buf(),
             found: version,

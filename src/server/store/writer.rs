@@ -305,4 +305,35 @@ mod tests {
         drop(jobs);
         thread.join().unwrap();
     }
+
+    #[test]
+    fn a_full_database_answers_with_an_error_and_the_writer_goes_on() {
+        let path = PathBuf::from("server.db");
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (b BLOB); PRAGMA max_page_count = 8")
+            .unwrap();
+        let (jobs, thread) = start(conn, path.clone()).unwrap();
+        let big = |conn: &Connection| -> Result<(), StoreError> {
+            conn.execute("INSERT INTO t (b) VALUES (zeroblob(100000))", [])
+                .map(drop)
+                .map_err(|e| StoreError::sqlite(Path::new("server.db"), "keep a move", e))
+        };
+        let (reply, answer) = sync_channel(1);
+        jobs.send(job(path.clone(), big, reply)).unwrap();
+        let refused = answer.recv().unwrap().unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "server.db: could not keep a move: database or disk is full"
+        );
+        let (reply, answer) = sync_channel(1);
+        let small = |conn: &Connection| -> Result<(), StoreError> {
+            conn.execute("INSERT INTO t (b) VALUES (x'00')", [])
+                .unwrap();
+            Ok(())
+        };
+        jobs.send(job(path, small, reply)).unwrap();
+        answer.recv().unwrap().unwrap();
+        drop(jobs);
+        thread.join().unwrap();
+    }
 }

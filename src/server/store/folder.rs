@@ -1,0 +1,59 @@
+//! The data folder: made private, locked by one server at a time, and the
+//! database file made readable by its owner only.
+
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::Path;
+
+use super::{LOCK_FILE, StoreError};
+
+/// Makes the data folder (mode 0700) if it is missing.
+pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(StoreError::NotAFolder(dir.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| StoreError::Folder(dir.to_path_buf(), e)),
+        Err(e) => Err(StoreError::Folder(dir.to_path_buf(), e)),
+    }
+}
+
+/// Takes the data folder's lock, held as long as the file stays open.
+pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
+    let path = dir.join(LOCK_FILE);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(&path)
+        .map_err(|e| StoreError::Folder(path.clone(), e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(StoreError::InUse(dir.to_path_buf())),
+        Err(fs::TryLockError::Error(e)) => Err(StoreError::Folder(path, e)),
+    }
+}
+
+/// Makes an empty `server.db` readable by its owner only (SQLite's own
+/// files beside it take its mode); refuses what is not a file.
+pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
+    match fs::metadata(db) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(StoreError::NotADatabase(db.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(db)
+            .map(drop)
+            .map_err(|e| StoreError::Folder(db.to_path_buf(), e)),
+        Err(e) => Err(StoreError::Folder(db.to_path_buf(), e)),
+    }
+}
