@@ -261,6 +261,21 @@ impl Server {
         ));
     }
 
+    /// A session has ended: every seat it held is parked, and it watches
+    /// nothing any more.
+    pub(crate) fn left(&self, id: SessionId) {
+        for room in self.hub().rooms() {
+            let seat = {
+                let mut st = room.lock();
+                st.watchers.retain(|&w| w != id);
+                st.seat_of(id)
+            };
+            if let Some(seat) = seat {
+                self.park(&room, seat, Instant::now());
+            }
+        }
+    }
+
     /// The player of `seat` has left (or their connection dropped): the
     /// seat waits, the opponent is told, and the grace time runs.
     pub(crate) fn park(&self, room: &Arc<Room>, seat: usize, now: Instant) {

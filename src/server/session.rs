@@ -32,6 +32,9 @@ pub(super) fn spawn(server: Server, link: Link) {
             // Dropping the session's ends of the link lets the door send
             // what is left, then close.
             drop(session);
+            // However the session ended (a write that failed, a reader that
+            // fell behind), its games wait for it and its opponents are told.
+            server.left(id);
             server.hub().leave(id);
         });
 }
