@@ -290,3 +290,55 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     assert!(listed.contains("ann (fox)"), "{listed}");
     assert!(listed.contains("bob (hounds)"), "{listed}");
 }
+
+#[test]
+fn sigterm_tells_the_players_and_the_server_exits_0() {
+    let dir = scratch("term");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
+        .arg(dir.join("serve"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first.trim().strip_prefix("lines ").unwrap().to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut seen = String::new();
+    let mut buf = [0; 4096];
+    while !seen.contains("> ") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The player is told, then the connection closes.
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+            Err(e) => panic!("{e}: {seen}"),
+        }
+    }
+    assert!(seen.contains("The server is shutting down."), "{seen}");
+    let end = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < end, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
