@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use tallyho::server::{Rules, Server};
 use tallyho::server::limits::{Gate, Limits};
 use tallyho::server::ssh;
+use tallyho::server::{Rules, Server};
 
 /// How long any one client may take before it is killed and the test fails.
 const CLIENT_TIME: Duration = Duration::from_secs(30);
@@ -61,7 +61,11 @@ impl Door {
     }
 
     fn start_with(data: &Path, limits: Limits) -> Door {
-        let server = Server::open(data.to_path_buf(), Gate::new(limits), Rules::default()).unwrap();
+        let rules = Rules {
+            grace: Duration::from_secs(120),
+            think: Duration::from_millis(50),
+        };
+        let server = Server::open(data.to_path_buf(), Gate::new(limits), rules).unwrap();
         let (port_tx, port_rx) = std::sync::mpsc::channel();
         let serving = server.clone();
         let thread = std::thread::spawn(move || {
@@ -169,7 +173,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 #[test]
-fn a_key_logs_in_and_a_script_gets_its_answers() {
+fn a_key_is_an_account_and_a_script_gets_its_answers() {
     if !have_openssh() {
         return;
     }
@@ -182,12 +186,10 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    // The ssh user name is the handle of the key's new account; every line
-    // is echoed after its prompt.
+    // A new key claims the ssh user name as its handle; every line is
+    // echoed after its prompt.
     assert!(
-        stdout.starts_with(
-            "Your key is now the account ann: log in with it to play as ann again.\nWelcome to tallyho, ann. Your games are rated."
-        ),
+        stdout.starts_with("Your key is now the account ann: log in with it to play as ann again.\nWelcome to tallyho, ann. Your games are rated."),
         "{stdout}"
     );
     assert!(stdout.contains("> who\n"), "{stdout}");
@@ -200,6 +202,30 @@ fn a_key_logs_in_and_a_script_gets_its_answers() {
     assert!(stdout.contains("> quit\nGoodbye."), "{stdout}");
     // No terminal: the text is as the session wrote it.
     assert!(!stdout.contains('\r'), "{stdout:?}");
+    // The same key is the same account, whatever user name ssh is given.
+    let out = run(
+        ssh_command(&door, &dir, "someone", Some(&key)).arg("-T"),
+        b"quit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.starts_with("Welcome to tallyho, ann. Your games are rated."),
+        "{stdout}"
+    );
+    // Another key is another account.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let other_key = keygen(&other);
+    let out = run(
+        ssh_command(&door, &dir, "bob", Some(&other_key)).arg("-T"),
+        b"quit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Your key is now the account bob"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -654,4 +680,88 @@ fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
         assert!(started.elapsed() < CLIENT_TIME, "the place was never freed");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn garbage_on_the_port_ends_that_connection_and_no_other() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("garbage");
+    let door = Door::start(&dir.join("serve"));
+    let mut guest = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    guest.expect("> ");
+    let garbage: [&[u8]; 3] = [
+        &[b'x'; 1 << 20],
+        b"SSH-2.0-evil\r\n\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+        b"\x00\x00\x00\x0c\x0a\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\r\n",
+    ];
+    for bytes in garbage {
+        let mut stream = TcpStream::connect(("127.0.0.1", door.port)).unwrap();
+        stream.set_read_timeout(Some(CLIENT_TIME)).unwrap();
+        // The server may close before all is written.
+        let _ = stream.write_all(bytes);
+        // It is closed in bounded time: the read ends (EOF or reset), it
+        // does not time out.
+        let mut sink = Vec::new();
+        if let Err(e) = stream.read_to_end(&mut sink) {
+            assert_ne!(e.kind(), std::io::ErrorKind::WouldBlock, "never closed");
+            assert_ne!(e.kind(), std::io::ErrorKind::TimedOut, "never closed");
+        }
+    }
+    guest.send("who");
+    guest.expect("(guest)");
+    guest.send("quit");
+    guest.expect("Goodbye.");
+    assert!(guest.finish());
+}
+
+#[test]
+fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("drop");
+    let door = Door::start(&dir.join("serve"));
+    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
+    std::fs::create_dir_all(&ann_dir).unwrap();
+    std::fs::create_dir_all(&bob_dir).unwrap();
+    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
+    let ann_ssh = || Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
+    let mut ann = ann_ssh();
+    ann.expect("> ");
+    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
+    bob.expect("> ");
+    ann.send("seek fox --side fox");
+    ann.expect("Seek 1 is open");
+    bob.send("accept 1");
+    bob.expect("ann (fox) against bob (hounds)");
+    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
+    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
+    let from = ["A8", "B7", "C6", "D5", "E4", "F3"];
+    for (i, to) in fox.iter().enumerate() {
+        if i == 3 {
+            // ann's connection drops (ssh is killed) with the fox to move.
+            drop(ann);
+            bob.expect("ann has left the game.");
+            ann = ann_ssh();
+            ann.expect("Welcome to tallyho, ann.");
+            bob.expect("ann is back.");
+        }
+        ann.expect("Move fox to (");
+        ann.send(to);
+        if let Some(hound) = hounds.get(i) {
+            bob.expect(&format!("ann moved {}-{to}", from[i]));
+            bob.expect("Move (");
+            bob.send(hound);
+        }
+    }
+    for client in [&mut ann, &mut bob] {
+        client.expect("Fox, ann won! The fox reached row 1.");
+        client.expect("> ");
+        client.send("quit");
+        client.expect("Goodbye.");
+    }
+    assert!(ann.finish());
+    assert!(bob.finish());
 }

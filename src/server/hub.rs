@@ -501,6 +501,8 @@ pub struct RoomState {
     /// Said when the game ended otherwise than by the rules: who resigned,
     /// who left.
     pub ending_words: Option<String>,
+    /// Said after the result: how the ratings moved, where the game is kept.
+    pub epilogue: Option<String>,
     /// Bumped at every change, so a session knows to look again.
     pub version: u64,
 }
@@ -518,6 +520,7 @@ impl Room {
                 offer: None,
                 adjourned: false,
                 ending_words: None,
+                epilogue: None,
                 version: 0,
             }),
         }

@@ -84,7 +84,7 @@ impl Server {
         // Its last move ended it, but the server stopped before the game
         // was kept as finished: kept now.
         if st.table.ending().is_some() {
-            self.finish(&room, &st);
+            self.finish(&room, &mut st);
         }
     }
 
@@ -261,6 +261,21 @@ impl Server {
         ));
     }
 
+    /// A session has ended: every seat it held is parked, and it watches
+    /// nothing any more.
+    pub(crate) fn left(&self, id: SessionId) {
+        for room in self.hub().rooms() {
+            let seat = {
+                let mut st = room.lock();
+                st.watchers.retain(|&w| w != id);
+                st.seat_of(id)
+            };
+            if let Some(seat) = seat {
+                self.park(&room, seat, Instant::now());
+            }
+        }
+    }
+
     /// The player of `seat` has left (or their connection dropped): the
     /// seat waits, the opponent is told, and the grace time runs.
     pub(crate) fn park(&self, room: &Arc<Room>, seat: usize, now: Instant) {
@@ -331,7 +346,7 @@ impl Server {
     }
 
     /// Keeps a finished game and takes its room off the list.
-    fn finish(&self, room: &Arc<Room>, st: &RoomState) {
+    fn finish(&self, room: &Arc<Room>, st: &mut RoomState) {
         let sides = st.table.sides();
         let seats: Vec<LoggedSeat> = st
             .seats
@@ -347,15 +362,16 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            self.keep_finished(room, st, &record);
+            st.epilogue = Some(self.keep_finished(room, &record));
         }
         self.hub().close_room(room.number);
     }
 
-    /// Keeps a finished game, and tells its players how their ratings moved.
-    fn keep_finished(&self, room: &Room, st: &RoomState, record: &Record) {
+    /// Keeps a finished game; what to tell its players: how their ratings
+    /// moved, and where it is kept.
+    fn keep_finished(&self, room: &Room, record: &Record) -> String {
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
-        let told = match self.store().finish_game(id, record, room.rated) {
+        match self.store().finish_game(id, record, room.rated) {
             Ok(finished) => {
                 let mut lines: Vec<String> = finished
                     .ratings
@@ -378,9 +394,6 @@ impl Server {
                 lines.join(" ")
             }
             Err(e) => format!("The server could not keep this game: {e}"),
-        };
-        for id in st.seats.iter().filter_map(|s| s.session) {
-            self.hub().notify(id, &Notice::Info(told.clone()));
         }
     }
 

@@ -32,6 +32,9 @@ pub(super) fn spawn(server: Server, link: Link) {
             // Dropping the session's ends of the link lets the door send
             // what is left, then close.
             drop(session);
+            // However the session ended (a write that failed, a reader that
+            // fell behind), its games wait for it and its opponents are told.
+            server.left(id);
             server.hub().leave(id);
         });
 }
@@ -496,10 +499,52 @@ impl Session {
                     "Seek {n}{whom} is open: {}. You are told when someone accepts.",
                     kind.game()
                 ))?;
-                self.event(json!({"event": "seeking", "n": n}))
+                self.event(json!({"event": "seeking", "n": n}))?;
+                if whom.is_empty() {
+                    self.offer_computer(table.as_ref())?;
+                }
+                Ok(())
             }
             Err(why) => self.refuse(&why),
         }
+    }
+
+    /// While a seek waits: the server's computer level whose rating in
+    /// that game is nearest the player's own.
+    fn offer_computer(&mut self, table: &dyn super::table::Table) -> io::Result<()> {
+        use super::store::{AccountId, PlayerRef};
+        let game = table.kind().game();
+        let store = self.server.store();
+        let mine = self
+            .account
+            .and_then(|id| store.rating(&PlayerRef::Account(AccountId(id)), game).ok())
+            .unwrap_or_default()
+            .rating;
+        let nearest = table
+            .levels()
+            .into_iter()
+            .filter_map(|level| {
+                let rating = store
+                    .rating(
+                        &PlayerRef::Computer {
+                            level: level.clone(),
+                        },
+                        game,
+                    )
+                    .ok()?
+                    .rating;
+                Some((level, rating))
+            })
+            .min_by(|a, b| (a.1 - mine).abs().total_cmp(&(b.1 - mine).abs()));
+        let Some((level, rating)) = nearest else {
+            return Ok(());
+        };
+        self.event(
+            json!({"event": "computer", "game": game, "level": level, "rating": rating.round()}),
+        )?;
+        self.say(&format!(
+            "While you wait: the server's computer at {level} is rated nearest you in {game} ({rating:.0}); type play {game} {level} to play it instead."
+        ))
     }
 
     fn seeks(&mut self) -> io::Result<()> {
@@ -815,6 +860,7 @@ impl Session {
             let offer = st.offer;
             let adjourned = st.adjourned;
             let words_now = st.ending_words.clone();
+            let epilogue = st.epilogue.clone();
             let still_seated = seat.is_none_or(|s| st.seats[s].session == Some(self.id));
             let computer = seat.and_then(|s| match &st.seats[1 - s].sitter {
                 Sitter::Computer(level) => Some(level.clone()),
@@ -846,6 +892,9 @@ impl Session {
                     self.say(&words)?;
                 }
                 self.say(&result)?;
+                if let Some(epilogue) = epilogue {
+                    self.say(&epilogue)?;
+                }
                 return Ok(After::Lobby);
             }
             if adjourned || !still_seated {

@@ -751,13 +751,27 @@ impl russh::server::Handler for Handler {
     }
 }
 
+/// The channel is gone: the session's last words go nowhere, but they are
+/// taken until it ends, so that it ends as after any end of input (leaving
+/// its game to wait) and not on a failed write.
+async fn discard(mut output: mpsc::Receiver<Vec<u8>>, closed: CancellationToken) {
+    loop {
+        tokio::select! {
+            text = output.recv() => if text.is_none() {
+                return;
+            },
+            () = closed.cancelled() => return,
+        }
+    }
+}
+
 /// What ends a channel's output task.
 struct Ends {
     /// The session ended, or its client fell behind.
     closed: CancellationToken,
     /// The server is closing every connection.
     closing: CancellationToken,
-    /// The channel is gone.
+    /// The channel is gone (the client closed it, or the connection).
     stop: CancellationToken,
     /// Cancelled by the task to have the whole connection closed.
     kill: CancellationToken,
@@ -788,7 +802,7 @@ async fn pump(
     loop {
         let text = tokio::select! {
             biased;
-            () = stop.cancelled() => return,
+            () = stop.cancelled() => return discard(output, closed).await,
             text = output.recv() => text,
             () = closed.cancelled() => None,
             () = closing.cancelled() => None,
@@ -798,7 +812,7 @@ async fn pump(
             sent = write.data_bytes(to_channel(text)) => if sent.is_err() {
                 return;
             },
-            () = stop.cancelled() => return,
+            () = stop.cancelled() => return discard(output, closed).await,
             // The client stopped reading and its outbox filled.
             () = closed.cancelled() => break,
         }

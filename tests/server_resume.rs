@@ -1,0 +1,344 @@
+//! Never losing a game, with the real OpenSSH client and keys as accounts:
+//! a player whose connection drops comes back within the grace time and
+//! finishes the game; a server killed with SIGKILL mid-game comes back with
+//! the game adjourned, and both players resume it. Loopback only; every
+//! wait is bounded; skipped (with a note) where OpenSSH is missing.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use tallyho::server::limits::Limits;
+use tallyho::server::{self, Config};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn have_openssh() -> bool {
+    let found = ["ssh", "ssh-keygen"].iter().all(|tool| {
+        Command::new(tool)
+            .arg("-V")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    });
+    if !found {
+        eprintln!("note: OpenSSH is not installed; skipped");
+    }
+    found
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-resume-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn keygen(dir: &Path, name: &str) -> PathBuf {
+    let key = dir.join(name);
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .arg(&key)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "ssh-keygen: {made:?}");
+    key
+}
+
+/// A player at an OpenSSH client without a terminal: lines in, text out.
+struct Player {
+    child: Child,
+    input: Option<ChildStdin>,
+    text: Receiver<Vec<u8>>,
+    seen: String,
+    read: usize,
+}
+
+impl Player {
+    fn login(port: u16, dir: &Path, user: &str, key: &Path) -> Player {
+        let mut child = Command::new("ssh")
+            .arg("-p")
+            .arg(port.to_string())
+            .arg("-i")
+            .arg(key)
+            .args([
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "ConnectTimeout=10",
+                "-o",
+                "LogLevel=ERROR",
+                "-F",
+                "/dev/null",
+                "-T",
+            ])
+            .arg("-o")
+            .arg(format!(
+                "UserKnownHostsFile={}",
+                dir.join("known_hosts").display()
+            ))
+            .arg(format!("{user}@127.0.0.1"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let (tx, text) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0; 8192];
+            while let Ok(n @ 1..) = out.read(&mut buf) {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Player {
+            input: child.stdin.take(),
+            child,
+            text,
+            seen: String::new(),
+            read: 0,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let input = self.input.as_mut().unwrap();
+        input.write_all(line.as_bytes()).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    }
+
+    fn wait_for(&mut self, text: &str) -> String {
+        let end = Instant::now() + PATIENCE;
+        loop {
+            if let Some(at) = self.seen[self.read..].find(text) {
+                let upto = self.read + at + text.len();
+                let got = self.seen[self.read..upto].to_string();
+                self.read = upto;
+                return got;
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "waited for {text:?}; got {:?}",
+                &self.seen[self.read..]
+            );
+            if let Ok(bytes) = self.text.recv_timeout(left.min(Duration::from_millis(200))) {
+                self.seen.push_str(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
+    /// The connection drops: the client is killed.
+    fn drop_line(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Ann (the fox) and Bob (the hounds) log in with their keys and start a
+/// rated game of Fox and Hounds; Ann has played A8-B7.
+fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
+    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    ann.wait_for("Welcome to tallyho, ann. Your games are rated.");
+    let mut bob = Player::login(port, dir, "bob", &keys[1]);
+    bob.wait_for("Welcome to tallyho, bob. Your games are rated.");
+    ann.send("seek fox --side fox");
+    let seek = ann.wait_for(" is open: fox.");
+    let n: String = seek
+        .rsplit("Seek ")
+        .next()
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    bob.send(&format!("accept {n}"));
+    bob.wait_for("fox, rated. ann (fox) against bob (hounds).");
+    ann.wait_for("Move fox to (B7)? ");
+    ann.send("A8-B7");
+    bob.wait_for("1. ann moved A8-B7.");
+    bob.wait_for("Move (B1, D1, F1, H1)? ");
+    (ann, bob)
+}
+
+#[test]
+fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("drop");
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let running = server::start(Config {
+        bind: [127, 0, 0, 1].into(),
+        ssh_port: Some(0),
+        line_port: None,
+        data: dir.join("serve"),
+        limits: Limits::default(),
+        rules: server::Rules {
+            grace: Duration::from_secs(60),
+            think: Duration::from_millis(50),
+        },
+    })
+    .unwrap();
+    let port = running.ssh.unwrap().port();
+    let (ann, mut bob) = start_game(port, &dir, &keys);
+    ann.drop_line();
+    bob.wait_for("ann has left the game. They have 60 seconds to come back");
+    // Bob moves while Ann is away; the move waits for her.
+    bob.send("B1-A2");
+    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    ann.wait_for("Welcome to tallyho, ann.");
+    ann.wait_for("1. ann moved A8-B7.");
+    ann.wait_for("2. bob moved B1-A2.");
+    ann.wait_for("Move fox to (");
+    bob.wait_for("ann is back.");
+    ann.send("resign");
+    for p in [&mut ann, &mut bob] {
+        p.wait_for("ann resigned.");
+        p.wait_for("bob's fox rating: 1500 to ");
+    }
+    drop((ann, bob));
+    running.stop();
+}
+
+/// `tallyho serve` as a child process, and the ssh port it printed.
+fn serve(data: &Path) -> (Child, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
+        .arg(data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let port = first
+        .trim()
+        .strip_prefix("ssh 127.0.0.1:")
+        .unwrap_or_else(|| panic!("the first line names the ssh door: {first:?}"))
+        .parse()
+        .unwrap();
+    (child, port)
+}
+
+#[test]
+fn a_game_survives_a_killed_server_and_is_resumed() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("kill");
+    let data = dir.join("serve");
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let (mut first, port) = serve(&data);
+    let (ann, bob) = start_game(port, &dir, &keys);
+    // SIGKILL: no farewell, no flush.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    drop((ann, bob));
+    let (mut second, port) = serve(&data);
+    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    ann.wait_for("Welcome to tallyho, ann.");
+    ann.send("games");
+    ann.wait_for("fox: ann against bob, 1 ply, adjourned");
+    ann.send("resume");
+    ann.wait_for("resumes when both players are online, and bob is not.");
+    let mut bob = Player::login(port, &dir, "bob", &keys[1]);
+    bob.wait_for("Welcome to tallyho, bob.");
+    bob.send("resume");
+    for p in [&mut ann, &mut bob] {
+        p.wait_for("fox, rated. ann (fox) against bob (hounds).");
+        p.wait_for("1. ann moved A8-B7.");
+    }
+    bob.wait_for("Move (B1, D1, F1, H1)? ");
+    bob.send("B1-A2");
+    ann.wait_for("2. bob moved B1-A2.");
+    ann.send("resign");
+    ann.wait_for("ann resigned.");
+    drop((ann, bob));
+    let _ = second.kill();
+    let _ = second.wait();
+    // The finished game is in the server's log, as the local log reads it.
+    let history = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .arg("history")
+        .arg("--history")
+        .arg(data.join("history.jsonl"))
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&history.stdout);
+    assert!(history.status.success(), "{history:?}");
+    assert!(listed.contains("ann (fox)"), "{listed}");
+    assert!(listed.contains("bob (hounds)"), "{listed}");
+}
+
+#[test]
+fn sigterm_tells_the_players_and_the_server_exits_0() {
+    let dir = scratch("term");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
+        .arg(dir.join("serve"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first.trim().strip_prefix("lines ").unwrap().to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut seen = String::new();
+    let mut buf = [0; 4096];
+    while !seen.contains("> ") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The player is told, then the connection closes.
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+            Err(e) => panic!("{e}: {seen}"),
+        }
+    }
+    assert!(seen.contains("The server is shutting down."), "{seen}");
+    let end = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < end, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
