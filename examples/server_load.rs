@@ -149,6 +149,11 @@ fn serve(data: &Path) {
 struct Stats {
     /// Every move's round trip.
     round_trips: Vec<Duration>,
+    /// The round trips of the moves answered by a position with no legal
+    /// moves, a game's last (the server keeps the finished game before it
+    /// answers), and of the others. Both are in `round_trips` too.
+    endings: Vec<Duration>,
+    others: Vec<Duration>,
     /// Games that reached their `end`.
     finished: u64,
     /// Games resigned at the ply cap.
@@ -362,7 +367,19 @@ async fn game(
             }
             "position" => {
                 if let Some(p) = pending.take_if(|p| p.shown) {
-                    stats(shared).round_trips.push(p.sent.elapsed());
+                    let took = p.sent.elapsed();
+                    let mut st = stats(shared);
+                    st.round_trips.push(took);
+                    // No legal moves after a move: it ended the game.
+                    if event
+                        .get("legal")
+                        .and_then(Value::as_array)
+                        .is_some_and(Vec::is_empty)
+                    {
+                        st.endings.push(took);
+                    } else {
+                        st.others.push(took);
+                    }
                     refused = 0;
                 }
                 legal = event
@@ -645,6 +662,8 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
 
     let mut st = stats(&shared);
     st.round_trips.sort_unstable();
+    st.endings.sort_unstable();
+    st.others.sort_unstable();
     let expected = pairs as u64 * u64::from(args.games);
     if let Some(t) = connected_in {
         let rss = connected_rss.map_or_else(String::new, |kb| {
@@ -671,6 +690,18 @@ fn run(args: &Args, kinds: &[&'static str]) -> Result<bool, String> {
         ms(quantile(&st.round_trips, 0.99)),
         ms(st.round_trips.last().copied().unwrap_or_default())
     );
+    for (what, list) in [
+        ("a game's last moves", &st.endings),
+        ("the other moves", &st.others),
+    ] {
+        println!(
+            "  {what} ({}): median {}, p99 {}, max {}",
+            list.len(),
+            ms(quantile(list, 0.5)),
+            ms(quantile(list, 0.99)),
+            ms(list.last().copied().unwrap_or_default())
+        );
+    }
     match hwm {
         Some(kb) => println!(
             "server peak memory (VmHWM of the server process): {:.1} MB; peak threads {peak_threads}",
