@@ -101,7 +101,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
                 writeln!(typed, "moves").unwrap();
             }
             if let Some(list) = line.strip_prefix("Legal moves: ") {
-                let first = list.trim_end_matches('.').split(", ").next().unwrap();
+                let first = list.split_whitespace().next().unwrap();
                 my_moves.push(first.to_string());
                 writeln!(typed, "{first}").unwrap();
             }

@@ -244,7 +244,7 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
     match (word.as_str(), &view.game) {
         ("help" | "?", None) => Some(LOBBY_HELP.to_string()),
         ("moves", Some(_)) if !view.legal.is_empty() => {
-            Some(format!("Legal moves: {}.", view.legal.join(", ")))
+            Some(format!("Legal moves: {}", view.legal.join("  ")))
         }
         ("moves", Some(_)) => Some("It is not your turn.".to_string()),
         ("board", Some(game)) => game.board(view.colour, view.width),
