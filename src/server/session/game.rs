@@ -1,0 +1,552 @@
+//! A game's conversation at the server: the moves said as they come, the
+//! board, the turn asked through the game's own prompt, offers, and leaving.
+
+use std::io;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::{After, Session, words};
+use crate::server::hub::{Doing, Offer, Room, SessionId, Sitter};
+use crate::server::table::{Asked, Table};
+use crate::shell::safe;
+use crate::shell::turn::Command;
+
+impl Session {
+    /// Plays a game the session was seated at.
+    pub(super) fn play(&mut self, room: &Arc<Room>) -> io::Result<After> {
+        self.server
+            .hub()
+            .doing(self.id, Doing::Playing(room.number));
+        let Some(seat) = room.lock().seat_of(self.id) else {
+            return Ok(After::Lobby);
+        };
+        let after = self.follow(room, Some(seat));
+        self.server.hub().doing(self.id, Doing::Idle);
+        after
+    }
+
+    /// The game's conversation for a player (`seat`) or a watcher: new
+    /// moves said, the board drawn, and the turn asked when it is theirs.
+    pub(super) fn follow(&mut self, room: &Arc<Room>, seat: Option<usize>) -> io::Result<After> {
+        self.start_words(room, seat)?;
+        // The moves so far are said first: a watcher joins late, a player
+        // comes back.
+        let mut shown = Shown {
+            plies: 0,
+            version: u64::MAX,
+        };
+        loop {
+            let glance = Glance::of(room, seat, self.id);
+            self.news(room.number, &glance, seat, &mut shown)?;
+            if glance.table.ending().is_some() {
+                self.end_words(room.number, &glance)?;
+                return Ok(After::Lobby);
+            }
+            if glance.adjourned || !glance.seated {
+                let what = if seat.is_some() {
+                    "type resume when both players are online"
+                } else {
+                    "it goes on when both players are back"
+                };
+                self.say(&format!("Game {} is adjourned: {what}.", room.number))?;
+                return Ok(After::Lobby);
+            }
+            let Some(seat) = seat else {
+                match self.watcher_turn(room)? {
+                    Some(after) => return Ok(after),
+                    None => continue,
+                }
+            };
+            let names = &glance.names;
+            let step = match glance.offer {
+                Some(Offer::Draw(by) | Offer::Undo(by)) if by != seat => {
+                    self.answer_offer(room, seat, &names[by])?
+                }
+                _ if glance.table.to_move() == seat => {
+                    let computer = glance.computer.is_some();
+                    self.my_turn(room, seat, glance.table.as_ref(), computer)?
+                }
+                _ => match &glance.computer {
+                    Some(level) => {
+                        self.computer_turn(room, glance.table.as_ref(), level)?;
+                        None
+                    }
+                    None => self.their_turn(room, seat, &names[1 - seat], glance.away)?,
+                },
+            };
+            if let Some(after) = step {
+                return Ok(after);
+            }
+        }
+    }
+
+    /// The moves not yet said, and the board when anything changed.
+    fn news(
+        &mut self,
+        number: u64,
+        glance: &Glance,
+        seat: Option<usize>,
+        shown: &mut Shown,
+    ) -> io::Result<()> {
+        let table = glance.table.as_ref();
+        let names = &glance.names;
+        let moves = table.moves();
+        shown.plies = shown.plies.min(moves.len());
+        for (ply, mv) in moves.iter().enumerate().skip(shown.plies) {
+            let mover = table.mover(ply);
+            self.event(json!({"event": "move", "game": number, "ply": ply + 1,
+                "by": names[mover], "move": mv}))?;
+            let said = table.said_move(ply, &names[mover]);
+            self.say(&said)?;
+        }
+        shown.plies = moves.len();
+        if glance.version != shown.version {
+            shown.version = glance.version;
+            self.position(number, table, names, seat)?;
+        }
+        Ok(())
+    }
+
+    /// How the game ended, the result, and what followed.
+    fn end_words(&mut self, number: u64, glance: &Glance) -> io::Result<()> {
+        let names = &glance.names;
+        let Some(ending) = glance.table.ending() else {
+            return Ok(());
+        };
+        let winner = ending.winner.map(|i| names[i].clone());
+        self.event(json!({"event": "end", "game": number, "winner": winner, "how": ending.how}))?;
+        if let Some(words) = &glance.ending_words {
+            self.say(words)?;
+        }
+        let result = glance.table.result([&names[0], &names[1]]);
+        self.say(&result)?;
+        if let Some(epilogue) = &glance.epilogue {
+            self.say(epilogue)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn start_words(&mut self, room: &Room, seat: Option<usize>) -> io::Result<()> {
+        let st = room.lock();
+        let kind = st.table.kind().game();
+        let names = st.names();
+        let sides = st.table.sides();
+        let st_setup = st.table.setup();
+        let rated = room.rated;
+        drop(st);
+        let pairs: serde_json::Map<String, Value> = st_setup
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        self.event(
+            json!({"event": "start", "game": room.number, "kind": kind, "setup": pairs,
+            "side": seat.map(|s| sides[s].clone()), "players": names, "rated": rated}),
+        )?;
+        let rated_word = if rated { "rated" } else { "unrated" };
+        let mut text = format!(
+            "Game {}: {kind}, {rated_word}. {} ({}) against {} ({}).",
+            room.number, names[0], sides[0], names[1], sides[1]
+        );
+        if seat.is_some() && self.account.is_none() {
+            text.push_str(
+                " You are a guest: if your connection drops, this game cannot be resumed.",
+            );
+        }
+        if seat.is_none() {
+            text.push_str(" You are watching: type help for the commands, unwatch to stop.");
+        }
+        self.say(&text)
+    }
+
+    /// The position: an event to a machine, the board to a person.
+    pub(super) fn position(
+        &mut self,
+        number: u64,
+        table: &dyn Table,
+        names: &[String; 2],
+        seat: Option<usize>,
+    ) -> io::Result<()> {
+        let to_move = table.to_move();
+        if self.json {
+            let legal = table.legal();
+            return self.event(json!({"event": "position", "game": number,
+                "position": table.position(), "to_move": table.sides()[to_move],
+                "legal": legal}));
+        }
+        let titles = table.side_titles();
+        let mut text = String::new();
+        if table.ending().is_none() {
+            text.push_str(&format!("{} ({}) next\n", titles[to_move], names[to_move]));
+        }
+        let colour = self.console.colour();
+        let width = self.console.width();
+        text.push_str(&table.screen(colour, width, seat));
+        self.console.write(&format!("\n{text}"))
+    }
+
+    /// The player to move: the game's own move conversation.
+    pub(super) fn my_turn(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        table: &dyn Table,
+        computer: bool,
+    ) -> io::Result<Option<After>> {
+        let mut commands = vec![
+            Command::Help,
+            Command::Moves,
+            Command::Undo,
+            Command::Board,
+            Command::Hint,
+            Command::Draw,
+            Command::Resign,
+            Command::Quit,
+        ];
+        if room.rated {
+            commands.retain(|&c| c != Command::Hint);
+        }
+        let asked = if self.json {
+            match self.ask_json(room, seat, table)? {
+                Ok(asked) => asked,
+                Err(after) => return Ok(after),
+            }
+        } else {
+            table.ask_move(&mut self.console, &commands, seat, !room.rated)?
+        };
+        self.carry_out(room, seat, table, computer, asked)
+    }
+
+    /// A turn in the machine dialect: one line, a command or a whole move.
+    /// `Err` when the turn ends without one (a wake, a refusal, leaving).
+    fn ask_json(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        table: &dyn Table,
+    ) -> io::Result<Result<Asked, Option<After>>> {
+        let Some(line) = self.read("")? else {
+            self.leave(room, seat)?;
+            return Ok(Err(Some(After::Gone)));
+        };
+        if line.trim().is_empty() {
+            return Ok(Err(None));
+        }
+        if let Some(after) = self.game_word(room, Some(seat), &line)? {
+            return Ok(Err(after));
+        }
+        if let Some(command) = Command::from_word(&line) {
+            return Ok(Ok(Asked::Command(command)));
+        }
+        match table.parse_move(&line) {
+            Ok(mv) => Ok(Ok(Asked::Play(mv))),
+            Err(why) => {
+                self.refuse(&why)?;
+                Ok(Err(None))
+            }
+        }
+    }
+
+    /// Carries out what the player's turn came to.
+    fn carry_out(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        table: &dyn Table,
+        computer: bool,
+        asked: Asked,
+    ) -> io::Result<Option<After>> {
+        match asked {
+            Asked::Play(mv) => {
+                if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
+                    self.refuse(&why)?;
+                }
+                Ok(None)
+            }
+            Asked::Command(Command::Resign) => {
+                self.server.resign(room, seat, self.id);
+                Ok(None)
+            }
+            Asked::Command(Command::Draw) => {
+                if computer {
+                    self.say("The computer declines the draw.")?;
+                } else {
+                    self.server.offer(room, Offer::Draw(seat), self.id);
+                    self.say("You offer a draw.")?;
+                }
+                Ok(None)
+            }
+            Asked::Command(Command::Undo) => {
+                if computer {
+                    if !self.server.take_back(room, seat, self.id) {
+                        self.say("There is no move of yours to take back.")?;
+                    }
+                } else {
+                    self.server.offer(room, Offer::Undo(seat), self.id);
+                    self.say("You ask to take back your last move.")?;
+                }
+                Ok(None)
+            }
+            Asked::Command(Command::Quit) => {
+                self.leave(room, seat)?;
+                Ok(Some(After::Lobby))
+            }
+            Asked::Command(Command::Help) if self.json => {
+                let help = table.help();
+                self.event(json!({"event": "help", "text": help}))?;
+                Ok(None)
+            }
+            Asked::Command(_) => Ok(None),
+            Asked::Other(line) => Ok(self.game_word(room, Some(seat), &line)?.flatten()),
+            Asked::Leave => {
+                if self.flags.take_woken() {
+                    return Ok(None);
+                }
+                if self.flags.take_interrupted() {
+                    self.say("")?;
+                    return Ok(None);
+                }
+                self.leave(room, seat)?;
+                if self.flags.ended.load(std::sync::atomic::Ordering::SeqCst) {
+                    Ok(Some(After::Gone))
+                } else {
+                    // `quit` at the move prompt: back to the lobby.
+                    Ok(Some(After::Lobby))
+                }
+            }
+        }
+    }
+
+    /// The words that work in a game whoever's turn it is: `say`, and
+    /// `claim` and `adjourn` when the other player is away.
+    pub(super) fn game_word(
+        &mut self,
+        room: &Arc<Room>,
+        seat: Option<usize>,
+        line: &str,
+    ) -> io::Result<Option<Option<After>>> {
+        let (word, rest) = words::split(line);
+        match (word.as_str(), seat) {
+            ("say", _) => {
+                self.say_in_room(room, rest)?;
+                Ok(Some(None))
+            }
+            ("tell", _) => {
+                let (to, text) = words::split(rest);
+                self.tell(&to, text)?;
+                Ok(Some(None))
+            }
+            ("claim", Some(seat)) => {
+                match self.server.claim(room, seat, self.id) {
+                    Ok(()) => {}
+                    Err(why) => self.refuse(&why)?,
+                }
+                Ok(Some(None))
+            }
+            ("adjourn", Some(seat)) => {
+                match self.server.adjourn(room, seat) {
+                    Ok(()) => {}
+                    Err(why) => self.refuse(&why)?,
+                }
+                Ok(Some(None))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Waiting for the other player: commands still work.
+    pub(super) fn their_turn(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        other: &str,
+        away: bool,
+    ) -> io::Result<Option<After>> {
+        let prompt = if away {
+            format!("{other} is away. (claim, adjourn, say, board, resign, quit) > ")
+        } else {
+            format!("Waiting for {other}. (say, board, resign, quit) > ")
+        };
+        let Some(line) = self.read(&prompt)? else {
+            self.leave(room, seat)?;
+            return Ok(Some(After::Gone));
+        };
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        if let Some(step) = self.game_word(room, Some(seat), &line)? {
+            return Ok(step);
+        }
+        match Command::from_word(&line) {
+            Some(Command::Resign) => {
+                self.server.resign(room, seat, self.id);
+                Ok(None)
+            }
+            Some(Command::Quit) => {
+                self.leave(room, seat)?;
+                Ok(Some(After::Lobby))
+            }
+            Some(Command::Board) => {
+                room.lock().version += 1;
+                Ok(None)
+            }
+            Some(Command::Help) => {
+                let help = room.lock().table.help();
+                self.say(&help)?;
+                Ok(None)
+            }
+            _ => {
+                self.refuse(&format!("not your turn: it is {other}'s move"))?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// A draw or a take-back offered by the other player: yes or no.
+    pub(super) fn answer_offer(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        by: &str,
+    ) -> io::Result<Option<After>> {
+        let offer = room.lock().offer;
+        let question = match offer {
+            Some(Offer::Draw(_)) => format!("{by} offers a draw. Do you accept (yes/no)? "),
+            Some(Offer::Undo(_)) => {
+                format!("{by} asks to take back their last move. Do you agree (yes/no)? ")
+            }
+            None => return Ok(None),
+        };
+        self.event(json!({"event": "offer", "game": room.number, "by": by,
+            "offer": if matches!(offer, Some(Offer::Draw(_))) { "draw" } else { "undo" }}))?;
+        let Some(line) = self.read(&question)? else {
+            self.leave(room, seat)?;
+            return Ok(Some(After::Gone));
+        };
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        if let Some(step) = self.game_word(room, Some(seat), &line)? {
+            return Ok(step);
+        }
+        match crate::shell::ask::parse_yes_no(&line) {
+            Ok(yes) => self.server.answer(room, seat, yes, self.id),
+            Err(why) => self.refuse(&why)?,
+        }
+        Ok(None)
+    }
+
+    /// The server's computer moves, thought out on this player's thread.
+    pub(super) fn computer_turn(
+        &mut self,
+        room: &Arc<Room>,
+        table: &dyn Table,
+        level: &str,
+    ) -> io::Result<()> {
+        let seed = rand::random();
+        let deadline = crate::shell::clock::Until::after(self.server.think());
+        if let Some(mv) = table.computer_move(level, seed, &deadline) {
+            let seat = table.to_move();
+            if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
+                self.refuse(&why)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A watcher's prompt.
+    pub(super) fn watcher_turn(&mut self, room: &Arc<Room>) -> io::Result<Option<After>> {
+        let prompt = format!("Watching game {}. > ", room.number);
+        let Some(line) = self.read(&prompt)? else {
+            return Ok(Some(After::Gone));
+        };
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        if let Some(step) = self.game_word(room, None, &line)? {
+            return Ok(step);
+        }
+        let (word, _) = words::split(&line);
+        match word.as_str() {
+            "unwatch" | "quit" | "leave" | "q" => Ok(Some(After::Lobby)),
+            "board" => {
+                room.lock().version += 1;
+                Ok(None)
+            }
+            "moves" => {
+                let line = room.lock().table.moves_line();
+                self.say(&line)?;
+                Ok(None)
+            }
+            "help" | "?" => {
+                self.say(words::WATCH_HELP)?;
+                Ok(None)
+            }
+            _ => {
+                self.refuse(&format!(
+                    "\"{}\" is not a command while watching; type help",
+                    safe::cut(&word, 20)
+                ))?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The player leaves their seat: the game waits for them.
+    pub(super) fn leave(&mut self, room: &Arc<Room>, seat: usize) -> io::Result<()> {
+        self.server.park(room, seat, Instant::now());
+        if !self.outbox.is_closed() {
+            self.say(&format!(
+                "You left game {}. It waits for you: type resume to go back.",
+                room.number
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a session has said of its game so far.
+struct Shown {
+    plies: usize,
+    version: u64,
+}
+
+/// A room as one session sees it at one moment: a copy, so nobody waits
+/// for the session while it asks.
+struct Glance {
+    table: Box<dyn Table>,
+    version: u64,
+    names: [String; 2],
+    offer: Option<Offer>,
+    adjourned: bool,
+    ending_words: Option<String>,
+    epilogue: Option<String>,
+    /// Whether the session still holds its seat (or watches).
+    seated: bool,
+    /// The server's computer's level, when it is the opponent.
+    computer: Option<String>,
+    /// Whether the opponent has left.
+    away: bool,
+}
+
+impl Glance {
+    fn of(room: &Room, seat: Option<usize>, id: SessionId) -> Glance {
+        let st = room.lock();
+        Glance {
+            table: st.table.fork(),
+            version: st.version,
+            names: st.names(),
+            offer: st.offer,
+            adjourned: st.adjourned,
+            ending_words: st.ending_words.clone(),
+            epilogue: st.epilogue.clone(),
+            seated: seat.is_none_or(|s| st.seats[s].session == Some(id)),
+            computer: seat.and_then(|s| match &st.seats[1 - s].sitter {
+                Sitter::Computer(level) => Some(level.clone()),
+                Sitter::Person(_) => None,
+            }),
+            away: seat.is_some_and(|s| st.seats[1 - s].left.is_some()),
+        }
+    }
+}

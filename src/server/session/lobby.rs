@@ -1,0 +1,589 @@
+//! The lobby's commands: who is here, offers of games, watching, talking,
+//! ratings and history.
+
+use std::io;
+
+use serde_json::{Value, json};
+
+use super::{After, Session, words};
+use crate::cabinet;
+use crate::server::hub::{Doing, Notice, Room, Seat, Seek, SessionId, Sitter};
+use crate::server::table::Table;
+use crate::shell::safe;
+
+impl Session {
+    /// Carries out a lobby command; `false` when the player leaves.
+    pub(super) fn lobby_command(&mut self, line: &str) -> io::Result<bool> {
+        let (word, rest) = words::split(line);
+        match word.as_str() {
+            "help" | "?" => self.say(words::LOBBY_HELP)?,
+            "quit" | "exit" | "bye" | "q" => {
+                self.say("Goodbye.")?;
+                return Ok(false);
+            }
+            "who" => self.who()?,
+            "name" => self.name(rest)?,
+            "seek" => self.seek(rest, None)?,
+            "challenge" => {
+                let (to, rest) = words::split(rest);
+                if to.is_empty() {
+                    self.refuse("challenge whom? Type challenge NAME GAME")?;
+                } else if !self.server.hub().is_online(&to) {
+                    self.refuse(&format!("nobody called {} is online", safe::cut(&to, 20)))?;
+                } else {
+                    self.seek(rest, Some(to))?;
+                }
+            }
+            "unseek" => {
+                let n = self.server.hub().unseek(self.id);
+                self.say(&format!("{n} of your seeks taken back."))?;
+            }
+            "seeks" => self.seeks()?,
+            "accept" => self.accept(rest)?,
+            "play" => self.play_computer(rest)?,
+            "games" => self.games()?,
+            "resume" => self.resume()?,
+            "ratings" => self.ratings(rest)?,
+            "history" => self.history()?,
+            "watch" => self.watch(rest)?,
+            "tell" => {
+                let (to, text) = words::split(rest);
+                self.tell(&to, text)?;
+            }
+            "say" => self.refuse("say works in a game; to one player, type tell NAME TEXT")?,
+            "proto" if rest.trim().eq_ignore_ascii_case("json") => {
+                self.json = true;
+                self.console.quiet();
+                self.server.hub().set_json(self.id);
+                let handle = self.handle.clone();
+                let rated = self.account.is_some();
+                self.event(json!({"event": "welcome", "handle": handle, "rated": rated}))?;
+            }
+            _ => self.refuse(&format!(
+                "\"{}\" is not a command here; type help for the list",
+                safe::cut(&word, 20)
+            ))?,
+        }
+        Ok(true)
+    }
+
+    pub(super) fn who(&mut self) -> io::Result<()> {
+        let who = self.server.hub().who();
+        if self.json {
+            let players: Vec<Value> = who
+                .iter()
+                .map(|(handle, _, doing)| json!({"handle": handle, "doing": words::doing(*doing)}))
+                .collect();
+            return self.event(json!({"event": "who", "players": players}));
+        }
+        let mut lines = vec![format!("{} online:", who.len())];
+        for (handle, account, doing) in who {
+            let rated = match account {
+                Some(id) => {
+                    let player = crate::server::store::PlayerRef::Account(
+                        crate::server::store::AccountId(id),
+                    );
+                    let ratings: Vec<String> = cabinet::GAMES
+                        .iter()
+                        .filter_map(|game| {
+                            let r = self.server.store().rating(&player, game).ok()?;
+                            Some(format!("{game} {:.0}", r.rating))
+                        })
+                        .collect();
+                    format!(" ({})", ratings.join(", "))
+                }
+                None => " (guest)".to_string(),
+            };
+            lines.push(format!("  {handle}{rated}: {}", words::doing(doing)));
+        }
+        self.say(&lines.join("\n"))
+    }
+
+    /// The leaderboard of one game, or of each.
+    pub(super) fn ratings(&mut self, rest: &str) -> io::Result<()> {
+        let game = rest.trim();
+        let game = if game.is_empty() {
+            None
+        } else {
+            match cabinet::kind(game) {
+                Ok(kind) => Some(kind.game()),
+                Err(why) => return self.refuse(&why),
+            }
+        };
+        let rows = match self.server.store().ratings(game) {
+            Ok(rows) => rows,
+            Err(e) => return self.refuse(&format!("the ratings cannot be read ({e})")),
+        };
+        if self.json {
+            let list: Vec<Value> = rows
+                .iter()
+                .map(|r| {
+                    json!({"name": r.name, "computer": r.computer, "game": r.game,
+                        "rating": r.rating.rating.round(), "deviation": r.rating.deviation.round(),
+                        "games": r.rating.games})
+                })
+                .collect();
+            return self.event(json!({"event": "ratings", "ratings": list}));
+        }
+        if rows.is_empty() {
+            return self.say("Nobody is rated yet: rated games are played between accounts, and against the server's computer.");
+        }
+        let mut lines = vec![format!(
+            "  {:<10} {:<16} {:>6} {:>9} {:>6}",
+            "game", "player", "rating", "deviation", "games"
+        )];
+        for r in &rows {
+            let name = if r.computer {
+                format!("{} (computer)", r.name)
+            } else {
+                r.name.clone()
+            };
+            lines.push(format!(
+                "  {:<10} {:<16} {:>6.0} {:>9.0} {:>6}",
+                r.game,
+                safe::cut(&name, 16),
+                r.rating.rating,
+                r.rating.deviation,
+                r.rating.games
+            ));
+        }
+        self.say(&lines.join("\n"))
+    }
+
+    /// The player's finished games.
+    pub(super) fn history(&mut self) -> io::Result<()> {
+        let Some(account) = self.account else {
+            return self.refuse("guests have no history: log in over ssh with a key to keep one");
+        };
+        let records = match self
+            .server
+            .store()
+            .history(crate::server::store::AccountId(account), 20)
+        {
+            Ok(records) => records,
+            Err(e) => return self.refuse(&format!("your games cannot be read ({e})")),
+        };
+        if self.json {
+            let list: Vec<Value> = records
+                .iter()
+                .map(|r| serde_json::to_value(r).unwrap_or(Value::Null))
+                .collect();
+            return self.event(json!({"event": "history", "games": list}));
+        }
+        if records.is_empty() {
+            return self.say("You have no finished games yet.");
+        }
+        let mut lines = vec!["Your last games:".to_string()];
+        for r in &records {
+            let seats: Vec<String> = r.seats.iter().map(|s| s.display()).collect();
+            let result = match r.winning_seat() {
+                Some(seat) => format!("{} won ({})", seat.name, r.outcome.how),
+                None => format!("a draw ({})", r.outcome.how),
+            };
+            lines.push(format!(
+                "  {} {}: {}; {result}, {}",
+                r.date.get(..10).unwrap_or(&r.date),
+                r.game,
+                seats.join(" against "),
+                crate::shell::text::plies(r.plies)
+            ));
+        }
+        self.say(&safe::text(&lines.join("\n")))
+    }
+
+    pub(super) fn name(&mut self, rest: &str) -> io::Result<()> {
+        if self.account.is_some() {
+            return self.refuse("your handle is your account's; it cannot change");
+        }
+        let wanted = rest.trim();
+        if let Err(why) = words::check_handle(wanted) {
+            return self.refuse(&why);
+        }
+        let account = !self.server.store().handle_free(wanted).unwrap_or(false);
+        if account
+            || (self.server.hub().is_online(wanted) && !wanted.eq_ignore_ascii_case(&self.handle))
+        {
+            return self.refuse(&format!("the handle {wanted} is taken; choose another"));
+        }
+        self.handle = wanted.to_string();
+        self.server.hub().rename(self.id, wanted);
+        self.say(&format!("You are {wanted}."))?;
+        let handle = self.handle.clone();
+        self.event(json!({"event": "welcome", "handle": handle, "rated": false}))
+    }
+
+    pub(super) fn seek(&mut self, rest: &str, to: Option<String>) -> io::Result<()> {
+        let (game, rest) = words::split(rest);
+        let kind = match cabinet::kind(&game) {
+            Ok(kind) => kind,
+            Err(why) => return self.refuse(&why),
+        };
+        let options = match words::options(rest) {
+            Ok(options) => options,
+            Err(why) => return self.refuse(&why),
+        };
+        // Checked now, so a bad seek is refused to its maker.
+        let table = match cabinet::open(kind, &options.setup, 0) {
+            Ok(table) => table,
+            Err(why) => return self.refuse(&why),
+        };
+        let side = match &options.side {
+            None => None,
+            Some(side) => match words::side(&table.sides(), side) {
+                Ok(i) => Some(i),
+                Err(why) => return self.refuse(&why),
+            },
+        };
+        let rated = options.rated.unwrap_or(self.account.is_some());
+        if rated && self.account.is_none() {
+            return self.refuse("guests play unrated; log in over ssh with a key to play rated");
+        }
+        let seek = Seek {
+            n: 0,
+            by: self.id,
+            handle: self.handle.clone(),
+            to: to.clone(),
+            kind,
+            options: options.setup,
+            side,
+            rated,
+        };
+        match self.server.hub().seek(seek) {
+            Ok(n) => {
+                let whom = to.map_or_else(String::new, |to| format!(" to {to}"));
+                self.say(&format!(
+                    "Seek {n}{whom} is open: {}. You are told when someone accepts.",
+                    kind.game()
+                ))?;
+                self.event(json!({"event": "seeking", "n": n}))?;
+                if whom.is_empty() {
+                    self.offer_computer(table.as_ref())?;
+                }
+                Ok(())
+            }
+            Err(why) => self.refuse(&why),
+        }
+    }
+
+    /// While a seek waits: the server's computer level whose rating in
+    /// that game is nearest the player's own.
+    pub(super) fn offer_computer(&mut self, table: &dyn Table) -> io::Result<()> {
+        use crate::server::store::{AccountId, PlayerRef};
+        let game = table.kind().game();
+        let store = self.server.store();
+        let mine = self
+            .account
+            .and_then(|id| store.rating(&PlayerRef::Account(AccountId(id)), game).ok())
+            .unwrap_or_default()
+            .rating;
+        let nearest = table
+            .levels()
+            .into_iter()
+            .filter_map(|level| {
+                let rating = store
+                    .rating(
+                        &PlayerRef::Computer {
+                            level: level.clone(),
+                        },
+                        game,
+                    )
+                    .ok()?
+                    .rating;
+                Some((level, rating))
+            })
+            .min_by(|a, b| (a.1 - mine).abs().total_cmp(&(b.1 - mine).abs()));
+        let Some((level, rating)) = nearest else {
+            return Ok(());
+        };
+        self.event(
+            json!({"event": "computer", "game": game, "level": level, "rating": rating.round()}),
+        )?;
+        self.say(&format!(
+            "While you wait: the server's computer at {level} is rated nearest you in {game} ({rating:.0}); type play {game} {level} to play it instead."
+        ))
+    }
+
+    pub(super) fn seeks(&mut self) -> io::Result<()> {
+        let seeks = self.server.hub().seeks(&self.handle);
+        if self.json {
+            let list: Vec<Value> = seeks
+                .iter()
+                .map(|s| {
+                    json!({"n": s.n, "game": s.kind.game(), "by": s.handle, "rated": s.rated,
+                        "setup": words::setup_text(&s.options), "to": s.to})
+                })
+                .collect();
+            return self.event(json!({"event": "seeks", "seeks": list}));
+        }
+        if seeks.is_empty() {
+            return self.say("No seeks are open. Type seek GAME to open one.");
+        }
+        let mut lines = vec!["Open seeks:".to_string()];
+        for s in &seeks {
+            let rated = if s.rated { "rated" } else { "unrated" };
+            let setup = words::setup_text(&s.options);
+            let to =
+                s.to.as_ref()
+                    .map_or_else(String::new, |t| format!(", to {t}"));
+            lines.push(format!(
+                "  {}. {} by {} ({rated}{}{to})",
+                s.n,
+                s.kind.game(),
+                s.handle,
+                if setup.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {setup}")
+                }
+            ));
+        }
+        self.say(&lines.join("\n"))
+    }
+
+    pub(super) fn accept(&mut self, rest: &str) -> io::Result<()> {
+        let Ok(n) = rest.trim().parse::<u64>() else {
+            return self.refuse("accept which seek? Type accept N, with N from seeks");
+        };
+        let seek = match self.server.hub().take_seek(n, self.id, &self.handle) {
+            Ok(seek) => seek,
+            Err(why) => return self.refuse(&why),
+        };
+        if seek.rated && self.account.is_none() {
+            let _ = self.server.hub().seek(seek);
+            return self.refuse("that seek is rated, and guests play unrated");
+        }
+        let seed = rand::random();
+        let table = match cabinet::open(seek.kind, &seek.options, seed) {
+            Ok(table) => table,
+            Err(why) => return self.refuse(&why),
+        };
+        let maker_account = self.server.hub().account_of(seek.by);
+        let maker = Seat::person(&seek.handle, maker_account, seek.by);
+        let me = Seat::person(&self.handle, self.account, self.id);
+        let maker_side = seek.side.unwrap_or(usize::from(rand::random::<bool>()));
+        let seats = if maker_side == 0 {
+            [maker, me]
+        } else {
+            [me, maker]
+        };
+        let room = match self.server.begin_room(table, seats, seek.rated) {
+            Ok(room) => room,
+            Err(why) => return self.refuse(&why),
+        };
+        self.server.hub().seat(seek.by, &room, true);
+        self.server.hub().seat(self.id, &room, false);
+        Ok(())
+    }
+
+    pub(super) fn play_computer(&mut self, rest: &str) -> io::Result<()> {
+        let (game, rest) = words::split(rest);
+        let (level, rest) = words::split(rest);
+        let kind = match cabinet::kind(&game) {
+            Ok(kind) => kind,
+            Err(why) => return self.refuse(&why),
+        };
+        let options = match words::options(rest) {
+            Ok(options) => options,
+            Err(why) => return self.refuse(&why),
+        };
+        let table = match cabinet::open(kind, &options.setup, rand::random()) {
+            Ok(table) => table,
+            Err(why) => return self.refuse(&why),
+        };
+        let levels = table.levels();
+        let Some(level) = levels
+            .iter()
+            .find(|l| l.eq_ignore_ascii_case(&level))
+            .cloned()
+        else {
+            return self.refuse(&format!(
+                "{} is played at the levels {}: type play {} LEVEL",
+                kind.game(),
+                crate::shell::text::list_or(&levels),
+                kind.game()
+            ));
+        };
+        let side = match &options.side {
+            None => 0,
+            Some(side) => match words::side(&table.sides(), side) {
+                Ok(i) => i,
+                Err(why) => return self.refuse(&why),
+            },
+        };
+        let rated = options.rated.unwrap_or(self.account.is_some()) && self.account.is_some();
+        let me = Seat::person(&self.handle, self.account, self.id);
+        let computer = Seat::computer(&level);
+        let seats = if side == 0 {
+            [me, computer]
+        } else {
+            [computer, me]
+        };
+        let room = match self.server.begin_room(table, seats, rated) {
+            Ok(room) => room,
+            Err(why) => return self.refuse(&why),
+        };
+        self.server.hub().seat(self.id, &room, false);
+        Ok(())
+    }
+
+    /// Goes back to a game the player left, or one adjourned when both
+    /// players are online.
+    pub(super) fn resume(&mut self) -> io::Result<()> {
+        for room in self.server.hub().rooms() {
+            let mut st = room.lock();
+            let Some(seat) = st
+                .seats
+                .iter()
+                .position(|s| s.session.is_none() && s.is_of(self.account, self.id))
+            else {
+                continue;
+            };
+            let other = 1 - seat;
+            let mut wake_other = None;
+            if st.adjourned && st.seats[other].session.is_none() {
+                let found = match &st.seats[other].sitter {
+                    Sitter::Computer(_) => Some(None),
+                    Sitter::Person(Some(account)) => {
+                        self.server.hub().session_of(*account).map(Some)
+                    }
+                    Sitter::Person(None) => st.seats[other]
+                        .owner
+                        .filter(|&id| self.server.hub().is_connected(id))
+                        .map(Some),
+                };
+                match found {
+                    None => {
+                        let name = st.seats[other].handle.clone();
+                        drop(st);
+                        return self.refuse(&format!(
+                            "not yet: game {} resumes when both players are online, and {name} is not",
+                            room.number
+                        ));
+                    }
+                    Some(Some(id)) => {
+                        st.seats[other].session = Some(id);
+                        st.seats[other].left = None;
+                        st.seats[other].owner = Some(id);
+                        wake_other = Some(id);
+                    }
+                    Some(None) => {}
+                }
+            }
+            if st.adjourned {
+                st.adjourned = false;
+                self.server.keep_resumed(&room);
+            }
+            st.seats[seat].session = Some(self.id);
+            st.seats[seat].left = None;
+            st.seats[seat].owner = Some(self.id);
+            let me = st.seats[seat].handle.clone();
+            if let Some(id) = st.seats[other].session {
+                self.server
+                    .hub()
+                    .notify(id, &Notice::Info(format!("{me} is back.")));
+            }
+            st.changed(self.server.hub(), Some(self.id));
+            drop(st);
+            if let Some(id) = wake_other {
+                self.server.hub().seat(id, &room, true);
+            }
+            self.server.hub().seat(self.id, &room, false);
+            return Ok(());
+        }
+        self.refuse("you have no game to resume")
+    }
+
+    pub(super) fn games(&mut self) -> io::Result<()> {
+        let rooms = self.server.hub().rooms();
+        let mut list = Vec::new();
+        for room in &rooms {
+            let st = room.lock();
+            list.push((
+                room.number,
+                st.table.kind().game(),
+                st.names(),
+                st.table.moves().len(),
+                st.adjourned,
+            ));
+        }
+        if self.json {
+            let games: Vec<Value> = list
+                .iter()
+                .map(|(n, game, names, plies, adjourned)| {
+                    json!({"game": n, "kind": game, "players": names, "plies": plies, "adjourned": adjourned})
+                })
+                .collect();
+            return self.event(json!({"event": "games", "games": games}));
+        }
+        if list.is_empty() {
+            return self.say("No games are being played.");
+        }
+        let mut lines = vec!["Games:".to_string()];
+        for (n, game, [a, b], plies, adjourned) in list {
+            let state = if adjourned { ", adjourned" } else { "" };
+            lines.push(format!(
+                "  {n}. {game}: {a} against {b}, {}{state}",
+                crate::shell::text::plies(u32::try_from(plies).unwrap_or(u32::MAX))
+            ));
+        }
+        self.say(&lines.join("\n"))
+    }
+
+    pub(super) fn tell(&mut self, to: &str, text: &str) -> io::Result<()> {
+        if to.is_empty() || text.trim().is_empty() {
+            return self.refuse("tell whom what? Type tell NAME TEXT");
+        }
+        let notice = Notice::Said {
+            from: self.handle.clone(),
+            text: text.trim().to_string(),
+            told: true,
+        };
+        if self.server.hub().tell(to, &notice) {
+            self.say(&format!("Told {}.", safe::text(to)))
+        } else {
+            self.refuse(&format!("nobody called {} is online", safe::cut(to, 20)))
+        }
+    }
+
+    pub(super) fn say_in_room(&mut self, room: &Room, text: &str) -> io::Result<()> {
+        if text.trim().is_empty() {
+            return self.refuse("say what? Type say TEXT");
+        }
+        let notice = Notice::Said {
+            from: self.handle.clone(),
+            text: text.trim().to_string(),
+            told: false,
+        };
+        let st = room.lock();
+        let sessions: Vec<SessionId> = st
+            .seats
+            .iter()
+            .filter_map(|s| s.session)
+            .chain(st.watchers.iter().copied())
+            .filter(|&id| id != self.id)
+            .collect();
+        drop(st);
+        for id in sessions {
+            self.server.hub().notify(id, &notice);
+        }
+        Ok(())
+    }
+
+    pub(super) fn watch(&mut self, rest: &str) -> io::Result<()> {
+        let Ok(n) = rest.trim().parse::<u64>() else {
+            return self.refuse("watch which game? Type watch N, with N from games");
+        };
+        let Some(room) = self.server.hub().room(n) else {
+            return self.refuse(&format!("there is no game {n}; type games for the list"));
+        };
+        room.lock().watchers.push(self.id);
+        self.server.hub().doing(self.id, Doing::Watching(n));
+        let after = self.follow(&room, None);
+        room.lock().watchers.retain(|&w| w != self.id);
+        self.server.hub().doing(self.id, Doing::Idle);
+        match after? {
+            After::Lobby => self.say("Back in the lobby."),
+            After::Gone => Err(io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! One connection's conversation, on a thread of its own: the lobby's
+//! commands, then the game's own conversation through its table, exactly as
+//! in local play. A session reads only its own lines; what others do reaches
+//! it as a wake, after which it looks at its room again.
+
+use std::io;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::Server;
+use super::hub::{Doing, Online, SessionId};
+use super::link::{Dialect, Flags, Identity, InboxSource, Link, MAX_LINE, Outbox};
+use crate::shell::console::{Columns, Console, Remote, Reply};
+use crate::shell::safe;
+
+mod game;
+mod lobby;
+mod words;
+
+/// Starts a session's thread.
+pub(super) fn spawn(server: Server, link: Link) {
+    let _ = std::thread::Builder::new()
+        .name("session".into())
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let id = server.hub().session_id();
+            let mut session = Session::new(server.clone(), id, link);
+            let _ = session.run();
+            // Dropping the session's ends of the link lets the door send
+            // what is left, then close.
+            drop(session);
+            // However the session ended (a write that failed, a reader that
+            // fell behind), its games wait for it and its opponents are told.
+            server.left(id);
+            server.hub().leave(id);
+        });
+}
+
+/// Where a game's conversation leaves the session.
+enum After {
+    /// Back to the lobby.
+    Lobby,
+    /// The connection is gone.
+    Gone,
+}
+
+struct Session {
+    server: Server,
+    id: SessionId,
+    console: Console,
+    flags: Arc<Flags>,
+    outbox: Outbox,
+    json: bool,
+    handle: String,
+    account: Option<i64>,
+    identity: Identity,
+}
+
+impl Session {
+    fn new(server: Server, id: SessionId, link: Link) -> Session {
+        let flags = Arc::new(Flags::default());
+        let dialect = link.arrival.dialect;
+        let width = Arc::clone(&link.arrival.width);
+        let columns: Columns = Arc::new(move || {
+            let w = width.load(std::sync::atomic::Ordering::Relaxed);
+            (w > 0).then_some(w)
+        });
+        let console = Console::remote(
+            Box::new(InboxSource::new(link.inbox, Arc::clone(&flags))),
+            Box::new(link.outbox.writer()),
+            Remote {
+                colour: dialect == Dialect::Terminal,
+                echo: dialect == Dialect::Script,
+                clears: false,
+                columns: (dialect == Dialect::Terminal).then_some(columns),
+                max_line: MAX_LINE,
+                prompts: dialect != Dialect::Json,
+            },
+        );
+        server.hub().join(
+            id,
+            Online {
+                handle: String::new(),
+                account: None,
+                outbox: link.outbox.clone(),
+                waker: link.waker.clone(),
+                json: dialect == Dialect::Json,
+                doing: Doing::Idle,
+                seated: None,
+            },
+        );
+        Session {
+            server,
+            id,
+            console,
+            flags,
+            outbox: link.outbox,
+            json: dialect == Dialect::Json,
+            handle: String::new(),
+            account: None,
+            identity: link.arrival.identity,
+        }
+    }
+
+    /// Says a line to a person, or nothing to a machine.
+    fn say(&mut self, text: &str) -> io::Result<()> {
+        if self.json {
+            return Ok(());
+        }
+        self.console.say(text)
+    }
+
+    /// Sends one event of the machine dialect, or nothing to a person.
+    fn event(&mut self, value: Value) -> io::Result<()> {
+        if !self.json {
+            return Ok(());
+        }
+        let line = safe::json(&value.to_string());
+        self.console.write(&format!("{line}\n"))
+    }
+
+    /// A refusal: said to a person, an `error` event to a machine.
+    fn refuse(&mut self, why: &str) -> io::Result<()> {
+        if self.json {
+            return self.event(json!({"event": "error", "message": why}));
+        }
+        self.console.refuse(&words::sentence(why))
+    }
+
+    /// Reads a line. `None` when the connection is gone; an empty line when
+    /// the session was woken or Ctrl-C was pressed.
+    fn read(&mut self, prompt: &str) -> io::Result<Option<String>> {
+        loop {
+            match self.console.ask(prompt, &[])? {
+                Reply::Line(line) => return Ok(Some(line)),
+                Reply::Bad(why) => {
+                    let why = why.to_string();
+                    self.refuse(&why)?;
+                }
+                Reply::End if self.flags.take_woken() => return Ok(Some(String::new())),
+                Reply::End if self.flags.take_interrupted() => {
+                    self.say("")?;
+                    return Ok(Some(String::new()));
+                }
+                Reply::End => return Ok(None),
+            }
+        }
+    }
+
+    fn run(&mut self) -> io::Result<()> {
+        if !self.greet()? {
+            return Ok(());
+        }
+        loop {
+            if let Some(room) = self.server.hub().take_seated(self.id) {
+                match self.play(&room)? {
+                    After::Lobby => continue,
+                    After::Gone => return Ok(()),
+                }
+            }
+            let Some(line) = self.read("> ")? else {
+                return Ok(());
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            if !self.lobby_command(&line)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Who the player is: a guest's handle, or the account of their key
+    /// (a new key claims a handle). `false` if they left before choosing.
+    fn greet(&mut self) -> io::Result<bool> {
+        let store = self.server.store().clone();
+        let taken = |handle: &str| !store.handle_free(handle).unwrap_or(false);
+        match self.identity.clone() {
+            Identity::Guest => self.handle = self.server.hub().guest_handle(&taken),
+            Identity::Key { fingerprint, user } => match store.account_for_key(&fingerprint) {
+                Ok(Some(account)) => {
+                    self.handle = account.handle;
+                    self.account = Some(account.id.0);
+                }
+                Ok(None) => {
+                    if !self.claim_handle(&fingerprint, &user)? {
+                        return Ok(false);
+                    }
+                }
+                Err(e) => {
+                    self.say(&format!(
+                        "The server cannot read its accounts ({e}); you play as a guest."
+                    ))?;
+                    self.handle = self.server.hub().guest_handle(&taken);
+                }
+            },
+        }
+        self.server
+            .hub()
+            .identify(self.id, &self.handle, self.account);
+        let handle = self.handle.clone();
+        let rated = self.account.is_some();
+        self.event(json!({"event": "welcome", "handle": handle, "rated": rated}))?;
+        self.say(&words::welcome(&handle, rated))?;
+        // A game this account left, still waiting for it: back at once.
+        if let Some(account) = self.account
+            && self.server.hub().waiting_for(account)
+        {
+            self.resume()?;
+        }
+        Ok(true)
+    }
+
+    /// A new key's first login claims a handle: the ssh user name if it is
+    /// free and valid, else one asked for.
+    fn claim_handle(&mut self, fingerprint: &str, user: &str) -> io::Result<bool> {
+        let mut wanted = user.to_string();
+        let mut first = true;
+        loop {
+            let checked = words::check_handle(&wanted).and_then(|()| {
+                if self.server.hub().is_online(&wanted) {
+                    Err(format!("the handle {wanted} is taken; choose another"))
+                } else {
+                    Ok(())
+                }
+            });
+            match checked {
+                Ok(()) => match self.server.store().create_account(fingerprint, &wanted) {
+                    Ok(Ok(account)) => {
+                        self.handle = account.handle;
+                        self.account = Some(account.id.0);
+                        self.say(&format!(
+                            "Your key is now the account {}: log in with it to play as {} again.",
+                            self.handle, self.handle
+                        ))?;
+                        return Ok(true);
+                    }
+                    Ok(Err(_)) => {
+                        self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
+                    }
+                    Err(e) => {
+                        self.refuse(&format!("the server could not keep your account ({e})"))?;
+                    }
+                },
+                // The ssh user name is only a first guess: no refusal for it.
+                Err(why) if !first => self.refuse(&why)?,
+                Err(_) => {}
+            }
+            first = false;
+            self.event(json!({"event": "handle", "message": "choose a handle for your key"}))?;
+            let Some(line) = self.read("Choose a handle for your key: ")? else {
+                return Ok(false);
+            };
+            wanted = line.trim().to_string();
+        }
+    }
+}
