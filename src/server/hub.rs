@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::link::{Outbox, Waker};
-use super::table::Table;
 use crate::games::GameKind;
+use crate::shell::table::Table;
 
 /// A session's number while it is connected.
 pub type SessionId = u64;

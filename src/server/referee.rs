@@ -8,10 +8,10 @@ use std::time::Instant;
 use super::Server;
 use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
 use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoredGame};
-use super::table::Table;
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::shell::log::{Record, Seat as LoggedSeat, warn};
+use crate::shell::table::Table;
 
 impl Server {
     /// Starts a game at a new room: kept in the store first, then listed.

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::{After, Session, words};
 use crate::server::hub::{Doing, Offer, Room, SessionId, Sitter};
-use crate::server::table::{Asked, Table};
 use crate::shell::safe;
+use crate::shell::table::{Asked, Table};
 use crate::shell::turn::Command;
 
 impl Session {

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use super::{After, Session, words};
 use crate::cabinet;
 use crate::server::hub::{Doing, Notice, Room, Seat, Seek, SessionId, Sitter};
-use crate::server::table::Table;
 use crate::shell::safe;
+use crate::shell::table::Table;
 
 impl Session {
     /// Carries out a lobby command; `false` when the player leaves.
