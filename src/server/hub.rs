@@ -263,6 +263,13 @@ impl Hub {
         Ok(n)
     }
 
+    /// Puts a seek taken by mistake back, under its own number.
+    pub fn put_back(&self, seek: Seek) {
+        let mut state = self.lock();
+        let at = state.seeks.partition_point(|s| s.n < seek.n);
+        state.seeks.insert(at, seek);
+    }
+
     /// Takes back a player's seeks; how many.
     pub fn unseek(&self, id: SessionId) -> usize {
         let mut state = self.lock();

@@ -349,7 +349,7 @@ impl Session {
             Err(why) => return self.refuse(&why),
         };
         if seek.rated && self.account.is_none() {
-            let _ = self.server.hub().seek(seek);
+            self.server.hub().put_back(seek);
             return self.refuse("that seek is rated, and guests play unrated");
         }
         let seed = rand::random();
