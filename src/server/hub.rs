@@ -157,6 +157,15 @@ impl Hub {
         }
     }
 
+    /// How many unfinished games a player holds a seat at (playing, left
+    /// or adjourned): by account, or for a guest by session.
+    pub fn games_of(&self, account: Option<i64>, session: SessionId) -> usize {
+        self.rooms()
+            .iter()
+            .filter(|room| room.lock().seats.iter().any(|s| s.is_of(account, session)))
+            .count()
+    }
+
     /// Whether a game in progress waits for this account to come back.
     pub fn waiting_for(&self, account: i64) -> bool {
         // The rooms are locked after the lobby is let go: a room's lock is
