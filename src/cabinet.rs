@@ -7,7 +7,7 @@ use crate::faces::draughts::session::{Session, SharedEndgame};
 use crate::faces::fish::FishFace;
 use crate::faces::fox::FoxFace;
 use crate::games::{self, FoxFlow, GameKind, Rules};
-use crate::server::table::{Seated, Table};
+use crate::shell::table::{Seated, Table};
 
 /// The games a server offers, by the names players type.
 pub const GAMES: [&str; 3] = ["fox", "draughts", "fish"];

@@ -288,10 +288,17 @@ fn people(addr: SocketAddr) -> (Client, Client) {
     b.send("name bob");
     b.wait_for("You are bob.");
     a.send("seek fox --side fox");
-    a.wait_for("Seek 1 is open: fox.");
-    b.send("accept 1");
-    b.wait_for("Game 1: fox, unrated. ann (fox) against bob (hounds).");
-    a.wait_for("Game 1: fox, unrated. ann (fox) against bob (hounds).");
+    let seek = a.wait_for(" is open: fox.");
+    let n: String = seek
+        .rsplit("Seek ")
+        .next()
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    b.send(&format!("accept {n}"));
+    b.wait_for(": fox, unrated. ann (fox) against bob (hounds).");
+    a.wait_for(": fox, unrated. ann (fox) against bob (hounds).");
     a.wait_for("Move fox to (B7)? ");
     b.wait_for("Waiting for ann.");
     (a, b)
@@ -313,24 +320,6 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
     a.send("A8-B7");
     b.wait_for("1. ann moved A8-B7.");
     b.wait_for("Move (B1, D1, F1, H1)? ");
-    running.stop();
-}
-
-#[test]
-fn a_player_gone_past_the_grace_time_loses_to_a_claim() {
-    let running = serve("grace", Limits::default(), Duration::from_secs(1));
-    let addr = running.lines.unwrap();
-    let (a, mut b) = people(addr);
-    drop(a);
-    b.wait_for("ann has left the game. They have 1 seconds to come back");
-    b.send("claim");
-    b.wait_for("Not yet: ann may still come back for ");
-    b.wait_for("ann has not come back: type claim to take the win");
-    b.send("claim");
-    b.wait_for("ann left the game and did not come back.");
-    b.wait_for("> ");
-    b.send("games");
-    b.wait_for("No games are being played.");
     running.stop();
 }
 
@@ -436,4 +425,48 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     assert!(a.stream.read_to_end(&mut rest).is_ok());
+}
+
+#[test]
+fn a_guests_games_end_when_the_guest_is_gone_for_good() {
+    let running = serve("guests", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    // Against the computer: the game cannot go on, and ends.
+    let mut c = Client::connect(addr);
+    c.wait_for("> ");
+    c.send("play fox rubbish --side hounds");
+    c.wait_for("Move (B1, D1, F1, H1)? ");
+    drop(c);
+    // Two guests: the one left behind may claim at once.
+    let (a, mut b) = people(addr);
+    drop(a);
+    b.wait_for(
+        "ann has left the game, and as a guest cannot come back: type claim to take the win.",
+    );
+    b.send("adjourn");
+    b.wait_for("Not now: ann was a guest and cannot come back to an adjourned game;");
+    b.send("claim");
+    b.wait_for("ann left the game and did not come back.");
+    b.wait_for("> ");
+    b.send("games");
+    b.wait_for("No games are being played.");
+    running.stop();
+}
+
+#[test]
+fn a_player_holds_at_most_five_unfinished_games() {
+    let running = serve("limit", Limits::default(), Duration::from_secs(60));
+    let mut c = Client::connect(running.lines.unwrap());
+    c.wait_for("> ");
+    for _ in 0..5 {
+        c.send("play fox rubbish --side hounds");
+        c.wait_for("Move (B1, D1, F1, H1)? ");
+        c.send("quit");
+        c.wait_for("It waits for you: type resume to go back.");
+    }
+    c.send("play fox rubbish");
+    c.wait_for("You have 5 unfinished games: finish one first");
+    c.send("seek fish");
+    c.wait_for("You have 5 unfinished games: finish one first");
+    running.stop();
 }

@@ -219,6 +219,40 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     running.stop();
 }
 
+#[test]
+fn a_player_away_past_the_grace_time_loses_to_a_claim() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("grace");
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let running = server::start(Config {
+        bind: [127, 0, 0, 1].into(),
+        ssh_port: Some(0),
+        line_port: None,
+        data: dir.join("serve"),
+        limits: Limits::default(),
+        rules: server::Rules {
+            grace: Duration::from_secs(1),
+            think: Duration::from_millis(50),
+        },
+    })
+    .unwrap();
+    let port = running.ssh.unwrap().port();
+    let (ann, mut bob) = start_game(port, &dir, &keys);
+    ann.drop_line();
+    bob.wait_for("ann has left the game. They have 1 seconds to come back");
+    bob.send("claim");
+    bob.wait_for("Not yet: ann may still come back for ");
+    bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
+    bob.send("claim");
+    bob.wait_for("ann left the game and did not come back.");
+    bob.wait_for("Hound, bob won! (abandoned)");
+    bob.wait_for("bob's fox rating: 1500 to ");
+    drop(bob);
+    running.stop();
+}
+
 /// `tallyho serve` as a child process, and the ssh port it printed.
 fn serve(data: &Path) -> (Child, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))

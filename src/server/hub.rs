@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::link::{Outbox, Waker};
-use super::table::Table;
 use crate::games::GameKind;
+use crate::shell::table::Table;
 
 /// A session's number while it is connected.
 pub type SessionId = u64;
@@ -157,6 +157,15 @@ impl Hub {
         }
     }
 
+    /// How many unfinished games a player holds a seat at (playing, left
+    /// or adjourned): by account, or for a guest by session.
+    pub fn games_of(&self, account: Option<i64>, session: SessionId) -> usize {
+        self.rooms()
+            .iter()
+            .filter(|room| room.lock().seats.iter().any(|s| s.is_of(account, session)))
+            .count()
+    }
+
     /// Whether a game in progress waits for this account to come back.
     pub fn waiting_for(&self, account: i64) -> bool {
         // The rooms are locked after the lobby is let go: a room's lock is
@@ -261,6 +270,13 @@ impl Hub {
             }
         }
         Ok(n)
+    }
+
+    /// Puts a seek taken by mistake back, under its own number.
+    pub fn put_back(&self, seek: Seek) {
+        let mut state = self.lock();
+        let at = state.seeks.partition_point(|s| s.n < seek.n);
+        state.seeks.insert(at, seek);
     }
 
     /// Takes back a player's seeks; how many.

@@ -24,7 +24,6 @@ mod referee;
 mod session;
 pub mod ssh;
 pub mod store;
-pub mod table;
 
 use limits::Gate;
 use link::{Arrival, DoorEnd};

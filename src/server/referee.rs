@@ -8,10 +8,10 @@ use std::time::Instant;
 use super::Server;
 use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
 use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoredGame};
-use super::table::Table;
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::shell::log::{Record, Seat as LoggedSeat, warn};
+use crate::shell::table::Table;
 
 impl Server {
     /// Starts a game at a new room: kept in the store first, then listed.
@@ -85,6 +85,9 @@ impl Server {
         // was kept as finished: kept now.
         if st.table.ending().is_some() {
             self.finish(&room, &mut st);
+        } else {
+            // A guest's game cannot come back: the guest is gone.
+            self.reap(&room, &mut st);
         }
     }
 
@@ -214,6 +217,12 @@ impl Server {
     /// The player of `seat` adjourns the game of a player away too long.
     pub(crate) fn adjourn(&self, room: &Arc<Room>, seat: usize) -> Result<(), String> {
         let mut st = room.lock();
+        if self.lost(&st, 1 - seat) {
+            return Err(format!(
+                "not now: {} was a guest and cannot come back to an adjourned game; type claim to take the win",
+                st.seats[1 - seat].handle
+            ));
+        }
         self.away_too_long(&st, seat)?;
         st.adjourned = true;
         st.seats[seat].session = None;
@@ -223,6 +232,9 @@ impl Server {
     }
 
     fn away_too_long(&self, st: &RoomState, seat: usize) -> Result<(), String> {
+        if self.lost(st, 1 - seat) {
+            return Ok(());
+        }
         let other = &st.seats[1 - seat];
         if other.session.is_some() || other.left.is_none() {
             return Err(format!("not now: {} is still in the game", other.handle));
@@ -273,6 +285,11 @@ impl Server {
             if let Some(seat) = seat {
                 self.park(&room, seat, Instant::now());
             }
+            // A guest's parked games can never be resumed now.
+            let mut st = room.lock();
+            if st.seats.iter().any(|s| s.owner == Some(id)) {
+                self.reap(&room, &mut st);
+            }
         }
     }
 
@@ -291,12 +308,19 @@ impl Server {
         let opponent = st.seats[1 - seat].session;
         let both_gone = opponent.is_none();
         if let Some(id) = opponent {
-            self.hub().notify(
-                id,
-                &Notice::Info(format!(
+            let told = if self.lost(&st, seat) {
+                format!(
+                    "{name} has left the game, and as a guest cannot come back: type claim to take the win."
+                )
+            } else {
+                format!(
                     "{name} has left the game. They have {grace} seconds to come back; then you may claim the win or adjourn."
-                )),
-            );
+                )
+            };
+            self.hub().notify(id, &Notice::Info(told));
+        }
+        if self.reap(room, &mut st) {
+            return;
         }
         if both_gone {
             st.adjourned = true;
@@ -307,6 +331,51 @@ impl Server {
         if !both_gone {
             self.start_grace(room, seat);
         }
+    }
+
+    /// Whether the player of `seat` is a guest gone for good: nobody can
+    /// ever sit there again.
+    fn lost(&self, st: &RoomState, seat: usize) -> bool {
+        let seat = &st.seats[seat];
+        seat.sitter == Sitter::Person(None)
+            && seat.session.is_none()
+            && seat.owner.is_none_or(|id| !self.hub().is_connected(id))
+    }
+
+    /// Ends a game nobody can finish: a guest is gone for good, and the
+    /// other side is gone too or is the computer. The one who could still
+    /// play wins; two guests gone draw. `true` if it ended the game.
+    pub(crate) fn reap(&self, room: &Arc<Room>, st: &mut RoomState) -> bool {
+        if st.table.ending().is_some() {
+            return false;
+        }
+        let lost = [self.lost(st, 0), self.lost(st, 1)];
+        let present = |i: usize| {
+            st.seats[i].session.is_some() && !matches!(st.seats[i].sitter, Sitter::Computer(_))
+        };
+        let (winner, words) = match lost {
+            [true, true] => (
+                None,
+                "Both guests left: the game ends without a winner.".to_string(),
+            ),
+            [true, false] | [false, true] => {
+                let gone = usize::from(lost[1]);
+                if present(1 - gone) {
+                    return false;
+                }
+                let name = st.seats[gone].handle.clone();
+                (
+                    Some(1 - gone),
+                    format!("{name} was a guest and cannot come back."),
+                )
+            }
+            [false, false] => return false,
+        };
+        st.ending_words = Some(words);
+        st.adjourned = false;
+        st.table.settle(winner, "abandoned");
+        self.after_change(room, st, None);
+        true
     }
 
     /// Tells the opponent when the grace time is up.

@@ -14,5 +14,6 @@ pub mod matchplay;
 pub mod replay;
 pub mod safe;
 pub mod signals;
+pub mod table;
 pub mod text;
 pub mod turn;

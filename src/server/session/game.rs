@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::{After, Session, words};
 use crate::server::hub::{Doing, Offer, Room, SessionId, Sitter};
-use crate::server::table::{Asked, Table};
 use crate::shell::safe;
+use crate::shell::table::{Asked, Table};
 use crate::shell::turn::Command;
 
 impl Session {
@@ -495,8 +495,13 @@ impl Session {
 
     /// The player leaves their seat: the game waits for them.
     pub(super) fn leave(&mut self, room: &Arc<Room>, seat: usize) -> io::Result<()> {
+        if self.flags.ended.load(std::sync::atomic::Ordering::SeqCst) || self.outbox.is_closed() {
+            // The connection is gone: the seat is parked as the session
+            // ends, once the player is offline (a guest's for good).
+            return Ok(());
+        }
         self.server.park(room, seat, Instant::now());
-        if !self.outbox.is_closed() {
+        {
             self.say(&format!(
                 "You left game {}. It waits for you: type resume to go back.",
                 room.number

@@ -8,10 +8,24 @@ use serde_json::{Value, json};
 use super::{After, Session, words};
 use crate::cabinet;
 use crate::server::hub::{Doing, Notice, Room, Seat, Seek, SessionId, Sitter};
-use crate::server::table::Table;
 use crate::shell::safe;
+use crate::shell::table::Table;
+
+/// The most unfinished games one player may hold at once.
+const MAX_GAMES: usize = 5;
 
 impl Session {
+    /// Refuses a new game to a player who holds too many unfinished ones.
+    fn too_many_games(&mut self) -> io::Result<bool> {
+        if self.server.hub().games_of(self.account, self.id) < MAX_GAMES {
+            return Ok(false);
+        }
+        self.refuse(&format!(
+            "you have {MAX_GAMES} unfinished games: finish one first (games lists them, resume goes back)"
+        ))?;
+        Ok(true)
+    }
+
     /// Carries out a lobby command; `false` when the player leaves.
     pub(super) fn lobby_command(&mut self, line: &str) -> io::Result<bool> {
         let (word, rest) = words::split(line);
@@ -213,6 +227,9 @@ impl Session {
     }
 
     pub(super) fn seek(&mut self, rest: &str, to: Option<String>) -> io::Result<()> {
+        if self.too_many_games()? {
+            return Ok(());
+        }
         let (game, rest) = words::split(rest);
         let kind = match cabinet::kind(&game) {
             Ok(kind) => kind,
@@ -341,6 +358,9 @@ impl Session {
     }
 
     pub(super) fn accept(&mut self, rest: &str) -> io::Result<()> {
+        if self.too_many_games()? {
+            return Ok(());
+        }
         let Ok(n) = rest.trim().parse::<u64>() else {
             return self.refuse("accept which seek? Type accept N, with N from seeks");
         };
@@ -349,7 +369,7 @@ impl Session {
             Err(why) => return self.refuse(&why),
         };
         if seek.rated && self.account.is_none() {
-            let _ = self.server.hub().seek(seek);
+            self.server.hub().put_back(seek);
             return self.refuse("that seek is rated, and guests play unrated");
         }
         let seed = rand::random();
@@ -376,6 +396,9 @@ impl Session {
     }
 
     pub(super) fn play_computer(&mut self, rest: &str) -> io::Result<()> {
+        if self.too_many_games()? {
+            return Ok(());
+        }
         let (game, rest) = words::split(rest);
         let (level, rest) = words::split(rest);
         let kind = match cabinet::kind(&game) {

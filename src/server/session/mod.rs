@@ -32,8 +32,8 @@ pub(super) fn spawn(server: Server, link: Link) {
             drop(session);
             // However the session ended (a write that failed, a reader that
             // fell behind), its games wait for it and its opponents are told.
-            server.left(id);
             server.hub().leave(id);
+            server.left(id);
         });
 }
 

@@ -1,7 +1,7 @@
-//! A game in progress as the server holds it, for any game: one object-safe
-//! [`Table`] over a game's rules and face. The server sees moves and
-//! positions as the game's own notation and never a rule; the face draws
-//! and words everything, as in local play.
+//! A game at a table, for any game: one object-safe [`Table`] over a game's
+//! rules and face, as the server holds its games in progress. Whoever holds
+//! a table sees moves and positions as the game's own notation and never a
+//! rule; the face draws and words everything, as in local play.
 
 use std::io;
 use std::time::Duration;
