@@ -18,9 +18,9 @@ use rustyline::{Context, Editor, ExternalPrinter, Helper};
 use serde_json::Value;
 
 use super::{AppError, Ending};
-use tallyho::server::table::Table;
 use tallyho::shell::console::{Look, Terminal, terminal_columns};
 use tallyho::shell::safe;
+use tallyho::shell::table::Table;
 
 /// The line door's port when none is given.
 const DEFAULT_PORT: u16 = 2323;
