@@ -98,7 +98,7 @@ struct State {
 }
 
 /// The most seeks open at once, and per player.
-const MAX_SEEKS: usize = 200;
+const MAX_SEEKS: usize = 2000;
 const MAX_SEEKS_EACH: usize = 3;
 
 impl Hub {

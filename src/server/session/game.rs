@@ -134,6 +134,7 @@ impl Session {
         let names = st.names();
         let sides = st.table.sides();
         let st_setup = st.table.setup();
+        let moves = st.table.moves();
         let rated = room.rated;
         drop(st);
         let pairs: serde_json::Map<String, Value> = st_setup
@@ -141,7 +142,7 @@ impl Session {
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
         self.event(
-            json!({"event": "start", "game": room.number, "kind": kind, "setup": pairs,
+            json!({"event": "start", "game": room.number, "kind": kind, "setup": pairs, "moves": moves,
             "side": seat.map(|s| sides[s].clone()), "players": names, "rated": rated}),
         )?;
         let rated_word = if rated { "rated" } else { "unrated" };
@@ -295,6 +296,11 @@ impl Session {
             Asked::Command(Command::Help) if self.json => {
                 let help = table.help();
                 self.event(json!({"event": "help", "text": help}))?;
+                Ok(None)
+            }
+            Asked::Command(Command::Moves | Command::Board) if self.json => {
+                let names = room.lock().names();
+                self.position(room.number, table, &names, Some(seat))?;
                 Ok(None)
             }
             Asked::Command(_) => Ok(None),

@@ -30,6 +30,9 @@ impl Session {
     pub(super) fn lobby_command(&mut self, line: &str) -> io::Result<bool> {
         let (word, rest) = words::split(line);
         match word.as_str() {
+            "help" | "?" if self.json => {
+                self.event(json!({"event": "help", "text": words::LOBBY_HELP}))?;
+            }
             "help" | "?" => self.say(words::LOBBY_HELP)?,
             "quit" | "exit" | "bye" | "q" => {
                 self.say("Goodbye.")?;

@@ -242,6 +242,10 @@ struct Inner {
     db: PathBuf,
     /// The finished games' log.
     log: Log,
+    /// Taken around each append, so this server's threads take turns in
+    /// the process rather than wait on the file's lock (which is for other
+    /// programs).
+    appending: Mutex<()>,
     /// Where changes go; taken when the store closes.
     jobs: Option<SyncSender<Job>>,
     /// The writer, joined when the store closes.
@@ -296,6 +300,7 @@ impl Store {
                 jobs: Some(jobs),
                 writer: Some(writer),
                 reader: Mutex::new(reader),
+                appending: Mutex::new(()),
                 _lock: lock,
             }),
         })
@@ -578,7 +583,14 @@ impl Store {
                 ));
             }
         };
-        let (number, log_error) = match log.append(&record, &mut waiting) {
+        let turn = self
+            .inner
+            .appending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let appended = log.append(&record, &mut waiting);
+        drop(turn);
+        let (number, log_error) = match appended {
             Ok(number) => (Some(number), None),
             Err(e) => {
                 let said = log_failure(&e);
