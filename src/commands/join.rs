@@ -1,11 +1,14 @@
-//! `tallyho join HOST[:PORT]`: the client of a server's line door. It speaks
-//! the machine dialect (`proto json`), keeps its own copy of each game from
-//! the `start` and `move` events, and draws the boards locally as local play
-//! draws them. What the player types goes to the server line by line; on the
-//! player's turn Tab completes the legal moves.
+//! `tallyho join [USER@]HOST[:PORT]`: the cabinet's client of a server. With
+//! `USER@` it goes through the ssh door, running the system's `ssh` (so the
+//! player's keys, agent and `known_hosts` just work); without, it connects
+//! to the line door. It speaks the machine dialect, keeps its own copy of
+//! each game from the `start` and `move` events, and draws the boards
+//! locally as local play draws them. What the player types goes to the
+//! server line by line; on the player's turn Tab completes the legal moves.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
@@ -24,6 +27,8 @@ use tallyho::shell::table::Table;
 
 /// The line door's port when none is given.
 const DEFAULT_PORT: u16 = 2323;
+/// The ssh door's port when none is given.
+const SSH_PORT: u16 = 2222;
 /// The longest event line taken from the server; the rest is skipped.
 const MAX_EVENT: usize = 256 * 1024;
 /// The longest line sent to the server (the server's own cap).
@@ -40,11 +45,9 @@ name NAME, quit. In a game: your move, moves, board, say TEXT, draw, undo, resig
 /// Connects to a line door and plays through it until the player or the
 /// server leaves.
 pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
-    let addrs = address(target)?;
-    let stream = connect(&addrs, target)?;
-    let _ = stream.set_nodelay(true);
-    let mut to_server = stream.try_clone()?;
-    to_server.write_all(b"proto json\n")?;
+    let mut link = Link::open(target)?;
+    let stream = link.reader()?;
+    let mut to_server = link.writer()?;
     let terminal = Terminal::detect();
     let interactive = terminal.interactive() && !terminal.dumb;
     let view = Arc::new(Mutex::new(View {
@@ -110,7 +113,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             }
             Input::End => {
                 let _ = to_server.write_all(b"quit\n");
-                let _ = to_server.shutdown(std::net::Shutdown::Write);
+                link.shut_writing(to_server);
                 // The server's last words, then the connection closes.
                 while let Ok(input) = rx.recv_timeout(Duration::from_secs(2)) {
                     if matches!(input, Input::ServerGone) {
@@ -127,11 +130,109 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             Input::ServerGone => break,
         }
     }
-    let _ = to_server.shutdown(std::net::Shutdown::Both);
+    link.close();
     if !interactive {
         let _ = net.join();
     }
     Ok(Ending::Clean)
+}
+
+/// The way to the server: a line door's connection, or the system's `ssh`
+/// running `json` at the ssh door.
+enum Link {
+    Tcp(TcpStream),
+    Ssh(Child),
+}
+
+impl Link {
+    /// Connects to `target`: `USER@HOST[:PORT]` through ssh, else the line door.
+    fn open(target: &str) -> Result<Link, AppError> {
+        if let Some((user, host)) = target.split_once('@') {
+            return Link::ssh(user, host, target);
+        }
+        let addrs = address(target)?;
+        let mut stream = connect(&addrs, target)?;
+        let _ = stream.set_nodelay(true);
+        stream.write_all(b"proto json\n")?;
+        Ok(Link::Tcp(stream))
+    }
+
+    /// `ssh -T -p PORT USER@HOST json`: the door answers in the machine
+    /// dialect from the first line.
+    fn ssh(user: &str, host: &str, target: &str) -> Result<Link, AppError> {
+        let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
+        if user.is_empty() || user.starts_with('-') || user.chars().any(char::is_whitespace) {
+            return Err(bad("the user name is empty or not one word"));
+        }
+        let (host, port) = match host.rsplit_once(':') {
+            Some((h, p)) if !h.contains(':') || h.ends_with(']') => {
+                (h, p.parse::<u16>().map_err(|_| bad("a port is 0-65535"))?)
+            }
+            _ => (host, SSH_PORT),
+        };
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        if host.is_empty() || host.starts_with('-') || host.chars().any(char::is_whitespace) {
+            return Err(bad("the host is empty or not one word"));
+        }
+        let child = Command::new("ssh")
+            .args(["-T", "-o", "ConnectTimeout=10", "-p"])
+            .arg(port.to_string())
+            .arg("-l")
+            .arg(user)
+            .arg("--")
+            .arg(host)
+            .arg("json")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| AppError::Failed(format!("cannot run ssh: {e}")))?;
+        Ok(Link::Ssh(child))
+    }
+
+    /// What the server says.
+    fn reader(&mut self) -> Result<Box<dyn Read + Send>, AppError> {
+        match self {
+            Link::Tcp(stream) => Ok(Box::new(stream.try_clone()?)),
+            Link::Ssh(child) => child
+                .stdout
+                .take()
+                .map(|out| Box::new(out) as Box<dyn Read + Send>)
+                .ok_or_else(|| AppError::Failed("ssh gave no output".into())),
+        }
+    }
+
+    /// Where the player's lines go.
+    fn writer(&mut self) -> Result<Box<dyn Write + Send>, AppError> {
+        match self {
+            Link::Tcp(stream) => Ok(Box::new(stream.try_clone()?)),
+            Link::Ssh(child) => child
+                .stdin
+                .take()
+                .map(|input| Box::new(input) as Box<dyn Write + Send>)
+                .ok_or_else(|| AppError::Failed("ssh took no input".into())),
+        }
+    }
+
+    /// The player has no more to say: the server sees the end of input.
+    fn shut_writing(&self, writer: Box<dyn Write + Send>) {
+        if let Link::Tcp(stream) = self {
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+        }
+        drop(writer);
+    }
+
+    /// Closes the connection.
+    fn close(self) {
+        match self {
+            Link::Tcp(stream) => {
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+            Link::Ssh(mut child) => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
 }
 
 /// What the player's side sends the main loop.
@@ -170,12 +271,6 @@ fn print(out: &Mutex<Out>, text: String) {
 
 /// `HOST`, `HOST:PORT`, `[V6]:PORT`.
 fn address(target: &str) -> Result<Vec<SocketAddr>, AppError> {
-    if target.contains('@') {
-        return Err(AppError::Usage(format!(
-            "{}: join speaks only to a line door (HOST:PORT); over ssh, type ssh -p 2222 HOST",
-            safe::text(&safe::cut(target, 60))
-        )));
-    }
     let (host, port) = match target.parse::<SocketAddr>() {
         Ok(addr) => return Ok(vec![addr]),
         Err(_) => match target.rsplit_once(':') {
@@ -253,7 +348,7 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
 }
 
 /// The server's lines, each event said to the player.
-fn read_server(stream: TcpStream, view: &Mutex<View>, out: &Mutex<Out>) {
+fn read_server(stream: Box<dyn Read + Send>, view: &Mutex<View>, out: &Mutex<Out>) {
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
     loop {
