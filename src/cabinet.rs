@@ -21,6 +21,22 @@ fn options(kind: GameKind) -> &'static [&'static str] {
     }
 }
 
+/// Every computer level's name, in any game, lowercase: names no player may take.
+pub fn level_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = GAMES
+            .iter()
+            .filter_map(|game| open(kind(game).ok()?, &[], 0).ok())
+            .flat_map(|table| table.levels())
+            .map(|l| l.to_lowercase())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    })
+}
+
 /// The game a player names: `fox`, `draughts`, `fish`.
 pub fn kind(name: &str) -> Result<GameKind, String> {
     let name = name.trim().to_ascii_lowercase();

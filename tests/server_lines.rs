@@ -371,8 +371,10 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     c.wait_for("> ");
     c.send("play draughts champion");
     c.wait_for("Draughts is played at the levels rubbish, greedy, cunning or overpowered");
+    c.send("name tess");
+    c.wait_for("You are tess.");
     c.send("play draughts greedy --side white");
-    c.wait_for("Game 1: draughts, unrated. greedy (black) against guest1 (white).");
+    c.wait_for("Game 1: draughts, unrated. greedy (black) against tess (white).");
     // Black moves first: the computer's move is said, then the person is asked.
     c.wait_for("1. greedy moved ");
     c.wait_for("Move from (");
@@ -380,7 +382,7 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     c.wait_for("Hint: ");
     c.wait_for("Move from (");
     c.send("resign");
-    c.wait_for("guest1 resigned.");
+    c.wait_for("tess resigned: greedy wins.");
     c.wait_for("> ");
     running.stop();
 }
@@ -446,7 +448,7 @@ fn a_guests_games_end_when_the_guest_is_gone_for_good() {
     b.send("adjourn");
     b.wait_for("Not now: ann was a guest and cannot come back to an adjourned game;");
     b.send("claim");
-    b.wait_for("ann left the game and did not come back.");
+    b.wait_for("ann left the game and did not come back: bob wins.");
     b.wait_for("> ");
     b.send("games");
     b.wait_for("No games are being played.");

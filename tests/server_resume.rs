@@ -212,7 +212,7 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     bob.wait_for("ann is back.");
     ann.send("resign");
     for p in [&mut ann, &mut bob] {
-        p.wait_for("ann resigned.");
+        p.wait_for("ann resigned: bob wins.");
         p.wait_for("bob's fox rating: 1500 to ");
     }
     drop((ann, bob));
@@ -246,8 +246,7 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     bob.wait_for("Not yet: ann may still come back for ");
     bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
     bob.send("claim");
-    bob.wait_for("ann left the game and did not come back.");
-    bob.wait_for("Hound, bob won! (abandoned)");
+    bob.wait_for("ann left the game and did not come back: bob wins.");
     bob.wait_for("bob's fox rating: 1500 to ");
     drop(bob);
     running.stop();
@@ -308,7 +307,7 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     bob.send("B1-A2");
     ann.wait_for("2. bob moved B1-A2.");
     ann.send("resign");
-    ann.wait_for("ann resigned.");
+    ann.wait_for("ann resigned: bob wins.");
     drop((ann, bob));
     let _ = second.kill();
     let _ = second.wait();

@@ -91,7 +91,6 @@ pub struct Hub {
 struct State {
     next_session: u64,
     next_seek: u64,
-    next_guest: u64,
     online: BTreeMap<SessionId, Online>,
     seeks: Vec<Seek>,
     rooms: BTreeMap<u64, Arc<Room>>,
@@ -115,18 +114,34 @@ impl Hub {
 
     /// A guest handle nobody online has: `guest1`, `guest2`…
     pub fn guest_handle(&self, taken: &dyn Fn(&str) -> bool) -> String {
-        let mut state = self.lock();
+        // Numbers drawn at random, so a guest of one run of the server is
+        // not mistaken in the log for a guest of another.
+        let seated = self.seated_handles();
+        let state = self.lock();
+        let mut digits = 4;
         loop {
-            state.next_guest += 1;
-            let handle = format!("guest{}", state.next_guest);
-            let online = state
-                .online
-                .values()
-                .any(|o| o.handle.eq_ignore_ascii_case(&handle));
-            if !online && !taken(&handle) {
-                return handle;
+            for _ in 0..20 {
+                let n: u64 = rand::random_range(0..10u64.pow(digits));
+                let handle = format!("guest{n}");
+                let used = state
+                    .online
+                    .values()
+                    .any(|o| o.handle.eq_ignore_ascii_case(&handle))
+                    || seated.iter().any(|h| h.eq_ignore_ascii_case(&handle));
+                if !used && !taken(&handle) {
+                    return handle;
+                }
             }
+            digits = (digits + 1).min(18);
         }
+    }
+
+    /// The handles seated at games in progress, whether or not online.
+    pub fn seated_handles(&self) -> Vec<String> {
+        self.rooms()
+            .iter()
+            .flat_map(|room| room.lock().names())
+            .collect()
     }
 
     /// Whether a handle is online.
@@ -145,8 +160,31 @@ impl Hub {
     /// Takes a player offline, with their seeks.
     pub fn leave(&self, id: SessionId) {
         let mut state = self.lock();
-        state.online.remove(&id);
+        let gone = state.online.remove(&id).map(|o| o.handle);
         state.seeks.retain(|s| s.by != id);
+        // A challenge to a player who has gone is gone too, unless the
+        // handle is still online in another session.
+        if let Some(gone) = gone
+            && !state
+                .online
+                .values()
+                .any(|o| o.handle.eq_ignore_ascii_case(&gone))
+        {
+            state.seeks.retain(|s| {
+                !s.to
+                    .as_deref()
+                    .is_some_and(|to| to.eq_ignore_ascii_case(&gone))
+            });
+        }
+    }
+
+    /// A handle as the player online writes it.
+    pub fn handle_as_written(&self, handle: &str) -> Option<String> {
+        self.lock()
+            .online
+            .values()
+            .find(|o| o.handle.eq_ignore_ascii_case(handle))
+            .map(|o| o.handle.clone())
     }
 
     /// Says who a session is, once known.
@@ -196,6 +234,11 @@ impl Hub {
         if let Some(o) = self.lock().online.get_mut(&id) {
             o.json = true;
         }
+    }
+
+    /// What a session is doing, if it is online.
+    pub fn doing_of(&self, id: SessionId) -> Option<Doing> {
+        self.lock().online.get(&id).map(|o| o.doing)
     }
 
     /// A session's account, if it has one.
@@ -308,7 +351,9 @@ impl Hub {
             return Err(format!("there is no seek {n}; type seeks for the list"));
         };
         let seek = &state.seeks[i];
-        if seek.by == taker {
+        let maker_account = state.online.get(&seek.by).and_then(|o| o.account);
+        let taker_account = state.online.get(&taker).and_then(|o| o.account);
+        if seek.by == taker || (maker_account.is_some() && maker_account == taker_account) {
             return Err("that seek is your own".into());
         }
         if seek
@@ -363,10 +408,17 @@ impl Hub {
 
     /// The session online with this account, if any.
     pub fn session_of(&self, account: i64) -> Option<SessionId> {
-        self.lock()
+        let state = self.lock();
+        let mut sessions = state
             .online
             .iter()
-            .find(|(_, o)| o.account == Some(account))
+            .filter(|(_, o)| o.account == Some(account));
+        let all: Vec<(SessionId, Doing)> =
+            sessions.by_ref().map(|(id, o)| (*id, o.doing)).collect();
+        // One in the lobby first: it is free to sit down.
+        all.iter()
+            .find(|(_, doing)| *doing == Doing::Idle)
+            .or(all.first())
             .map(|(id, _)| *id)
     }
 

@@ -134,7 +134,8 @@ impl Server {
             return;
         }
         let name = st.seats[seat].handle.clone();
-        st.ending_words = Some(format!("{name} resigned."));
+        let winner = st.seats[1 - seat].handle.clone();
+        st.ending_words = Some(format!("{name} resigned: {winner} wins."));
         st.table.settle(Some(1 - seat), "resigned");
         self.after_change(room, &mut st, Some(by));
     }
@@ -208,7 +209,10 @@ impl Server {
         let mut st = room.lock();
         self.away_too_long(&st, seat)?;
         let gone = st.seats[1 - seat].handle.clone();
-        st.ending_words = Some(format!("{gone} left the game and did not come back."));
+        let winner = st.seats[seat].handle.clone();
+        st.ending_words = Some(format!(
+            "{gone} left the game and did not come back: {winner} wins."
+        ));
         st.table.settle(Some(seat), "abandoned");
         self.after_change(room, &mut st, Some(by));
         Ok(())
@@ -364,9 +368,10 @@ impl Server {
                     return false;
                 }
                 let name = st.seats[gone].handle.clone();
+                let winner = st.seats[1 - gone].handle.clone();
                 (
                     Some(1 - gone),
-                    format!("{name} was a guest and cannot come back."),
+                    format!("{name} was a guest and cannot come back: {winner} wins."),
                 )
             }
             [false, false] => return false,

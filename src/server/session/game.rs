@@ -117,11 +117,16 @@ impl Session {
         };
         let winner = ending.winner.map(|i| names[i].clone());
         self.event(json!({"event": "end", "game": number, "winner": winner, "how": ending.how}))?;
-        if let Some(words) = &glance.ending_words {
-            self.say(words)?;
+        // An ending the players made (a resignation, an agreed draw, a
+        // claim) is said as it was made; the game's own words are for the
+        // endings its rules decide.
+        match &glance.ending_words {
+            Some(words) => self.say(words)?,
+            None => {
+                let result = glance.table.result([&names[0], &names[1]]);
+                self.say(&result)?;
+            }
         }
-        let result = glance.table.result([&names[0], &names[1]]);
-        self.say(&result)?;
         if let Some(epilogue) = &glance.epilogue {
             self.say(epilogue)?;
         }

@@ -45,9 +45,12 @@ impl Session {
                 let (to, rest) = words::split(rest);
                 if to.is_empty() {
                     self.refuse("challenge whom? Type challenge NAME GAME")?;
+                } else if to.eq_ignore_ascii_case(&self.handle) {
+                    self.refuse("you cannot challenge yourself; seek GAME offers a game to all")?;
                 } else if !self.server.hub().is_online(&to) {
                     self.refuse(&format!("nobody called {} is online", safe::cut(&to, 20)))?;
                 } else {
+                    let to = self.server.hub().handle_as_written(&to).unwrap_or(to);
                     self.seek(rest, Some(to))?;
                 }
             }
@@ -59,7 +62,7 @@ impl Session {
             "accept" => self.accept(rest)?,
             "play" => self.play_computer(rest)?,
             "games" => self.games()?,
-            "resume" => self.resume()?,
+            "resume" => self.resume(rest)?,
             "ratings" => self.ratings(rest)?,
             "history" => self.history()?,
             "watch" => self.watch(rest)?,
@@ -216,7 +219,11 @@ impl Session {
         if let Err(why) = words::check_handle(wanted) {
             return self.refuse(&why);
         }
-        let account = !self.server.store().handle_free(wanted).unwrap_or(false);
+        let account =
+            !self.server.store().handle_free(wanted).unwrap_or(false)
+                || self.server.hub().seated_handles().iter().any(|h| {
+                    h.eq_ignore_ascii_case(wanted) && !h.eq_ignore_ascii_case(&self.handle)
+                });
         if account
             || (self.server.hub().is_online(wanted) && !wanted.eq_ignore_ascii_case(&self.handle))
         {
@@ -454,8 +461,21 @@ impl Session {
 
     /// Goes back to a game the player left, or one adjourned when both
     /// players are online.
-    pub(super) fn resume(&mut self) -> io::Result<()> {
+    pub(super) fn resume(&mut self, rest: &str) -> io::Result<()> {
+        let wanted = match rest.trim() {
+            "" => None,
+            n => match n.parse::<u64>() {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    return self
+                        .refuse("resume which game? Type resume, or resume N with N from games");
+                }
+            },
+        };
         for room in self.server.hub().rooms() {
+            if wanted.is_some_and(|n| n != room.number) {
+                continue;
+            }
             let mut st = room.lock();
             let Some(seat) = st
                 .seats
@@ -467,16 +487,28 @@ impl Session {
             let other = 1 - seat;
             let mut wake_other = None;
             if st.adjourned && st.seats[other].session.is_none() {
+                let hub = self.server.hub();
                 let found = match &st.seats[other].sitter {
                     Sitter::Computer(_) => Some(None),
-                    Sitter::Person(Some(account)) => {
-                        self.server.hub().session_of(*account).map(Some)
-                    }
+                    Sitter::Person(Some(account)) => hub.session_of(*account).map(Some),
                     Sitter::Person(None) => st.seats[other]
                         .owner
-                        .filter(|&id| self.server.hub().is_connected(id))
+                        .filter(|&id| hub.is_connected(id))
                         .map(Some),
                 };
+                // The other player must be free to sit down: in the lobby.
+                if let Some(Some(id)) = found
+                    && let Some(doing) = hub.doing_of(id)
+                    && doing != Doing::Idle
+                {
+                    let name = st.seats[other].handle.clone();
+                    drop(st);
+                    return self.refuse(&format!(
+                        "not yet: {name} is {}; game {} resumes when both players are free",
+                        words::doing(doing),
+                        room.number
+                    ));
+                }
                 match found {
                     None => {
                         let name = st.seats[other].handle.clone();
@@ -516,7 +548,10 @@ impl Session {
             self.server.hub().seat(self.id, &room, false);
             return Ok(());
         }
-        self.refuse("you have no game to resume")
+        match wanted {
+            Some(n) => self.refuse(&format!("you have no game {n} to resume; games lists them")),
+            None => self.refuse("you have no game to resume"),
+        }
     }
 
     pub(super) fn games(&mut self) -> io::Result<()> {
@@ -559,6 +594,15 @@ impl Session {
         if to.is_empty() || text.trim().is_empty() {
             return self.refuse("tell whom what? Type tell NAME TEXT");
         }
+        if to.eq_ignore_ascii_case(&self.handle) {
+            return self.refuse("that is you; tell tells another player");
+        }
+        let to = self
+            .server
+            .hub()
+            .handle_as_written(to)
+            .unwrap_or_else(|| to.to_string());
+        let to = to.as_str();
         let notice = Notice::Said {
             from: self.handle.clone(),
             text: text.trim().to_string(),

@@ -207,7 +207,7 @@ impl Session {
         if let Some(account) = self.account
             && self.server.hub().waiting_for(account)
         {
-            self.resume()?;
+            self.resume("")?;
         }
         Ok(true)
     }

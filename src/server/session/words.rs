@@ -72,16 +72,21 @@ pub fn check_handle(handle: &str) -> Result<(), String> {
             "a handle can be at most {MAX_HANDLE} characters long"
         ));
     }
+    // ASCII only: no letter from another script can pass for one of these.
     if let Some(c) = handle
         .chars()
-        .find(|&c| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .find(|&c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
     {
         return Err(format!(
-            "a handle is one word of letters, digits, - and _; \"{}\" is not allowed",
+            "a handle is one word of the letters A-Z, digits, - and _; \"{}\" is not allowed",
             safe::text(&c.to_string())
         ));
     }
-    if !handle.chars().next().is_some_and(char::is_alphanumeric) {
+    if !handle
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+    {
         return Err("a handle starts with a letter or a digit".into());
     }
     let lower = handle.to_lowercase();
@@ -89,6 +94,7 @@ pub fn check_handle(handle: &str) -> Result<(), String> {
         || crate::games::GameKind::ALL
             .iter()
             .any(|k| k.game() == lower)
+        || crate::cabinet::level_names().iter().any(|l| *l == lower)
     {
         return Err(format!(
             "\"{handle}\" is kept for the server; choose another"
@@ -205,7 +211,13 @@ mod tests {
     #[test]
     fn handles_are_one_visible_word() {
         assert!(check_handle("ann_1").is_ok());
-        assert!(check_handle("Zoë").is_ok());
+        assert!(check_handle("Zoe-2").is_ok());
+        // Lookalikes of "alice" in other scripts, and full-width letters.
+        assert!(check_handle("\u{430}lice").is_err());
+        assert!(check_handle("\u{ff41}lice").is_err());
+        // The computer's levels are its own names.
+        assert!(check_handle("Rubbish").is_err());
+        assert!(check_handle("overpowered").is_err());
         assert!(check_handle("a b").is_err());
         assert!(check_handle("a\u{202e}b").is_err());
         assert!(check_handle("guest7").is_err());
