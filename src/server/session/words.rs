@@ -94,7 +94,7 @@ pub fn check_handle(handle: &str) -> Result<(), String> {
         || crate::games::GameKind::ALL
             .iter()
             .any(|k| k.game() == lower)
-        || crate::cabinet::level_names().iter().any(|l| *l == lower)
+        || crate::cabinet::level_names().contains(&lower)
     {
         return Err(format!(
             "\"{handle}\" is kept for the server; choose another"
