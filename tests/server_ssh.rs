@@ -229,6 +229,33 @@ fn a_key_is_an_account_and_a_script_gets_its_answers() {
 }
 
 #[test]
+fn an_rsa_key_is_an_account_too() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("rsa");
+    let door = Door::start(&dir.join("serve"));
+    let key = dir.join("rsa");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f"])
+        .arg(&key)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "ssh-keygen: {made:?}");
+    let out = run(
+        ssh_command(&door, &dir, "rita", Some(&key)).arg("-T"),
+        b"quit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("Welcome to tallyho, rita. Your games are rated."),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_guest_needs_no_key_and_others_need_one() {
     if !have_openssh() {
         return;

@@ -10,8 +10,9 @@ use crate::shell::ask::is_format;
 /// What a key did, besides its echo.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Edit {
-    /// Enter: the line typed.
-    Line(String),
+    /// Enter: the line typed (at most [`MAX_LINE`] bytes), and how many
+    /// bytes were typed in all: more means the line was too long.
+    Line(String, usize),
     /// Ctrl-C.
     Interrupt,
     /// Ctrl-D on an empty line: no more input.
@@ -43,6 +44,9 @@ pub struct Editor {
     escape: Escape,
     /// The last byte was `\r`, so a `\n` after it is the same Enter.
     after_cr: bool,
+    /// Bytes typed past [`MAX_LINE`]: counted, not kept. The line is then
+    /// refused at Enter, as too long.
+    overflow: usize,
     ended: bool,
 }
 
@@ -107,6 +111,7 @@ impl Editor {
             b'\n' => self.enter(echo, edits),
             0x7f | 0x08 => self.backspace(echo),
             0x15 => {
+                self.overflow = 0;
                 while !self.line.is_empty() {
                     self.backspace(echo);
                 }
@@ -114,6 +119,7 @@ impl Editor {
             0x03 => {
                 echo.extend_from_slice(b"^C\r\n");
                 self.line.clear();
+                self.overflow = 0;
                 edits.push(Edit::Interrupt);
             }
             0x04 if self.line.is_empty() => {
@@ -160,8 +166,9 @@ impl Editor {
         if c.is_control() || is_format(c) {
             return;
         }
-        if self.line.len() + c.len_utf8() > MAX_LINE {
+        if self.overflow > 0 || self.line.len() + c.len_utf8() > MAX_LINE {
             echo.extend_from_slice(BELL);
+            self.overflow = self.overflow.saturating_add(c.len_utf8());
             return;
         }
         self.line.push(c);
@@ -170,6 +177,11 @@ impl Editor {
     }
 
     fn backspace(&mut self, echo: &mut Vec<u8>) {
+        if self.overflow > 0 {
+            // A key typed past the end was never shown: forget one byte.
+            self.overflow -= 1;
+            return;
+        }
         if let Some(c) = self.line.pop() {
             for _ in 0..c.width().unwrap_or(0) {
                 echo.extend_from_slice(ERASE);
@@ -179,7 +191,8 @@ impl Editor {
 
     fn enter(&mut self, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
         echo.extend_from_slice(b"\r\n");
-        edits.push(Edit::Line(std::mem::take(&mut self.line)));
+        let total = self.line.len() + std::mem::take(&mut self.overflow);
+        edits.push(Edit::Line(std::mem::take(&mut self.line), total));
     }
 }
 
@@ -211,7 +224,7 @@ mod tests {
     }
 
     fn line(text: &str) -> Edit {
-        Edit::Line(text.to_string())
+        Edit::Line(text.to_string(), text.len())
     }
 
     #[test]
@@ -307,13 +320,17 @@ mod tests {
         let (echo, _) = typed(&mut editor, "yé".as_bytes());
         assert_eq!(echo, "\x07\x07");
         assert_eq!(editor.line().len(), MAX_LINE);
-        // Erasing makes room again.
-        let (echo, edits) = typed(&mut editor, "\x7fé\r".as_bytes());
-        assert_eq!(echo, "\x08 \x08\x07\r\n");
-        let [Edit::Line(taken)] = &edits[..] else {
+        // Erasing what was typed past the end makes room again.
+        let (echo, _) = typed(&mut editor, b"\x7f\x7f\x7f\x7f");
+        assert_eq!(echo, "\x08 \x08");
+        let (echo, edits) = typed(&mut editor, "é\r".as_bytes());
+        assert_eq!(echo, "\x07\r\n");
+        let [Edit::Line(taken, total)] = &edits[..] else {
             panic!("one line: {edits:?}");
         };
         assert_eq!(taken.len(), MAX_LINE - 1);
+        // The é did not fit: the line is handed over as too long.
+        assert_eq!(*total, MAX_LINE + 1);
     }
 
     #[test]

@@ -709,9 +709,8 @@ impl russh::server::Handler for Handler {
                 }
                 for edit in edits {
                     match edit {
-                        Edit::Line(line) => {
-                            let len = line.len();
-                            inputs.push(Input::Line(line.into_bytes(), len));
+                        Edit::Line(line, total) => {
+                            inputs.push(Input::Line(line.into_bytes(), total));
                         }
                         Edit::Interrupt => inputs.push(Input::Interrupt),
                         Edit::End => ended = true,
