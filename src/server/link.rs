@@ -289,25 +289,27 @@ impl LineSource for InboxSource {
     }
 }
 
-/// Cuts a stream of bytes into lines for a link: `\n` ends a line (a `\r`
-/// before it is dropped), and of a line longer than [`MAX_LINE`] only the
-/// first bytes are kept while the rest is counted. Used by the line door and
-/// by ssh without a terminal.
+/// Cuts a stream of bytes into lines for a link: `\n`, `\r\n` or a lone
+/// `\r` (old Macintosh files) ends a line, and of a line longer than
+/// [`MAX_LINE`] only the first bytes are kept while the rest is counted.
+/// Used by the line door and by ssh without a terminal.
 #[derive(Default)]
 pub struct LineCutter {
     kept: Vec<u8>,
     total: usize,
+    /// The last byte ended a line with `\r`: a `\n` now is the same end.
+    after_cr: bool,
 }
 
 impl LineCutter {
     /// Feeds bytes; calls `line` with each line they complete.
     pub fn feed(&mut self, bytes: &[u8], line: &mut dyn FnMut(Input)) {
         for &b in bytes {
-            if b == b'\n' {
-                if self.kept.last() == Some(&b'\r') && self.total <= MAX_LINE + 1 {
-                    self.kept.pop();
-                    self.total -= 1;
-                }
+            let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
+            if b == b'\n' && after_cr {
+                continue;
+            }
+            if b == b'\n' || b == b'\r' {
                 let kept = std::mem::take(&mut self.kept);
                 line(Input::Line(kept, std::mem::take(&mut self.total)));
             } else {
@@ -350,6 +352,16 @@ mod tests {
                 Input::Line(b"who".to_vec(), 3),
                 Input::Line(b"seek fox".to_vec(), 8),
                 Input::Line(b"end".to_vec(), 3)
+            ]
+        );
+        // A lone CR ends a line too; CR LF is one end, even split in two.
+        assert_eq!(
+            cut(b"who\rgames\r\n\nx"),
+            vec![
+                Input::Line(b"who".to_vec(), 3),
+                Input::Line(b"games".to_vec(), 5),
+                Input::Line(Vec::new(), 0),
+                Input::Line(b"x".to_vec(), 1)
             ]
         );
         let mut long = vec![b'x'; 1 << 20];

@@ -462,8 +462,13 @@ impl Server {
                         "The game is kept as number {number} in the server's log."
                     ));
                 }
-                if let Some(why) = finished.log_error {
-                    lines.push(why);
+                if finished.log_error.is_some() {
+                    // The reason names the server's files: for its operator's
+                    // eyes (the store warns on its standard error).
+                    lines.push(
+                        "The server could not add the game to its log yet; it will at its next start."
+                            .to_string(),
+                    );
                 }
                 lines.join(" ")
             }

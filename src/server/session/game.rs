@@ -50,6 +50,7 @@ impl Session {
                 } else {
                     "it goes on when both players are back"
                 };
+                self.event(json!({"event": "adjourned", "game": room.number}))?;
                 self.say(&format!("Game {} is adjourned: {what}.", room.number))?;
                 return Ok(After::Lobby);
             }
@@ -93,6 +94,18 @@ impl Session {
         let table = glance.table.as_ref();
         let names = &glance.names;
         let moves = table.moves();
+        if moves.len() < shown.plies {
+            let taken = shown.plies - moves.len();
+            self.event(
+                json!({"event": "takeback", "game": number, "plies": moves.len(), "taken": taken}),
+            )?;
+            self.say(&format!(
+                "{} taken back.",
+                crate::shell::ask::capitalise(&crate::shell::text::plies(
+                    u32::try_from(taken).unwrap_or(u32::MAX)
+                ))
+            ))?;
+        }
         shown.plies = shown.plies.min(moves.len());
         for (ply, mv) in moves.iter().enumerate().skip(shown.plies) {
             let mover = table.mover(ply);
@@ -200,7 +213,7 @@ impl Session {
         table: &dyn Table,
         computer: bool,
     ) -> io::Result<Option<After>> {
-        let mut commands = vec![
+        let commands = vec![
             Command::Help,
             Command::Moves,
             Command::Undo,
@@ -210,9 +223,6 @@ impl Session {
             Command::Resign,
             Command::Quit,
         ];
-        if room.rated {
-            commands.retain(|&c| c != Command::Hint);
-        }
         let asked = if self.json {
             match self.ask_json(room, seat, table)? {
                 Ok(asked) => asked,
@@ -283,6 +293,10 @@ impl Session {
                 }
                 Ok(None)
             }
+            Asked::Command(Command::Undo) if computer && room.rated => {
+                self.refuse("moves cannot be taken back in a rated game against the computer")?;
+                Ok(None)
+            }
             Asked::Command(Command::Undo) => {
                 if computer {
                     if !self.server.take_back(room, seat, self.id) {
@@ -315,7 +329,7 @@ impl Session {
                     return Ok(None);
                 }
                 if self.flags.take_interrupted() {
-                    self.say("")?;
+                    // Ctrl-C at a terminal: the door has shown ^C; ask again.
                     return Ok(None);
                 }
                 self.leave(room, seat)?;

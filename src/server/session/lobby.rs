@@ -56,6 +56,7 @@ impl Session {
             }
             "unseek" => {
                 let n = self.server.hub().unseek(self.id);
+                self.event(json!({"event": "unseek", "taken": n}))?;
                 self.say(&format!("{n} of your seeks taken back."))?;
             }
             "seeks" => self.seeks()?,
@@ -87,12 +88,30 @@ impl Session {
         Ok(true)
     }
 
+    /// A player's rating in each game, for an account.
+    fn ratings_of(&self, account: Option<i64>) -> Option<serde_json::Map<String, Value>> {
+        let player =
+            crate::server::store::PlayerRef::Account(crate::server::store::AccountId(account?));
+        Some(
+            cabinet::GAMES
+                .iter()
+                .filter_map(|game| {
+                    let r = self.server.store().rating(&player, game).ok()?;
+                    Some((game.to_string(), json!(r.rating.round())))
+                })
+                .collect(),
+        )
+    }
+
     pub(super) fn who(&mut self) -> io::Result<()> {
         let who = self.server.hub().who();
         if self.json {
             let players: Vec<Value> = who
                 .iter()
-                .map(|(handle, _, doing)| json!({"handle": handle, "doing": words::doing(*doing)}))
+                .map(|(handle, account, doing)| {
+                    json!({"handle": handle, "doing": words::doing(*doing),
+                        "ratings": self.ratings_of(*account)})
+                })
                 .collect();
             return self.event(json!({"event": "who", "players": players}));
         }
@@ -208,7 +227,8 @@ impl Session {
                 crate::shell::text::plies(r.plies)
             ));
         }
-        self.say(&safe::text(&lines.join("\n")))
+        let lines: Vec<String> = lines.iter().map(|l| safe::text(l)).collect();
+        self.say(&lines.join("\n"))
     }
 
     pub(super) fn name(&mut self, rest: &str) -> io::Result<()> {
@@ -337,7 +357,8 @@ impl Session {
                 .iter()
                 .map(|s| {
                     json!({"n": s.n, "game": s.kind.game(), "by": s.handle, "rated": s.rated,
-                        "setup": words::setup_text(&s.options), "to": s.to})
+                        "setup": words::setup_object(&s.options), "to": s.to,
+                        "side": s.side})
                 })
                 .collect();
             return self.event(json!({"event": "seeks", "seeks": list}));

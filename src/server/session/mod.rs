@@ -139,10 +139,8 @@ impl Session {
                     self.refuse(&why)?;
                 }
                 Reply::End if self.flags.take_woken() => return Ok(Some(String::new())),
-                Reply::End if self.flags.take_interrupted() => {
-                    self.say("")?;
-                    return Ok(Some(String::new()));
-                }
+                // Ctrl-C at a terminal: the door has shown ^C and a new line.
+                Reply::End if self.flags.take_interrupted() => return Ok(Some(String::new())),
                 Reply::End => return Ok(None),
             }
         }

@@ -18,13 +18,16 @@ Commands in the lobby:
   play GAME LEVEL [options]   play the server's computer at a level
   games                       the games being played, numbered
   watch N                     watch game N
-  resume                      go back to a game you left or that was adjourned
+  resume [N]                  go back to a game you left or that was adjourned
+  ratings [GAME]              the leaderboard
+  history                     your finished games
   tell NAME TEXT              say something to one player
   name NAME                   a guest's new handle
   proto json                  the machine dialect: one JSON event a line
   quit                        leave
-In a game: the game's own commands (help lists them), and say TEXT, tell
-NAME TEXT, and claim or adjourn when your opponent has been away too long.";
+In a game: the game's own commands (help lists them), and say TEXT to the
+players and watchers, tell NAME TEXT, and claim or adjourn when your opponent
+has been away too long. While watching: board, moves, say, and unwatch.";
 
 /// A watcher's commands.
 pub const WATCH_HELP: &str = "\
@@ -140,8 +143,13 @@ pub fn options(text: &str) -> Result<SeekOptions, String> {
         };
         let name = name.to_ascii_lowercase();
         match name.as_str() {
-            "rated" => options.rated = Some(true),
-            "unrated" => options.rated = Some(false),
+            "rated" | "unrated" => {
+                let rated = name == "rated";
+                if options.rated.is_some_and(|r| r != rated) {
+                    return Err("--rated and --unrated cannot both be given".into());
+                }
+                options.rated = Some(rated);
+            }
             _ => {
                 let value = match inline {
                     Some(v) => v,
@@ -151,6 +159,9 @@ pub fn options(text: &str) -> Result<SeekOptions, String> {
                         .to_string(),
                 };
                 if name == "side" {
+                    if options.side.is_some() {
+                        return Err("--side is given twice".into());
+                    }
                     options.side = Some(value);
                 } else if options.setup.iter().any(|(k, _)| *k == name) {
                     return Err(format!("--{name} is given twice"));
@@ -179,6 +190,14 @@ pub fn side(sides: &[String; 2], wanted: &str) -> Result<usize, String> {
                 sides[1]
             )
         })
+}
+
+/// Setup options as a JSON object.
+pub fn setup_object(pairs: &[(String, String)]) -> serde_json::Map<String, serde_json::Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect()
 }
 
 /// Setup options as one line: `board 8x8, rules classic`.
