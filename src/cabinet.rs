@@ -3,7 +3,7 @@
 //! line that names every game with its face; the server itself names none.
 
 use crate::faces::draughts::DraughtsFace;
-use crate::faces::draughts::session::{Session, SharedEndgame};
+use crate::faces::draughts::session::Session;
 use crate::faces::fish::FishFace;
 use crate::faces::fox::FoxFace;
 use crate::games::{self, FoxFlow, GameKind, Rules};
@@ -97,10 +97,14 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
         GameKind::Draughts => Seated::boxed(
             kind,
             {
-                let session = Session::from_setup(&pairs)?.with_threads(1);
-                let captures = session.setup().into_iter().find(|(k, _)| *k == "captures");
+                let rules = games::draughts::Draughts::from_setup(&pairs)?;
+                let captures = rules.setup().into_iter().find(|(k, _)| *k == "captures");
                 let rule = captures.map(|(_, v)| v).unwrap_or_default();
-                session.sharing(shared_endgame(&rule))
+                // A copy of the one session of its capture rule, which holds
+                // the database, with this game's own rules.
+                let mut session = shared_session(&rule, rules);
+                session.rules = rules;
+                session
             },
             DraughtsFace::default(),
         ),
@@ -108,18 +112,18 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
     })
 }
 
-/// The draughts endgame database every game of this process under one
-/// capture rule shares, built in memory the first time a game needs it.
-fn shared_endgame(captures: &str) -> SharedEndgame {
-    static SHARED: std::sync::Mutex<Vec<(String, SharedEndgame)>> =
-        std::sync::Mutex::new(Vec::new());
+/// The draughts session every game of this process under one capture rule
+/// copies: its endgame database, built in memory the first time a game
+/// needs it, is shared by them all. Its computer searches on one thread.
+fn shared_session(captures: &str, rules: games::draughts::Draughts) -> Session {
+    static SHARED: std::sync::Mutex<Vec<(String, Session)>> = std::sync::Mutex::new(Vec::new());
     let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, db)) = shared.iter().find(|(rule, _)| rule == captures) {
-        return db.clone();
+    if let Some((_, session)) = shared.iter().find(|(rule, _)| rule == captures) {
+        return session.clone();
     }
-    let db = SharedEndgame::default();
-    shared.push((captures.to_string(), db.clone()));
-    db
+    let session = Session::new(rules).with_threads(1);
+    shared.push((captures.to_string(), session.clone()));
+    session
 }
 
 /// A game's default setup, as pairs.

@@ -4,6 +4,7 @@
 //! rule; the face draws and words everything, as in local play.
 
 use std::io;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::games::{Computer, Computers, Deadline, Game, GameKind, Level, Outcome, Square};
@@ -110,7 +111,7 @@ const HINT_TIME: Duration = Duration::from_millis(1000);
 /// A table of one game: its rules, its face and the game so far.
 pub struct Seated<R: Computers, F> {
     rules: R,
-    face: F,
+    face: Arc<F>,
     kind: GameKind,
     game: Game<R>,
 }
@@ -121,7 +122,7 @@ where
     R::Position: Send,
     R::Move: Send,
     R::Side: Send,
-    F: Face<R> + Clone + Send + 'static,
+    F: Face<R> + Send + Sync + 'static,
 {
     /// A new game under `rules`, said and drawn by `face`.
     pub fn boxed(kind: GameKind, rules: R, face: F) -> Box<dyn Table> {
@@ -132,7 +133,7 @@ where
         Box::new(Seated {
             game: Game::new(start),
             rules,
-            face,
+            face: Arc::new(face),
             kind,
         })
     }
@@ -156,7 +157,7 @@ where
     R::Position: Send,
     R::Move: Send,
     R::Side: Send,
-    F: Face<R> + Clone + Send + 'static,
+    F: Face<R> + Send + Sync + 'static,
 {
     fn kind(&self) -> GameKind {
         self.kind
@@ -165,7 +166,7 @@ where
     fn fork(&self) -> Box<dyn Table> {
         Box::new(Seated {
             rules: self.rules.clone(),
-            face: self.face.clone(),
+            face: Arc::clone(&self.face),
             kind: self.kind,
             game: self.game.clone(),
         })
@@ -339,7 +340,7 @@ where
         hints: bool,
     ) -> io::Result<Asked> {
         let rules = &self.rules;
-        let face = &self.face;
+        let face = self.face.as_ref();
         let history = self.game.positions();
         let canvas = Canvas {
             colour: console.colour(),

@@ -133,13 +133,6 @@ impl Session {
         self
     }
 
-    /// The same session sharing `endgame` with others (a server's games
-    /// share one database).
-    pub fn sharing(mut self, endgame: SharedEndgame) -> Session {
-        self.endgame = endgame;
-        self
-    }
-
     /// The database its players share, built or being built.
     pub fn endgame(&self) -> &SharedEndgame {
         &self.endgame

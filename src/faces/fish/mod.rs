@@ -16,7 +16,6 @@ pub use text::COMPUTER_NAMES;
 use text::{labels, move_words};
 
 /// The penguin game's face.
-#[derive(Clone, Copy, Debug, Default)]
 pub struct FishFace;
 
 /// Reads the forms of a move the help and the README show: `2 4`, `2,4`,

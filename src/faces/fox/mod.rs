@@ -13,7 +13,6 @@ pub mod render;
 pub mod text;
 
 /// The default flow's face, after the C coursework.
-#[derive(Clone, Copy, Debug, Default)]
 pub struct FoxFace;
 
 /// Reads a line of squares typed at a move prompt: one square, or two for
