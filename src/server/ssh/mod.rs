@@ -318,6 +318,16 @@ async fn connection(
     config: Arc<Config>,
     server: Server,
 ) {
+    // A second handle on the socket: russh's reader may hold the stream in
+    // a task of its own, so the connection is shut from here when it ends.
+    let Some((stream, socket)) = stream
+        .into_std()
+        .and_then(|s| Ok((s.try_clone()?, s)))
+        .ok()
+        .and_then(|(keep, s)| Some((TcpStream::from_std(s).ok()?, keep)))
+    else {
+        return;
+    };
     let idle = server.gate().limits().idle;
     let opened = Instant::now();
     let watch = Arc::new(Watch {
@@ -339,6 +349,7 @@ async fn connection(
         russh::server::run_stream(config, stream, handler),
     );
     let Ok(Ok(session)) = started.await else {
+        let _ = socket.shutdown(std::net::Shutdown::Both);
         return;
     };
     let handle = session.handle();
@@ -387,6 +398,7 @@ async fn connection(
         watch.kill.cancel();
         let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
     }
+    let _ = socket.shutdown(std::net::Shutdown::Both);
     drop(permit);
 }
 
