@@ -509,9 +509,10 @@ impl Session {
                 Ok(None)
             }
             _ => {
+                let typed = line.split_whitespace().next().unwrap_or("");
                 self.refuse(&format!(
                     "\"{}\" is not a command while watching; type help",
-                    safe::cut(&word, 20)
+                    safe::cut(typed, 20)
                 ))?;
                 Ok(None)
             }

@@ -49,6 +49,11 @@ impl Session {
                     self.refuse("you cannot challenge yourself; seek GAME offers a game to all")?;
                 } else if !self.server.hub().is_online(&to) {
                     self.refuse(&format!("nobody called {} is online", safe::cut(&to, 20)))?;
+                } else if rest.trim().is_empty() {
+                    self.refuse(&format!(
+                        "challenge {to} to which game? Type challenge NAME GAME: {}",
+                        cabinet::GAMES.join(", ")
+                    ))?;
                 } else {
                     let to = self.server.hub().handle_as_written(&to).unwrap_or(to);
                     self.seek(rest, Some(to))?;
@@ -168,7 +173,7 @@ impl Session {
             return self.say("Nobody is rated yet: rated games are played between accounts, and against the server's computer.");
         }
         let mut lines = vec![format!(
-            "  {:<10} {:<16} {:>6} {:>9} {:>6}",
+            "  {:<10} {:<28} {:>6} {:>9} {:>6}",
             "game", "player", "rating", "deviation", "games"
         )];
         for r in &rows {
@@ -178,9 +183,9 @@ impl Session {
                 r.name.clone()
             };
             lines.push(format!(
-                "  {:<10} {:<16} {:>6.0} {:>9.0} {:>6}",
+                "  {:<10} {:<28} {:>6.0} {:>9.0} {:>6}",
                 r.game,
-                safe::cut(&name, 16),
+                safe::cut(&name, 28),
                 r.rating.rating,
                 r.rating.deviation,
                 r.rating.games

@@ -68,7 +68,7 @@ pub const MAX_HANDLE: usize = 16;
 /// Checks a handle: one word of letters, digits, `-` and `_`.
 pub fn check_handle(handle: &str) -> Result<(), String> {
     if handle.is_empty() {
-        return Err("name whom? Type name NAME".into());
+        return Err("which handle? Type name NAME, with the handle you want".into());
     }
     if handle.chars().count() > MAX_HANDLE {
         return Err(format!(
