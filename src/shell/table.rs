@@ -418,25 +418,7 @@ fn hint<R: Computers, F: Face<R>>(
     history: &[R::Position],
     picked: &[Square],
 ) -> io::Result<()> {
-    let Some(pos) = history.last() else {
-        return Ok(());
-    };
     let mut adviser = rules.computer(R::best_level(), history.len() as u64);
     let advice = adviser.advise(rules, history, &Until::after(HINT_TIME));
-    let Some(advice) = advice else {
-        return console.say("No hint is known for this position.");
-    };
-    let from_picked = advice
-        .best
-        .iter()
-        .find(|m| rules.path(m).starts_with(picked));
-    let Some(best) = from_picked.or(advice.best.first()) else {
-        return Ok(());
-    };
-    let text = face.hint(
-        &face.move_name(&View::new(rules, history), best),
-        &advice.verdict,
-        rules.to_move(pos),
-    );
-    console.say(&text)
+    crate::shell::matchplay::say_advice(console, rules, face, history, advice, picked)
 }

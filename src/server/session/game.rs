@@ -213,16 +213,7 @@ impl Session {
         table: &dyn Table,
         computer: bool,
     ) -> io::Result<Option<After>> {
-        let commands = vec![
-            Command::Help,
-            Command::Moves,
-            Command::Undo,
-            Command::Board,
-            Command::Hint,
-            Command::Draw,
-            Command::Resign,
-            Command::Quit,
-        ];
+        let commands = Command::ALL;
         let asked = if self.json {
             match self.ask_json(room, seat, table)? {
                 Ok(asked) => asked,

@@ -5,7 +5,7 @@ use std::io;
 
 use super::seats::choose_start;
 use super::{Match, NOTHING_TO_UNDO, Options, REMINDER, WATCHING, move_seed, thinking_time};
-use crate::games::{Computer, Computers, Game, Outcome, Rules, Square};
+use crate::games::{Advice, Computer, Computers, Game, Outcome, Rules, Square};
 use crate::shell::ask::ask_yes_no;
 use crate::shell::clock::Until;
 use crate::shell::console::Console;
@@ -309,9 +309,9 @@ fn hint<R: Computers, F: Face<R>>(
     let adviser = adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
     let stop = || console.interrupted();
     let deadline = Until::after(thinking_time(options.think_ms)).or_when(&stop);
-    let Some(pos) = history.last() else {
+    if history.is_empty() {
         return Ok(());
-    };
+    }
     adviser.reseed(move_seed(options.seed, 0, 2, history.len()));
     let advice = adviser.advise(rules, history, &deadline);
     if console.interrupted() {
@@ -319,6 +319,22 @@ fn hint<R: Computers, F: Face<R>>(
         // thought hint is no hint. The farewell comes on a line of its own.
         return Ok(());
     }
+    say_advice(console, rules, face, history, advice, picked)
+}
+
+/// Says a hint: the best move found (one of the piece picked, if any) and
+/// the verdict, or that none is known.
+pub(crate) fn say_advice<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    rules: &R,
+    face: &F,
+    history: &[R::Position],
+    advice: Option<Advice<R::Move, R::Side>>,
+    picked: &[Square],
+) -> io::Result<()> {
+    let Some(pos) = history.last() else {
+        return Ok(());
+    };
     let Some(advice) = advice else {
         return console.say("No hint is known for this position.");
     };
