@@ -402,7 +402,7 @@ fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
     a.wait_for("You ask to take back your last move.");
     b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
     b.send("no");
-    a.wait_for("bob declines taking back the move.");
+    a.wait_for("bob declines to take back your move.");
     a.wait_for("Move fox to (A6, C6, A8, C8)? ");
     a.send("draw");
     b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
@@ -470,5 +470,27 @@ fn a_player_holds_at_most_five_unfinished_games() {
     c.wait_for("You have 5 unfinished games: finish one first");
     c.send("seek fish");
     c.wait_for("You have 5 unfinished games: finish one first");
+    running.stop();
+}
+
+#[test]
+fn the_machine_dialect_answers_hint_and_says_when_you_leave() {
+    let running = serve("json-hint", Limits::default(), Duration::from_secs(60));
+    let mut c = Client::connect(running.lines.unwrap());
+    c.wait_for("> ");
+    c.send("proto json");
+    c.event_named("welcome");
+    c.send("play fox rubbish --side hounds");
+    let start = c.event_named("start");
+    let game = start["game"].clone();
+    c.event_named("position");
+    c.send("hint");
+    let hint = c.event_named("hint");
+    assert_eq!(hint["game"], game);
+    assert!(hint["text"].as_str().unwrap().starts_with("Hint"), "{hint}");
+    c.send("say hello");
+    assert_eq!(c.event_named("said")["text"], "hello");
+    c.send("quit");
+    assert_eq!(c.event_named("left")["game"], game);
     running.stop();
 }

@@ -228,10 +228,12 @@ pub enum Command {
     /// over ssh and a plain line port. Prints one line a door: `ssh ADDR`,
     /// `lines ADDR`.
     Serve(ServeArgs),
-    /// Join a game server's line door: `tallyho join HOST[:PORT]` (port 2323
-    /// unless given).
+    /// Join a game server: `tallyho join HOST[:PORT]` through its line door
+    /// (port 2323 unless given), or `tallyho join USER@HOST[:PORT]` through
+    /// its ssh door (port 2222 unless given) with the system's ssh.
     Join {
-        /// The server's line door, HOST[:PORT].
+        /// The server: [USER@]HOST[:PORT].
+        #[arg(value_name = "[USER@]HOST[:PORT]")]
         target: String,
     },
     /// The fox's flows and tools, also written without `fox`.

@@ -154,14 +154,17 @@ impl Server {
             return;
         };
         let name = st.seats[seat].handle.clone();
-        let (offerer, what) = match offer {
-            Offer::Draw(seat) => (seat, "the draw"),
-            Offer::Undo(seat) => (seat, "taking back the move"),
+        let offerer = match offer {
+            Offer::Draw(seat) | Offer::Undo(seat) => seat,
         };
         if let Some(id) = st.seats[offerer].session {
-            let verb = if yes { "agrees to" } else { "declines" };
-            self.hub()
-                .notify(id, &Notice::Info(format!("{name} {verb} {what}.")));
+            let told = match (offer, yes) {
+                (Offer::Draw(_), true) => format!("{name} agrees to the draw."),
+                (Offer::Draw(_), false) => format!("{name} declines the draw."),
+                (Offer::Undo(_), true) => format!("{name} agrees: your last move is taken back."),
+                (Offer::Undo(_), false) => format!("{name} declines to take back your move."),
+            };
+            self.hub().notify(id, &Notice::Info(told));
         }
         if yes {
             match offer {
@@ -339,7 +342,7 @@ impl Server {
 
     /// Whether the player of `seat` is a guest gone for good: nobody can
     /// ever sit there again.
-    fn lost(&self, st: &RoomState, seat: usize) -> bool {
+    pub(crate) fn lost(&self, st: &RoomState, seat: usize) -> bool {
         let seat = &st.seats[seat];
         seat.sitter == Sitter::Person(None)
             && seat.session.is_none()
@@ -398,13 +401,15 @@ impl Server {
                     return;
                 }
                 let name = st.seats[seat].handle.clone();
+                let told = if server.lost(&st, seat) {
+                    format!("{name} has not come back, and as a guest cannot: type claim to take the win.")
+                } else {
+                    format!(
+                        "{name} has not come back: type claim to take the win, or adjourn to finish the game later."
+                    )
+                };
                 if let Some(id) = st.seats[1 - seat].session {
-                    server.hub().notify(
-                        id,
-                        &Notice::Info(format!(
-                            "{name} has not come back: type claim to take the win, or adjourn to finish the game later."
-                        )),
-                    );
+                    server.hub().notify(id, &Notice::Info(told));
                 }
                 st.changed(server.hub(), None);
             });

@@ -93,6 +93,8 @@ pub trait Table: Send {
         viewer: usize,
         hints: bool,
     ) -> io::Result<Asked>;
+    /// A hint's sentence for the side to move, or that hints are off.
+    fn hint_text(&self, hints: bool) -> String;
     /// Reads a whole move typed on one line: the move, or why not.
     fn parse_move(&self, line: &str) -> Result<String, String>;
 
@@ -371,6 +373,17 @@ where
                 Turn::Other(line) => Asked::Other(line),
             },
         )
+    }
+
+    fn hint_text(&self, hints: bool) -> String {
+        if !hints {
+            return HINTS_OFF.to_string();
+        }
+        let history = self.game.positions();
+        let mut adviser = self.rules.computer(R::best_level(), history.len() as u64);
+        let advice = adviser.advise(&self.rules, history, &Until::after(HINT_TIME));
+        crate::shell::matchplay::advice_text(&self.rules, self.face.as_ref(), history, advice, &[])
+            .unwrap_or_default()
     }
 
     fn parse_move(&self, line: &str) -> Result<String, String> {

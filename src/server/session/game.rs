@@ -38,7 +38,7 @@ impl Session {
             version: u64::MAX,
         };
         loop {
-            let glance = Glance::of(room, seat, self.id);
+            let glance = Glance::of(&self.server, room, seat, self.id);
             self.news(room.number, &glance, seat, &mut shown)?;
             if glance.table.ending().is_some() {
                 self.end_words(room.number, &glance)?;
@@ -74,7 +74,14 @@ impl Session {
                         self.computer_turn(room, glance.table.as_ref(), level)?;
                         None
                     }
-                    None => self.their_turn(room, seat, &names[1 - seat], glance.away)?,
+                    None => {
+                        let away = match (glance.away, glance.away_for_good) {
+                            (false, _) => Away::Here,
+                            (true, false) => Away::ForNow,
+                            (true, true) => Away::ForGood,
+                        };
+                        self.their_turn(room, seat, &names[1 - seat], away)?
+                    }
                 },
             };
             if let Some(after) = step {
@@ -303,6 +310,11 @@ impl Session {
                 self.leave(room, seat)?;
                 Ok(Some(After::Lobby))
             }
+            Asked::Command(Command::Hint) if self.json => {
+                let text = table.hint_text(!room.rated);
+                self.event(json!({"event": "hint", "game": room.number, "text": text}))?;
+                Ok(None)
+            }
             Asked::Command(Command::Help) if self.json => {
                 let help = table.help();
                 self.event(json!({"event": "help", "text": help}))?;
@@ -377,12 +389,14 @@ impl Session {
         room: &Arc<Room>,
         seat: usize,
         other: &str,
-        away: bool,
+        away: Away,
     ) -> io::Result<Option<After>> {
-        let prompt = if away {
-            format!("{other} is away. (claim, adjourn, say, board, resign, quit) > ")
-        } else {
-            format!("Waiting for {other}. (say, board, resign, quit) > ")
+        let prompt = match away {
+            Away::ForNow => {
+                format!("{other} is away. (claim, adjourn, say, board, resign, quit) > ")
+            }
+            Away::ForGood => format!("{other} has gone. (claim, say, board, resign, quit) > "),
+            Away::Here => format!("Waiting for {other}. (say, board, resign, quit) > "),
         };
         let Some(line) = self.read(&prompt)? else {
             self.leave(room, seat)?;
@@ -518,6 +532,7 @@ impl Session {
             return Ok(());
         }
         self.server.park(room, seat, Instant::now());
+        self.event(json!({"event": "left", "game": room.number}))?;
         {
             self.say(&format!(
                 "You left game {}. It waits for you: type resume to go back.",
@@ -550,10 +565,28 @@ struct Glance {
     computer: Option<String>,
     /// Whether the opponent has left.
     away: bool,
+    /// Whether the opponent is a guest gone for good.
+    away_for_good: bool,
+}
+
+/// Where the opponent is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Away {
+    /// In the game.
+    Here,
+    /// Left, and may come back within the grace time.
+    ForNow,
+    /// A guest who left: gone for good.
+    ForGood,
 }
 
 impl Glance {
-    fn of(room: &Room, seat: Option<usize>, id: SessionId) -> Glance {
+    fn of(
+        server: &crate::server::Server,
+        room: &Room,
+        seat: Option<usize>,
+        id: SessionId,
+    ) -> Glance {
         let st = room.lock();
         Glance {
             table: st.table.fork(),
@@ -569,6 +602,7 @@ impl Glance {
                 Sitter::Person(_) => None,
             }),
             away: seat.is_some_and(|s| st.seats[1 - s].left.is_some()),
+            away_for_good: seat.is_some_and(|s| server.lost(&st, 1 - s)),
         }
     }
 }

@@ -650,6 +650,8 @@ impl Session {
             text: text.trim().to_string(),
             told: false,
         };
+        let from = self.handle.clone();
+        self.event(json!({"event": "said", "from": from, "text": text.trim(), "private": false}))?;
         let st = room.lock();
         let sessions: Vec<SessionId> = st
             .seats

@@ -11,7 +11,7 @@ use crate::shell::face::{Face, Player, View};
 mod menu;
 mod play;
 
-pub(crate) use play::say_advice;
+pub(crate) use play::{advice_text, say_advice};
 mod seats;
 
 use super::ask::{ask_until, ask_yes_no};

@@ -332,25 +332,35 @@ pub(crate) fn say_advice<R: Computers, F: Face<R>>(
     advice: Option<Advice<R::Move, R::Side>>,
     picked: &[Square],
 ) -> io::Result<()> {
-    let Some(pos) = history.last() else {
-        return Ok(());
-    };
+    match advice_text(rules, face, history, advice, picked) {
+        Some(text) => console.say(&text),
+        None => Ok(()),
+    }
+}
+
+/// A hint's sentence: the best move found (one of the piece picked, if
+/// any) and the verdict, or that none is known.
+pub(crate) fn advice_text<R: Computers, F: Face<R>>(
+    rules: &R,
+    face: &F,
+    history: &[R::Position],
+    advice: Option<Advice<R::Move, R::Side>>,
+    picked: &[Square],
+) -> Option<String> {
+    let pos = history.last()?;
     let Some(advice) = advice else {
-        return console.say("No hint is known for this position.");
+        return Some("No hint is known for this position.".to_string());
     };
     let from_picked = advice
         .best
         .iter()
         .find(|m| rules.path(m).starts_with(picked));
-    let Some(best) = from_picked.or(advice.best.first()) else {
-        return Ok(());
-    };
-    let text = face.hint(
+    let best = from_picked.or(advice.best.first())?;
+    Some(face.hint(
         &face.move_name(&View::new(rules, history), best),
         &advice.verdict,
         rules.to_move(pos),
-    );
-    console.say(&text)
+    ))
 }
 
 /// Takes back the last move made by a person, and the computer's replies
