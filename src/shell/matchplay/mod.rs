@@ -144,37 +144,23 @@ pub fn run<R: Computers, F: Face<R>>(
     console.farewell(Some(GOODBYE.to_string()));
     console.say(face.title())?;
     console.say("")?;
-    if let (None, Some(intro)) = (options.players, face.intro(&options.rules)) {
-        console.say(&intro)?;
-        // Any line goes on, as a key would; quit leaves and help says so.
-        let go_on = ask_until(
-            console,
-            "Press Enter to continue. ",
-            &[],
-            text::CONTINUE_HELP,
-            |_| Ok::<(), String>(()),
-        )?;
-        if go_on.is_none() {
-            console.after_interrupt()?;
-            console.say(GOODBYE)?;
-            return Ok(0);
+    let seats = if welcome(console, face, options)? {
+        let players = match options.players {
+            Some(n) => Some(n),
+            None => menu::menu(console, face, options)?,
+        };
+        match players {
+            Some(n) => seats::seats(console, face, options, n)?,
+            None => None,
         }
-        console.say("")?;
-    }
-    let players = match options.players {
-        Some(n) => Some(n),
-        None => menu::menu(console, face, options)?,
-    };
-    let seats = match players {
-        Some(n) => seats::seats(console, face, options, n)?,
-        None => None,
+    } else {
+        None
     };
     let Some(seats) = seats else {
         console.after_interrupt()?;
         console.say(GOODBYE)?;
         return Ok(0);
     };
-    let rules = &options.rules;
     let mut game_match = Match {
         seats,
         first: 0,
@@ -186,36 +172,8 @@ pub fn run<R: Computers, F: Face<R>>(
     let mut played = 0;
     console.farewell(Some(game_match.final_line()));
     while let Some(game) = play::play_game(console, face, options, &mut game_match)? {
-        let outcome = game.outcome(rules).expect("a finished game has an outcome");
-        let winner = outcome.winner().map(|side| game_match.seat(rules, side));
-        let record = record(options, &game_match, &game, outcome);
-        // The score takes the game once the log has it (or says it has not),
-        // while a terminating signal still waits: what it says matches the log.
-        options.log.keep_then(&record, |kept| {
-            match winner {
-                Some(seat) => game_match.seats[seat].wins += 1,
-                None => game_match.draws += 1,
-            }
-            if !kept.counts() {
-                game_match.unlogged += 1;
-            }
-            console.farewell(Some(game_match.final_line()));
-        });
+        finish_game(console, face, options, &mut game_match, &game)?;
         played += 1;
-        game_match.finished += 1;
-        let players = rules.sides().map(|side| Player {
-            name: game_match.name(rules, side),
-            computer: game_match.is_computer(rules, side),
-        });
-        for line in face.final_words(&View::new(rules, game.positions()), players) {
-            console.say(&line)?;
-        }
-        let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
-        let result = face.result(&outcome, winner_name);
-        if !result.is_empty() {
-            console.say(&result)?;
-        }
-        console.say(&game_match.score_line())?;
         let again = match options.games {
             Some(n) => played < n,
             None => ask_yes_no(console, face.again_question(), text::AGAIN_HELP)? == Some(true),
@@ -223,27 +181,105 @@ pub fn run<R: Computers, F: Face<R>>(
         if !again {
             break;
         }
-        let against_computer = game_match
-            .seats
-            .iter()
-            .filter(|s| s.computer.is_some())
-            .count()
-            == 1;
-        if face.person_plays_first() && against_computer {
-            // The person keeps the first side: nothing swaps.
-            continue;
-        }
-        game_match.first = 1 - game_match.first;
-        let [first, second] = rules.sides();
-        console.note(&face.swap_notice([
-            game_match.name(rules, first),
-            game_match.name(rules, second),
-        ]))?;
+        swap_sides(console, face, options, &mut game_match)?;
     }
     console.farewell(None);
     console.after_interrupt()?;
     console.say(&game_match.final_line())?;
     Ok(played)
+}
+
+/// The game's welcome, where it has one, before the menu; `false` if the
+/// player left there.
+fn welcome<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+) -> io::Result<bool> {
+    let (None, Some(intro)) = (options.players, face.intro(&options.rules)) else {
+        return Ok(true);
+    };
+    console.say(&intro)?;
+    // Any line goes on, as a key would; quit leaves and help says so.
+    let go_on = ask_until(
+        console,
+        "Press Enter to continue. ",
+        &[],
+        text::CONTINUE_HELP,
+        |_| Ok::<(), String>(()),
+    )?;
+    if go_on.is_none() {
+        return Ok(false);
+    }
+    console.say("")?;
+    Ok(true)
+}
+
+/// A game has ended: it goes to the log, then into the score, and its end
+/// is said.
+fn finish_game<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game_match: &mut Match<R>,
+    game: &Game<R>,
+) -> io::Result<()> {
+    let rules = &options.rules;
+    let outcome = game.outcome(rules).expect("a finished game has an outcome");
+    let winner = outcome.winner().map(|side| game_match.seat(rules, side));
+    let record = record(options, game_match, game, outcome);
+    // The score takes the game once the log has it (or says it has not),
+    // while a terminating signal still waits: what it says matches the log.
+    options.log.keep_then(&record, |kept| {
+        match winner {
+            Some(seat) => game_match.seats[seat].wins += 1,
+            None => game_match.draws += 1,
+        }
+        if !kept.counts() {
+            game_match.unlogged += 1;
+        }
+        console.farewell(Some(game_match.final_line()));
+    });
+    game_match.finished += 1;
+    let players = rules.sides().map(|side| Player {
+        name: game_match.name(rules, side),
+        computer: game_match.is_computer(rules, side),
+    });
+    for line in face.final_words(&View::new(rules, game.positions()), players) {
+        console.say(&line)?;
+    }
+    let winner_name = winner.map(|seat| game_match.seats[seat].name.as_str());
+    let result = face.result(&outcome, winner_name);
+    if !result.is_empty() {
+        console.say(&result)?;
+    }
+    console.say(&game_match.score_line())
+}
+
+/// The players swap sides for the next game, unless a person against the
+/// computer keeps the first side in this game.
+fn swap_sides<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+    game_match: &mut Match<R>,
+) -> io::Result<()> {
+    let rules = &options.rules;
+    let against_computer = game_match
+        .seats
+        .iter()
+        .filter(|s| s.computer.is_some())
+        .count()
+        == 1;
+    if face.person_plays_first() && against_computer {
+        return Ok(());
+    }
+    game_match.first = 1 - game_match.first;
+    let [first, second] = rules.sides();
+    console.note(&face.swap_notice([
+        game_match.name(rules, first),
+        game_match.name(rules, second),
+    ]))
 }
 
 /// A finished game as the log keeps it.
