@@ -191,32 +191,50 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
-        // One word for full-width characters, whatever the game.
-        if let Some(plain) = text::plain_if_full_width(&line) {
-            console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
-            continue;
-        }
-        let tried = match face.parse_squares(&View::new(rules, history), &typed, &line) {
-            Ok(squares) => squares,
-            Err(why) => {
-                console.refuse(&capitalise(&why))?;
-                continue;
-            }
-        };
-        let found = match extend(&mut path, &typed, &tried, &paths) {
-            Extended::Whole(i) => return Ok(Turn::Play(legal[i].clone())),
-            Extended::Part => true,
-            Extended::Nothing => false,
-        };
-        if !found {
-            console.refuse(&face.refusal(&View::new(rules, history), &typed, &tried))?;
-        } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
-            && let Some(&last) = typed.last()
-        {
-            // Nothing new was named: say so, rather than ask again in silence.
-            console.say(&text::already_chosen(&face.square(rules, last)))?;
+        if let Some(i) = squares_typed(console, turn, &mut path, &typed, &line, &paths)? {
+            return Ok(Turn::Play(legal[i].clone()));
         }
     }
+}
+
+/// Squares typed at a move prompt: the index of the legal move they make
+/// whole, or `None` when the path grew (or was refused, with the reason
+/// said) and the asking goes on.
+fn squares_typed<R: Rules, F: Face<R>>(
+    console: &mut Console,
+    turn: &TurnOf<'_, R, F>,
+    path: &mut Vec<Step>,
+    typed: &[Square],
+    line: &str,
+    paths: &[Vec<Square>],
+) -> io::Result<Option<usize>> {
+    let (rules, face, history) = (turn.rules, turn.face, turn.history);
+    // One word for full-width characters, whatever the game.
+    if let Some(plain) = text::plain_if_full_width(line) {
+        console.refuse(&capitalise(&text::full_width(line, &plain)))?;
+        return Ok(None);
+    }
+    let tried = match face.parse_squares(&View::new(rules, history), typed, line) {
+        Ok(squares) => squares,
+        Err(why) => {
+            console.refuse(&capitalise(&why))?;
+            return Ok(None);
+        }
+    };
+    let found = match extend(path, typed, &tried, paths) {
+        Extended::Whole(i) => return Ok(Some(i)),
+        Extended::Part => true,
+        Extended::Nothing => false,
+    };
+    if !found {
+        console.refuse(&face.refusal(&View::new(rules, history), typed, &tried))?;
+    } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
+        && let Some(&last) = typed.last()
+    {
+        // Nothing new was named: say so, rather than ask again in silence.
+        console.say(&text::already_chosen(&face.square(rules, last)))?;
+    }
+    Ok(None)
 }
 
 /// Does a command typed at a move prompt; `Some` when it ends the prompt.
