@@ -30,6 +30,36 @@ pub struct Options {
     pub log: Keeper,
 }
 
+/// The log's record of a finished game: the player's hounds against the
+/// computer's fox.
+fn record(options: &Options, level: Level, game: &Game<Setup>, ending: Ending) -> Record {
+    let seats = vec![
+        Seat {
+            name: text::YOU.to_string(),
+            side: Side::Hounds.to_string(),
+            level: None,
+        },
+        Seat {
+            name: text::ME.to_string(),
+            side: Side::Fox.to_string(),
+            level: Some(level.name().to_string()),
+        },
+    ];
+    let outcome = Outcome::Win {
+        winner: ending.winner(),
+        how: ending.name(),
+    };
+    let kind = crate::games::GameKind::Fox(crate::games::FoxFlow::Classic);
+    Record::of_game(
+        &options.setup,
+        kind.flow(),
+        seats,
+        game,
+        outcome,
+        Some(options.seed),
+    )
+}
+
 /// Runs the 1978 flow to its end; returns how many games were finished.
 pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     let setup = options.setup;
@@ -63,31 +93,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     // Whether the player left during a game, whose tally is then still to say.
     let mut left_mid_game = true;
     while let Some((game, ending)) = play_game(console, options, &mut fox)? {
-        let seats = vec![
-            Seat {
-                name: text::YOU.to_string(),
-                side: Side::Hounds.to_string(),
-                level: None,
-            },
-            Seat {
-                name: text::ME.to_string(),
-                side: Side::Fox.to_string(),
-                level: Some(level.name().to_string()),
-            },
-        ];
-        let outcome = Outcome::Win {
-            winner: ending.winner(),
-            how: ending.name(),
-        };
-        let kind = crate::games::GameKind::Fox(crate::games::FoxFlow::Classic);
-        let record = Record::of_game(
-            &setup,
-            kind.flow(),
-            seats,
-            &game,
-            outcome,
-            Some(options.seed),
-        );
+        let record = record(options, level, &game, ending);
         // The tally takes the game while a terminating signal still waits
         // for the log: what a signal says matches the log.
         options.log.keep_then(&record, |_| {
