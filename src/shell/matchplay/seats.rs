@@ -49,39 +49,9 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
             let Some(level) = ask_level(console, options.level, "for the computer")? else {
                 return Ok(None);
             };
-            let side = match options.side {
-                Some(side) => Some(side),
-                None if face.person_plays_first() => Some(sides[0]),
-                None => {
-                    let listed: Vec<String> = sides.iter().map(ToString::to_string).collect();
-                    ask_until(
-                        console,
-                        &format!("Which side will you play first ({})? ", listed.join("/")),
-                        &listed,
-                        &text::side_help(&listed),
-                        |line| line.parse::<R::Side>().map_err(|e| e.to_string()),
-                    )?
-                }
+            let Some((side, name)) = person(console, face, options)? else {
+                return Ok(None);
             };
-            let Some(side) = side else { return Ok(None) };
-            let name = match options.names.first() {
-                Some(name) => Some(name.clone()),
-                None => ask_until(
-                    console,
-                    "What should you be called? ",
-                    &[],
-                    text::NAME_HELP,
-                    |line| {
-                        let name = parse_name(line)?;
-                        if same_name(&name, computer_names[0]) {
-                            Err("that is the computer's name: choose another".to_string())
-                        } else {
-                            Ok(name)
-                        }
-                    },
-                )?,
-            };
-            let Some(name) = name else { return Ok(None) };
             let human = seat(&name, None, 0);
             let machine = seat(computer_names[0], Some(level), 0);
             Ok(Some(if side == sides[0] {
@@ -94,6 +64,50 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
             Ok(names(console, face, options)?.map(|[a, b]| [seat(&a, None, 0), seat(&b, None, 1)]))
         }
     }
+}
+
+/// Against the computer: the person's first side and name, from the
+/// options or asked.
+fn person<R: Computers, F: Face<R>>(
+    console: &mut Console,
+    face: &F,
+    options: &Options<R>,
+) -> io::Result<Option<(R::Side, String)>> {
+    let sides = options.rules.sides();
+    let computer_name = face.computer_names()[0];
+    let side = match options.side {
+        Some(side) => Some(side),
+        None if face.person_plays_first() => Some(sides[0]),
+        None => {
+            let listed: Vec<String> = sides.iter().map(ToString::to_string).collect();
+            ask_until(
+                console,
+                &format!("Which side will you play first ({})? ", listed.join("/")),
+                &listed,
+                &text::side_help(&listed),
+                |line| line.parse::<R::Side>().map_err(|e| e.to_string()),
+            )?
+        }
+    };
+    let Some(side) = side else { return Ok(None) };
+    let name = match options.names.first() {
+        Some(name) => Some(name.clone()),
+        None => ask_until(
+            console,
+            "What should you be called? ",
+            &[],
+            text::NAME_HELP,
+            |line| {
+                let name = parse_name(line)?;
+                if same_name(&name, computer_name) {
+                    Err("that is the computer's name: choose another".to_string())
+                } else {
+                    Ok(name)
+                }
+            },
+        )?,
+    };
+    Ok(name.map(|name| (side, name)))
 }
 
 /// The two names, from the options or asked.
