@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
+use skillratings::Outcomes;
 
 use super::error::log_failure;
 use super::games::{not_in_progress, parse_record, seats_of};
@@ -33,29 +34,10 @@ pub(super) fn keep_finished(
     } else {
         None
     };
-    let mut changes = Vec::new();
-    if let Some((one, two, outcome)) = pair {
-        let rating_sql = sql(db, "move the players' ratings");
-        let before_one = read_rating(conn, &one, &game)
-            .map_err(&rating_sql)?
-            .unwrap_or_default();
-        let before_two = read_rating(conn, &two, &game)
-            .map_err(&rating_sql)?
-            .unwrap_or_default();
-        let (after_one, after_two) = rate(&before_one, &before_two, outcome);
-        write_rating(conn, &one, &game, &after_one).map_err(&rating_sql)?;
-        write_rating(conn, &two, &game, &after_two).map_err(&rating_sql)?;
-        changes.push((
-            player_name(conn, &one).map_err(&rating_sql)?,
-            before_one,
-            after_one,
-        ));
-        changes.push((
-            player_name(conn, &two).map_err(&rating_sql)?,
-            before_two,
-            after_two,
-        ));
-    }
+    let changes = match pair {
+        Some((one, two, outcome)) => move_ratings(conn, db, &game, [one, two], outcome)?,
+        None => Vec::new(),
+    };
     let json = serde_json::to_string(record).map_err(|e| StoreError::Unreadable {
         path: db.to_path_buf(),
         what: format!("game {id}'s record"),
@@ -100,6 +82,40 @@ pub(super) fn keep_finished(
     ))
     .map_err(sql(db, "drop a finished game from the games in progress"))?;
     Ok(changes)
+}
+
+/// Moves the ratings of a rated game's two players in `game`: each one's
+/// name, rating before and after.
+fn move_ratings(
+    conn: &Connection,
+    db: &Path,
+    game: &str,
+    players: [PlayerRef; 2],
+    outcome: Outcomes,
+) -> Result<Vec<(String, Rating, Rating)>, StoreError> {
+    let [one, two] = players;
+    let rating_sql = sql(db, "move the players' ratings");
+    let before_one = read_rating(conn, &one, game)
+        .map_err(&rating_sql)?
+        .unwrap_or_default();
+    let before_two = read_rating(conn, &two, game)
+        .map_err(&rating_sql)?
+        .unwrap_or_default();
+    let (after_one, after_two) = rate(&before_one, &before_two, outcome);
+    write_rating(conn, &one, game, &after_one).map_err(&rating_sql)?;
+    write_rating(conn, &two, game, &after_two).map_err(&rating_sql)?;
+    Ok(vec![
+        (
+            player_name(conn, &one).map_err(&rating_sql)?,
+            before_one,
+            after_one,
+        ),
+        (
+            player_name(conn, &two).map_err(&rating_sql)?,
+            before_two,
+            after_two,
+        ),
+    ])
 }
 
 /// The second half: where the log put the game, or why it could not.
