@@ -267,6 +267,10 @@ impl InboxSource {
 }
 
 impl LineSource for InboxSource {
+    fn at_line_start(&self) -> bool {
+        self.flags.interrupted.load(Ordering::SeqCst)
+    }
+
     fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
         match self.inbox.blocking_recv() {
             None => {

@@ -88,6 +88,12 @@ pub trait LineSource: Send {
     /// one more, to tell it was longer), with its whole length; `None` at the
     /// end of input, or when the session is woken to look at its game again.
     fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>>;
+
+    /// Whether the far end's cursor is at the start of a line after a read
+    /// that gave no line (its terminal showed `^C` and a new line itself).
+    fn at_line_start(&self) -> bool {
+        false
+    }
 }
 
 /// How a console over a network connection looks and reads.
@@ -570,9 +576,12 @@ impl Console {
     /// Reads a plain line; a script's is echoed after its question.
     fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
         let cap = self.max_line;
-        let (read, echo) = match &mut self.reader {
-            Reader::Plain { input, echo } => (read_capped(input.as_mut(), cap)?, *echo),
-            Reader::Source { source, echo } => (source.next_line(cap)?, *echo),
+        let (read, echo, at_line_start) = match &mut self.reader {
+            Reader::Plain { input, echo } => (read_capped(input.as_mut(), cap)?, *echo, false),
+            Reader::Source { source, echo } => {
+                let read = source.next_line(cap)?;
+                (read, *echo, source.at_line_start())
+            }
             Reader::Editor { .. } => return Ok(Reply::End),
         };
         let reply = match &read {
@@ -581,7 +590,7 @@ impl Console {
             Some((bytes, _)) => check(bytes.clone(), cap),
         };
         if !echo {
-            if reply == Reply::End && self.prompts {
+            if reply == Reply::End && self.prompts && !at_line_start {
                 // End of input leaves the cursor after the prompt.
                 self.out.write_all(b"\n")?;
             }
