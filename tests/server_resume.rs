@@ -154,6 +154,23 @@ impl Drop for Player {
     }
 }
 
+/// A server in process with its ssh door on 127.0.0.1:0, keeping its data
+/// in `dir/serve`, with this grace time.
+fn ssh_server(dir: &Path, grace: Duration) -> server::Running {
+    server::start(Config {
+        bind: [127, 0, 0, 1].into(),
+        ssh_port: Some(0),
+        line_port: None,
+        data: dir.join("serve"),
+        limits: Limits::default(),
+        rules: server::Rules {
+            grace,
+            think: Duration::from_millis(50),
+        },
+    })
+    .unwrap()
+}
+
 /// Ann (the fox) and Bob (the hounds) log in with their keys and start a
 /// rated game of Fox and Hounds; Ann has played A8-B7.
 fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
@@ -186,18 +203,7 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     }
     let dir = scratch("drop");
     let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = server::start(Config {
-        bind: [127, 0, 0, 1].into(),
-        ssh_port: Some(0),
-        line_port: None,
-        data: dir.join("serve"),
-        limits: Limits::default(),
-        rules: server::Rules {
-            grace: Duration::from_secs(60),
-            think: Duration::from_millis(50),
-        },
-    })
-    .unwrap();
+    let running = ssh_server(&dir, Duration::from_secs(60));
     let port = running.ssh.unwrap().port();
     let (ann, mut bob) = start_game(port, &dir, &keys);
     ann.drop_line();
@@ -226,18 +232,7 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     }
     let dir = scratch("grace");
     let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = server::start(Config {
-        bind: [127, 0, 0, 1].into(),
-        ssh_port: Some(0),
-        line_port: None,
-        data: dir.join("serve"),
-        limits: Limits::default(),
-        rules: server::Rules {
-            grace: Duration::from_secs(1),
-            think: Duration::from_millis(50),
-        },
-    })
-    .unwrap();
+    let running = ssh_server(&dir, Duration::from_secs(1));
     let port = running.ssh.unwrap().port();
     let (ann, mut bob) = start_game(port, &dir, &keys);
     ann.drop_line();
