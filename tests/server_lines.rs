@@ -13,6 +13,9 @@ use serde_json::Value;
 use tallyho::server::limits::Limits;
 use tallyho::server::{self, Config, Running};
 
+mod server_common;
+use server_common::{Transcript, seek_number};
+
 /// The longest any test waits for one answer.
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -43,9 +46,7 @@ fn serve(name: &str, limits: Limits, grace: Duration) -> Running {
 /// A client of the line door.
 struct Client {
     stream: TcpStream,
-    seen: String,
-    /// Where the unread part of `seen` starts.
-    read: usize,
+    shown: Transcript,
 }
 
 impl Client {
@@ -56,8 +57,7 @@ impl Client {
             .unwrap();
         Client {
             stream,
-            seen: String::new(),
-            read: 0,
+            shown: Transcript::default(),
         }
     }
 
@@ -71,24 +71,21 @@ impl Client {
     fn wait_for(&mut self, text: &str) -> String {
         let end = Instant::now() + PATIENCE;
         loop {
-            if let Some(at) = self.seen[self.read..].find(text) {
-                let upto = self.read + at + text.len();
-                let got = self.seen[self.read..upto].to_string();
-                self.read = upto;
+            if let Some(got) = self.shown.take(text) {
                 return got;
             }
             assert!(
                 Instant::now() < end,
                 "waited for {text:?}; got {:?}",
-                &self.seen[self.read..]
+                self.shown.unread()
             );
             let mut buf = [0; 65536];
             match self.stream.read(&mut buf) {
                 Ok(0) => panic!(
                     "closed while waiting for {text:?}; got {:?}",
-                    &self.seen[self.read..]
+                    self.shown.unread()
                 ),
-                Ok(n) => self.seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Ok(n) => self.shown.push(&buf[..n]),
                 Err(_) => {}
             }
         }
@@ -111,18 +108,15 @@ impl Client {
     fn poll_event(&mut self) -> Option<Value> {
         let mut buf = [0; 65536];
         loop {
-            let rest = &self.seen[self.read..];
-            if let Some(at) = rest.find('\n') {
-                let line = rest[..at].to_string();
-                self.read += at + 1;
+            if let Some(line) = self.shown.take("\n") {
                 if line.trim() == "proto json" {
                     continue;
                 }
                 return Some(serde_json::from_str(line.trim()).unwrap());
             }
             match self.stream.read(&mut buf) {
-                Ok(0) => panic!("closed: {rest:?}"),
-                Ok(n) => self.seen.push_str(&String::from_utf8_lossy(&buf[..n])),
+                Ok(0) => panic!("closed: {:?}", self.shown.unread()),
+                Ok(n) => self.shown.push(&buf[..n]),
                 Err(_) => return None,
             }
         }
@@ -289,13 +283,7 @@ fn people(addr: SocketAddr) -> (Client, Client) {
     b.wait_for("You are bob.");
     a.send("seek fox --side fox");
     let seek = a.wait_for(" is open: fox.");
-    let n: String = seek
-        .rsplit("Seek ")
-        .next()
-        .unwrap()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let n = seek_number(&seek);
     b.send(&format!("accept {n}"));
     b.wait_for(": fox, unrated. ann (fox) against bob (hounds).");
     a.wait_for(": fox, unrated. ann (fox) against bob (hounds).");

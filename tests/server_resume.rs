@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 use tallyho::server::limits::Limits;
 use tallyho::server::{self, Config};
 
+mod server_common;
+use server_common::{Transcript, seek_number};
+
 const PATIENCE: Duration = Duration::from_secs(20);
 
 fn have_openssh() -> bool {
@@ -56,8 +59,7 @@ struct Player {
     child: Child,
     input: Option<ChildStdin>,
     text: Receiver<Vec<u8>>,
-    seen: String,
-    read: usize,
+    shown: Transcript,
 }
 
 impl Player {
@@ -107,8 +109,7 @@ impl Player {
             input: child.stdin.take(),
             child,
             text,
-            seen: String::new(),
-            read: 0,
+            shown: Transcript::default(),
         }
     }
 
@@ -122,20 +123,17 @@ impl Player {
     fn wait_for(&mut self, text: &str) -> String {
         let end = Instant::now() + PATIENCE;
         loop {
-            if let Some(at) = self.seen[self.read..].find(text) {
-                let upto = self.read + at + text.len();
-                let got = self.seen[self.read..upto].to_string();
-                self.read = upto;
+            if let Some(got) = self.shown.take(text) {
                 return got;
             }
             let left = end.saturating_duration_since(Instant::now());
             assert!(
                 !left.is_zero(),
                 "waited for {text:?}; got {:?}",
-                &self.seen[self.read..]
+                self.shown.unread()
             );
             if let Ok(bytes) = self.text.recv_timeout(left.min(Duration::from_millis(200))) {
-                self.seen.push_str(&String::from_utf8_lossy(&bytes));
+                self.shown.push(&bytes);
             }
         }
     }
@@ -180,13 +178,7 @@ fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
     bob.wait_for("Welcome to tallyho, bob. Your games are rated.");
     ann.send("seek fox --side fox");
     let seek = ann.wait_for(" is open: fox.");
-    let n: String = seek
-        .rsplit("Seek ")
-        .next()
-        .unwrap()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let n = seek_number(&seek);
     bob.send(&format!("accept {n}"));
     bob.wait_for("fox, rated. ann (fox) against bob (hounds).");
     ann.wait_for("Move fox to (B7)? ");
