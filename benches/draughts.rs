@@ -8,10 +8,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tallyho::games::Never;
 use tallyho::games::draughts::endgame::Endgame;
 use tallyho::games::draughts::search::{Engine, Limits};
-use tallyho::games::draughts::{Draughts, Perft, Position, fen};
+use tallyho::games::draughts::{Perft, Position, Setup, fen};
 
 fn perft(c: &mut Criterion) {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let mut group = c.benchmark_group("draughts perft");
     group.sample_size(10);
     // 18,391,564 leaves: the throughput line reads as leaves a second.
@@ -27,7 +27,7 @@ fn perft(c: &mut Criterion) {
 }
 
 fn search(c: &mut Criterion) {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let middle = fen::parse("B:W14,19,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,12,13,15")
         .expect("a legal position");
     let mut group = c.benchmark_group("draughts search");
@@ -53,7 +53,7 @@ fn search(c: &mut Criterion) {
 }
 
 fn endgame(c: &mut Criterion) {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let mut group = c.benchmark_group("draughts endgame database");
     group.sample_size(10);
     group.bench_function("build, three pieces", |b| {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tallyho::games::Deadline;
-use tallyho::games::draughts::{Draughts, Endgame, analyse, fen};
+use tallyho::games::draughts::{Endgame, Setup, analyse, fen};
 
 struct Until(Instant);
 
@@ -38,7 +38,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let db = (!args.iter().any(|a| a == "--no-db")).then(|| Arc::new(Endgame::build(4, rules)));
     // The clock starts after the database is built, as a cached one would be.
     let deadline = Until(Instant::now() + Duration::from_millis(think));

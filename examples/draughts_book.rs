@@ -14,14 +14,14 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use tallyho::games::Never;
-use tallyho::games::draughts::{Draughts, Engine, Limits, Position, ballot, fen};
+use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, fen};
 
 fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
     let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(18);
     let out = get("--out").unwrap_or_else(|| "data/draughts_book.txt".into());
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     // Every position up to two plies, then the ballot openings.
     let mut positions = vec![Position::START];
     for m in rules.moves(&Position::START) {

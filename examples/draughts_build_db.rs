@@ -10,8 +10,8 @@ mod args;
 
 use std::time::Instant;
 
-use tallyho::games::draughts::{Captures, Draughts};
-use tallyho::shell::endgame_store::EndgameStore;
+use tallyho::engines::draughts::store::EndgameStore;
+use tallyho::games::draughts::{Captures, Setup};
 
 fn main() {
     let args = args::words();
@@ -23,7 +23,7 @@ fn main() {
     } else {
         Captures::Compulsory
     };
-    let rules = Draughts::with_captures(captures);
+    let rules = Setup::with_captures(captures);
     let store = EndgameStore::new(&dir);
     let started = Instant::now();
     let mut last = 0;

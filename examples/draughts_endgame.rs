@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use tallyho::games::draughts::endgame::Endgame;
-use tallyho::games::draughts::{Captures, Draughts};
+use tallyho::games::draughts::{Captures, Setup};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,7 +17,7 @@ fn main() {
         Captures::Compulsory
     };
     let started = Instant::now();
-    let db = Endgame::build(pieces, Draughts::with_captures(captures));
+    let db = Endgame::build(pieces, Setup::with_captures(captures));
     let built = started.elapsed().as_secs_f64();
     println!(
         "pieces={} captures={captures} positions={} bytes={} build={built:.2}s longest={} plies",

@@ -8,15 +8,15 @@
 #[path = "common/args.rs"]
 mod args;
 
-use tallyho::games::draughts::Draughts;
-use tallyho::shell::endgame_store::EndgameStore;
+use tallyho::engines::draughts::store::EndgameStore;
+use tallyho::games::draughts::Setup;
 
 fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
     let pieces: u32 = get("--pieces").and_then(|t| t.parse().ok()).unwrap_or(5);
     let dir = get("--dir").unwrap_or_else(|| "target/endgame-db".into());
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let db = match EndgameStore::new(dir).load_or_build(pieces, rules, &mut |_, _| true) {
         Ok(db) => db,
         Err(e) => {

@@ -14,10 +14,10 @@ mod args;
 
 use std::io::{self, BufReader};
 
-use tallyho::games::draughts::Draughts;
+use tallyho::engines::draughts::protocol::{self, Config, EndgameSource};
+use tallyho::engines::draughts::store::EndgameStore;
+use tallyho::games::draughts::Setup;
 use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
-use tallyho::shell::endgame_store::EndgameStore;
-use tallyho::shell::engine::{self, Config, EndgameSource};
 
 fn main() {
     let args = args::words();
@@ -25,7 +25,7 @@ fn main() {
     let threads = value("--threads")
         .map(|n| n as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let pieces = value("--pieces").map_or(LARGEST_PIECES, |n| n as u32);
     let dir = args
         .iter()
@@ -57,7 +57,7 @@ fn main() {
         endgame,
     };
     let stdin = io::stdin();
-    if let Err(e) = engine::run(BufReader::new(stdin.lock()), io::stdout().lock(), config) {
+    if let Err(e) = protocol::run(BufReader::new(stdin.lock()), io::stdout().lock(), config) {
         eprintln!("{e}");
         std::process::exit(1);
     }

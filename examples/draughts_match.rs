@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tallyho::games::Rules;
-use tallyho::games::draughts::{Draughts, Move, Position, Side, ballot, notation};
+use tallyho::games::draughts::{Move, Position, Setup, Side, ballot, notation};
 
 struct Options {
     a: String,
@@ -181,7 +181,7 @@ fn play(
     opening: ballot::Opening,
     opts: &Options,
 ) -> (Result3, String, Vec<Move>) {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let [a, b] = engines;
     let mut moves = opening.moves();
     let mut history = opening.positions();

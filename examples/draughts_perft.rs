@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use tallyho::games::Rules;
-use tallyho::games::draughts::{Captures, Draughts, Perft};
+use tallyho::games::draughts::{Captures, Perft, Setup};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,7 +17,7 @@ fn main() {
     let plain = args.iter().any(|a| a == "--plain");
     let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let depth: u32 = rest.first().and_then(|d| d.parse().ok()).unwrap_or(10);
-    let rules = Draughts::with_captures(if optional {
+    let rules = Setup::with_captures(if optional {
         Captures::Optional
     } else {
         Captures::Compulsory

@@ -12,7 +12,7 @@ mod args;
 use std::time::{Duration, Instant};
 
 use tallyho::games::Deadline;
-use tallyho::games::draughts::{Draughts, Engine, Limits, Position, ballot};
+use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot};
 
 struct Until(Instant);
 
@@ -39,7 +39,7 @@ fn main() {
             .map(|o| o.positions())
             .take(count.saturating_sub(1)),
     );
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     for &t in &threads {
         let (mut nodes, mut depth, mut secs) = (0u64, 0u32, 0.0f64);
         for history in &games {

@@ -41,7 +41,7 @@ use tallyho::games::Never;
 use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::eval::{self, TERMS, Weights};
-use tallyho::games::draughts::{Draughts, Engine, Limits, Position, Side, ballot, fen, movegen};
+use tallyho::games::draughts::{Engine, Limits, Position, Setup, Side, ballot, fen, movegen};
 
 fn main() {
     let args = args::words();
@@ -107,7 +107,7 @@ fn main() {
 
 /// Self-play games: each quiet position with the result for the side to move.
 fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let db = Arc::new(Endgame::build(4, rules));
     let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
     let mut out = Vec::new();

@@ -18,9 +18,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
+use tallyho::games::draughts;
 use tallyho::games::draughts::ballot;
 use tallyho::games::draughts::endgame::Endgame;
-use tallyho::games::draughts::{self, Draughts};
 use tallyho::games::fish::{self, Deal, Limits};
 use tallyho::games::fox;
 use tallyho::games::{Computer, Deadline, Outcome, Rules};
@@ -216,14 +216,14 @@ fn draughts_game(args: &Args) {
     let levels = [args.a.as_str(), args.b.as_str()].map(level::<draughts::players::Level>);
     let endgame = levels
         .contains(&draughts::players::Level::Overpowered)
-        .then(|| Arc::new(Endgame::build(4, Draughts::STANDARD)));
+        .then(|| Arc::new(Endgame::build(4, draughts::Setup::STANDARD)));
     // Each opening twice, colours reversed.
     let start = |game: u32| {
         let opening = ballot::random(args.seed.wrapping_add(u64::from(game / 2)));
-        (Draughts::STANDARD, opening.positions())
+        (draughts::Setup::STANDARD, opening.positions())
     };
     let player = |name: &str, seed| {
-        let player = draughts::players::Player::new(level(name), Draughts::STANDARD, seed);
+        let player = draughts::players::Player::new(level(name), draughts::Setup::STANDARD, seed);
         match &endgame {
             Some(db) => player.with_endgame(Arc::clone(db)),
             None => player,

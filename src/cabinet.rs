@@ -2,8 +2,8 @@
 //! `seek`, `play` and its restored games. The one place below the command
 //! line that names every game with its face; the server itself names none.
 
+use crate::engines::draughts::session::Session;
 use crate::faces::draughts::DraughtsFace;
-use crate::faces::draughts::session::Session;
 use crate::faces::fish::FishFace;
 use crate::faces::fox::FoxFace;
 use crate::games::{self, FoxFlow, GameKind, Rules};
@@ -97,7 +97,7 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
         GameKind::Draughts => Seated::boxed(
             kind,
             {
-                let rules = games::draughts::Draughts::from_setup(&pairs)?;
+                let rules = games::draughts::Setup::from_setup(&pairs)?;
                 let captures = rules.setup().into_iter().find(|(k, _)| *k == "captures");
                 let rule = captures.map(|(_, v)| v).unwrap_or_default();
                 // A copy of the one session of its capture rule, which holds
@@ -115,7 +115,7 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
 /// The draughts session every game of this process under one capture rule
 /// copies: its endgame database, built in memory the first time a game
 /// needs it, is shared by them all. Its computer searches on one thread.
-fn shared_session(captures: &str, rules: games::draughts::Draughts) -> Session {
+fn shared_session(captures: &str, rules: games::draughts::Setup) -> Session {
     static SHARED: std::sync::Mutex<Vec<(String, Session)>> = std::sync::Mutex::new(Vec::new());
     let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, session)) = shared.iter().find(|(rule, _)| rule == captures) {
@@ -130,7 +130,7 @@ fn shared_session(captures: &str, rules: games::draughts::Draughts) -> Session {
 fn defaults(kind: GameKind) -> Vec<(String, String)> {
     let pairs = match kind {
         GameKind::Fox(_) => games::fox::Setup::default().setup(),
-        GameKind::Draughts => games::draughts::Draughts::STANDARD.setup(),
+        GameKind::Draughts => games::draughts::Setup::STANDARD.setup(),
         GameKind::Fish => games::fish::Setup::default().setup(),
     };
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()

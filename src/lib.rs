@@ -5,6 +5,9 @@
 //! - [`games`]: each game's rules, notation and computer players, one
 //!   folder per game, and the seams ([`games::Rules`], [`games::Computer`])
 //!   every game offers. Nothing there prints, reads or looks at the clock.
+//! - [`engines`]: the computer players as a process runs them: databases
+//!   shared between players and built on threads of their own, kept on
+//!   disk, and the line protocol other programs speak to an engine.
 //! - [`faces`]: what each game says and draws: boards, sentences, help.
 //! - [`flows`]: a conversation a game brings whole (the 1978 program's).
 //! - [`shell`]: everything between a person and a game, knowing no rules:
@@ -16,6 +19,7 @@
 //! (`src/cli/`, `src/commands/`): they are not library API.
 
 pub mod cabinet;
+pub mod engines;
 pub mod faces;
 pub mod flows;
 pub mod games;

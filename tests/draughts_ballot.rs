@@ -5,11 +5,11 @@ use std::collections::HashSet;
 
 use tallyho::games::Rules;
 use tallyho::games::draughts::ballot::{self, DECK_SIZE};
-use tallyho::games::draughts::{Draughts, Side};
+use tallyho::games::draughts::{Setup, Side};
 
 #[test]
 fn every_opening_is_three_legal_moves_from_the_start() {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let mut seen = HashSet::new();
     let mut count = 0;
     for o in ballot::deck() {

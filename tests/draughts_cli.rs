@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use tallyho::games::Rules;
-use tallyho::games::draughts::{Draughts, GameResult, Position, ballot, fen, pdn, perft};
+use tallyho::games::draughts::{GameResult, Position, Setup, ballot, fen, pdn, perft};
 
 /// A folder of its own for one test.
 fn folder(name: &str) -> PathBuf {
@@ -51,7 +51,7 @@ fn perft_prints_a_line_per_depth() {
     // From a position, under either capture rule, as the library counts.
     let position = "W:W22,24,K30:B18,19,K3";
     for rule in ["compulsory", "optional"] {
-        let rules = Draughts::with_captures(rule.parse().unwrap());
+        let rules = Setup::with_captures(rule.parse().unwrap());
         let pos = fen::parse(position).unwrap();
         let text =
             stdout(tallyho(&home).args(["draughts", "perft", "4", position, "--captures", rule]));
@@ -139,7 +139,7 @@ fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
     assert_eq!(json["to_move"], "black");
     let best = json["best"].as_str().expect("a best move");
     let pos = fen::parse("B:WK20:BK1,K2").unwrap();
-    let legal: Vec<String> = Draughts::STANDARD
+    let legal: Vec<String> = Setup::STANDARD
         .legal_moves(&pos)
         .iter()
         .map(ToString::to_string)
@@ -283,7 +283,7 @@ fn load_starts_from_a_published_games_last_position() {
     assert!(text.contains("Black (Ann) next"), "{text}");
     let games = pdn::read(
         &std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap(),
-        Draughts::STANDARD,
+        Setup::STANDARD,
     )
     .unwrap();
     let end = games[1].end();
@@ -329,7 +329,7 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
     play(&["--opening", "102"], "24x15\nresign\n");
     play(&[], "11-15\n23-19\ndraw\nyes\n");
     let text = stdout(tallyho(&home).args(["history", "--pdn"]));
-    let games = pdn::read(&text, Draughts::STANDARD).expect("the PDN reads back");
+    let games = pdn::read(&text, Setup::STANDARD).expect("the PDN reads back");
     assert_eq!(games.len(), 3, "{text}");
     let log = stdout(tallyho(&home).args(["history", "--json"]));
     let records: serde_json::Value = serde_json::from_str(&log).unwrap();
@@ -362,7 +362,7 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
     assert!(text.contains("[GameType \"21\"]"));
     // One game, by its number; a game of another kind, or none, is refused.
     let one = stdout(tallyho(&home).args(["history", "--pdn", "4"]));
-    let games = pdn::read(&one, Draughts::STANDARD).unwrap();
+    let games = pdn::read(&one, Setup::STANDARD).unwrap();
     assert_eq!((games.len(), games[0].result), (1, GameResult::Draw));
     tallyho(&home)
         .args(["history", "--pdn", "1"])

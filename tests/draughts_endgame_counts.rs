@@ -16,9 +16,9 @@
 
 use std::collections::HashMap;
 
+use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::games::draughts::endgame::Endgame;
-use tallyho::games::draughts::{Draughts, Position, Side, movegen};
-use tallyho::shell::endgame_store::EndgameStore;
+use tallyho::games::draughts::{Position, Setup, Side, movegen};
 
 type Counts = Vec<([u8; 4], [u64; 3])>;
 
@@ -142,7 +142,7 @@ fn kings_only(counts: &Counts) -> Vec<(u32, u32, [u64; 3])> {
 
 #[test]
 fn the_database_and_the_second_solver_agree_up_to_four_kings() {
-    let db = Endgame::build(4, Draughts::STANDARD);
+    let db = Endgame::build(4, Setup::STANDARD);
     let mut solver = KingsSolver::new();
     for n in 2..=4 {
         solver.solve(n);
@@ -173,7 +173,7 @@ fn the_data_file_covers_every_five_piece_material() {
 /// The 5-piece database (read from `target/endgame-db`, or built there).
 fn five() -> Endgame {
     EndgameStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/target/endgame-db"))
-        .load_or_build(5, Draughts::STANDARD, &mut |_, _| true)
+        .load_or_build(5, Setup::STANDARD, &mut |_, _| true)
         .expect("the 5-piece database")
 }
 

@@ -14,7 +14,7 @@ use tallyho::games::draughts::ballot;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::players::{Level, Player};
 use tallyho::games::draughts::search::{Engine, Limits, Score};
-use tallyho::games::draughts::{Draughts, Position, Side, fen};
+use tallyho::games::draughts::{Position, Setup, Side, fen};
 use tallyho::games::{Computer, Deadline, Never, Outcome, Rules};
 
 /// A deadline that passes after a number of looks: a clock the tests can
@@ -37,7 +37,7 @@ impl Deadline for Looks {
 
 #[test]
 fn searches_find_the_quickest_wins_the_database_knows() {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let db = Endgame::build(3, rules);
     let mut checked = 0;
     // Positions from a fixed spread of FENs: kings and men, both sides to move.
@@ -76,7 +76,7 @@ fn searches_find_the_quickest_wins_the_database_knows() {
 
 fn arb_game_position() -> impl Strategy<Value = Vec<Position>> {
     proptest::collection::vec(any::<u16>(), 0..90).prop_map(|picks| {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut history = vec![rules.start()];
         for pick in picks {
             if rules.outcome(&history).is_some() {
@@ -95,7 +95,7 @@ proptest! {
 
     #[test]
     fn every_level_plays_a_legal_move(history in arb_game_position(), seed in any::<u64>()) {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let db = Arc::new(Endgame::build(2, rules));
         let here = *history.last().unwrap();
         let legal = rules.legal_moves(&here);
@@ -113,7 +113,7 @@ proptest! {
 /// Plays a match from ballot openings, colours alternating; returns A's
 /// wins, B's wins and draws.
 fn play_match(a: Level, b: Level, games: u32, seed: u64, looks: u32) -> (u32, u32, u32) {
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let db = Arc::new(Endgame::build(3, rules));
     let mut pa = Player::new(a, rules, seed).with_endgame(db.clone());
     let mut pb = Player::new(b, rules, seed + 1).with_endgame(db);

@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use tallyho::engines::draughts::session::Session;
 use tallyho::faces::draughts::DraughtsFace;
-use tallyho::faces::draughts::session::Session;
-use tallyho::games::draughts::{Captures, Draughts, Level, Start, ballot, fen};
+use tallyho::games::draughts::{Captures, Level, Setup, Start, ballot, fen};
 use tallyho::shell::console::Console;
 use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
@@ -132,7 +132,7 @@ fn options() -> impl Strategy<Value = Case> {
                     n => Start::Position(fen::parse(STARTS[n - 3]).expect("a position")),
                 };
                 Case(Options {
-                    rules: Session::new(Draughts::with_captures(captures).starting(start)),
+                    rules: Session::new(Setup::with_captures(captures).starting(start)),
                     kind: tallyho::games::GameKind::Draughts,
                     players,
                     names: Vec::new(),

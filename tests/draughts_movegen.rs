@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use tallyho::games::Rules;
 use tallyho::games::draughts::{
-    Captures, Draughts, PdnSquare, Perft, Piece, Position, Side, fen, movegen,
+    Captures, PdnSquare, Perft, Piece, Position, Setup, Side, fen, movegen,
 };
 
 // ---------------------------------------------------------------------------
@@ -200,7 +200,7 @@ impl RefBoard {
     }
 }
 
-fn grid_paths(rules: &Draughts, pos: &Position) -> BTreeSet<Path> {
+fn grid_paths(rules: &Setup, pos: &Position) -> BTreeSet<Path> {
     rules
         .legal_moves(pos)
         .iter()
@@ -279,7 +279,7 @@ fn perft_counts_from_the_data_files() {
         cases.len()
     );
     for case in cases {
-        let rules = Draughts::with_captures(case.captures);
+        let rules = Setup::with_captures(case.captures);
         let pos = rules.parse_position(&case.fen).unwrap();
         let mut plain = Perft::new(rules);
         let mut table = Perft::with_table(rules, 14);
@@ -304,7 +304,7 @@ fn perft_counts_from_the_data_files() {
 #[test]
 fn the_reference_generator_agrees_with_the_data_files() {
     for case in all_cases() {
-        let rules = Draughts::with_captures(case.captures);
+        let rules = Setup::with_captures(case.captures);
         let board = RefBoard::from_position(&rules.parse_position(&case.fen).unwrap());
         for &(d, n) in case.counts.iter().filter(|c| c.1 <= 20_000) {
             assert_eq!(
@@ -323,7 +323,7 @@ fn the_reference_generator_agrees_with_the_data_files() {
 #[ignore]
 fn deep_perft() {
     for case in all_cases() {
-        let rules = Draughts::with_captures(case.captures);
+        let rules = Setup::with_captures(case.captures);
         let pos = rules.parse_position(&case.fen).unwrap();
         let mut counter = Perft::with_table(rules, 20);
         for &(d, n) in &case.counts {
@@ -344,7 +344,7 @@ fn deep_perft() {
 #[ignore]
 fn print_reference_counts() {
     for case in all_cases().into_iter().filter(|c| c.id != "start") {
-        let rules = Draughts::with_captures(case.captures);
+        let rules = Setup::with_captures(case.captures);
         let board = RefBoard::from_position(&rules.parse_position(&case.fen).unwrap());
         println!("id {}", case.id);
         for d in 1..=7 {
@@ -364,7 +364,7 @@ fn pos(text: &str) -> Position {
     fen::parse(text).unwrap()
 }
 
-fn moves(rules: Draughts, p: &Position) -> Vec<String> {
+fn moves(rules: Setup, p: &Position) -> Vec<String> {
     rules.legal_moves(p).iter().map(|m| m.to_string()).collect()
 }
 
@@ -372,10 +372,7 @@ fn moves(rules: Draughts, p: &Position) -> Vec<String> {
 fn a_king_may_jump_round_a_ring_both_ways_and_come_home() {
     // Black king on 11 (C3); white men on 15 (D4), 14 (F4), 6 (F2), 7 (D2).
     let p = pos("B:W6,7,14,15:BK11");
-    assert_eq!(
-        moves(Draughts::STANDARD, &p),
-        ["11x2x9x18x11", "11x18x9x2x11"]
-    );
+    assert_eq!(moves(Setup::STANDARD, &p), ["11x2x9x18x11", "11x18x9x2x11"]);
 }
 
 #[test]
@@ -383,8 +380,8 @@ fn crowning_ends_a_jump() {
     // A black man on 23 (D6) jumps 26 to 30 (F8) and is crowned there,
     // though a king on 30 could go on over 25.
     let p = pos("B:W25,26:B23");
-    assert_eq!(moves(Draughts::STANDARD, &p), ["23x30"]);
-    let after = p.play(&Draughts::STANDARD.legal_moves(&p)[0]);
+    assert_eq!(moves(Setup::STANDARD, &p), ["23x30"]);
+    let after = p.play(&Setup::STANDARD.legal_moves(&p)[0]);
     assert_eq!(
         after.piece(PdnSquare::new(30).unwrap()),
         Some(Piece::King(Side::Black))
@@ -394,8 +391,8 @@ fn crowning_ends_a_jump() {
 #[test]
 fn captures_are_compulsory_unless_optional() {
     let p = pos("B:W18:B14,1");
-    assert_eq!(moves(Draughts::STANDARD, &p), ["14x23"]);
-    let optional = Draughts::with_captures(Captures::Optional);
+    assert_eq!(moves(Setup::STANDARD, &p), ["14x23"]);
+    let optional = Setup::with_captures(Captures::Optional);
     assert_eq!(moves(optional, &p), ["1-5", "1-6", "14-17", "14x23"]);
 }
 
@@ -437,7 +434,7 @@ fn arb_position() -> impl Strategy<Value = Position> {
 /// Positions a real game reaches: random plies from the start.
 fn arb_game_position() -> impl Strategy<Value = Position> {
     (proptest::collection::vec(any::<u16>(), 0..80)).prop_map(|picks| {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut p = rules.start();
         for pick in picks {
             let ms = rules.legal_moves(&p);
@@ -452,7 +449,7 @@ fn arb_game_position() -> impl Strategy<Value = Position> {
 
 fn check_against_reference(p: &Position) -> Result<(), TestCaseError> {
     for captures in Captures::ALL {
-        let rules = Draughts::with_captures(captures);
+        let rules = Setup::with_captures(captures);
         let board = RefBoard::from_position(p);
         let expected: BTreeSet<Path> = board.moves(captures).into_iter().collect();
         let got = grid_paths(&rules, p);
@@ -484,7 +481,7 @@ fn check_against_reference(p: &Position) -> Result<(), TestCaseError> {
     }
     // Under the laws, captures are offered exactly when one exists.
     let caps = RefBoard::from_position(p).captures();
-    let list = Draughts::STANDARD.legal_moves(p);
+    let list = Setup::STANDARD.legal_moves(p);
     prop_assert_eq!(
         list.iter().all(|m| m.is_capture()) && !list.is_empty(),
         !caps.is_empty()

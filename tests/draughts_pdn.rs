@@ -7,18 +7,18 @@
 use proptest::prelude::*;
 use tallyho::games::Rules;
 use tallyho::games::draughts::pdn::{self, GameResult, PdnGame};
-use tallyho::games::draughts::{Captures, Draughts, Position, Side, fen, notation};
+use tallyho::games::draughts::{Captures, Position, Setup, Side, fen, notation};
 
 fn published() -> Vec<PdnGame> {
     let text = std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap();
-    pdn::read(&text, Draughts::STANDARD).unwrap()
+    pdn::read(&text, Setup::STANDARD).unwrap()
 }
 
 #[test]
 fn published_games_replay_legally_to_their_results() {
     let games = published();
     assert_eq!(games.len(), 2);
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     for g in &games {
         // Every move was found among the legal moves as it was read; check
         // again here through the Rules seam, position by position.
@@ -61,7 +61,7 @@ fn the_coordinate_score_is_the_same_game() {
         e3xg5 h4xf2 d2-c3 f2-e1 c3-b4 c5-d4 b4-c5 e1-d2 c5-d6 d2-e3 f6-e7 e3-f4 g5-f6 d4-e3 \
         e7-d8 e3-d2 d8-c7 d2-e1 f6-e7 e1-d2 e7-d8 d2-e3 d8-e7 f4-g5 h2-g3 g5-h4 c7-b6 a7xc5 \
         e7-f6 h4xf2 f6xb6";
-    let rules = Draughts::STANDARD;
+    let rules = Setup::STANDARD;
     let mut p = Position::START;
     let mut moves = Vec::new();
     for word in score.split_whitespace() {
@@ -76,7 +76,7 @@ fn the_coordinate_score_is_the_same_game() {
 fn old_macintosh_line_ends_are_line_ends() {
     // A ; comment and a % escape each end at a lone CR, not at the file's end.
     let text = "[Event \"Mac\"]\r; a comment\r% an escape line\r1. 11-15 23-19 *\r";
-    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    let games = pdn::read(text, Setup::STANDARD).expect("read");
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 2);
 }
@@ -84,17 +84,17 @@ fn old_macintosh_line_ends_are_line_ends() {
 #[test]
 fn a_move_number_may_be_followed_by_an_ellipsis() {
     let text = "[FEN \"W:W21:B1\"]\n1… 21-17 2. 1-5 *\n";
-    let games = pdn::read(text, Draughts::STANDARD).expect("read");
+    let games = pdn::read(text, Setup::STANDARD).expect("read");
     assert_eq!(games[0].moves.len(), 2);
 }
 
 #[test]
 fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
     let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
-    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    let e = pdn::read(text, Setup::STANDARD).unwrap_err();
     assert!(e.why.contains("a second FEN tag"), "{e}");
     let text = "[Event \"x\"]\n1. 11-15 23-19 1-0 2. 8-11\n";
-    let e = pdn::read(text, Draughts::STANDARD).unwrap_err();
+    let e = pdn::read(text, Setup::STANDARD).unwrap_err();
     assert_eq!(e.game, 1, "{e}");
     assert!(e.why.contains("after the game's result"), "{e}");
 }
@@ -105,7 +105,7 @@ fn each_game_is_read_on_its_own() {
                 [Event \"two\"]\n[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n1. 21-17 *\n\
                 [Event \"three\"]\n1. 11-15 99-1 *\n\
                 [Event \"four\"]\n1. 9-13 22-18 *\n";
-    let games = pdn::read_each(text, Draughts::STANDARD);
+    let games = pdn::read_each(text, Setup::STANDARD);
     assert_eq!(games.len(), 4, "{games:?}");
     assert!(games[0].is_ok());
     assert!(games[1].as_ref().unwrap_err().why.contains("second FEN"));
@@ -123,7 +123,7 @@ fn arb_game() -> impl Strategy<Value = PdnGame> {
         0usize..4,
     )
         .prop_map(|(picks, optional, name, result)| {
-            let rules = Draughts::with_captures(if optional {
+            let rules = Setup::with_captures(if optional {
                 Captures::Optional
             } else {
                 Captures::Compulsory
@@ -173,7 +173,7 @@ proptest! {
         prop_oneof![arb_game(), arb_setup_game()], 1..4)
     ) {
         let text = pdn::write_all(&games);
-        let back = pdn::read(&text, Draughts::STANDARD).unwrap();
+        let back = pdn::read(&text, Setup::STANDARD).unwrap();
         prop_assert_eq!(back.len(), games.len());
         for (a, b) in games.iter().zip(&back) {
             prop_assert_eq!(&a.moves, &b.moves);
@@ -228,20 +228,20 @@ proptest! {
 
     #[test]
     fn no_text_makes_the_reader_panic(text in "\\PC{0,200}") {
-        let _ = pdn::read(&text, Draughts::STANDARD);
+        let _ = pdn::read(&text, Setup::STANDARD);
     }
 
     #[test]
     fn no_pdn_like_text_makes_the_reader_panic(
         text in "([\\[\\]{}();%\"*.!?$ \n]|[0-9]{1,2}|[-x/]|Event|FEN|GameType|Result|B:W|K|[a-h][1-8]){0,80}"
     ) {
-        let _ = pdn::read(&text, Draughts::STANDARD);
+        let _ = pdn::read(&text, Setup::STANDARD);
     }
 
     #[test]
     fn no_text_makes_fen_or_moves_panic(text in "\\PC{0,40}") {
         let _ = fen::parse(&text);
-        let _ = notation::parse_move(&Draughts::STANDARD, &Position::START, &text);
+        let _ = notation::parse_move(&Setup::STANDARD, &Position::START, &text);
         let _ = tallyho::games::draughts::PdnSquare::parse(&text);
     }
 }

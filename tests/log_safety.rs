@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use tallyho::games::draughts::Draughts;
+use tallyho::games::draughts::Setup;
 use tallyho::shell::log::{Keeper, Kept, Log, LogError, OpenError, open_regular, parse_record};
 use tallyho::shell::replay::{FIELD_WIDTH, RebuildError, rebuild, rules_of};
 
@@ -212,7 +212,7 @@ fn a_hostile_setup_field_is_quoted_cut() {
     let mut record = one_game(&log, &["draughts"]);
     record["setup"]["opening"] = serde_json::json!("9".repeat(300_000));
     let record = parse_record(record.to_string().as_bytes()).expect("a record");
-    let why = rules_of::<Draughts>(&record).expect_err("no such opening");
+    let why = rules_of::<Setup>(&record).expect_err("no such opening");
     assert!(matches!(why, RebuildError::Setup(_)));
     let said = why.to_string();
     assert!(

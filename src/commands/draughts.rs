@@ -10,19 +10,19 @@ use std::time::Instant;
 use super::{AppError, Ending};
 use crate::cli::Options;
 use crate::cli::draughts::{DraughtsArgs, DraughtsTool};
-use tallyho::faces::draughts::session::{Session, SharedEndgame};
+use tallyho::engines::draughts::protocol::{self, Config as EngineConfig, EndgameSource};
+use tallyho::engines::draughts::session::{Session, SharedEndgame};
+use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::faces::draughts::{DraughtsFace, board, wants_ascii};
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
 use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
 use tallyho::games::draughts::{
-    Captures, Draughts, GameResult, PdnError, PdnGame, Position, Score, Side, Start, ballot, pdn,
+    Captures, GameResult, PdnError, PdnGame, Position, Score, Setup, Side, Start, ballot, pdn,
     perft_each,
 };
 use tallyho::games::{GameKind, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::console::Console;
-use tallyho::shell::endgame_store::EndgameStore;
-use tallyho::shell::engine::{self, Config as EngineConfig, EndgameSource};
 use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::log::{OpenError, open_regular};
 use tallyho::shell::replay::{self, ReplayError};
@@ -42,7 +42,7 @@ pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, App
             Ok(Ending::Clean)
         }
         Some(DraughtsTool::Analyse { fen }) => {
-            let rules = Draughts::with_captures(captures);
+            let rules = Setup::with_captures(captures);
             let think = options.play.think;
             analyse(
                 &rules,
@@ -58,7 +58,7 @@ pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, App
             Ok(Ending::Clean)
         }
         Some(DraughtsTool::BuildDb { pieces }) => {
-            build_db(Draughts::with_captures(captures), *pieces)?;
+            build_db(Setup::with_captures(captures), *pieces)?;
             Ok(Ending::Clean)
         }
         None => play(options),
@@ -80,7 +80,7 @@ fn store() -> Option<EndgameStore> {
 
 /// `tallyho draughts engine`: the line protocol on standard input and output.
 fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), AppError> {
-    let rules = Draughts::with_captures(captures);
+    let rules = Setup::with_captures(captures);
     let endgame = Some(match store() {
         Some(store) => EndgameSource::from_store(rules, store, LARGEST_PIECES),
         None => EndgameSource::build_in_background(rules, MAX_PIECES),
@@ -92,12 +92,12 @@ fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), Ap
         book: !no_book,
         endgame,
     };
-    engine::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
+    protocol::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
     Ok(())
 }
 
 /// `tallyho draughts build-db`: the databases up to `pieces`, with progress.
-fn build_db(rules: Draughts, pieces: u32) -> Result<(), AppError> {
+fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
     let store = store().ok_or_else(|| {
         AppError::Failed("no home directory is known to keep the database in".into())
     })?;
@@ -151,8 +151,8 @@ fn play(options: &Options) -> Result<Ending, AppError> {
 }
 
 /// The rules and start the options ask for, checked.
-pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Draughts, AppError> {
-    let mut rules = Draughts::with_captures(args.captures.unwrap_or_default());
+pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Setup, AppError> {
+    let mut rules = Setup::with_captures(args.captures.unwrap_or_default());
     if let Some(text) = &args.opening {
         let opening = ballot::choose(text, seed)
             .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
@@ -166,7 +166,7 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Draughts, AppError> {
         } else {
             Start::Position(end)
         };
-        rules = Draughts::with_captures(game.rules.captures).starting(start);
+        rules = Setup::with_captures(game.rules.captures).starting(start);
         if let Some(outcome) = rules.outcome(&[end]) {
             let side = end.to_move();
             let why = match outcome.winner() {
@@ -234,7 +234,7 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     }
     let text = String::from_utf8_lossy(&bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let rules = Draughts::with_captures(captures.unwrap_or_default());
+    let rules = Setup::with_captures(captures.unwrap_or_default());
     // Each game stands alone: a damaged game elsewhere in the file is no
     // matter. What the file holds is bad input, exit status 2.
     let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
@@ -274,7 +274,7 @@ fn io_reason(e: &io::Error) -> String {
 
 /// `tallyho draughts perft`: one line per depth, each printed when counted.
 fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result<(), AppError> {
-    let rules = Draughts::with_captures(captures);
+    let rules = Setup::with_captures(captures);
     let pos = match fen {
         Some(text) => position(&rules, text)?,
         None => Position::START,
@@ -288,7 +288,7 @@ fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result<(), AppErr
 }
 
 /// A position typed on the command line, checked.
-fn position(rules: &Draughts, text: &str) -> Result<Position, AppError> {
+fn position(rules: &Setup, text: &str) -> Result<Position, AppError> {
     rules
         .parse_position(text)
         .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e, 200))))
@@ -298,7 +298,7 @@ fn position(rules: &Draughts, text: &str) -> Result<Position, AppError> {
 /// where the search would not reach it; else read from the data directory,
 /// or built on a thread, and waited for no longer than `wait`: `--think`
 /// bounds the whole answer.
-fn analysis_endgame(rules: &Draughts, pos: &Position, wait: &Until) -> Option<Arc<Endgame>> {
+fn analysis_endgame(rules: &Setup, pos: &Position, wait: &Until) -> Option<Arc<Endgame>> {
     let pieces = pos.piece_count();
     if pieces > 10 {
         return None;
@@ -321,13 +321,7 @@ fn score_text(score: Score, side: Side) -> String {
 }
 
 /// `tallyho draughts analyse`.
-fn analyse(
-    rules: &Draughts,
-    fen: &str,
-    think: u64,
-    json: bool,
-    ascii: bool,
-) -> Result<(), AppError> {
+fn analyse(rules: &Setup, fen: &str, think: u64, json: bool, ascii: bool) -> Result<(), AppError> {
     let pos = position(rules, fen)?;
     let started = Instant::now();
     let deadline = Until::after_millis(think);
@@ -400,7 +394,7 @@ pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), 
 /// A logged draughts game as PDN. A game from a ballot opening is written
 /// from the usual start, the opening's three moves first.
 pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
-    let rules: Draughts = replay::rules_of(record)?;
+    let rules: Setup = replay::rules_of(record)?;
     let (game, outcome) = replay::rebuild(&rules, record)?;
     let mut out = PdnGame::new(rules, *game.start());
     out.moves = game.moves().to_vec();

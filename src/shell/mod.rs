@@ -6,8 +6,6 @@ pub mod ask;
 pub mod clock;
 pub mod console;
 pub mod date;
-pub mod endgame_store;
-pub mod engine;
 pub mod face;
 pub mod log;
 pub mod matchplay;

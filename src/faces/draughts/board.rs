@@ -399,7 +399,7 @@ mod tests {
 
     #[test]
     fn colour_marks_the_last_move() {
-        let rules = crate::games::draughts::Draughts::STANDARD;
+        let rules = crate::games::draughts::Setup::STANDARD;
         let m = rules.find(&Position::START, "11-15").unwrap();
         let after = Position::START.play(&m);
         let drawing = Drawing {

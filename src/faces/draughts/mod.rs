@@ -15,11 +15,10 @@ use crate::shell::face::{Canvas, Face, GAME_OVER, MenuChoice, MovePrompt, Square
 use crate::shell::safe;
 
 pub mod board;
-pub mod session;
 pub mod text;
 
+use crate::engines::draughts::Session;
 use board::Drawing;
-use session::Session;
 
 /// The draughts face. `ascii` draws lines and the welcome box in ASCII.
 #[derive(Clone, Copy, Debug, Default)]
@@ -438,10 +437,10 @@ impl MovePrompt<Session> for DraughtsFace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::draughts::{Draughts, fen};
+    use crate::games::draughts::{Setup, fen};
 
     fn session() -> Session {
-        Session::new(Draughts::STANDARD)
+        Session::new(Setup::STANDARD)
     }
 
     fn read(fen_text: &str, typed: &[u8], line: &str) -> Result<Vec<u8>, String> {

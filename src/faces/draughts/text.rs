@@ -1,7 +1,7 @@
 //! Every sentence a draughts player reads, in one place, so the flow stays
 //! consistent and the transcripts stable.
 
-use crate::games::draughts::{Captures, Draughts, Move, Side, Start, how};
+use crate::games::draughts::{Captures, Move, Setup, Side, Start, how};
 use crate::games::{Outcome, Verdict};
 
 use super::board::{self, Drawing};
@@ -68,7 +68,7 @@ fn capture_rule(captures: Captures) -> &'static str {
 }
 
 /// The rules, shared by the welcome and `help`.
-fn rules_text(rules: &Draughts) -> String {
+fn rules_text(rules: &Setup) -> String {
     format!(
         "  Black (O) starts on squares 1-12 and moves first; White (X) on 21-32.
   A man steps one square diagonally forward; a king, (O) or (X), either way.
@@ -82,7 +82,7 @@ fn rules_text(rules: &Draughts) -> String {
 }
 
 /// The welcome box, then the rules and the controls, as the seed showed them.
-pub fn intro(rules: &Draughts, drawing: Drawing) -> String {
+pub fn intro(rules: &Setup, drawing: Drawing) -> String {
     let welcome = board::boxed(
         &[
             "W E L C O M E",
@@ -107,7 +107,7 @@ The controls
 }
 
 /// The rules and the commands, for `help`.
-pub fn help(rules: &Draughts) -> String {
+pub fn help(rules: &Setup) -> String {
     format!(
         "How to play English draughts
 {}

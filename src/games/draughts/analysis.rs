@@ -10,7 +10,7 @@ use super::endgame::{Endgame, Exact};
 use super::fen;
 use super::moves::Move;
 use super::position::{Position, Side};
-use super::rules::Draughts;
+use super::rules::Setup;
 use super::search::{Engine, Limits, Score};
 use crate::games::Deadline;
 
@@ -107,7 +107,7 @@ impl Analysis {
 /// Analyses the last position of `history` until `deadline` (or depth 64),
 /// with the database if one is given.
 pub fn analyse(
-    rules: &Draughts,
+    rules: &Setup,
     history: &[Position],
     deadline: &dyn Deadline,
     endgame: Option<Arc<Endgame>>,
@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn the_database_answers_small_endings_exactly() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let db = Arc::new(Endgame::build(3, rules));
         let pos = fen::parse("B:WK20:BK1,K2").unwrap();
         let a = analyse(&rules, &[pos], &Never, Some(db));
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn a_finished_position_has_no_best_move() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let pos = fen::parse("W:W32:B28").unwrap().with_side(Side::Black);
         let a = analyse(&rules, &[pos], &Never, None);
         assert_eq!(a.best, None);
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn the_line_is_numbered() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut pv = Vec::new();
         let mut p = Position::START;
         for t in ["11-15", "23-19", "8-11"] {

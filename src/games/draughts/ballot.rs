@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use super::moves::Move;
 use super::notation;
 use super::position::Position;
-use super::rules::Draughts;
+use super::rules::Setup;
 
 /// How many openings the deck holds.
 pub const DECK_SIZE: usize = 156;
@@ -211,7 +211,7 @@ impl Opening {
     /// Its moves from the start. Every opening is checked legal by the tests,
     /// so this stops early only if the deck were miswritten.
     pub fn moves(self) -> Vec<Move> {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut pos = Position::START;
         let mut out = Vec::new();
         for word in self.notation().split_whitespace() {

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use super::fen;
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{Captures, Draughts};
+use super::rules::{Captures, Setup};
 
 /// The book's text.
 const BOOK: &str = include_str!("../../../data/draughts_book.txt");
@@ -39,7 +39,7 @@ fn book() -> &'static HashMap<Position, String> {
 }
 
 /// The book's move for this position, if it has one and it is legal here.
-pub fn lookup(rules: &Draughts, pos: &Position) -> Option<Move> {
+pub fn lookup(rules: &Setup, pos: &Position) -> Option<Move> {
     if rules.captures != Captures::Compulsory {
         return None;
     }
@@ -63,7 +63,7 @@ mod tests {
     #[test]
     fn every_book_move_is_legal_and_every_ballot_opening_is_covered() {
         let parsed = parse(BOOK).unwrap();
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         for (pos, m) in &parsed {
             assert!(
                 rules.moves(pos).iter().any(|x| x.to_string() == *m),
@@ -76,10 +76,7 @@ mod tests {
         assert!(lookup(&rules, &Position::START).is_some());
         assert_eq!(len(), parsed.len());
         assert_eq!(
-            lookup(
-                &Draughts::with_captures(Captures::Optional),
-                &Position::START
-            ),
+            lookup(&Setup::with_captures(Captures::Optional), &Position::START),
             None
         );
         assert!(parse("B:W21-32:B1-12").is_err());

@@ -19,7 +19,7 @@ use super::bitboard::{Bits, Dir, indices, step};
 use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
-use super::rules::{Captures, Draughts};
+use super::rules::{Captures, Setup};
 
 /// The most pieces [`Endgame::build`] covers: four, built in memory in a
 /// few seconds wherever an engine needs one.
@@ -279,7 +279,7 @@ const RESOLVED: u8 = u8::MAX;
 impl Endgame {
     /// Solves every position with at most `max_pieces` pieces (capped at
     /// [`MAX_PIECES`]) under these rules. Four pieces take a few seconds.
-    pub fn build(max_pieces: u32, rules: Draughts) -> Endgame {
+    pub fn build(max_pieces: u32, rules: Setup) -> Endgame {
         Endgame::build_with_progress(max_pieces.min(MAX_PIECES), rules, &mut |_, _| true)
             .unwrap_or_else(|| Endgame::build(0, rules))
     }
@@ -299,7 +299,7 @@ impl Endgame {
     /// which then gives `None`.
     pub fn build_with_progress(
         max_pieces: u32,
-        rules: Draughts,
+        rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Option<Endgame> {
         let max_pieces = max_pieces.min(LARGEST_PIECES);
@@ -409,7 +409,7 @@ impl Endgame {
 
     /// The moves that keep the exact value: the fastest wins, the slowest
     /// losses, or every drawing move. `None` if not covered.
-    pub fn best_moves(&self, rules: &Draughts, pos: &Position) -> Option<Vec<Move>> {
+    pub fn best_moves(&self, rules: &Setup, pos: &Position) -> Option<Vec<Move>> {
         if rules.captures != self.captures {
             return None;
         }
@@ -750,7 +750,7 @@ mod tests {
 
     #[test]
     fn small_endings_have_their_known_values() {
-        let db = Endgame::build(3, Draughts::STANDARD);
+        let db = Endgame::build(3, Setup::STANDARD);
         let v = |t: &str| db.probe(&fen::parse(t).unwrap()).unwrap();
         // One king each: nobody can force a win.
         assert_eq!(v("B:WK20:BK13"), Exact::Draw);
@@ -766,7 +766,7 @@ mod tests {
     #[test]
     fn every_value_up_to_three_pieces_agrees_with_its_moves() {
         for captures in Captures::ALL {
-            let db = Endgame::build(3, Draughts::with_captures(captures));
+            let db = Endgame::build(3, Setup::with_captures(captures));
             let checked = db.verify().unwrap_or_else(|e| panic!("{captures}: {e}"));
             assert!(checked > 100_000, "{checked}");
         }
@@ -774,7 +774,7 @@ mod tests {
 
     #[test]
     fn bytes_round_trip_and_damage_is_noticed() {
-        let db = Endgame::build(2, Draughts::STANDARD);
+        let db = Endgame::build(2, Setup::STANDARD);
         let bytes = db.to_bytes();
         assert_eq!(Endgame::from_bytes(&bytes).as_ref(), Ok(&db));
         let mut bad = bytes.clone();

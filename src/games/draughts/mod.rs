@@ -4,9 +4,9 @@
 //!
 //! ```
 //! use tallyho::games::Rules;
-//! use tallyho::games::draughts::{Draughts, notation, perft};
+//! use tallyho::games::draughts::{Setup, notation, perft};
 //!
-//! let rules = Draughts::default();
+//! let rules = Setup::default();
 //! let start = rules.start();
 //! let moves = rules.legal_moves(&start);
 //! assert_eq!(moves.len(), 7);
@@ -57,6 +57,6 @@ pub use pdn::{GameResult, PdnError, PdnGame};
 pub use perft::{Count, Perft, perft, perft_each};
 pub use players::{Level, Player};
 pub use position::{Piece, PlacementError, Position, Side};
-pub use rules::{Captures, Draughts, Start, how};
+pub use rules::{Captures, Setup, Start, how};
 pub use search::{Engine, Limits, Report, Score};
 pub use square::{PdnSquare, PdnSquareError};

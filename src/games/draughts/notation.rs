@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::moves::Move;
 use super::position::{Piece, Position};
-use super::rules::Draughts;
+use super::rules::Setup;
 use super::square::{PdnSquare, PdnSquareError};
 
 /// Why some text is not a legal move here.
@@ -178,7 +178,7 @@ fn in_order(inner: &[PdnSquare], outer: &[PdnSquare]) -> bool {
 /// The legal move a list of squares names: the whole path, or a capture
 /// shortened to its start and end (with any landings between), if only one
 /// capture fits.
-pub fn resolve(rules: &Draughts, pos: &Position, squares: &[PdnSquare]) -> Result<Move, MoveError> {
+pub fn resolve(rules: &Setup, pos: &Position, squares: &[PdnSquare]) -> Result<Move, MoveError> {
     let text = squares
         .iter()
         .map(|s| s.to_string())
@@ -264,7 +264,7 @@ pub fn resolve(rules: &Draughts, pos: &Position, squares: &[PdnSquare]) -> Resul
 }
 
 /// Reads a move written as text and finds it among the legal moves.
-pub fn parse_move(rules: &Draughts, pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, MoveError> {
     resolve(rules, pos, &parse_squares(text)?).map_err(|e| match e {
         // Quote an illegal move as it was typed.
         MoveError::Illegal { from, options, .. } => MoveError::Illegal {
@@ -283,7 +283,7 @@ mod tests {
 
     fn check(fen_text: &str, text: &str) -> Result<String, String> {
         let pos = fen::parse(fen_text).unwrap();
-        parse_move(&Draughts::STANDARD, &pos, text)
+        parse_move(&Setup::STANDARD, &pos, text)
             .map(|m| m.to_string())
             .map_err(|e| e.to_string())
     }

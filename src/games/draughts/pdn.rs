@@ -22,7 +22,7 @@ use super::fen;
 use super::moves::Move;
 use super::notation;
 use super::position::{Position, Side};
-use super::rules::{Captures, Draughts};
+use super::rules::{Captures, Setup};
 use crate::games::Outcome;
 
 /// How a game ended, as PDN writes it.
@@ -100,7 +100,7 @@ pub struct PdnGame {
     /// other fields instead; Event, Date, Black and White come from here.
     pub tags: Vec<(String, String)>,
     /// The rules the moves were played under.
-    pub rules: Draughts,
+    pub rules: Setup,
     /// Where the game started.
     pub start: Position,
     /// The moves, each legal in turn.
@@ -121,7 +121,7 @@ const REQUIRED: [(&str, &str); 4] = [
 
 impl PdnGame {
     /// An empty game from a start position.
-    pub fn new(rules: Draughts, start: Position) -> PdnGame {
+    pub fn new(rules: Setup, start: Position) -> PdnGame {
         PdnGame {
             tags: Vec::new(),
             rules,
@@ -272,14 +272,14 @@ struct Reading {
     number: usize,
     tags: Vec<(String, String)>,
     /// Set once the tags are settled (at the first move or the end).
-    setup: Option<(Draughts, Position)>,
+    setup: Option<(Setup, Position)>,
     position: Position,
     moves: Vec<Move>,
-    default: Draughts,
+    default: Setup,
 }
 
 impl Reading {
-    fn new(number: usize, default: Draughts) -> Reading {
+    fn new(number: usize, default: Setup) -> Reading {
         Reading {
             number,
             tags: Vec::new(),
@@ -311,7 +311,7 @@ impl Reading {
     }
 
     /// Reads the tags that set the game up, once.
-    fn settle(&mut self) -> Result<(Draughts, Position), PdnError> {
+    fn settle(&mut self) -> Result<(Setup, Position), PdnError> {
         if let Some(s) = self.setup {
             return Ok(s);
         }
@@ -472,13 +472,13 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
 /// Reads every game in PDN text. Games without a Captures tag are read under
 /// `default`'s capture rule. The first damaged game fails the whole read; see
 /// [`read_each`] to read each game on its own.
-pub fn read(text: &str, default: Draughts) -> Result<Vec<PdnGame>, PdnError> {
+pub fn read(text: &str, default: Setup) -> Result<Vec<PdnGame>, PdnError> {
     read_each(text, default).into_iter().collect()
 }
 
 /// Reads each game in PDN text on its own: a damaged game is an error in its
 /// place, and the games after it are read as if it were whole.
-pub fn read_each(text: &str, default: Draughts) -> Vec<Result<PdnGame, PdnError>> {
+pub fn read_each(text: &str, default: Setup) -> Vec<Result<PdnGame, PdnError>> {
     let mut reader = Reader {
         cur: Cursor {
             chars: text.chars().peekable(),
@@ -507,7 +507,7 @@ pub fn read_each(text: &str, default: Draughts) -> Vec<Result<PdnGame, PdnError>
 /// The state of [`read_each`].
 struct Reader<'a> {
     cur: Cursor<'a>,
-    default: Draughts,
+    default: Setup,
     /// The game being read.
     game: Reading,
     /// The games read so far, each whole or why not.
@@ -714,7 +714,7 @@ mod tests {
     use super::*;
 
     fn game_from(moves: &[&str]) -> PdnGame {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut g = PdnGame::new(rules, Position::START);
         let mut p = Position::START;
         for t in moves {
@@ -737,7 +737,7 @@ mod tests {
             "[Event \"Club \\\"night\\\"\"]\n[Date \"????.??.??\"]\n[Black \"Ann\"]\n[White \"?\"]\n\
              [Result \"1/2-1/2\"]\n[GameType \"21\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 2. 8-11 1/2-1/2\n"
         );
-        let back = read(&write(&g), Draughts::STANDARD).unwrap();
+        let back = read(&write(&g), Setup::STANDARD).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].moves, g.moves);
         assert_eq!(back[0].tag("Event"), Some("Club \"night\""));
@@ -747,13 +747,13 @@ mod tests {
     #[test]
     fn a_setup_with_white_to_move_round_trips() {
         let start = fen::parse("W:W22,24:B18,19").unwrap();
-        let mut g = PdnGame::new(Draughts::with_captures(Captures::Optional), start);
+        let mut g = PdnGame::new(Setup::with_captures(Captures::Optional), start);
         g.moves
             .push(notation::parse_move(&g.rules, &start, "22-17").unwrap());
         let text = write(&g);
         assert!(text.contains("[Captures \"optional\"]\n[SetUp \"1\"]\n[FEN \"W:W22,24:B18,19\"]"));
         assert!(text.ends_with("1... 22-17 *\n"));
-        let back = read(&text, Draughts::STANDARD).unwrap();
+        let back = read(&text, Setup::STANDARD).unwrap();
         assert_eq!(back.len(), 1);
         let b = &back[0];
         assert_eq!(
@@ -768,7 +768,7 @@ mod tests {
         let text = "% a header line\n[Event \"one\"]\n1. 11-15 {book} 23-19 2. 8-11! (2. 9-14 22-17) 22-17?! $1 1-0\n\
                     [Event \"two\"]\n[FEN \"B:W14,22:B10\"]\n1.10x26 ; to the end\n0-1\n\
                     1. 9-13 *";
-        let games = read(text, Draughts::STANDARD).unwrap();
+        let games = read(text, Setup::STANDARD).unwrap();
         assert_eq!(games.len(), 3);
         assert_eq!(games[0].moves.len(), 4);
         assert_eq!(games[0].result, GameResult::BlackWins);
@@ -780,7 +780,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_game_the_move_and_the_token() {
-        let err = |t: &str| read(t, Draughts::STANDARD).unwrap_err().to_string();
+        let err = |t: &str| read(t, Setup::STANDARD).unwrap_err().to_string();
         assert_eq!(
             err("1. 11-15 * 1. 11-15 23-19 2. 8-11 22-17 3. 9-14 17x3"),
             "game 2, move 3 (white), \"17x3\": 17x3 is not a legal move: the piece on 17 can play 17-13"
@@ -819,7 +819,7 @@ mod tests {
             ("1/2-1/2", GameResult::Draw),
             ("*", GameResult::Unfinished),
         ] {
-            let games = read(&format!("1. 11-15 {t}"), Draughts::STANDARD).unwrap();
+            let games = read(&format!("1. 11-15 {t}"), Setup::STANDARD).unwrap();
             assert_eq!((games.len(), games[0].result), (1, r));
         }
     }

@@ -10,7 +10,7 @@
 use super::movegen;
 use super::moves::Move;
 use super::position::Position;
-use super::rules::Draughts;
+use super::rules::Setup;
 use super::zobrist;
 
 #[derive(Clone, Copy)]
@@ -50,7 +50,7 @@ pub struct Perft {
 
 impl Perft {
     /// A plain counter for games under `rules`: every node is visited.
-    pub fn new(rules: Draughts) -> Perft {
+    pub fn new(rules: Setup) -> Perft {
         Perft {
             forced: rules.captures.forced(),
             table: Vec::new(),
@@ -59,7 +59,7 @@ impl Perft {
 
     /// A counter that remembers subtree counts in a table of `2^log2_entries`
     /// entries (32 bytes each): the same counts, many times faster deep down.
-    pub fn with_table(rules: Draughts, log2_entries: u32) -> Perft {
+    pub fn with_table(rules: Setup, log2_entries: u32) -> Perft {
         Perft {
             forced: rules.captures.forced(),
             table: vec![None; 1 << log2_entries.min(28)],
@@ -122,7 +122,7 @@ impl Perft {
     }
 
     /// Each legal move with the number of paths of length `depth` that start with it.
-    pub fn divide(&mut self, pos: &Position, depth: u32, rules: Draughts) -> Vec<(Move, Count)> {
+    pub fn divide(&mut self, pos: &Position, depth: u32, rules: Setup) -> Vec<(Move, Count)> {
         rules
             .moves(pos)
             .into_iter()
@@ -132,7 +132,7 @@ impl Perft {
 }
 
 /// perft for one depth, with the plain walk.
-pub fn perft(pos: &Position, depth: u32, rules: Draughts) -> Count {
+pub fn perft(pos: &Position, depth: u32, rules: Setup) -> Count {
     Count(Perft::new(rules).count(pos, depth))
 }
 
@@ -143,7 +143,7 @@ pub fn perft(pos: &Position, depth: u32, rules: Draughts) -> Count {
 pub fn perft_each(
     pos: Position,
     max_depth: u32,
-    rules: Draughts,
+    rules: Setup,
 ) -> impl Iterator<Item = (u32, Count)> {
     let mut counter = Perft::with_table(rules, 19);
     let mut over = false;
@@ -165,11 +165,11 @@ mod tests {
 
     #[test]
     fn start_counts_match_the_published_ones() {
-        let counts: Vec<u128> = perft_each(Position::START, 7, Draughts::STANDARD)
+        let counts: Vec<u128> = perft_each(Position::START, 7, Setup::STANDARD)
             .filter_map(|(_, n)| n.get())
             .collect();
         assert_eq!(counts, START.map(u128::from));
-        let mut plain = Perft::new(Draughts::STANDARD);
+        let mut plain = Perft::new(Setup::STANDARD);
         for (d, &n) in START.iter().enumerate() {
             assert_eq!(plain.count(&Position::START, d as u32 + 1), Some(n as u128));
         }
@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn two_kings_count_past_64_bits() {
         let pos = crate::games::draughts::fen::parse("W:WK1:BK32").unwrap();
-        let counts: Vec<Count> = perft_each(pos, 40, Draughts::STANDARD)
+        let counts: Vec<Count> = perft_each(pos, 40, Setup::STANDARD)
             .collect::<Vec<_>>()
             .into_iter()
             .map(|(_, n)| n)

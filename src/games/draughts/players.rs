@@ -14,7 +14,7 @@ use super::eval;
 use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
-use super::rules::Draughts;
+use super::rules::Setup;
 use super::search::{Engine, Limits, Score};
 use crate::games::{self, Advice, Deadline, Verdict};
 
@@ -57,7 +57,7 @@ pub struct Player {
 
 impl Player {
     /// A player of `level` for `rules`, seeded.
-    pub fn new(level: Level, rules: Draughts, seed: u64) -> Player {
+    pub fn new(level: Level, rules: Setup, seed: u64) -> Player {
         let engine = match level {
             Level::Rubbish | Level::Greedy => None,
             Level::Cunning => Some(Engine::new(rules, 16).with_noise(seed)),
@@ -122,7 +122,7 @@ impl Player {
     }
 
     /// Builds Overpowered's own database once the game nears its end.
-    fn build_endgame_if_near(&mut self, rules: &Draughts, pos: &Position) {
+    fn build_endgame_if_near(&mut self, rules: &Setup, pos: &Position) {
         if self.build_endgame && pos.piece_count() <= BUILD_ENDGAME_AT {
             let db = Arc::new(Endgame::build(4, *rules));
             self.engine = self.engine.take().map(|e| e.with_endgame(db));
@@ -143,7 +143,7 @@ impl Player {
     /// The move to play after `history` (the game so far, start first).
     pub fn choose_move(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         deadline: &dyn Deadline,
     ) -> Option<Move> {
@@ -174,7 +174,7 @@ impl Player {
     /// levels play as [`Player::choose_move`].
     pub fn best_move(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         deadline: &dyn Deadline,
         max_depth: u32,
@@ -216,7 +216,7 @@ impl Player {
     /// Greedy judge by the evaluation alone and offer Greedy's choices.
     pub fn advise(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         deadline: &dyn Deadline,
     ) -> Option<Advice<Move, Side>> {
@@ -324,7 +324,7 @@ pub fn verdict_of(exact: Exact, to_move: Side) -> Verdict<Side> {
     }
 }
 
-impl games::Computers for Draughts {
+impl games::Computers for Setup {
     type Level = Level;
     type Player = Player;
 
@@ -335,7 +335,7 @@ impl games::Computers for Draughts {
     }
 }
 
-impl games::Computer<Draughts> for Player {
+impl games::Computer<Setup> for Player {
     fn reseed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
@@ -345,7 +345,7 @@ impl games::Computer<Draughts> for Player {
     /// does not take a draw at the start; an exact verdict as every game's.
     fn accepts_draw(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         offerer: Side,
         deadline: &dyn Deadline,
@@ -368,7 +368,7 @@ impl games::Computer<Draughts> for Player {
 
     fn choose(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         deadline: &dyn Deadline,
     ) -> Option<Move> {
@@ -377,7 +377,7 @@ impl games::Computer<Draughts> for Player {
 
     fn advise(
         &mut self,
-        rules: &Draughts,
+        rules: &Setup,
         history: &[Position],
         deadline: &dyn Deadline,
     ) -> Option<Advice<Move, Side>> {
@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_moves() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         for level in [Level::Rubbish, Level::Greedy] {
             let a = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
             let b = Player::new(level, rules, 7).choose_move(&rules, &[Position::START], &Never);
@@ -417,7 +417,7 @@ mod tests {
 
     #[test]
     fn cunning_plays_other_games_for_other_seeds() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let game = |seed: u64| {
             let mut black = Player::new(Level::Cunning, rules, seed);
             let mut white = Player::new(Level::Cunning, rules, seed + 100);
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn greedy_takes_the_most_and_avoids_giving_a_man_away() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let pos = fen::parse("B:W14,22,15:B10,1").unwrap();
         let picks = greedy(&pos, &rules.moves(&pos));
         assert!(picks.iter().all(|m| m.capture_count() == 2), "{picks:?}");
@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn advice_is_exact_from_the_database_and_a_score_elsewhere() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let db = Arc::new(Endgame::build(3, rules));
         let mut p = Player::new(Level::Overpowered, rules, 1).without_endgame();
         p.attach_endgame(db);
@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn overpowered_plays_endings_from_its_database() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let db = Arc::new(Endgame::build(3, rules));
         let mut p = Player::new(Level::Overpowered, rules, 1).with_endgame(db.clone());
         // Two kings against one: the player wins, every move keeping the win.

@@ -104,31 +104,31 @@ impl Start {
 
 /// English draughts under one setup: the value the shell holds as `Rules`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Draughts {
+pub struct Setup {
     /// Whether captures are compulsory.
     pub captures: Captures,
     /// Where each game starts.
     pub start: Start,
 }
 
-impl Draughts {
+impl Setup {
     /// The laws of the game.
-    pub const STANDARD: Draughts = Draughts {
+    pub const STANDARD: Setup = Setup {
         captures: Captures::Compulsory,
         start: Start::Standard,
     };
 
     /// The game under a capture rule, from the usual start.
-    pub const fn with_captures(captures: Captures) -> Draughts {
-        Draughts {
+    pub const fn with_captures(captures: Captures) -> Setup {
+        Setup {
             captures,
             start: Start::Standard,
         }
     }
 
     /// The same rules, every game starting from `start`.
-    pub const fn starting(self, start: Start) -> Draughts {
-        Draughts { start, ..self }
+    pub const fn starting(self, start: Start) -> Setup {
+        Setup { start, ..self }
     }
 
     /// Every legal move into a reused list (cleared first), in generator order.
@@ -196,7 +196,7 @@ pub fn repetitions(history: &[Position]) -> usize {
         .count()
 }
 
-impl games::Rules for Draughts {
+impl games::Rules for Setup {
     type Position = Position;
     type Move = Move;
     type Side = Side;
@@ -270,7 +270,7 @@ impl games::Rules for Draughts {
         pairs
     }
 
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Draughts, String> {
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, String> {
         let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         let captures = match get("captures") {
             Some(v) => v.parse()?,
@@ -291,7 +291,7 @@ impl games::Rules for Draughts {
             ),
             None => Start::Standard,
         };
-        Ok(Draughts { captures, start })
+        Ok(Setup { captures, start })
     }
 }
 
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn a_side_without_a_move_loses() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         assert_eq!(
             rules.outcome(&[pos("B:W32:B28")]),
             Some(Outcome::Win {
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_third_time_a_position_comes_round_is_a_draw() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         let mut history = vec![pos("B:WK32:BK1")];
         let shuffle = ["1-5", "32-27", "5-1", "27-32"];
         for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn eighty_quiet_plies_draw_and_a_mans_move_resets_the_count() {
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         // Kings wandering (the positions need not follow by legal moves for
         // the count), a black man fixed on 9.
         let quiet = |i: usize| {
@@ -382,11 +382,11 @@ mod tests {
     #[test]
     fn setup_names_the_capture_rule_and_the_opening() {
         assert_eq!(
-            Draughts::STANDARD.setup(),
+            Setup::STANDARD.setup(),
             vec![("captures", "compulsory".to_string())]
         );
         let opening = Opening::new(102).unwrap();
-        let rules = Draughts::with_captures(Captures::Optional).starting(Start::Opening(opening));
+        let rules = Setup::with_captures(Captures::Optional).starting(Start::Opening(opening));
         let pairs = rules.setup();
         assert_eq!(
             pairs,
@@ -396,9 +396,9 @@ mod tests {
             ]
         );
         let read: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        assert_eq!(Draughts::from_setup(&read), Ok(rules));
+        assert_eq!(Setup::from_setup(&read), Ok(rules));
         assert_eq!(rules.start(), opening.position());
-        assert!(Draughts::from_setup(&[("opening", "random")]).is_err());
+        assert!(Setup::from_setup(&[("opening", "random")]).is_err());
         assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
         assert_eq!(
             "sometimes".parse::<Captures>(),

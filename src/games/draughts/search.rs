@@ -12,7 +12,7 @@ use super::endgame::{Endgame, Exact};
 use super::eval::{self, MAN};
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{self, Draughts, QUIET_PLIES_FOR_DRAW};
+use super::rules::{self, QUIET_PLIES_FOR_DRAW, Setup};
 use super::tt::{Bound, Entry, NO_MOVE, Table};
 use super::{movegen, zobrist};
 use crate::games::Deadline;
@@ -114,7 +114,7 @@ pub struct Report {
 /// A search engine: its table and move-ordering memory last from move to
 /// move. Attach a shared endgame database with [`Engine::with_endgame`].
 pub struct Engine {
-    rules: Draughts,
+    rules: Setup,
     table: Arc<Table>,
     endgame: Option<Arc<Endgame>>,
     killers: Vec<[Option<Move>; 2]>,
@@ -145,7 +145,7 @@ pub struct Engine {
 impl Engine {
     /// An engine for these rules with a table of `2^table_bits` entries
     /// (16 bytes each).
-    pub fn new(rules: Draughts, table_bits: u32) -> Engine {
+    pub fn new(rules: Setup, table_bits: u32) -> Engine {
         Engine {
             rules,
             table: Arc::new(Table::new(table_bits)),
@@ -701,7 +701,7 @@ mod tests {
 
     fn best(fen_text: &str, depth: u32) -> Report {
         let pos = fen::parse(fen_text).unwrap();
-        let mut e = Engine::new(Draughts::STANDARD, 16);
+        let mut e = Engine::new(Setup::STANDARD, 16);
         e.search(
             &[pos],
             Limits {
@@ -742,7 +742,7 @@ mod tests {
             max_depth: 8,
             use_endgame: false,
         };
-        let mut two = Engine::new(Draughts::STANDARD, 16).with_threads(2);
+        let mut two = Engine::new(Setup::STANDARD, 16).with_threads(2);
         let r = two.search(&[pos], limits, &Never);
         assert_eq!(r.best.map(|m| m.to_string()), Some("14x23".into()));
         assert_eq!(r.score, Score::Win(1));
@@ -750,11 +750,11 @@ mod tests {
         let r = two.search(&[Position::START], limits, &Never);
         assert_eq!(r.depth, 8);
         assert!(
-            Draughts::STANDARD
+            Setup::STANDARD
                 .moves(&Position::START)
                 .contains(&r.best.unwrap())
         );
-        let mut one = Engine::new(Draughts::STANDARD, 16);
+        let mut one = Engine::new(Setup::STANDARD, 16);
         let alone = one.search(&[Position::START], limits, &Never);
         assert!(r.nodes > alone.nodes / 2, "{} {}", r.nodes, alone.nodes);
     }
@@ -767,7 +767,7 @@ mod tests {
                 true
             }
         }
-        let mut e = Engine::new(Draughts::STANDARD, 10);
+        let mut e = Engine::new(Setup::STANDARD, 10);
         let r = e.search(&[Position::START], Limits::default(), &Passed);
         assert!(r.best.is_some());
     }

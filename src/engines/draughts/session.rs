@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::engines::draughts::store::EndgameStore;
 use crate::games::draughts::endgame::{self, Endgame};
-use crate::games::draughts::{Draughts, Level, Move, Player, Position, Side};
+use crate::games::draughts::{Level, Move, Player, Position, Setup, Side};
 use crate::games::{self, Advice, Computers, Deadline, Outcome, Rules, Square};
-use crate::shell::endgame_store::EndgameStore;
 
 /// An endgame database being built, or built, shared by handles. With a
 /// store on disk it is read from there; else the 4-piece one is built in
@@ -38,13 +38,13 @@ impl SharedEndgame {
     }
 
     /// Starts building the database for `rules` on its own thread, once.
-    pub fn start(&self, rules: Draughts) {
+    pub fn start(&self, rules: Setup) {
         self.start_with(rules, endgame::MAX_PIECES);
     }
 
     /// Starts building a database of `pieces` pieces in memory, once (tests
     /// use a small one); with a store, reads or builds its larger one too.
-    pub fn start_with(&self, rules: Draughts, pieces: u32) {
+    pub fn start_with(&self, rules: Setup, pieces: u32) {
         if self.0.started.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -103,7 +103,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[derive(Clone)]
 pub struct Session {
     /// The rules and the start of every game.
-    pub rules: Draughts,
+    pub rules: Setup,
     endgame: SharedEndgame,
     /// Overpowered's search threads.
     threads: usize,
@@ -111,7 +111,7 @@ pub struct Session {
 
 impl Session {
     /// A session under these rules; nothing is built until a player needs it.
-    pub fn new(rules: Draughts) -> Session {
+    pub fn new(rules: Setup) -> Session {
         Session {
             rules,
             endgame: SharedEndgame::default(),
@@ -144,8 +144,8 @@ impl Rules for Session {
     type Move = Move;
     type Side = Side;
 
-    const GAME: &'static str = Draughts::GAME;
-    const BY_AGREEMENT: bool = Draughts::BY_AGREEMENT;
+    const GAME: &'static str = Setup::GAME;
+    const BY_AGREEMENT: bool = Setup::BY_AGREEMENT;
 
     fn sides(&self) -> [Side; 2] {
         self.rules.sides()
@@ -188,7 +188,7 @@ impl Rules for Session {
     }
 
     fn from_setup(pairs: &[(&str, &str)]) -> Result<Session, String> {
-        Draughts::from_setup(pairs).map(Session::new)
+        Setup::from_setup(pairs).map(Session::new)
     }
 }
 
@@ -281,7 +281,7 @@ mod tests {
             std::env::temp_dir().join(format!("tallyho-session-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let store = EndgameStore::new(&dir);
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         // A small "large" database (3 pieces) over a 2-piece quick one.
         let shared = SharedEndgame::default();
         shared.keep_in(store.clone(), 3);
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn overpowered_players_take_the_database_once_it_is_built() {
-        let session = Session::new(Draughts::STANDARD);
+        let session = Session::new(Setup::STANDARD);
         session.endgame().start_with(session.rules, 2);
         let mut p = session.computer(Level::Overpowered, 1);
         for _ in 0..500 {
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn players_that_need_no_database_build_none() {
-        let session = Session::new(Draughts::STANDARD);
+        let session = Session::new(Setup::STANDARD);
         let mut p = session.computer(Level::Greedy, 1);
         assert!(p.choose(&session, &[Position::START], &Never).is_some());
         assert!(!session.endgame.0.started.load(Ordering::SeqCst));

@@ -10,7 +10,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::Draughts;
+use crate::games::draughts::Setup;
 use crate::games::draughts::endgame::{Endgame, LARGEST_PIECES};
 
 /// Bytes a file may hold beyond its entries (its header and checksum).
@@ -34,7 +34,7 @@ impl EndgameStore {
     }
 
     /// Where the database of `pieces` pieces under `rules` is kept.
-    pub fn path(&self, pieces: u32, rules: Draughts) -> PathBuf {
+    pub fn path(&self, pieces: u32, rules: Setup) -> PathBuf {
         self.dir.join(format!(
             "draughts-endgame-{pieces}-{}.bin",
             rules.captures.name()
@@ -44,7 +44,7 @@ impl EndgameStore {
     /// The stored database of exactly `pieces` pieces: `Ok(None)` when there
     /// is none, an error when the file is unreadable, of the wrong size or
     /// damaged (its checksum does not match).
-    pub fn load(&self, pieces: u32, rules: Draughts) -> Result<Option<Endgame>, String> {
+    pub fn load(&self, pieces: u32, rules: Setup) -> Result<Option<Endgame>, String> {
         let path = self.path(pieces, rules);
         let file = match fs::File::open(&path) {
             Ok(f) => f,
@@ -77,7 +77,7 @@ impl EndgameStore {
 
     /// Writes a database (whole, then renamed into place).
     pub fn save(&self, db: &Endgame) -> Result<PathBuf, String> {
-        let rules = Draughts::with_captures(db.captures());
+        let rules = Setup::with_captures(db.captures());
         let path = self.path(db.max_pieces(), rules);
         fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let temp = path.with_extension(format!("part{}", std::process::id()));
@@ -95,7 +95,7 @@ impl EndgameStore {
     pub fn build(
         &self,
         pieces: u32,
-        rules: Draughts,
+        rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Endgame, String> {
         if !(2..=LARGEST_PIECES).contains(&pieces) {
@@ -114,7 +114,7 @@ impl EndgameStore {
     pub fn load_or_build(
         &self,
         pieces: u32,
-        rules: Draughts,
+        rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Endgame, String> {
         match self.load(pieces, rules) {
@@ -124,7 +124,7 @@ impl EndgameStore {
     }
 
     /// The largest stored database that loads, if any.
-    pub fn largest(&self, rules: Draughts) -> Option<Endgame> {
+    pub fn largest(&self, rules: Setup) -> Option<Endgame> {
         (2..=LARGEST_PIECES)
             .rev()
             .find_map(|n| self.load(n, rules).ok().flatten())
@@ -148,7 +148,7 @@ mod tests {
     fn a_database_is_built_once_then_read_back_and_checked() {
         let dir = temp_dir("once");
         let store = EndgameStore::new(&dir);
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         assert_eq!(store.load(3, rules), Ok(None));
         let mut calls = Vec::new();
         let built = store
@@ -180,7 +180,7 @@ mod tests {
     fn sizes_out_of_range_and_stopped_builds_say_so() {
         let dir = temp_dir("range");
         let store = EndgameStore::new(&dir);
-        let rules = Draughts::STANDARD;
+        let rules = Setup::STANDARD;
         assert_eq!(
             store.build(6, rules, &mut |_, _| true).unwrap_err(),
             "databases of 6 pieces cannot be built: from 2 to 5"

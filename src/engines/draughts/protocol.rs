@@ -19,10 +19,10 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engines::draughts::store::EndgameStore;
 use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
-use crate::games::draughts::{Draughts, Level, Perft, Player, Position, fen, notation};
-use crate::shell::endgame_store::EndgameStore;
+use crate::games::draughts::{Level, Perft, Player, Position, Setup, fen, notation};
 use crate::shell::safe;
 
 /// The longest line read, in bytes: room for a game of several hundred moves.
@@ -40,7 +40,7 @@ pub const MAX_MOVES: usize = 2000;
 /// What the engine plays with.
 pub struct Config {
     /// The rules (compulsory or optional captures).
-    pub rules: Draughts,
+    pub rules: Setup,
     /// Search threads.
     pub threads: usize,
     /// The seed of its random choices (among moves of equal exact value).
@@ -63,14 +63,14 @@ pub enum EndgameSource {
 
 impl EndgameSource {
     /// A database of `pieces` pieces built now on a thread of its own.
-    pub fn build_in_background(rules: Draughts, pieces: u32) -> EndgameSource {
+    pub fn build_in_background(rules: Setup, pieces: u32) -> EndgameSource {
         EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
     }
 
     /// The database of `pieces` pieces kept in `store`, read on a thread of
     /// its own; when it is not there, the 4-piece one is built in memory
     /// first (seconds), then the large one built and saved (minutes).
-    pub fn from_store(rules: Draughts, store: EndgameStore, pieces: u32) -> EndgameSource {
+    pub fn from_store(rules: Setup, store: EndgameStore, pieces: u32) -> EndgameSource {
         EndgameSource::from_thread(move |give| {
             if let Ok(Some(db)) = store.load(pieces, rules) {
                 give(Arc::new(db));
@@ -313,7 +313,7 @@ fn answer(state: &mut State, line: &str) -> Reply {
 }
 
 /// The game a `position` line describes, its start first.
-fn position(rules: Draughts, args: &[&str]) -> Result<Vec<Position>, String> {
+fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     let (start, rest) = match args.split_first() {
         Some((&"startpos", rest)) => (rules.start.position(), rest),
         Some((&"fen", rest)) => {
@@ -382,7 +382,7 @@ mod tests {
 
     fn talk(script: &str) -> String {
         let config = Config {
-            rules: Draughts::STANDARD,
+            rules: Setup::STANDARD,
             threads: 1,
             seed: 1,
             book: true,
