@@ -1,0 +1,265 @@
+//! `--load` for `tallyho draughts` (a game read from a PDN file, checked),
+//! a logged game replayed or written as PDN.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use super::{MAX_PDN_BYTES, ascii_here};
+use crate::cli::draughts::DraughtsArgs;
+use crate::commands::AppError;
+use tallyho::engines::draughts::session::Session;
+use tallyho::faces::draughts::DraughtsFace;
+use tallyho::games::draughts::{
+    Captures, GameResult, PdnError, PdnGame, Position, Setup, Side, Start, ballot, pdn,
+};
+use tallyho::games::{GameKind, Rules};
+use tallyho::shell::console::Console;
+use tallyho::shell::log::{self, Log, Record};
+use tallyho::shell::log::{OpenError, open_regular};
+use tallyho::shell::replay::{self, ReplayError};
+use tallyho::shell::safe;
+
+/// The rules and start the options ask for, checked.
+pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Setup, AppError> {
+    let mut rules = Setup::with_captures(args.captures.unwrap_or_default());
+    if let Some(text) = &args.opening {
+        let opening = ballot::choose(text, seed)
+            .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
+        rules = rules.starting(Start::Opening(opening));
+    }
+    if let Some(path) = &args.load {
+        let game = load(path, args.game.unwrap_or(1), args.captures)?;
+        let end = game.end();
+        let start = if end == Position::START {
+            Start::Standard
+        } else {
+            Start::Position(end)
+        };
+        rules = Setup::with_captures(game.rules.captures).starting(start);
+        if let Some(outcome) = rules.outcome(&[end]) {
+            let side = end.to_move();
+            let why = match outcome.winner() {
+                Some(_) => format!("{side} to move has no move and has lost"),
+                None => "it is drawn".to_string(),
+            };
+            return Err(AppError::Usage(format!(
+                "--load {}: the game is over in its last position: {why}",
+                shown_path(path)
+            )));
+        }
+    }
+    Ok(rules)
+}
+
+/// A path as error messages show it: escaped, and cut if long.
+fn shown_path(path: &Path) -> String {
+    safe::text(&safe::cut(&path.display().to_string(), 60))
+}
+
+/// A PDN reading error, every part from the file escaped and cut short.
+fn pdn_error(e: &PdnError) -> String {
+    let mut text = format!("game {}", e.game);
+    if let Some((n, side)) = e.at {
+        text.push_str(&format!(", move {n} ({side})"));
+    }
+    if let Some(token) = &e.token {
+        text.push_str(&format!(", \"{}\"", safe::cut(token, 30)));
+    }
+    text.push_str(&format!(": {}", safe::cut(&e.why, 200)));
+    safe::text(&text)
+}
+
+/// Reads game `number` (from 1) of a PDN file, checked. `captures` is the
+/// capture rule the command line asked for, if any: the file's own
+/// Captures tag must agree with it.
+pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnGame, AppError> {
+    let shown = shown_path(path);
+    let failed = |why: String| AppError::Failed(format!("--load {shown}: {why}"));
+    // Opened once, then the opened file checked: a FIFO swapped in between
+    // cannot make tallyho wait.
+    let file = open_regular(path).map_err(|e| match e {
+        OpenError::Folder(_) => failed("that is a directory, not a PDN file".into()),
+        OpenError::NotAFile(_) => failed(
+            "that is not a regular file (a FIFO, a device or a socket): give a PDN file".into(),
+        ),
+        OpenError::Io(_, e) => failed(io_reason(&e)),
+    })?;
+    let meta = file.metadata().map_err(|e| failed(io_reason(&e)))?;
+    let too_big = || {
+        failed(format!(
+            "the file is larger than {} KB: a PDN file to load may be at most that",
+            MAX_PDN_BYTES / 1024
+        ))
+    };
+    if meta.len() > MAX_PDN_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PDN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| failed(io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_PDN_BYTES {
+        return Err(too_big());
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let rules = Setup::with_captures(captures.unwrap_or_default());
+    // Each game stands alone: a damaged game elsewhere in the file is no
+    // matter. What the file holds is bad input, exit status 2.
+    let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
+    let mut games = pdn::read_each(text, rules);
+    let count = games.len() as u64;
+    if count == 0 {
+        return Err(bad("the file holds no game".into()));
+    }
+    if number > count {
+        return Err(bad(format!(
+            "the file holds {count} game{}; --game {number} is not one of them",
+            if count == 1 { "" } else { "s" }
+        )));
+    }
+    let game = games
+        .swap_remove((number - 1) as usize)
+        .map_err(|e| bad(pdn_error(&e)))?;
+    if let Some(asked) = captures
+        && asked != game.rules.captures
+    {
+        return Err(bad(format!(
+            "game {number} was played with {} captures (its Captures tag), not {asked}",
+            game.rules.captures
+        )));
+    }
+    Ok(game)
+}
+
+/// Why a file could not be read, in a few words.
+fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "there is no such file".to_string(),
+        io::ErrorKind::PermissionDenied => "permission to read it is denied".to_string(),
+        _ => safe::text(&e.to_string()),
+    }
+}
+
+/// Replays a logged draughts game.
+pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), ReplayError> {
+    let rules: Session = replay::rules_of(record)?;
+    let face = DraughtsFace {
+        ascii: ascii_here(false),
+        flip: false,
+    };
+    replay::replay(console, &rules, &face, record, step)
+}
+
+/// A logged draughts game as PDN. A game from a ballot opening is written
+/// from the usual start, the opening's three moves first.
+pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
+    let rules: Setup = replay::rules_of(record)?;
+    let (game, outcome) = replay::rebuild(&rules, record)?;
+    let mut out = PdnGame::new(rules, *game.start());
+    out.moves = game.moves().to_vec();
+    if let Start::Opening(opening) = rules.start
+        && opening.position() == *game.start()
+    {
+        out.start = Position::START;
+        out.moves = opening.moves().into_iter().chain(out.moves).collect();
+        out.set_tag(
+            "Opening",
+            &format!("ballot {}: {}", opening.number(), opening.notation()),
+        );
+    }
+    out.result = GameResult::from_outcome(Some(outcome));
+    out.set_tag("Event", &format!("tallyho game {}", record.number));
+    out.set_tag("Date", &pdn_date(&record.date));
+    for side in [Side::Black, Side::White] {
+        let name = record
+            .seats
+            .iter()
+            .find(|s| s.side == side.name())
+            .map_or("?".to_string(), |s| safe::text(&s.name));
+        out.set_tag(tallyho::faces::draughts::text::side_title(side), &name);
+    }
+    out.set_tag("Termination", outcome.how());
+    Ok(out)
+}
+
+/// `2026-11-23T02:11:11Z` as PDN writes a date, `2026.11.23`.
+fn pdn_date(date: &str) -> String {
+    let day = date.get(..10).unwrap_or("");
+    let ok = day.len() == 10
+        && day.char_indices().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                c == '-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    if ok {
+        day.replace('-', ".")
+    } else {
+        "????.??.??".to_string()
+    }
+}
+
+/// `tallyho history --pdn [N]`: the log's draughts games (or game N) as PDN.
+pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<(), AppError> {
+    let path = safe::text(&log.path().display().to_string());
+    let mut records = log.stream()?;
+    let mut written = 0;
+    let mut found = false;
+    while let Some(record) = records.next_record()? {
+        match number {
+            Some(n) if record.number != n => continue,
+            Some(n) => {
+                found = true;
+                if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) {
+                    return Err(AppError::Usage(format!(
+                        "game {n} is a game of {}: only draughts games are written as PDN",
+                        safe::text(&safe::cut(&record.game, 20))
+                    )));
+                }
+            }
+            None if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) => {
+                continue;
+            }
+            None => {}
+        }
+        match pdn_game(&record) {
+            Ok(game) => {
+                if written > 0 {
+                    writeln!(out)?;
+                }
+                out.write_all(pdn::write(&game).as_bytes())?;
+                written += 1;
+            }
+            Err(why) if number.is_some() => {
+                return Err(AppError::Failed(format!(
+                    "game {} cannot be written as PDN: {}",
+                    record.number,
+                    safe::text(&why)
+                )));
+            }
+            Err(why) => log::warn(&format!(
+                "game {} is left out: {}",
+                record.number,
+                safe::text(&why)
+            )),
+        }
+        if found {
+            break;
+        }
+    }
+    if records.damaged() > 0 {
+        log::warn(&log::damaged_lines(records.damaged(), log.path()));
+    }
+    match number {
+        Some(n) if !found => Err(AppError::Usage(format!(
+            "there is no game {n} in {path}: tallyho history lists its games"
+        ))),
+        None if written == 0 => {
+            log::warn(&format!("{path} holds no draughts games"));
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}

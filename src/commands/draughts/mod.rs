@@ -1,0 +1,158 @@
+//! `tallyho draughts` on the command line: playing (from the usual start, a
+//! ballot opening or a PDN file's position), `perft`, `analyse`, replaying a
+//! logged game, and the log's games written as PDN.
+
+use std::io::{self, Write};
+
+use super::{AppError, Ending};
+use crate::cli::Options;
+use crate::cli::draughts::DraughtsTool;
+use tallyho::engines::draughts::protocol::{self, Config as EngineConfig, EndgameSource};
+use tallyho::engines::draughts::session::Session;
+use tallyho::engines::draughts::store::EndgameStore;
+use tallyho::faces::draughts::{DraughtsFace, wants_ascii};
+use tallyho::games::GameKind;
+use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
+use tallyho::games::draughts::{Captures, Setup};
+use tallyho::shell::safe;
+
+mod load;
+mod tools;
+use tools::{analyse, perft};
+
+pub use load::{replay, setup, write_pdn};
+
+/// The longest PDN file `--load` reads.
+pub const MAX_PDN_BYTES: u64 = 1 << 20;
+
+/// Runs `tallyho draughts`: a match, or a tool.
+pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, AppError> {
+    let args = &options.draughts;
+    let captures = args.captures.unwrap_or_default();
+    match tool {
+        Some(DraughtsTool::Perft { depth, fen }) => {
+            perft(*depth, fen.as_deref(), captures)?;
+            Ok(Ending::Clean)
+        }
+        Some(DraughtsTool::Analyse { fen }) => {
+            let rules = Setup::with_captures(captures);
+            let think = options.play.think;
+            analyse(
+                &rules,
+                fen,
+                think,
+                options.look.json,
+                ascii_here(args.ascii),
+            )?;
+            Ok(Ending::Clean)
+        }
+        Some(DraughtsTool::Engine { no_book }) => {
+            engine(options, captures, *no_book)?;
+            Ok(Ending::Clean)
+        }
+        Some(DraughtsTool::BuildDb { pieces }) => {
+            build_db(Setup::with_captures(captures), *pieces)?;
+            Ok(Ending::Clean)
+        }
+        None => play(options),
+    }
+}
+
+/// The computer's search threads: asked for, or every core.
+fn threads(options: &Options) -> usize {
+    options.draughts.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    )
+}
+
+/// Where endgame databases are kept: the user's data directory.
+pub(super) fn store() -> Option<EndgameStore> {
+    directories::ProjectDirs::from("", "", "tallyho").map(|d| EndgameStore::new(d.data_dir()))
+}
+
+/// `tallyho draughts engine`: the line protocol on standard input and output.
+fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), AppError> {
+    let rules = Setup::with_captures(captures);
+    let endgame = Some(match store() {
+        Some(store) => EndgameSource::from_store(rules, store, LARGEST_PIECES),
+        None => EndgameSource::build_in_background(rules, MAX_PIECES),
+    });
+    let config = EngineConfig {
+        rules,
+        threads: threads(options),
+        seed: options.play.seed.unwrap_or(0),
+        book: !no_book,
+        endgame,
+    };
+    protocol::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
+    Ok(())
+}
+
+/// `tallyho draughts build-db`: the databases up to `pieces`, with progress.
+fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
+    let store = store().ok_or_else(|| {
+        AppError::Failed("no home directory is known to keep the database in".into())
+    })?;
+    let mut err = io::stderr();
+    let mut last = usize::MAX;
+    let mut progress = |done: usize, total: usize| {
+        let percent = done * 100 / total.max(1);
+        if percent != last {
+            last = percent;
+            let filled = percent / 4;
+            let _ = write!(
+                err,
+                "\r[{}{}] {percent:>3}% of {pieces} pieces",
+                "#".repeat(filled),
+                " ".repeat(25 - filled)
+            );
+            let _ = err.flush();
+        }
+        true
+    };
+    let db = store
+        .build(pieces, rules, &mut progress)
+        .map_err(AppError::Failed)?;
+    let _ = writeln!(err);
+    let path = store.path(db.max_pieces(), rules);
+    println!("{}", safe::text(&path.display().to_string()));
+    Ok(())
+}
+
+/// Plays a match with the command's options.
+fn play(options: &Options) -> Result<Ending, AppError> {
+    let mut options = options.clone();
+    let seed = *options.play.seed.get_or_insert_with(rand::random);
+    let rules = setup(&options.draughts, seed)?;
+    let face = DraughtsFace {
+        ascii: ascii_here(options.draughts.ascii),
+        flip: options.draughts.flip,
+    };
+    let mut session = Session::new(rules).with_threads(threads(&options));
+    if let Some(store) = store() {
+        session = session.with_store(store, LARGEST_PIECES);
+    }
+    super::play_match(
+        session,
+        GameKind::Draughts,
+        &face,
+        &options,
+        [None, None],
+        None,
+    )
+}
+
+/// [`wants_ascii`] decided once, here, for this process's standard output and environment.
+pub(super) fn ascii_here(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    let var = |name: &str| std::env::var(name).ok();
+    let (all, ctype, lang) = (var("LC_ALL"), var("LC_CTYPE"), var("LANG"));
+    let term = var("TERM");
+    wants_ascii(
+        asked,
+        std::io::stdout().is_terminal(),
+        term.as_deref(),
+        [all.as_deref(), ctype.as_deref(), lang.as_deref()],
+    )
+}
