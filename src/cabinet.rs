@@ -7,7 +7,43 @@ use crate::faces::draughts::DraughtsFace;
 use crate::faces::fish::FishFace;
 use crate::faces::fox::FoxFace;
 use crate::games::{self, FoxFlow, GameKind, Rules};
-use crate::shell::table::{Seated, Table};
+use crate::shell::safe;
+use crate::shell::table::{PlayError, Seated, Table};
+
+/// Why the cabinet could not set a table.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// No game has that name (the name as typed, lowercase).
+    #[error("there is no game \"{}\" here: the games are {}", safe::cut(.0, 20), GAMES.join(", "))]
+    NoGame(String),
+    /// The game has no such setup option.
+    #[error("{game} has no option --{}; its options are {}", safe::cut(.key, 20), offered(.known))]
+    NoOption {
+        /// The game's name.
+        game: &'static str,
+        /// The option as given.
+        key: String,
+        /// The options the game has.
+        known: &'static [&'static str],
+    },
+    /// The game refused the setup: why, in its words.
+    #[error("{0}")]
+    Setup(Box<dyn std::error::Error + Send + Sync>),
+    /// A move kept with the game could not be played again.
+    #[error("{0}")]
+    Play(#[from] PlayError),
+}
+
+/// A game's options as they are typed: `--board, --rules`.
+fn offered(known: &[&str]) -> String {
+    let offered: Vec<String> = known.iter().map(|k| format!("--{k}")).collect();
+    offered.join(", ")
+}
+
+/// A game's refusal of a setup, kept as the cabinet's.
+fn setup_error(e: impl std::error::Error + Send + Sync + 'static) -> TableError {
+    TableError::Setup(Box::new(e))
+}
 
 /// The games a server offers, by the names players type.
 pub const GAMES: [&str; 3] = ["fox", "draughts", "fish"];
@@ -38,18 +74,12 @@ pub fn level_names() -> &'static [String] {
 }
 
 /// The game a player names: `fox`, `draughts`, `fish`.
-pub fn kind(name: &str) -> Result<GameKind, String> {
+pub fn kind(name: &str) -> Result<GameKind, TableError> {
     let name = name.trim().to_ascii_lowercase();
     GameKind::ALL
         .into_iter()
         .find(|k| k.game() == name && k.flow() == "default")
-        .ok_or_else(|| {
-            format!(
-                "there is no game \"{}\" here: the games are {}",
-                crate::shell::safe::cut(&name, 20),
-                GAMES.join(", ")
-            )
-        })
+        .ok_or(TableError::NoGame(name))
 }
 
 /// A new game of `kind` with the setup options a player gave (`board` →
@@ -58,17 +88,15 @@ pub fn open(
     kind: GameKind,
     given: &[(String, String)],
     seed: u64,
-) -> Result<Box<dyn Table>, String> {
+) -> Result<Box<dyn Table>, TableError> {
     let known = options(kind);
     for (key, _) in given {
         if !known.contains(&key.as_str()) {
-            let offered: Vec<String> = known.iter().map(|k| format!("--{k}")).collect();
-            return Err(format!(
-                "{} has no option --{}; its options are {}",
-                kind.game(),
-                crate::shell::safe::cut(key, 20),
-                offered.join(", ")
-            ));
+            return Err(TableError::NoOption {
+                game: kind.game(),
+                key: key.clone(),
+                known,
+            });
         }
     }
     let mut pairs: Vec<(String, String)> = defaults(kind);
@@ -83,7 +111,7 @@ pub fn open(
 }
 
 /// A game of `kind` from the log's setup pairs, at its start.
-pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Table>, String> {
+pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Table>, TableError> {
     let pairs: Vec<(&str, &str)> = pairs
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -91,13 +119,13 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
     Ok(match kind {
         GameKind::Fox(_) => Seated::boxed(
             GameKind::Fox(FoxFlow::Default),
-            games::fox::Setup::from_setup(&pairs)?,
+            games::fox::Setup::from_setup(&pairs).map_err(setup_error)?,
             FoxFace,
         ),
         GameKind::Draughts => Seated::boxed(
             kind,
             {
-                let rules = games::draughts::Setup::from_setup(&pairs)?;
+                let rules = games::draughts::Setup::from_setup(&pairs).map_err(setup_error)?;
                 let captures = rules.setup().into_iter().find(|(k, _)| *k == "captures");
                 let rule = captures.map(|(_, v)| v).unwrap_or_default();
                 // A copy of the one session of its capture rule, which holds
@@ -108,7 +136,11 @@ pub fn restore(kind: GameKind, pairs: &[(String, String)]) -> Result<Box<dyn Tab
             },
             DraughtsFace::default(),
         ),
-        GameKind::Fish => Seated::boxed(kind, games::fish::Setup::from_setup(&pairs)?, FishFace),
+        GameKind::Fish => Seated::boxed(
+            kind,
+            games::fish::Setup::from_setup(&pairs).map_err(setup_error)?,
+            FishFace,
+        ),
     })
 }
 
@@ -163,14 +195,14 @@ mod tests {
     #[test]
     fn unknown_games_and_options_are_refused_by_name() {
         assert_eq!(
-            kind("chess").unwrap_err(),
+            kind("chess").unwrap_err().to_string(),
             "there is no game \"chess\" here: the games are fox, draughts, fish"
         );
         let err = open(GameKind::Draughts, &[("board".into(), "8x8".into())], 1)
             .err()
             .unwrap();
         assert_eq!(
-            err,
+            err.to_string(),
             "draughts has no option --board; its options are --captures, --opening"
         );
         assert!(open(GameKind::Fish, &[("penguins".into(), "9".into())], 1).is_err());

@@ -629,7 +629,7 @@ impl View {
                 None,
                 format!(
                     "(This client cannot draw game {number}: {}.)\n",
-                    safe::text(&why)
+                    safe::text(&why.to_string())
                 ),
             ),
         };
@@ -697,7 +697,7 @@ impl View {
                 format!(
                     "(This client lost track of game {}: {}.)",
                     game.number,
-                    safe::text(&why)
+                    safe::text(&why.to_string())
                 )
             }
         }

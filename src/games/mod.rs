@@ -114,14 +114,20 @@ pub trait Rules {
         None
     }
 
+    /// Why a position's text was refused: a message fit for a player.
+    type PositionError: std::error::Error + Send + Sync + 'static;
+
+    /// Why a log's setup pairs were refused: a message fit for a player.
+    type SetupError: std::error::Error + Send + Sync + 'static;
+
     /// Reads a position in the game's notation, checked.
-    fn parse_position(&self, text: &str) -> Result<Self::Position, String>;
+    fn parse_position(&self, text: &str) -> Result<Self::Position, Self::PositionError>;
 
     /// The setup as name/value pairs for the log (`board`, `rules`…).
     fn setup(&self) -> Vec<(&'static str, String)>;
 
     /// The setup again from the log's pairs; the error says what is wrong.
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Self, String>
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Self, Self::SetupError>
     where
         Self: Sized;
 

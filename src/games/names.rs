@@ -2,9 +2,20 @@
 //! for every game: [`sides!`] and [`levels!`] write the enum, its names on the
 //! command line and in the log, `Display`, `FromStr` and, for levels,
 //! [`Level`](super::Level). Their refusals are [`UnknownSide`] and
-//! [`UnknownLevel`].
+//! [`UnknownLevel`]; a game's other named choices (a rule set, a capture
+//! rule) are refused with [`UnknownChoice`].
 
 use std::fmt;
+
+/// Items as a list for a sentence: `a`, `a or b`, `a, b or c`; empty for none.
+pub fn or_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let names: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
 
 /// A side's name that the game does not have.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -35,15 +46,37 @@ pub struct UnknownLevel {
 
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let written = match self.names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => self.names.concat(),
-        };
+        let written = or_list(&self.names);
         write!(f, "\"{}\" is not a level: write {written}", self.text)
     }
 }
 
 impl std::error::Error for UnknownLevel {}
+
+/// A name for one of a game's choices (a rule set, a capture rule) that the
+/// game does not have.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnknownChoice {
+    /// What was written.
+    pub text: String,
+    /// What kind of choice: `rule set`, `capture rule`.
+    pub what: &'static str,
+    /// The names there are.
+    pub names: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let written = or_list(self.names);
+        write!(
+            f,
+            "\"{}\" is not a {}: write {written}",
+            self.text, self.what
+        )
+    }
+}
+
+impl std::error::Error for UnknownChoice {}
 
 /// Declares a game's two sides: each with its name (first) and the other
 /// words that name it, in any case.

@@ -50,10 +50,10 @@ impl Server {
         let number = u64::try_from(game.id.0).unwrap_or_default();
         let restored = GameKind::from_log(&game.game, &game.flow)
             .map_err(|e| e.to_string())
-            .and_then(|kind| cabinet::restore(kind, &game.setup))
+            .and_then(|kind| cabinet::restore(kind, &game.setup).map_err(|e| e.to_string()))
             .and_then(|mut table| {
                 for mv in &game.moves {
-                    table.play(mv)?;
+                    table.play(mv).map_err(|e| e.to_string())?;
                 }
                 Ok(table)
             });
@@ -109,7 +109,7 @@ impl Server {
         if st.table.to_move() != seat {
             return Err("it is not your turn".into());
         }
-        st.table.play(mv)?;
+        st.table.play(mv).map_err(|e| e.to_string())?;
         let ply = st.table.moves().len() - 1;
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
         let played = st.table.moves().last().cloned().unwrap_or_default();

@@ -14,6 +14,17 @@ use crate::shell::face::{Canvas, Face, View};
 use crate::shell::log::{Record, Seat};
 use crate::shell::turn::{self, Command, Turn};
 
+/// Why a table refused a move given by its name.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The game has ended.
+    #[error("the game is over")]
+    Over,
+    /// No legal move has that name (the name as given).
+    #[error("{} is not a legal move here", crate::shell::safe::cut(.0, 40))]
+    NotLegal(String),
+}
+
 /// How a game ended: the winning side's index in [`Table::sides`], or none
 /// for a draw, and how, as the log names it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -64,7 +75,7 @@ pub trait Table: Send {
     /// Every legal move, in the notation a player may type whole.
     fn legal(&self) -> Vec<String>;
     /// Plays a move given in the game's notation, if it is legal.
-    fn play(&mut self, mv: &str) -> Result<(), String>;
+    fn play(&mut self, mv: &str) -> Result<(), PlayError>;
     /// Takes back the last `plies` moves.
     fn take_back(&mut self, plies: usize);
     /// Ends the game by agreement or resignation (or a player gone).
@@ -232,19 +243,16 @@ where
             .collect()
     }
 
-    fn play(&mut self, mv: &str) -> Result<(), String> {
+    fn play(&mut self, mv: &str) -> Result<(), PlayError> {
         if self.ending().is_some() {
-            return Err("the game is over".into());
+            return Err(PlayError::Over);
         }
-        let found = self.find(mv).ok_or_else(|| {
-            format!(
-                "{} is not a legal move here",
-                crate::shell::safe::cut(mv, 40)
-            )
-        })?;
+        let found = self
+            .find(mv)
+            .ok_or_else(|| PlayError::NotLegal(mv.to_string()))?;
         self.game
             .play(&self.rules, found)
-            .map_err(|e| e.to_string())
+            .map_err(|_| PlayError::NotLegal(mv.to_string()))
     }
 
     fn take_back(&mut self, plies: usize) {

@@ -35,7 +35,7 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
 fn position(rules: &Setup, text: &str) -> Result<Position, AppError> {
     rules
         .parse_position(text)
-        .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e, 200))))
+        .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e.to_string(), 200))))
 }
 
 /// The database `analyse` uses: none for a position with many pieces,

@@ -179,7 +179,10 @@ impl Rules for Session {
         self.rules.notation(pos)
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
+    type PositionError = <Setup as Rules>::PositionError;
+    type SetupError = <Setup as Rules>::SetupError;
+
+    fn parse_position(&self, text: &str) -> Result<Position, Self::PositionError> {
         self.rules.parse_position(text)
     }
 
@@ -187,7 +190,7 @@ impl Rules for Session {
         self.rules.setup()
     }
 
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Session, String> {
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Session, Self::SetupError> {
         Setup::from_setup(pairs).map(Session::new)
     }
 }

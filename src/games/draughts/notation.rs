@@ -57,12 +57,7 @@ pub enum MoveError {
 
 /// `a`, `a or b`, `a, b or c`.
 pub fn or_list(moves: &[Move]) -> String {
-    let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+    crate::games::names::or_list(moves)
 }
 
 impl fmt::Display for MoveError {

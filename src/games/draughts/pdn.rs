@@ -328,7 +328,7 @@ impl Reading {
         if let Some(c) = self.tag("Captures") {
             rules.captures = c
                 .parse()
-                .map_err(|e: String| self.error(Some(c), format!("the Captures tag: {e}")))?;
+                .map_err(|e| self.error(Some(c), format!("the Captures tag: {e}")))?;
         }
         let start = match self.tag("FEN") {
             Some(text) => {

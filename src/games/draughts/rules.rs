@@ -9,6 +9,7 @@ use super::fen;
 use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
+use crate::games::names::UnknownChoice;
 use crate::games::{self, Outcome, Square};
 
 /// Whether a side that can capture must.
@@ -47,19 +48,32 @@ impl fmt::Display for Captures {
 }
 
 impl FromStr for Captures {
-    type Err = String;
+    type Err = UnknownChoice;
 
-    fn from_str(text: &str) -> Result<Captures, String> {
+    fn from_str(text: &str) -> Result<Captures, UnknownChoice> {
         Captures::ALL
             .into_iter()
             .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                format!(
-                    "\"{}\" is not a capture rule: write compulsory or optional",
-                    text.trim()
-                )
+            .ok_or_else(|| UnknownChoice {
+                text: text.trim().to_string(),
+                what: "capture rule",
+                names: &["compulsory", "optional"],
             })
     }
+}
+
+/// Why a log's draughts setup was refused.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The capture rule is not one there is.
+    #[error("{0}")]
+    Captures(UnknownChoice),
+    /// The opening is not in the ballot deck.
+    #[error(
+        "the setup's opening \"{0}\" is not in the deck: openings are numbered 1-{deck}",
+        deck = ballot::DECK_SIZE
+    )]
+    Opening(String),
 }
 
 /// How a game of draughts ends, as the log names it (`Outcome::how`).
@@ -256,8 +270,11 @@ impl games::Rules for Setup {
         fen::write(pos)
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        fen::parse(text).map_err(|e| e.to_string())
+    type PositionError = fen::FenError;
+    type SetupError = SetupError;
+
+    fn parse_position(&self, text: &str) -> Result<Position, fen::FenError> {
+        fen::parse(text)
     }
 
     /// The capture rule, and the ballot opening when games start from one.
@@ -270,10 +287,10 @@ impl games::Rules for Setup {
         pairs
     }
 
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, String> {
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, SetupError> {
         let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         let captures = match get("captures") {
-            Some(v) => v.parse()?,
+            Some(v) => v.parse().map_err(SetupError::Captures)?,
             None => Captures::Compulsory,
         };
         let start = match get("opening") {
@@ -282,12 +299,7 @@ impl games::Rules for Setup {
                     .parse::<usize>()
                     .ok()
                     .and_then(Opening::new)
-                    .ok_or_else(|| {
-                        format!(
-                            "the setup's opening \"{v}\" is not in the deck: openings are numbered 1-{}",
-                            ballot::DECK_SIZE
-                        )
-                    })?,
+                    .ok_or_else(|| SetupError::Opening(v.to_string()))?,
             ),
             None => Start::Standard,
         };
@@ -401,7 +413,7 @@ mod tests {
         assert!(Setup::from_setup(&[("opening", "random")]).is_err());
         assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
         assert_eq!(
-            "sometimes".parse::<Captures>(),
+            "sometimes".parse::<Captures>().map_err(|e| e.to_string()),
             Err("\"sometimes\" is not a capture rule: write compulsory or optional".into())
         );
     }

@@ -80,12 +80,10 @@ pub enum Refusal {
 
 /// Squares as a list for a sentence: `(1,2)`, `(1,2) or (6,1)`, `(1,2), (3,3) or (6,1)`.
 fn either(list: &[Square]) -> String {
-    let names: Vec<String> = list.iter().map(|&s| Named(s).to_string()).collect();
-    match names.split_last() {
-        None => "none".to_string(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    if list.is_empty() {
+        return "none".to_string();
     }
+    crate::games::names::or_list(list.iter().map(|&s| Named(s)))
 }
 
 impl fmt::Display for Refusal {

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::board::{Board, Deal, Tiles};
+use super::notation::NotationError;
 use super::position::{MAX_PENGUINS, Move, Position, Side};
 use crate::games::{self, Outcome, Square};
 
@@ -42,6 +43,32 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+/// Why a position's text does not fit this game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum MismatchError {
+    /// The text is not a position at all.
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    /// A position on another board.
+    #[error("the position is on a {found} board, this game on {game}")]
+    Board {
+        /// The position's board.
+        found: Board,
+        /// The game's board.
+        game: Board,
+    },
+    /// More penguins for a side than the game gives.
+    #[error("{side} has {count} penguins but this game gives each player {each}")]
+    Penguins {
+        /// The side.
+        side: Side,
+        /// Its penguins, placed and to place.
+        count: u32,
+        /// What the game gives each player.
+        each: u8,
+    },
+}
 
 impl Default for Setup {
     /// The assignment's game: 6x6, ring tiles, one penguin each.
@@ -175,22 +202,25 @@ impl games::Rules for Setup {
         Some(format!("{}-{}", pos.score(Side::P), pos.score(Side::A)))
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        let pos = Position::parse(text).map_err(|e| e.to_string())?;
+    type PositionError = MismatchError;
+    type SetupError = SetupError;
+
+    fn parse_position(&self, text: &str) -> Result<Position, MismatchError> {
+        let pos = Position::parse(text)?;
         if pos.board() != self.board {
-            return Err(format!(
-                "the position is on a {} board, this game on {}",
-                pos.board(),
-                self.board
-            ));
+            return Err(MismatchError::Board {
+                found: pos.board(),
+                game: self.board,
+            });
         }
         for side in Side::BOTH {
             let count = pos.penguin_mask(side).count_ones() + u32::from(pos.to_place(side));
             if count > u32::from(self.penguins) {
-                return Err(format!(
-                    "{side} has {count} penguins but this game gives each player {}",
-                    self.penguins
-                ));
+                return Err(MismatchError::Penguins {
+                    side,
+                    count,
+                    each: self.penguins,
+                });
             }
         }
         Ok(pos)
@@ -208,8 +238,8 @@ impl games::Rules for Setup {
         pairs
     }
 
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, String> {
-        Setup::from_pairs(pairs).map_err(|e| e.to_string())
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, SetupError> {
+        Setup::from_pairs(pairs)
     }
 }
 
@@ -255,11 +285,13 @@ mod tests {
         let start = s.start();
         assert_eq!(s.parse_position(&s.notation(&start)), Ok(start));
         assert_eq!(
-            s.parse_position("1111/1221/1221/1111 place:1/1 next:P"),
+            s.parse_position("1111/1221/1221/1111 place:1/1 next:P")
+                .map_err(|e| e.to_string()),
             Err("the position is on a 4x4 board, this game on 6x6".to_string())
         );
         assert_eq!(
-            s.parse_position("111111/122221/123321/123321/122221/111111 place:2/2 next:P"),
+            s.parse_position("111111/122221/123321/123321/122221/111111 place:2/2 next:P")
+                .map_err(|e| e.to_string()),
             Err("P has 2 penguins but this game gives each player 1".to_string())
         );
     }

@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Board, Square, squares};
+use crate::games::names::UnknownChoice;
 
 sides! {
     /// One of the two sides.
@@ -105,16 +106,16 @@ impl fmt::Display for Rules {
 }
 
 impl FromStr for Rules {
-    type Err = String;
+    type Err = UnknownChoice;
 
-    fn from_str(text: &str) -> Result<Rules, String> {
+    fn from_str(text: &str) -> Result<Rules, UnknownChoice> {
         Rules::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                format!(
-                    "\"{text}\" is not a rule set: write standard, coursework, escape or capture"
-                )
+            .ok_or_else(|| UnknownChoice {
+                text: text.to_string(),
+                what: "rule set",
+                names: &["standard", "coursework", "escape", "capture"],
             })
     }
 }

@@ -1,10 +1,26 @@
 //! The setup of a game, and Fox and Hounds as the shell sees it through the
 //! game seams.
 
-use super::board::{Board, Square};
+use super::board::{Board, BoardError, Square};
+use super::notation::NotationError;
 use super::players::{Computer, Level};
 use super::position::{Move, PlacementError, Position, Rules, Side};
+use crate::games::names::UnknownChoice;
 use crate::games::{self, Advice, Deadline, Outcome, Verdict};
+
+/// Why a log's Fox and Hounds setup was refused.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A setup with no value for this name.
+    #[error("the setup has no {0}")]
+    Missing(&'static str),
+    /// The board is not one there is.
+    #[error("{0}")]
+    Board(BoardError),
+    /// The rule set is not one there is.
+    #[error("{0}")]
+    Rules(UnknownChoice),
+}
 
 /// Everything fixed before the first move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -120,8 +136,11 @@ impl games::Rules for Setup {
         pos.notation()
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, String> {
-        Position::parse_under(text, self.board, self.rules).map_err(|e| e.to_string())
+    type PositionError = NotationError;
+    type SetupError = SetupError;
+
+    fn parse_position(&self, text: &str) -> Result<Position, NotationError> {
+        Position::parse_under(text, self.board, self.rules)
     }
 
     fn setup(&self) -> Vec<(&'static str, String)> {
@@ -131,18 +150,16 @@ impl games::Rules for Setup {
         ]
     }
 
-    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, String> {
-        let get = |key: &str| {
+    fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, SetupError> {
+        let get = |key: &'static str| {
             pairs
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, v)| *v)
-                .ok_or_else(|| format!("the setup has no {key}"))
+                .ok_or(SetupError::Missing(key))
         };
-        let board: Board = get("board")?
-            .parse()
-            .map_err(|e: super::BoardError| e.to_string())?;
-        let rules: Rules = get("rules")?.parse()?;
+        let board: Board = get("board")?.parse().map_err(SetupError::Board)?;
+        let rules: Rules = get("rules")?.parse().map_err(SetupError::Rules)?;
         Ok(Setup {
             board,
             rules,

@@ -151,7 +151,7 @@ impl Session {
         } else {
             match cabinet::kind(game) {
                 Ok(kind) => Some(kind.game()),
-                Err(why) => return self.refuse(&why),
+                Err(why) => return self.refuse(&why.to_string()),
             }
         };
         let rows = match self.server.store().ratings(game) {
@@ -268,7 +268,7 @@ impl Session {
         let (game, rest) = words::split(rest);
         let kind = match cabinet::kind(&game) {
             Ok(kind) => kind,
-            Err(why) => return self.refuse(&why),
+            Err(why) => return self.refuse(&why.to_string()),
         };
         let options = match words::options(rest) {
             Ok(options) => options,
@@ -277,7 +277,7 @@ impl Session {
         // Checked now, so a bad seek is refused to its maker.
         let table = match cabinet::open(kind, &options.setup, 0) {
             Ok(table) => table,
-            Err(why) => return self.refuse(&why),
+            Err(why) => return self.refuse(&why.to_string()),
         };
         let side = match &options.side {
             None => None,
@@ -411,7 +411,7 @@ impl Session {
         let seed = rand::random();
         let table = match cabinet::open(seek.kind, &seek.options, seed) {
             Ok(table) => table,
-            Err(why) => return self.refuse(&why),
+            Err(why) => return self.refuse(&why.to_string()),
         };
         let maker_account = self.server.hub().account_of(seek.by);
         let maker = Seat::person(&seek.handle, maker_account, seek.by);
@@ -439,7 +439,7 @@ impl Session {
         let (level, rest) = words::split(rest);
         let kind = match cabinet::kind(&game) {
             Ok(kind) => kind,
-            Err(why) => return self.refuse(&why),
+            Err(why) => return self.refuse(&why.to_string()),
         };
         let options = match words::options(rest) {
             Ok(options) => options,
@@ -447,7 +447,7 @@ impl Session {
         };
         let table = match cabinet::open(kind, &options.setup, rand::random()) {
             Ok(table) => table,
-            Err(why) => return self.refuse(&why),
+            Err(why) => return self.refuse(&why.to_string()),
         };
         let levels = table.levels();
         let Some(level) = levels
