@@ -1,16 +1,16 @@
 //! English draughts' face, after the C project's flow: a welcome box, the
 //! Play/History/Exit menu, the pieces each side holds above a line-drawn
 //! board, and moves typed as PDN numbers or coordinates, whole or square by
-//! square, with the seed's M or C in front if the player likes. The command
-//! line is in [`cli`].
+//! square, with the C project's M or C in front if the player likes. The
+//! commands are in `commands::draughts`.
 //!
 //! Black is the seed's O and moves first from squares 1-12 at the bottom of
 //! the board; White is X. Kings are drawn in brackets: (O), (X).
 
-use crate::games::draughts::notation::{self, MoveError};
-use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Piece, Position, Side};
+use crate::games::draughts::notation;
+use crate::games::draughts::refusal;
+use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::ask::capitalise;
 use crate::shell::face::{Canvas, Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
 use crate::shell::safe;
 
@@ -180,106 +180,16 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
     Ok(grid)
 }
 
-/// Why the squares tried make no move, after the squares typed.
+/// Why the squares tried make no move, after the squares typed, as a
+/// sentence: the core gives the reason, `text` words it.
 fn refusal(rules: &Session, pos: &Position, typed: &[Square], tried: &[Square]) -> String {
-    let legal = rules.rules.moves(pos);
-    let mine = |sq: PdnSquare| pos.piece(sq).is_some_and(|p| p.side() == pos.to_move());
-    let (Some(&first), Some(typed_pdn)) = (
-        tried.first().and_then(|&s| pdn(s)).as_ref(),
-        typed.iter().map(|&s| pdn(s)).collect::<Option<Vec<_>>>(),
-    ) else {
+    let first = tried.first().and_then(|&s| pdn(s));
+    let typed: Option<Vec<PdnSquare>> = typed.iter().map(|&s| pdn(s)).collect();
+    let (Some(_), Some(typed)) = (first, typed) else {
         return text::NEED_SQUARE.to_string();
     };
-    let tried_pdn: Vec<PdnSquare> = tried.iter().filter_map(|&s| pdn(s)).collect();
-    let sentence = |e: MoveError| capitalise(&safe::text(&e.to_string()));
-    // A piece picked: say why it cannot be the one.
-    if tried_pdn.len() == 1 && (typed_pdn.is_empty() || mine(first)) {
-        return match pos.piece(first) {
-            None => sentence(MoveError::NoPiece(first)),
-            Some(piece) if piece.side() != pos.to_move() => sentence(MoveError::NotYours {
-                square: first,
-                piece,
-            }),
-            Some(_) => {
-                let captures: Vec<Move> =
-                    legal.iter().filter(|m| m.is_capture()).copied().collect();
-                let own = legal.iter().any(|m| m.from() == first);
-                if !own && rules.rules.captures.forced() && !captures.is_empty() {
-                    sentence(MoveError::CaptureCompulsory { captures })
-                } else {
-                    let mut movable: Vec<u8> = legal.iter().map(|m| m.from().number()).collect();
-                    movable.dedup();
-                    text::cannot_move(first.number(), &first.grid().to_string(), &movable)
-                }
-            }
-        };
-    }
-    // A landing after the squares typed.
-    if tried_pdn.len() == 1 {
-        let next: Vec<u8> = legal
-            .iter()
-            .map(|m| m.squares())
-            .filter(|p| p.starts_with(&typed_pdn))
-            .filter_map(|p| p.get(typed_pdn.len()).map(|s| s.number()))
-            .collect();
-        let mut next = next;
-        next.dedup();
-        if typed_pdn.len() >= 2 {
-            let so_far: Vec<u8> = typed_pdn.iter().map(|s| s.number()).collect();
-            return text::not_a_landing(first.number(), &text::path_text(&so_far), &next);
-        }
-        let from = typed_pdn[0];
-        let own: Vec<Move> = legal.iter().filter(|m| m.from() == from).copied().collect();
-        return text::not_a_destination(from.number(), first.number(), &own);
-    }
-    // A path: from its own first square, or going on from those typed when
-    // it starts on an empty square one step or one jump from the last.
-    let goes_on = typed.last().is_some_and(|&last| {
-        let near = last.row().abs_diff(tried[0].row()) <= 2
-            && last.col().abs_diff(tried[0].col()) == last.row().abs_diff(tried[0].row());
-        pos.piece(first).is_none() && near
-    });
-    let path: Vec<PdnSquare> = if goes_on {
-        typed_pdn.iter().chain(&tried_pdn).copied().collect()
-    } else {
-        tried_pdn
-    };
-    let Some(&start) = path.first() else {
-        return text::NEED_SQUARE.to_string();
-    };
-    // A man crowned stops: a path going on from its crowning square.
-    let crowning = legal.iter().find(|m| {
-        let squares = m.squares();
-        path.len() > squares.len()
-            && path.starts_with(&squares)
-            && pos.piece(start) == Some(Piece::Man(pos.to_move()))
-            && pos.to_move().crown_row() & m.to().bit() != 0
-    });
-    if let Some(m) = crowning {
-        return text::crowning_ends(
-            &text::path_text(&path.iter().map(|s| s.number()).collect::<Vec<_>>()),
-            m,
-        );
-    }
-    match notation::resolve(&rules.rules, pos, &path) {
-        // A jump by a piece that can jump: say what it can do.
-        Err(MoveError::CaptureCompulsory { .. })
-            if legal.iter().any(|m| m.from() == start)
-                && path
-                    .windows(2)
-                    .any(|w| w[0].row().abs_diff(w[1].row()) == 2) =>
-        {
-            let own: Vec<Move> = legal
-                .iter()
-                .filter(|m| m.from() == start)
-                .copied()
-                .collect();
-            let tried: Vec<u8> = path.iter().map(|s| s.number()).collect();
-            text::not_legal(&text::path_text(&tried), start.number(), &own)
-        }
-        Err(e) => sentence(e),
-        Ok(_) => text::NEED_SQUARE.to_string(),
-    }
+    let tried: Vec<PdnSquare> = tried.iter().filter_map(|&s| pdn(s)).collect();
+    text::refusal(&refusal::refusal(&rules.rules, pos, &typed, &tried))
 }
 
 impl Face<Session> for DraughtsFace {

@@ -1,8 +1,10 @@
 //! Every sentence a draughts player reads, in one place, so the flow stays
 //! consistent and the transcripts stable.
 
-use crate::games::draughts::{Captures, Move, Setup, Side, Start, how};
+use crate::games::draughts::{Captures, Move, Refusal, Setup, Side, Start, how};
 use crate::games::{Outcome, Verdict};
+use crate::shell::ask::capitalise;
+use crate::shell::safe;
 
 use super::board::{self, Drawing};
 
@@ -242,6 +244,27 @@ pub fn not_legal(path: &str, from: u8, moves: &[Move]) -> String {
 /// A jump typed on past the square where the man was crowned.
 pub fn crowning_ends(path: &str, mv: &Move) -> String {
     format!("A man crowned ends its move: {path} stops at {mv}.")
+}
+
+/// Why typed squares make no move, as a sentence.
+pub fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::NeedSquare => NEED_SQUARE.to_string(),
+        Refusal::Move(e) => capitalise(&safe::text(&e.to_string())),
+        Refusal::CannotMove { square, movable } => {
+            cannot_move(square.number(), &square.grid().to_string(), movable)
+        }
+        Refusal::NotALanding {
+            square,
+            so_far,
+            next,
+        } => not_a_landing(square.number(), &path_text(so_far), next),
+        Refusal::NotADestination { from, to, own } => {
+            not_a_destination(from.number(), to.number(), own)
+        }
+        Refusal::CrowningEnds { path, crowning } => crowning_ends(&path_text(path), crowning),
+        Refusal::NotLegal { path, start, own } => not_legal(&path_text(path), start.number(), own),
+    }
 }
 
 /// Said after a move that crowned a man: `square` is its PDN number and

@@ -268,7 +268,7 @@ impl MovePrompt<Setup> for FishFace {
                 .or_else(|| pos.refusal(tried))
         };
         match why {
-            Some(why) => crate::shell::ask::capitalise(&why.to_string()),
+            Some(why) => crate::shell::ask::capitalise(&text::refusal(&why)),
             None => text::TYPE_A_SQUARE.to_string(),
         }
     }

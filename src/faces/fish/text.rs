@@ -1,7 +1,7 @@
 //! Every sentence of the penguin game: the points, turns, questions, help
 //! and hints, in the assignment's words where it has them.
 
-use crate::games::fish::{Deal, Move, Named, Setup, Side};
+use crate::games::fish::{Deal, Move, Named, Refusal, Setup, Side};
 use crate::games::{Square, Verdict};
 use crate::shell::face::Player;
 
@@ -213,5 +213,184 @@ pub fn move_words(mv: &Move) -> String {
     match *mv {
         Move::Place(to) => format!("{PLACED}{}", Named(to)),
         Move::Slide { from, to } => format!("{} to {}", Named(from), Named(to)),
+    }
+}
+
+/// Squares as a list for a sentence: `(1,2)`, `(1,2) or (6,1)`, `(1,2), (3,3) or (6,1)`.
+fn either(list: &[Square]) -> String {
+    if list.is_empty() {
+        return "none".to_string();
+    }
+    crate::games::or_list(list.iter().map(|&s| Named(s)))
+}
+
+/// Why a typed path is no legal move, as a sentence (not yet capitalised):
+/// `(2,2) is taken, so there is no path from (1,2) to (3,2)`.
+pub fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::GameOver => "the game is over: no one can move".to_string(),
+        Refusal::Nothing => "name a square, like 2 4".to_string(),
+        Refusal::OffBoard(sq) => format!("{} is off the board", Named(*sq)),
+        Refusal::PlaceOneSquare => {
+            format!("penguins are being placed: name the one square to put a penguin on")
+        }
+        Refusal::PlaceTaken(sq) => format!(
+            "{} is taken: a penguin starts on a free 1-point tile",
+            Named(*sq)
+        ),
+        Refusal::PlaceOccupied(sq) => format!(
+            "{} has a penguin on it: a penguin starts on a free 1-point tile",
+            Named(*sq)
+        ),
+        Refusal::PlaceWorth { at, points } => format!(
+            "{} is worth {points} points: a penguin starts on a 1-point tile",
+            Named(*at)
+        ),
+        Refusal::TooLong => format!("a move names two squares: the penguin, then where it goes"),
+        Refusal::NoPenguin { at, mover, own } => format!(
+            "{} has no penguin: {mover} moves its penguin on {}",
+            Named(*at),
+            either(own)
+        ),
+        Refusal::NotYours { at, owner, own } => format!(
+            "{} is {owner}'s penguin: move your own, on {}",
+            Named(*at),
+            either(own)
+        ),
+        Refusal::Stuck(sq) => format!("the penguin on {} has no move", Named(*sq)),
+        Refusal::Stay(sq) => format!(
+            "the penguin already stands on {}: a move goes to another square",
+            Named(*sq)
+        ),
+        Refusal::NotInLine { from, to } => format!(
+            "{} is not in a straight line from {}",
+            Named(*to),
+            Named(*from)
+        ),
+        Refusal::DestinationTaken(sq) => format!("{} is taken", Named(*sq)),
+        Refusal::DestinationOccupied(sq) => {
+            format!("{} has a penguin on it", Named(*sq))
+        }
+        Refusal::Blocked {
+            from,
+            to,
+            at,
+            penguin,
+        } => format!(
+            "{} {}, so there is no path from {} to {}",
+            Named(*at),
+            if *penguin {
+                "has a penguin on it"
+            } else {
+                "is taken"
+            },
+            Named(*from),
+            Named(*to)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::fish::Board;
+    use crate::games::fish::Position;
+    use crate::games::fish::at;
+
+    fn sq(r: u8, c: u8) -> Square {
+        at(Board::STANDARD, r, c).unwrap()
+    }
+
+    fn why(pos: &str, path: &[(u8, u8)]) -> String {
+        let p = Position::parse(pos).unwrap();
+        let path: Vec<Square> = path.iter().map(|&(r, c)| sq(r, c)).collect();
+        p.refusal(&path).map(|r| refusal(&r)).unwrap_or_default()
+    }
+
+    #[test]
+    fn each_reason_for_a_move() {
+        // The assignment's example state: P on (1,2), A on (4,3).
+        let ex = ".1111./..2221/12..21/123.21/122221/111111 P:1,2 A:4,3 next:P";
+        assert_eq!(
+            why(ex, &[(1, 2), (3, 2)]),
+            "(2,2) is taken, so there is no path from (1,2) to (3,2)"
+        );
+        assert_eq!(why(ex, &[(1, 2), (2, 3)]), "");
+        assert_eq!(why(ex, &[(1, 2)]), "");
+        assert_eq!(
+            why(ex, &[(1, 2), (3, 5)]),
+            "(3,5) is not in a straight line from (1,2)"
+        );
+        assert_eq!(why(ex, &[(1, 2), (1, 1)]), "(1,1) is taken");
+        assert_eq!(why(ex, &[(1, 2), (3, 4)]), "(3,4) is taken");
+        assert_eq!(why(ex, &[(1, 2), (1, 6)]), "(1,6) is taken");
+        assert_eq!(
+            why(ex, &[(1, 2), (1, 2)]),
+            "the penguin already stands on (1,2): a move goes to another square"
+        );
+        assert_eq!(
+            why(ex, &[(4, 3)]),
+            "(4,3) is A's penguin: move your own, on (1,2)"
+        );
+        assert_eq!(
+            why(ex, &[(5, 5)]),
+            "(5,5) has no penguin: P moves its penguin on (1,2)"
+        );
+        assert_eq!(
+            why(ex, &[(1, 2), (2, 3), (3, 3)]),
+            "a move names two squares: the penguin, then where it goes"
+        );
+        let near = "111111/122221/123321/123321/122221/111111 P:1,1 A:3,3 next:P";
+        assert_eq!(why(near, &[(1, 1), (3, 3)]), "(3,3) has a penguin on it");
+        assert_eq!(
+            why(near, &[(1, 1), (4, 4)]),
+            "(3,3) has a penguin on it, so there is no path from (1,1) to (4,4)"
+        );
+        let two = "111111/122221/123321/123321/122221/111111 P:1,1;6,6 A:3,3;1,6 next:P";
+        assert_eq!(
+            why(two, &[(2, 2)]),
+            "(2,2) has no penguin: P moves its penguin on (1,1) or (6,6)"
+        );
+        let stuck = "1.1111/..2221/123321/123321/122221/111111 P:1,1;6,6 A:3,3;5,5 next:P";
+        assert_eq!(why(stuck, &[(1, 1)]), "the penguin on (1,1) has no move");
+        let over = "1.1111/..2221/123321/123321/1222../1111.1 P:1,1 A:6,6 next:A";
+        assert_eq!(why(over, &[(1, 1)]), "the game is over: no one can move");
+    }
+
+    #[test]
+    fn each_reason_for_a_placement() {
+        let start = ".11111/122221/123321/123321/122221/111111 P:1,2 place:0/1 next:A";
+        assert_eq!(
+            why(start, &[(2, 2)]),
+            "(2,2) is worth 2 points: a penguin starts on a 1-point tile"
+        );
+        assert_eq!(
+            why(start, &[(3, 3)]),
+            "(3,3) is worth 3 points: a penguin starts on a 1-point tile"
+        );
+        assert_eq!(
+            why(start, &[(1, 1)]),
+            "(1,1) is taken: a penguin starts on a free 1-point tile"
+        );
+        assert_eq!(
+            why(start, &[(1, 2)]),
+            "(1,2) has a penguin on it: a penguin starts on a free 1-point tile"
+        );
+        assert_eq!(
+            why(start, &[(1, 3), (2, 3)]),
+            "penguins are being placed: name the one square to put a penguin on"
+        );
+        assert_eq!(why(start, &[(1, 3)]), "");
+        let p = Position::parse(start).unwrap();
+        assert_eq!(
+            p.refusal(&[Square::new(7, 7)])
+                .map(|r| refusal(&r))
+                .unwrap(),
+            "(8,8) is off the board"
+        );
+        assert_eq!(
+            p.refusal(&[]).map(|r| refusal(&r)).unwrap(),
+            "name a square, like 2 4"
+        );
     }
 }
