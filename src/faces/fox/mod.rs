@@ -1,9 +1,7 @@
 //! Fox and Hounds' face: the coursework's boards and sentences for the
 //! default flow, and the 1978 conversation in [`classic`].
 
-use crate::games::fox::{
-    Board, Ending, Move, PickError, Position, Setup, Side, Square, SquareError,
-};
+use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
 use crate::games::{Outcome, Verdict};
 use crate::shell::face::{Canvas, Face, MovePrompt, Squares, StartChoice, View};
 
@@ -83,48 +81,10 @@ pub fn eaten(history: &[Position]) -> Option<Square> {
         .flatten()
 }
 
-/// The destinations of the piece on `from`.
-fn targets(pos: &Position, from: Square) -> Vec<Square> {
-    pos.legal_moves()
-        .iter()
-        .filter(|m| m.from() == from)
-        .map(|m| m.to())
-        .collect()
-}
-
-/// The squares of the pieces that could move to `to`.
-fn arrivals(pos: &Position, to: Square) -> Vec<Square> {
-    pos.legal_moves()
-        .iter()
-        .filter(|m| m.to() == to)
-        .map(|m| m.from())
-        .collect()
-}
-
-/// Why the squares typed make no move, in the coursework's sentences.
+/// Why the squares typed make no move, in the coursework's sentences: the
+/// core gives the reason, `text` words it.
 pub fn refusal(pos: &Position, typed: &[Square], tried: &[Square]) -> String {
-    let side = pos.to_move();
-    match (typed, tried) {
-        ([from], [sq]) => match pos.pick(*sq) {
-            Err(e) if pos.piece_at(*sq).is_some() || !pos.board().is_dark(*sq) => {
-                text::pick_error(&e)
-            }
-            _ => text::not_a_destination(side, *from, *sq, &targets(pos, *from)),
-        },
-        (_, [sq]) => match pos.pick(*sq) {
-            // A destination named alone: say which pieces could go there.
-            Err(PickError::Empty(_)) if !arrivals(pos, *sq).is_empty() => {
-                text::name_the_piece(side, *sq, &arrivals(pos, *sq))
-            }
-            Err(e) => text::pick_error(&e),
-            Ok(_) => text::NEED_SQUARE.to_string(),
-        },
-        (_, [from, to]) => match pos.pick(*from) {
-            Err(e) => text::pick_error(&e),
-            Ok(_) => text::not_a_destination(side, *from, *to, &targets(pos, *from)),
-        },
-        _ => text::NEED_SQUARE.to_string(),
-    }
+    text::refusal(&pos.refusal(typed, tried))
 }
 
 impl Face<Setup> for FoxFace {

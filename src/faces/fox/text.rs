@@ -1,7 +1,7 @@
 //! Every sentence a player reads in the default flow, in one place, so the
 //! flows stay consistent and transcripts stay stable.
 
-use crate::games::fox::{Board, Ending, PickError, Rules, Side, Square};
+use crate::games::fox::{Board, Ending, PickError, Refusal, Rules, Side, Square};
 
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
@@ -97,6 +97,21 @@ pub fn only_move(side: Side, from: Square, to: Square) -> String {
     match side {
         Side::Fox => format!("The fox can only move to {to}: press Enter to make that move."),
         Side::Hounds => format!("{from} can only move to {to}: press Enter to make that move."),
+    }
+}
+
+/// Why typed squares make no move, as a sentence.
+pub fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::NeedSquare => NEED_SQUARE.to_string(),
+        Refusal::Pick(e) => pick_error(e),
+        Refusal::NameThePiece { side, to, froms } => name_the_piece(*side, *to, froms),
+        Refusal::NotADestination {
+            side,
+            from,
+            to,
+            targets,
+        } => not_a_destination(*side, *from, *to, targets),
     }
 }
 

@@ -6,6 +6,7 @@ mod general;
 mod notation;
 pub mod players;
 mod position;
+mod refusal;
 mod rules;
 pub mod solver;
 
@@ -15,4 +16,5 @@ pub use position::{
     Ending, FOX_STEPS, HOUND_STEPS, Move, MoveList, PickError, PlacementError, Position, Rules,
     Side,
 };
+pub use refusal::Refusal;
 pub use rules::Setup;
