@@ -435,103 +435,59 @@ impl Engine {
         false
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        quiet: u32,
-        deadline: &dyn Deadline,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) && deadline.passed() {
-            self.stopped = true;
-        }
-        self.pv[ply].clear();
-        if self.stopped {
-            return 0;
-        }
+    /// The value of a node without searching it: a draw by repetition or the
+    /// forty-move rule, or the endgame database's exact value.
+    #[inline]
+    fn settled(&self, pos: &Position, ply: usize, quiet: u32) -> Option<i32> {
         let floor = self.path.len().saturating_sub(quiet as usize + 1);
-        if ply > 0 {
-            if self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32 {
-                // Even plies are the searching side's turns.
-                return if ply.is_multiple_of(2) {
-                    -CONTEMPT
-                } else {
-                    CONTEMPT
-                };
-            }
-            if let Some(e) = self.probe_endgame(pos) {
-                return match e {
-                    Exact::Win(d) => WIN - ply as i32 - d as i32,
-                    Exact::Loss(d) => -(WIN - ply as i32 - d as i32),
-                    Exact::Draw => 0,
-                };
-            }
+        if self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32 {
+            // Even plies are the searching side's turns.
+            return Some(if ply.is_multiple_of(2) {
+                -CONTEMPT
+            } else {
+                CONTEMPT
+            });
         }
-        if ply >= MAX_PLY {
-            return self.evaluate(pos);
-        }
-        let forced = self.rules.captures.forced();
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        list.clear();
-        if ply == 0 {
-            list.extend_from_slice(&self.root_moves);
-        } else {
-            movegen::generate(pos, forced, &mut list);
-        }
-        if list.is_empty() {
-            self.lists[ply] = list;
-            return -(WIN - ply as i32);
-        }
-        let capturing = list[0].is_capture();
-        // Quiescence: at the horizon, a quiet position is evaluated; captures
-        // (compulsory, so no standing pat) are played out.
-        if depth <= 0 {
-            if !capturing {
-                self.lists[ply] = list;
-                return self.evaluate(pos);
-            }
-            if !forced {
-                let stand = self.evaluate(pos);
-                if stand >= beta {
-                    self.lists[ply] = list;
-                    return stand;
-                }
-                alpha = alpha.max(stand);
-                list.retain(|m| m.is_capture());
-            }
-        }
-        // The parent pushed this position's key (the game's history, at the root).
-        let key = match self.path.last() {
-            Some(&k) => k,
-            None => zobrist::key(pos),
+        self.probe_endgame(pos).map(|e| match e {
+            Exact::Win(d) => WIN - ply as i32 - d as i32,
+            Exact::Loss(d) => -(WIN - ply as i32 - d as i32),
+            Exact::Draw => 0,
+        })
+    }
+
+    /// The table's move for `key`, and its score where the stored bound
+    /// settles the node at this depth.
+    #[inline]
+    fn table_probe(
+        &self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> (u8, Option<i32>) {
+        let Some(e) = self.table.probe(key) else {
+            return (NO_MOVE, None);
         };
-        let mut tt_move = NO_MOVE;
-        // Capture sequences past the horizon are short and many: a table
-        // look-up (a likely cache miss) costs more there than it saves.
-        let use_table = depth > 0;
-        if use_table && let Some(e) = self.table.probe(key) {
-            tt_move = e.best;
-            if ply > 0 && e.depth as i32 >= depth {
-                let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    self.lists[ply] = list;
-                    return s;
-                }
+        if ply > 0 && e.depth as i32 >= depth {
+            let s = from_table(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return (e.best, Some(s));
             }
         }
-        // Order: the table's move, captures by size, killers, history.
+        (e.best, None)
+    }
+
+    /// The order to try `list` in: the table's move, captures by size,
+    /// killers, then history; `(priority, index)`, best first.
+    #[inline]
+    fn order(&self, list: &[Move], ply: usize, tt_move: u8, order: &mut Vec<(i32, u16)>) {
         let killers = self.killers[ply];
-        let mut order = std::mem::take(&mut self.orders[ply]);
         order.clear();
         order.extend(list.iter().enumerate().map(|(i, m)| {
             // At the root the list is already ordered, the best so far first.
@@ -554,40 +510,147 @@ impl Engine {
             (s, i as u16)
         }));
         order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        // A single reply costs nothing to look past.
-        let extend = i32::from(list.len() == 1 && depth > 0);
-        let original_alpha = alpha;
+    }
+
+    /// A move that beat alpha: it heads the line; at a cut, a quiet move
+    /// becomes a killer and gains history.
+    #[inline]
+    fn improved(&mut self, m: Move, ply: usize, depth: i32, cut: bool) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+        if cut && !m.is_capture() {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+            let h = &mut self.history[m.from_index() as usize][m.to_index() as usize];
+            *h = (*h + depth * depth).min(1 << 20);
+        }
+    }
+
+    /// Searches the `n`th move tried, `m`, with a null window and a late
+    /// move reduction after the first, and again in full where it beats
+    /// alpha.
+    #[inline]
+    fn child(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        n: usize,
+        node: Node,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        let Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            quiet,
+        } = node;
+        let child = pos.play(&m);
+        let irreversible = m.is_capture() || pos.all_kings() & (1 << m.from_index()) == 0;
+        let child_quiet = if irreversible { 0 } else { quiet + 1 };
+        self.path.push(zobrist::key(&child));
+        let extend = i32::from(self.lists[ply].len() == 1 && depth > 0);
+        let d = depth - 1 + extend;
+        let score = if n == 0 {
+            -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline)
+        } else {
+            let killers = self.killers[ply];
+            let capturing = self.lists[ply].first().is_some_and(Move::is_capture);
+            let quiet_move = !m.is_capture() && killers[0] != Some(m) && killers[1] != Some(m);
+            let r = i32::from(depth >= 3 && n >= 3 && quiet_move && !capturing);
+            let mut s = -self.negamax(
+                &child,
+                d - r,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                child_quiet,
+                deadline,
+            );
+            if s > alpha && !self.stopped && (r > 0 || s < beta) {
+                s = -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline);
+            }
+            s
+        };
+        self.path.pop();
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        quiet: u32,
+        deadline: &dyn Deadline,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && deadline.passed() {
+            self.stopped = true;
+        }
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        if ply > 0
+            && let Some(score) = self.settled(pos, ply, quiet)
+        {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        if ply == 0 {
+            list.extend_from_slice(&self.root_moves);
+        } else {
+            movegen::generate(pos, self.rules.captures.forced(), &mut list);
+        }
+        let leaf = self.leaf(pos, &mut list, depth, &mut alpha, beta, ply);
+        // The parent pushed this position's key (the game's history, at the root).
+        let key = self
+            .path
+            .last()
+            .copied()
+            .unwrap_or_else(|| zobrist::key(pos));
+        // Capture sequences past the horizon are short and many: a table
+        // look-up (a likely cache miss) costs more there than it saves.
+        let use_table = depth > 0;
+        let (tt_move, cut) = match leaf {
+            Some(_) => (NO_MOVE, leaf),
+            None if use_table => self.table_probe(key, depth, ply, alpha, beta),
+            None => (NO_MOVE, None),
+        };
+        if let Some(score) = cut {
+            self.lists[ply] = list;
+            return score;
+        }
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.order(&list, ply, tt_move, &mut order);
+        self.lists[ply] = list;
+        let node = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            quiet,
+        };
         let mut best = -WIN - 1;
         let mut best_index = NO_MOVE;
         for (n, &(_, i)) in order.iter().enumerate() {
-            let m = list[i as usize];
-            let child = pos.play(&m);
-            let irreversible = m.is_capture() || pos.all_kings() & (1 << m.from_index()) == 0;
-            let child_quiet = if irreversible { 0 } else { quiet + 1 };
-            self.path.push(zobrist::key(&child));
-            let d = depth - 1 + extend;
-            let score = if n == 0 {
-                -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline)
-            } else {
-                let quiet_move = !m.is_capture() && killers[0] != Some(m) && killers[1] != Some(m);
-                let r = i32::from(depth >= 3 && n >= 3 && quiet_move && !capturing);
-                let mut s = -self.negamax(
-                    &child,
-                    d - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    child_quiet,
-                    deadline,
-                );
-                if s > alpha && !self.stopped && (r > 0 || s < beta) {
-                    s = -self.negamax(&child, d, -beta, -alpha, ply + 1, child_quiet, deadline);
-                }
-                s
-            };
-            self.path.pop();
+            let m = self.lists[ply][i as usize];
+            let window = Node { alpha, ..node };
+            let score = self.child(pos, m, n, window, deadline);
             if self.stopped {
-                self.lists[ply] = list;
                 self.orders[ply] = order;
                 return 0;
             }
@@ -596,45 +659,72 @@ impl Engine {
                 best_index = u8::try_from(i).unwrap_or(NO_MOVE);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.improved(m, ply, depth, alpha >= beta);
                     if alpha >= beta {
-                        if !m.is_capture() {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let h =
-                                &mut self.history[m.from_index() as usize][m.to_index() as usize];
-                            *h = (*h + depth * depth).min(1 << 20);
-                        }
                         break;
                     }
                 }
             }
         }
-        self.lists[ply] = list;
         self.orders[ply] = order;
-        let bound = if best >= beta {
+        if ply > 0 && use_table {
+            self.remember(key, node, best, best_index);
+        }
+        best
+    }
+
+    /// Stores a node's result in the table: `best` scored against the
+    /// node's window as it was on entry.
+    #[inline]
+    fn remember(&self, key: u64, node: Node, best: i32, best_index: u8) {
+        let bound = if best >= node.beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        if ply > 0 && use_table {
-            self.table.store(Entry {
-                key,
-                score: to_table(best, ply),
-                depth: depth.clamp(-1, 100) as i8,
-                bound,
-                best: best_index,
-            });
+        self.table.store(Entry {
+            key,
+            score: to_table(best, node.ply),
+            depth: node.depth.clamp(-1, 100) as i8,
+            bound,
+            best: best_index,
+        });
+    }
+
+    /// The value of a node whose moves are `list` without searching them:
+    /// no move, or a quiet position at the horizon. At the horizon with
+    /// captures optional, the side may stand pat: `alpha` rises to the
+    /// evaluation and only captures are left to try.
+    #[inline]
+    fn leaf(
+        &self,
+        pos: &Position,
+        list: &mut Vec<Move>,
+        depth: i32,
+        alpha: &mut i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if list.is_empty() {
+            return Some(-(WIN - ply as i32));
         }
-        best
+        if depth > 0 {
+            return None;
+        }
+        // Quiescence: at the horizon, a quiet position is evaluated;
+        // captures (compulsory, so no standing pat) are played out.
+        if !list[0].is_capture() {
+            return Some(self.evaluate(pos));
+        }
+        if self.rules.captures.forced() {
+            return None;
+        }
+        let stand = self.evaluate(pos);
+        *alpha = (*alpha).max(stand);
+        list.retain(|m| m.is_capture());
+        (stand >= beta).then_some(stand)
     }
 
     /// Positions visited by the last search.
@@ -645,6 +735,17 @@ impl Engine {
 
 /// The helpers' deadline: the main thread has finished.
 struct Stop<'a>(&'a AtomicBool);
+
+/// A node's window and place in the search, as a move's child search needs
+/// them.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    quiet: u32,
+}
 
 impl Deadline for Stop<'_> {
     fn passed(&self) -> bool {
