@@ -179,10 +179,11 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
     if let Some(tags) = record.setup.get(LOADED_TAGS) {
         out.tags = pdn::read_tags(tags);
     }
+    // A game of `--opening random` is logged from its own opening's
+    // position, which names it.
     let opening = match rules.start {
         Start::Opening(opening) => Some(opening),
-        Start::Random(_) => ballot::find(game.start()),
-        Start::Standard | Start::Position(_) => None,
+        _ => ballot::find(game.start()),
     };
     if let Some(opening) = opening
         && opening.position() == *game.start()

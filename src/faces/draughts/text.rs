@@ -367,3 +367,17 @@ mod tests {
         assert_eq!(holding(Side::White, 1, 1), "White (X): 1 man, 1 king.");
     }
 }
+
+/// Said on the first turn of a game from a ballot opening, the opening
+/// found from the game's first position: with `--opening random` each game
+/// draws its own, which `start` alone does not name.
+pub fn opening_line_of_game(
+    start: Start,
+    first: &crate::games::draughts::Position,
+) -> Option<String> {
+    match start {
+        Start::Random(_) => crate::games::draughts::ballot::find(first)
+            .and_then(|o| opening_line(Start::Opening(o))),
+        other => opening_line(other),
+    }
+}

@@ -296,8 +296,8 @@ impl games::Rules for Setup {
         let mut pairs = vec![("captures", self.captures.name().to_string())];
         match self.start {
             Start::Opening(o) => pairs.push(("opening", o.number().to_string())),
-            Start::Random(_) => pairs.push(("opening", "random".to_string())),
-            Start::Standard | Start::Position(_) => {}
+            // Each game's own opening is its start, which the log keeps.
+            Start::Standard | Start::Position(_) | Start::Random(_) => {}
         }
         pairs
     }
@@ -317,8 +317,6 @@ impl games::Rules for Setup {
             None => Captures::Compulsory,
         };
         let start = match get("opening") {
-            // Each game's own opening is its logged start.
-            Some(v) if v.trim() == "random" => Start::Random(0),
             Some(v) => Start::Opening(
                 v.trim()
                     .parse::<usize>()
@@ -460,13 +458,9 @@ mod tests {
         let read: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
         assert_eq!(Setup::from_setup(&read), Ok(rules));
         assert_eq!(rules.start(), opening.position());
-        assert!(Setup::from_setup(&[("opening", "Random")]).is_err());
+        assert!(Setup::from_setup(&[("opening", "random")]).is_err());
         let random = Setup::STANDARD.starting(Start::Random(9));
-        assert_eq!(random.setup()[1], ("opening", "random".to_string()));
-        assert_eq!(
-            Setup::from_setup(&[("opening", "random")]).map(|s| s.start),
-            Ok(Start::Random(0))
-        );
+        assert_eq!(random.setup(), vec![("captures", "compulsory".to_string())]);
         assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
         assert_eq!(
             "sometimes".parse::<Captures>().map_err(|e| e.to_string()),
