@@ -381,3 +381,51 @@ pub fn opening_line_of_game(
         other => opening_line(other),
     }
 }
+
+/// A span of seconds in words, to the unit that suits it: `40 seconds`,
+/// `3 hours`, `2 years`.
+pub fn rough_time(seconds: f64) -> String {
+    const UNITS: [(f64, &str, &str); 6] = [
+        (1.0, "second", "seconds"),
+        (60.0, "minute", "minutes"),
+        (3600.0, "hour", "hours"),
+        (86_400.0, "day", "days"),
+        (86_400.0 * 365.0, "year", "years"),
+        (
+            86_400.0 * 365.0 * 1000.0,
+            "thousand years",
+            "thousand years",
+        ),
+    ];
+    let (size, one, many) = UNITS
+        .iter()
+        .rev()
+        .find(|(size, ..)| seconds >= *size * 2.0)
+        .copied()
+        .unwrap_or(UNITS[0]);
+    let n = (seconds / size).round().max(1.0);
+    if n >= 1e6 {
+        return "longer than anyone will wait".to_string();
+    }
+    format!("{n} {}", if n == 1.0 { one } else { many })
+}
+
+/// Said by `perft` before depths that would run long: the depths left, how
+/// long they would take at the rate so far, and how to stop.
+pub fn perft_will_take(from: u32, to: u32, seconds: f64, growth: f64) -> String {
+    let depths = if from == to {
+        format!("depth {to}")
+    } else {
+        format!("depths {from}-{to}")
+    };
+    format!(
+        "perft: {depths} would take about {} more at this rate (each depth about {growth:.1} \
+         times as long as the one before); Ctrl-C stops it.",
+        rough_time(seconds)
+    )
+}
+
+/// Said by `perft` when Ctrl-C stopped it.
+pub fn perft_stopped(depth: u32) -> String {
+    format!("perft: stopped by Ctrl-C while counting depth {depth}; the counts above are whole.")
+}
