@@ -176,6 +176,25 @@ fn score_text(score: Score, side: Side) -> String {
     }
 }
 
+/// Why `analyse` gives no exact result for `pos`: the true reason.
+fn not_exact(pos: &Position, db: Option<&Endgame>) -> String {
+    let pieces = pos.piece_count();
+    if let Some(none) = Side::ALL.into_iter().find(|&s| pos.pieces(s) == 0) {
+        return text::not_exact_without_pieces(none);
+    }
+    let holds = db.map_or(LARGEST_PIECES, Endgame::max_pieces);
+    match db {
+        _ if pieces > 10 => {
+            "not known: too many pieces for the endgame database to reach".to_string()
+        }
+        _ if pieces > LARGEST_PIECES || db.is_some_and(|db| pieces > db.max_pieces()) => format!(
+            "not known: {pieces} pieces are on the board, and the endgame database holds at most {holds}"
+        ),
+        Some(_) => "not known".to_string(),
+        None => "not known: the endgame database was not ready within --think".to_string(),
+    }
+}
+
 /// `tallyho draughts analyse`.
 pub(super) fn analyse(
     rules: &Setup,
@@ -225,19 +244,7 @@ pub(super) fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        // The true reason it is not exact.
-        None => match &db {
-            Some(db) if pos.piece_count() > db.max_pieces() => format!(
-                "not known: {} pieces are on the board, and the endgame database holds at most {}",
-                pos.piece_count(),
-                db.max_pieces()
-            ),
-            Some(_) => "not known".to_string(),
-            None if pos.piece_count() > 10 => {
-                "not known: too many pieces for the endgame database to reach".to_string()
-            }
-            None => "not known: the endgame database was not ready within --think".to_string(),
-        },
+        None => not_exact(&pos, db.as_deref()),
     };
     writeln!(out, "Exact:      {exact}")?;
     Ok(())

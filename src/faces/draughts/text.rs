@@ -429,3 +429,12 @@ pub fn perft_will_take(from: u32, to: u32, seconds: f64, growth: f64) -> String 
 pub fn perft_stopped(depth: u32) -> String {
     format!("perft: stopped by Ctrl-C while counting depth {depth}; the counts above are whole.")
 }
+
+/// `analyse`'s exact line when one side has no pieces: the database holds
+/// positions with pieces of both sides.
+pub fn not_exact_without_pieces(none: Side) -> String {
+    format!(
+        "not known: the endgame database holds positions with pieces of both sides, and \
+         {none} has none"
+    )
+}
