@@ -438,3 +438,78 @@ pub fn not_exact_without_pieces(none: Side) -> String {
          {none} has none"
     )
 }
+
+/// The welcome box's lines, as [`intro`] boxes them.
+const WELCOME: [&str; 4] = [
+    "W E L C O M E",
+    "",
+    "to English draughts, known as checkers in America,",
+    "after a C project: pseudo-code by Kavin T, January 2022",
+];
+
+/// [`intro`] for a screen `width` columns wide. Where the welcome box is
+/// wider, its lines are wrapped inside it so that the box stays whole; the
+/// rest wraps as any text does.
+pub fn intro_within(rules: &Setup, drawing: Drawing, width: usize) -> String {
+    let full = intro(rules, drawing);
+    let (welcome, rest) = full.split_once("\nThe rules\n").unwrap_or((&full, ""));
+    if welcome
+        .lines()
+        .all(|l| crate::shell::safe::width(l) <= width)
+    {
+        return full;
+    }
+    // A frame and a space each side: six columns more than the text.
+    let inside = width.saturating_sub(6).max(12);
+    let wrapped: Vec<String> = WELCOME
+        .iter()
+        .map(|line| crate::shell::safe::wrap(line, inside))
+        .collect();
+    let lines: Vec<&str> = wrapped.iter().flat_map(|w| w.split('\n')).collect();
+    format!("{}\nThe rules\n{rest}", board::boxed(&lines, drawing))
+}
+
+#[cfg(test)]
+mod welcome_tests {
+    use super::*;
+
+    #[test]
+    fn the_welcome_box_stays_whole_on_a_narrow_screen() {
+        let drawing = Drawing::default();
+        let rules = Setup::STANDARD;
+        assert_eq!(intro_within(&rules, drawing, 80), intro(&rules, drawing));
+        let narrow = intro_within(&rules, drawing, 40);
+        let welcome: Vec<&str> = narrow.lines().take_while(|l| *l != "The rules").collect();
+        assert!(welcome.len() > 6, "{narrow}");
+        for line in &welcome {
+            assert_eq!(crate::shell::safe::width(line), welcome[0].chars().count());
+            assert!(crate::shell::safe::width(line) <= 40, "{line}");
+        }
+        assert!(welcome[0].starts_with('┌') && welcome[welcome.len() - 1].starts_with('└'));
+        assert!(welcome.iter().any(|l| l.contains("W E L C O M E")));
+        let words: Vec<&str> = welcome
+            .iter()
+            .flat_map(|l| {
+                l.trim_matches(['│', '┌', '┐', '└', '┘', '─', ' '])
+                    .split(' ')
+            })
+            .filter(|w| !w.is_empty())
+            .collect();
+        assert_eq!(
+            words.join(" "),
+            WELCOME
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        assert!(
+            narrow.ends_with(
+                intro(&rules, drawing)
+                    .split_once("\nThe rules\n")
+                    .unwrap()
+                    .1
+            )
+        );
+    }
+}
