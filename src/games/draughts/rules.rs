@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(starts[0], rules.start());
         assert_eq!(starts[0], ballot::random(7).position());
         let mut distinct = starts.clone();
-        distinct.sort_by_key(|p| fen::write(p));
+        distinct.sort_by_key(fen::write);
         distinct.dedup();
         assert!(
             distinct.len() >= 10,
