@@ -136,6 +136,16 @@ pub trait Rules {
     fn start_choices(&self) -> Option<(Self::Side, Vec<Self::Position>)> {
         None
     }
+
+    /// How game `game` of a match (0 for the first) begins, where the setup
+    /// says more than [`Rules::start`]: its start position and the moves
+    /// already played from it, which are the game's past (a loaded game's
+    /// moves count toward a repetition, and are not taken back). `None`:
+    /// from the start, no moves played.
+    fn prelude(&self, game: u64) -> Option<(Self::Position, Vec<Self::Move>)> {
+        let _ = game;
+        None
+    }
 }
 
 /// The levels and players a game's computer offers.

@@ -160,7 +160,8 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let next = next_squares(&typed, &candidates, &paths);
         let question = face.move_question(&View::new(rules, history), &typed, &next);
         let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
-        let line = match console.ask(&question, &answers)? {
+        let spellings = spellings(turn, &typed, candidates.iter().map(|&i| &paths[i]));
+        let line = match console.ask_offering(&question, &answers, &spellings)? {
             Reply::End => return Ok(Turn::Leave),
             Reply::Bad(why) => {
                 console.say(&why.to_string())?;
@@ -288,6 +289,32 @@ fn offered<'p, R: Rules, F: Face<R>>(
     }
     answers.extend(turn.commands.iter().map(|c| c.word().to_string()));
     answers
+}
+
+/// The rests of the paths by the squares' grid names (`C3 D4`), where the
+/// face reads a path so: Tab offers them once a player types coordinates.
+fn spellings<'p, R: Rules, F: Face<R>>(
+    turn: &TurnOf<'_, R, F>,
+    typed: &[Square],
+    candidates: impl Iterator<Item = &'p Vec<Square>>,
+) -> Vec<String> {
+    let view = View::new(turn.rules, turn.history);
+    let mut out: Vec<String> = Vec::new();
+    for path in candidates {
+        let rest = &path[typed.len().min(path.len())..];
+        let names: Vec<String> = rest.iter().map(ToString::to_string).collect();
+        let words = names.join(" ");
+        let own: Vec<String> = (typed.len()..path.len())
+            .map(|k| turn.face.answer(&view, &path[..k], path[k]))
+            .collect();
+        if rest.is_empty() || names == own || out.contains(&words) {
+            continue;
+        }
+        if turn.face.parse_squares(&view, typed, &words).as_deref() == Ok(rest) {
+            out.push(words);
+        }
+    }
+    out
 }
 
 /// What squares typed at a prompt did to the path.

@@ -7,48 +7,65 @@ use std::path::Path;
 use super::{MAX_PDN_BYTES, ascii_here};
 use crate::cli::draughts::DraughtsArgs;
 use crate::commands::AppError;
-use tallyho::engines::draughts::session::Session;
+use tallyho::engines::draughts::session::{LOADED_TAGS, Session};
 use tallyho::faces::draughts::DraughtsFace;
 use tallyho::games::draughts::{
-    Captures, GameResult, PdnError, PdnGame, Position, Setup, Side, Start, ballot, pdn,
+    Captures, GameResult, PdnError, PdnGame, Position, Setup, Side, Start, ballot, how, pdn,
 };
-use tallyho::games::{GameKind, Rules};
+use tallyho::games::{GameKind, Outcome, Rules};
 use tallyho::shell::console::Console;
 use tallyho::shell::log::{self, Log, Record};
 use tallyho::shell::log::{OpenError, open_regular};
 use tallyho::shell::replay::{self, ReplayError};
 use tallyho::shell::safe;
 
-/// The rules and start the options ask for, checked.
-pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<Setup, AppError> {
+/// The rules and start the options ask for, checked, and the game
+/// `--load` read, whose moves every game goes on from.
+pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>), AppError> {
     let mut rules = Setup::with_captures(args.captures.unwrap_or_default());
     if let Some(text) = &args.opening {
-        let opening = ballot::choose(text, seed)
-            .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
-        rules = rules.starting(Start::Opening(opening));
-    }
-    if let Some(path) = &args.load {
-        let game = load(path, args.game.unwrap_or(1), args.captures)?;
-        let end = game.end();
-        let start = if end == Position::START {
-            Start::Standard
+        let start = if text.trim().eq_ignore_ascii_case("random") {
+            Start::Random(seed)
         } else {
-            Start::Position(end)
+            let opening = ballot::choose(text, seed)
+                .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
+            Start::Opening(opening)
         };
-        rules = Setup::with_captures(game.rules.captures).starting(start);
-        if let Some(outcome) = rules.outcome(&[end]) {
-            let side = end.to_move();
-            let why = match outcome.winner() {
-                Some(_) => format!("{side} to move has no move and has lost"),
-                None => "it is drawn".to_string(),
-            };
-            return Err(AppError::Usage(format!(
-                "--load {}: the game is over in its last position: {why}",
-                shown_path(path)
-            )));
-        }
+        rules = rules.starting(start);
     }
-    Ok(rules)
+    let Some(path) = &args.load else {
+        return Ok((rules, None));
+    };
+    let number = args.game.unwrap_or(1);
+    let game = load(path, number, args.captures)?;
+    let start = if game.start == Position::START {
+        Start::Standard
+    } else {
+        Start::Position(game.start)
+    };
+    rules = Setup::with_captures(game.rules.captures).starting(start);
+    // The whole game is the history: a repetition or the forty-move count
+    // may have ended it before its last position.
+    if let Some(outcome) = rules.outcome(&game.positions()) {
+        return Err(AppError::Usage(format!(
+            "--load {}: game {number} is over: {} ({})",
+            shown_path(path),
+            over(outcome, game.end().to_move()),
+            GameResult::from_outcome(Some(outcome)).token()
+        )));
+    }
+    Ok((rules, Some(game)))
+}
+
+/// How a loaded game ended, in words.
+fn over(outcome: Outcome<Side>, to_move: Side) -> String {
+    match outcome.how() {
+        how::REPETITION => "the same position came round a third time, a draw".into(),
+        how::FORTY_MOVES => {
+            "forty moves each were played with no capture and no man moved, a draw".into()
+        }
+        _ => format!("{to_move} is to move and has no move, and has lost"),
+    }
 }
 
 /// A path as error messages show it: escaped, and cut if long.
@@ -158,7 +175,17 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
     let (game, outcome) = replay::rebuild(&rules, record)?;
     let mut out = PdnGame::new(rules, *game.start());
     out.moves = game.moves().to_vec();
-    if let Start::Opening(opening) = rules.start
+    // A loaded game's own tags first: where and when it began.
+    if let Some(tags) = record.setup.get(LOADED_TAGS) {
+        out.tags = pdn::read_tags(tags);
+    }
+    // A game of `--opening random` is logged from its own opening's
+    // position, which names it.
+    let opening = match rules.start {
+        Start::Opening(opening) => Some(opening),
+        _ => ballot::find(game.start()),
+    };
+    if let Some(opening) = opening
         && opening.position() == *game.start()
     {
         out.start = Position::START;
@@ -169,8 +196,14 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
         );
     }
     out.result = GameResult::from_outcome(Some(outcome));
-    out.set_tag("Event", &format!("tallyho game {}", record.number));
-    out.set_tag("Date", &pdn_date(&record.date));
+    // Where and when a loaded game began stay its own; who played it on
+    // and how it ended are this log's.
+    if out.tag("Event").is_none() {
+        out.set_tag("Event", &format!("tallyho game {}", record.number));
+    }
+    if out.tag("Date").is_none() {
+        out.set_tag("Date", &pdn_date(&record.date));
+    }
     for side in [Side::Black, Side::White] {
         let name = record
             .seats

@@ -124,12 +124,15 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
 fn play(options: &Options) -> Result<Ending, AppError> {
     let mut options = options.clone();
     let seed = *options.play.seed.get_or_insert_with(rand::random);
-    let rules = setup(&options.draughts, seed)?;
+    let (rules, loaded) = setup(&options.draughts, seed)?;
     let face = DraughtsFace {
         ascii: ascii_here(options.draughts.ascii),
         flip: options.draughts.flip,
     };
     let mut session = Session::new(rules).with_threads(threads(&options));
+    if let Some(game) = loaded {
+        session = session.with_loaded(game);
+    }
     if let Some(store) = store() {
         session = session.with_store(store, LARGEST_PIECES);
     }

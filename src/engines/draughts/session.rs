@@ -13,8 +13,12 @@ use std::time::Duration;
 
 use crate::engines::draughts::store::EndgameStore;
 use crate::games::draughts::endgame::{self, Endgame};
-use crate::games::draughts::{Level, Move, Player, Position, Setup, Side};
+use crate::games::draughts::{Level, Move, PdnGame, Player, Position, Setup, Side, pdn};
 use crate::games::{self, Advice, Computers, Deadline, Outcome, Rules, Square};
+
+/// The log's setup key for a loaded game's PDN tags, written as PDN tag
+/// pairs, so that the game written out as PDN carries them.
+pub const LOADED_TAGS: &str = "pdn-tags";
 
 /// An endgame database being built, or built, shared by handles. With a
 /// store on disk it is read from there; else the 4-piece one is built in
@@ -107,6 +111,9 @@ pub struct Session {
     endgame: SharedEndgame,
     /// Overpowered's search threads.
     threads: usize,
+    /// A game read from a PDN file (`--load`): every game of the session
+    /// goes on from its last position, its moves the game's past.
+    loaded: Option<Arc<PdnGame>>,
 }
 
 impl Session {
@@ -116,7 +123,15 @@ impl Session {
             rules,
             endgame: SharedEndgame::default(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            loaded: None,
         }
+    }
+
+    /// The same session, every game going on from `game`: its start, its
+    /// moves already played, its tags kept for the log (see [`LOADED_TAGS`]).
+    pub fn with_loaded(mut self, game: PdnGame) -> Session {
+        self.loaded = Some(Arc::new(game));
+        self
     }
 
     /// The same session whose Overpowered players search on `threads`
@@ -187,7 +202,20 @@ impl Rules for Session {
     }
 
     fn setup(&self) -> Vec<(&'static str, String)> {
-        self.rules.setup()
+        let mut pairs = self.rules.setup();
+        if let Some(game) = &self.loaded
+            && !game.tags.is_empty()
+        {
+            pairs.push((LOADED_TAGS, pdn::write_tags(&game.tags)));
+        }
+        pairs
+    }
+
+    fn prelude(&self, game: u64) -> Option<(Position, Vec<Move>)> {
+        match &self.loaded {
+            Some(loaded) => Some((loaded.start, loaded.moves.clone())),
+            None => self.rules.prelude(game),
+        }
     }
 
     fn from_setup(pairs: &[(&str, &str)]) -> Result<Session, Self::SetupError> {

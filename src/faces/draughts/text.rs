@@ -390,3 +390,149 @@ mod tests {
         assert_eq!(holding(Side::White, 1, 1), "White (X): 1 man, 1 king.");
     }
 }
+
+/// Said on the first turn of a game from a ballot opening, the opening
+/// found from the game's first position: with `--opening random` each game
+/// draws its own, which `start` alone does not name.
+pub fn opening_line_of_game(
+    start: Start,
+    first: &crate::games::draughts::Position,
+) -> Option<String> {
+    match start {
+        Start::Random(_) => crate::games::draughts::ballot::find(first)
+            .and_then(|o| opening_line(Start::Opening(o))),
+        other => opening_line(other),
+    }
+}
+
+/// A span of seconds in words, to the unit that suits it: `40 seconds`,
+/// `3 hours`, `2 years`.
+pub fn rough_time(seconds: f64) -> String {
+    const UNITS: [(f64, &str, &str); 6] = [
+        (1.0, "second", "seconds"),
+        (60.0, "minute", "minutes"),
+        (3600.0, "hour", "hours"),
+        (86_400.0, "day", "days"),
+        (86_400.0 * 365.0, "year", "years"),
+        (
+            86_400.0 * 365.0 * 1000.0,
+            "thousand years",
+            "thousand years",
+        ),
+    ];
+    let (size, one, many) = UNITS
+        .iter()
+        .rev()
+        .find(|(size, ..)| seconds >= *size * 2.0)
+        .copied()
+        .unwrap_or(UNITS[0]);
+    let n = (seconds / size).round().max(1.0);
+    if n >= 1e6 {
+        return "longer than anyone will wait".to_string();
+    }
+    format!("{n} {}", if n == 1.0 { one } else { many })
+}
+
+/// Said by `perft` before depths that would run long: the depths left, how
+/// long they would take at the rate so far, and how to stop.
+pub fn perft_will_take(from: u32, to: u32, seconds: f64, growth: f64) -> String {
+    let depths = if from == to {
+        format!("depth {to}")
+    } else {
+        format!("depths {from}-{to}")
+    };
+    format!(
+        "perft: {depths} would take about {} more at this rate (each depth about {growth:.1} \
+         times as long as the one before); Ctrl-C stops it.",
+        rough_time(seconds)
+    )
+}
+
+/// Said by `perft` when Ctrl-C stopped it.
+pub fn perft_stopped(depth: u32) -> String {
+    format!("perft: stopped by Ctrl-C while counting depth {depth}; the counts above are whole.")
+}
+
+/// `analyse`'s exact line when one side has no pieces: the database holds
+/// positions with pieces of both sides.
+pub fn not_exact_without_pieces(none: Side) -> String {
+    format!(
+        "not known: the endgame database holds positions with pieces of both sides, and \
+         {none} has none"
+    )
+}
+
+/// The welcome box's lines, as [`intro`] boxes them.
+const WELCOME: [&str; 4] = [
+    "W E L C O M E",
+    "",
+    "to English draughts, known as checkers in America,",
+    "after a C project: pseudo-code by Kavin T, January 2022",
+];
+
+/// [`intro`] for a screen `width` columns wide. Where the welcome box is
+/// wider, its lines are wrapped inside it so that the box stays whole; the
+/// rest wraps as any text does.
+pub fn intro_within(rules: &Setup, drawing: Drawing, width: usize) -> String {
+    let full = intro(rules, drawing);
+    let (welcome, rest) = full.split_once("\nThe rules\n").unwrap_or((&full, ""));
+    if welcome
+        .lines()
+        .all(|l| crate::shell::safe::width(l) <= width)
+    {
+        return full;
+    }
+    // A frame and a space each side: six columns more than the text.
+    let inside = width.saturating_sub(6).max(12);
+    let wrapped: Vec<String> = WELCOME
+        .iter()
+        .map(|line| crate::shell::safe::wrap(line, inside))
+        .collect();
+    let lines: Vec<&str> = wrapped.iter().flat_map(|w| w.split('\n')).collect();
+    format!("{}\nThe rules\n{rest}", board::boxed(&lines, drawing))
+}
+
+#[cfg(test)]
+mod welcome_tests {
+    use super::*;
+
+    #[test]
+    fn the_welcome_box_stays_whole_on_a_narrow_screen() {
+        let drawing = Drawing::default();
+        let rules = Setup::STANDARD;
+        assert_eq!(intro_within(&rules, drawing, 80), intro(&rules, drawing));
+        let narrow = intro_within(&rules, drawing, 40);
+        let welcome: Vec<&str> = narrow.lines().take_while(|l| *l != "The rules").collect();
+        assert!(welcome.len() > 6, "{narrow}");
+        for line in &welcome {
+            assert_eq!(crate::shell::safe::width(line), welcome[0].chars().count());
+            assert!(crate::shell::safe::width(line) <= 40, "{line}");
+        }
+        assert!(welcome[0].starts_with('┌') && welcome[welcome.len() - 1].starts_with('└'));
+        assert!(welcome.iter().any(|l| l.contains("W E L C O M E")));
+        let words: Vec<&str> = welcome
+            .iter()
+            .flat_map(|l| {
+                l.trim_matches(['│', '┌', '┐', '└', '┘', '─', ' '])
+                    .split(' ')
+            })
+            .filter(|w| !w.is_empty())
+            .collect();
+        assert_eq!(
+            words.join(" "),
+            WELCOME
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        assert!(
+            narrow.ends_with(
+                intro(&rules, drawing)
+                    .split_once("\nThe rules\n")
+                    .unwrap()
+                    .1
+            )
+        );
+    }
+}

@@ -261,6 +261,17 @@ pub fn random(seed: u64) -> Opening {
     }
 }
 
+/// The seed of game `game` of a match (from 0) with random openings: the
+/// first game's is the match's seed, so game 0 draws [`random`]`(seed)`.
+pub fn game_seed(seed: u64, game: u64) -> u64 {
+    seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The opening whose position this is, if one is.
+pub fn find(pos: &Position) -> Option<Opening> {
+    deck().find(|o| o.position() == *pos)
+}
+
 /// Reads `--opening`'s value: a number from 1 to 156, or `random` (drawn with `seed`).
 pub fn choose(text: &str, seed: u64) -> Result<Opening, String> {
     let t = text.trim();

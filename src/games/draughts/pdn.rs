@@ -1,9 +1,10 @@
 //! PDN, the format draughts programs exchange games in: text in, text out.
 //!
-//! Writing gives the tags Event, Date, Black, White, Result and GameType
-//! "21" (English draughts), a FEN tag when the game did not start from the
-//! usual position, a `Captures "optional"` tag under that house rule, and
-//! numbered moves in numeric notation.
+//! Writing gives the Seven Tag Roster (Event, Site, Date, Round, Black,
+//! White, Result) and GameType "21" (English draughts), a FEN tag when the
+//! game did not start from the usual position, a `Captures "optional"` tag
+//! under that house rule (no GameType number names English draughts with
+//! optional captures), and numbered moves in numeric notation.
 //!
 //! Reading takes any number of games, tags, `{comments}`, `(variations)`,
 //! `;` line comments, move numbers (`12.`, `12...`), `!`/`?`/`*` marks and `$n`
@@ -111,10 +112,13 @@ pub struct PdnGame {
 
 /// Tags the writer makes from the game's fields, never from `tags`.
 const DERIVED: [&str; 5] = ["Result", "GameType", "SetUp", "FEN", "Captures"];
-/// Tags always written, with these stand-ins when unknown.
-const REQUIRED: [(&str, &str); 4] = [
+/// Tags always written, with these stand-ins when unknown: with Result,
+/// the Seven Tag Roster (Black first, as draughts programs write it).
+const REQUIRED: [(&str, &str); 6] = [
     ("Event", "?"),
+    ("Site", "?"),
     ("Date", "????.??.??"),
+    ("Round", "?"),
     ("Black", "?"),
     ("White", "?"),
 ];
@@ -232,6 +236,35 @@ pub fn write(game: &PdnGame) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// Tags as PDN writes them, `[Event "Club night"]`, one a line.
+pub fn write_tags(tags: &[(String, String)]) -> String {
+    tags.iter()
+        .map(|(name, value)| format!("[{name} {}]", quote(value)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The tags of text [`write_tags`] wrote; any text that is not tags gives
+/// what could be read before it.
+pub fn read_tags(text: &str) -> Vec<(String, String)> {
+    let mut cur = Cursor {
+        chars: text.chars().peekable(),
+        at_line_start: true,
+    };
+    let reading = Reading::new(1, Setup::STANDARD);
+    let mut tags = Vec::new();
+    loop {
+        cur.skip_spaces();
+        if cur.next() != Some('[') {
+            return tags;
+        }
+        match read_tag(&mut cur, &reading) {
+            Ok(tag) => tags.push(tag),
+            Err(_) => return tags,
+        }
+    }
 }
 
 /// Several games, a blank line between them.
@@ -734,8 +767,8 @@ mod tests {
         g.result = GameResult::Draw;
         assert_eq!(
             write(&g),
-            "[Event \"Club \\\"night\\\"\"]\n[Date \"????.??.??\"]\n[Black \"Ann\"]\n[White \"?\"]\n\
-             [Result \"1/2-1/2\"]\n[GameType \"21\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 2. 8-11 1/2-1/2\n"
+            "[Event \"Club \\\"night\\\"\"]\n[Site \"Leeds\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [Black \"Ann\"]\n[White \"?\"]\n[Result \"1/2-1/2\"]\n[GameType \"21\"]\n\n1. 11-15 23-19 2. 8-11 1/2-1/2\n"
         );
         let back = read(&write(&g), Setup::STANDARD).unwrap();
         assert_eq!(back.len(), 1);
@@ -809,6 +842,25 @@ mod tests {
             err("[FEN \"B:W1:B2\"] *"),
             "game 1, \"B:W1:B2\": the FEN tag: a white man stands on 1 (G1), its crowning row: make it a king (K1)"
         );
+    }
+
+    #[test]
+    fn tags_written_alone_read_back() {
+        let tags = vec![
+            ("Event".to_string(), "Club \"night\" ]".to_string()),
+            ("Site".to_string(), "Leeds\\North".to_string()),
+        ];
+        let text = write_tags(&tags);
+        assert_eq!(
+            text,
+            "[Event \"Club \\\"night\\\" ]\"]\n[Site \"Leeds\\\\North\"]"
+        );
+        assert_eq!(read_tags(&text), tags);
+        assert_eq!(
+            read_tags("[Event \"a\"] 1. 11-15"),
+            vec![("Event".into(), "a".into())]
+        );
+        assert_eq!(read_tags(""), vec![]);
     }
 
     #[test]

@@ -12,6 +12,16 @@ use super::moves::Move;
 use super::position::Position;
 use super::rules::Setup;
 use super::zobrist;
+use crate::games::{Deadline, Never};
+
+/// Why a count stopped short of its number.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Short {
+    /// More than 128 bits hold.
+    Overflow,
+    /// The caller said stop (Ctrl-C).
+    Stopped,
+}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -69,23 +79,38 @@ impl Perft {
     /// The number of move paths of length `depth` from `pos`, or `None`
     /// when it is more than 128 bits hold.
     pub fn count(&mut self, pos: &Position, depth: u32) -> Option<u128> {
+        self.count_until(pos, depth, &Never).ok()
+    }
+
+    /// [`Perft::count`], stopping (with `Err`) soon after `stop` passes.
+    fn count_until(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        stop: &dyn Deadline,
+    ) -> Result<u128, Short> {
         if self.table.is_empty() {
-            self.walk(pos, depth)
+            self.walk(pos, depth, stop)
         } else {
-            self.walk_with_table(pos, depth)
+            self.walk_with_table(pos, depth, stop)
         }
     }
 
-    fn walk(&self, pos: &Position, depth: u32) -> Option<u128> {
+    fn walk(&self, pos: &Position, depth: u32, stop: &dyn Deadline) -> Result<u128, Short> {
         match depth {
-            0 => Some(1),
-            1 => Some(movegen::count_moves(pos, self.forced) as u128),
-            2 => Some(movegen::count_grandchildren(pos, self.forced) as u128),
+            0 => Ok(1),
+            1 => Ok(movegen::count_moves(pos, self.forced) as u128),
+            2 => Ok(movegen::count_grandchildren(pos, self.forced) as u128),
             _ => {
-                let mut n = Some(0u128);
+                // Asked at every node three plies from the leaves: hundreds
+                // of leaves apart, so a stop is seen at once and costs nothing.
+                if stop.passed() {
+                    return Err(Short::Stopped);
+                }
+                let mut n = Ok(0u128);
                 movegen::for_each_child(pos, self.forced, |child| {
-                    if let Some(sum) = n {
-                        n = self.walk(child, depth - 1).and_then(|c| sum.checked_add(c));
+                    if let Ok(sum) = n {
+                        n = self.walk(child, depth - 1, stop).and_then(|c| add(sum, c));
                     }
                 });
                 n
@@ -93,23 +118,31 @@ impl Perft {
         }
     }
 
-    fn walk_with_table(&mut self, pos: &Position, depth: u32) -> Option<u128> {
+    fn walk_with_table(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        stop: &dyn Deadline,
+    ) -> Result<u128, Short> {
         if depth < 3 {
-            return self.walk(pos, depth);
+            return self.walk(pos, depth, stop);
         }
         let slot = (zobrist::key(pos) as usize) & (self.table.len() - 1);
         if let Some(e) = self.table[slot]
             && e.depth == depth
             && e.pos == *pos
         {
-            return Some(e.count);
+            return Ok(e.count);
         }
-        let mut n = Some(0u128);
+        if stop.passed() {
+            return Err(Short::Stopped);
+        }
+        let mut n = Ok(0u128);
         movegen::for_each_child(pos, self.forced, |child| {
-            if let Some(sum) = n {
+            if let Ok(sum) = n {
                 n = self
-                    .walk_with_table(child, depth - 1)
-                    .and_then(|c| sum.checked_add(c));
+                    .walk_with_table(child, depth - 1, stop)
+                    .and_then(|c| add(sum, c));
             }
         });
         let count = n?;
@@ -118,7 +151,7 @@ impl Perft {
             depth,
             count,
         });
-        Some(count)
+        Ok(count)
     }
 
     /// Each legal move with the number of paths of length `depth` that start with it.
@@ -129,6 +162,11 @@ impl Perft {
             .map(|m| (m, Count(self.count(&pos.play(&m), depth.saturating_sub(1)))))
             .collect()
     }
+}
+
+/// A sum of counts, or [`Short::Overflow`] past 128 bits.
+fn add(a: u128, b: u128) -> Result<u128, Short> {
+    a.checked_add(b).ok_or(Short::Overflow)
 }
 
 /// perft for one depth, with the plain walk.
@@ -145,13 +183,29 @@ pub fn perft_each(
     max_depth: u32,
     rules: Setup,
 ) -> impl Iterator<Item = (u32, Count)> {
+    perft_each_until(pos, max_depth, rules, &Never)
+}
+
+/// [`perft_each`], ending early, in the middle of a depth, soon after
+/// `stop` passes: the counts it gave are whole, the one it was on is not
+/// given. The caller tells a stop from the end by asking `stop`.
+pub fn perft_each_until<'a>(
+    pos: Position,
+    max_depth: u32,
+    rules: Setup,
+    stop: &'a dyn Deadline,
+) -> impl Iterator<Item = (u32, Count)> + 'a {
     let mut counter = Perft::with_table(rules, 19);
     let mut over = false;
     (1..=max_depth).map_while(move |d| {
         if over {
             return None;
         }
-        let n = counter.count(&pos, d);
+        let n = match counter.count_until(&pos, d, stop) {
+            Ok(n) => Some(n),
+            Err(Short::Overflow) => None,
+            Err(Short::Stopped) => return None,
+        };
         over = n.is_none();
         Some((d, Count(n)))
     })
@@ -173,6 +227,27 @@ mod tests {
         for (d, &n) in START.iter().enumerate() {
             assert_eq!(plain.count(&Position::START, d as u32 + 1), Some(n as u128));
         }
+    }
+
+    #[test]
+    fn a_stop_ends_the_counting_within_a_depth() {
+        struct After(std::cell::Cell<u32>);
+        impl Deadline for After {
+            fn passed(&self) -> bool {
+                let left = self.0.get();
+                self.0.set(left.saturating_sub(1));
+                left == 0
+            }
+        }
+        // Asked a few hundred times, then stopped: depth 12 is never given.
+        let stop = After(std::cell::Cell::new(300));
+        let counts: Vec<(u32, Count)> =
+            perft_each_until(Position::START, 12, Setup::STANDARD, &stop).collect();
+        assert!(!counts.is_empty() && counts.len() < 12, "{counts:?}");
+        for (d, n) in &counts {
+            assert_eq!(*n, perft(&Position::START, *d, Setup::STANDARD));
+        }
+        assert!(stop.passed());
     }
 
     #[test]

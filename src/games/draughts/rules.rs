@@ -103,6 +103,9 @@ pub enum Start {
     Opening(Opening),
     /// A position set up (from a PDN file, say).
     Position(Position),
+    /// A ballot opening drawn for each game of a match, from this seed
+    /// (`--opening random`); [`Start::position`] is the first game's.
+    Random(u64),
 }
 
 impl Start {
@@ -112,6 +115,16 @@ impl Start {
             Start::Standard => Position::START,
             Start::Opening(o) => o.position(),
             Start::Position(p) => p,
+            Start::Random(seed) => ballot::random(seed).position(),
+        }
+    }
+
+    /// The position game `game` of a match (from 0) starts from: for
+    /// [`Start::Random`], an opening drawn afresh for each game.
+    pub fn position_of_game(self, game: u64) -> Position {
+        match self {
+            Start::Random(seed) => ballot::random(ballot::game_seed(seed, game)).position(),
+            other => other.position(),
         }
     }
 }
@@ -281,10 +294,20 @@ impl games::Rules for Setup {
     /// A position set up is not named: the log keeps every game's start.
     fn setup(&self) -> Vec<(&'static str, String)> {
         let mut pairs = vec![("captures", self.captures.name().to_string())];
-        if let Start::Opening(o) = self.start {
-            pairs.push(("opening", o.number().to_string()));
+        match self.start {
+            Start::Opening(o) => pairs.push(("opening", o.number().to_string())),
+            // Each game's own opening is its start, which the log keeps.
+            Start::Standard | Start::Position(_) | Start::Random(_) => {}
         }
         pairs
+    }
+
+    /// A random opening is drawn afresh for each game.
+    fn prelude(&self, game: u64) -> Option<(Position, Vec<Move>)> {
+        match self.start {
+            Start::Random(_) => Some((self.start.position_of_game(game), Vec::new())),
+            _ => None,
+        }
     }
 
     fn from_setup(pairs: &[(&str, &str)]) -> Result<Setup, SetupError> {
@@ -392,6 +415,31 @@ mod tests {
     }
 
     #[test]
+    fn a_random_opening_is_drawn_for_each_game() {
+        let rules = Setup::STANDARD.starting(Start::Random(7));
+        let starts: Vec<Position> = (0..12)
+            .map(|game| rules.prelude(game).map(|(p, moves)| (p, moves.len())))
+            .map(|p| {
+                let (pos, moves) = p.unwrap();
+                assert_eq!(moves, 0);
+                pos
+            })
+            .collect();
+        assert_eq!(starts[0], rules.start());
+        assert_eq!(starts[0], ballot::random(7).position());
+        let mut distinct = starts.clone();
+        distinct.sort_by_key(fen::write);
+        distinct.dedup();
+        assert!(
+            distinct.len() >= 10,
+            "{} openings in 12 games",
+            distinct.len()
+        );
+        assert!(starts.iter().all(|p| ballot::find(p).is_some()));
+        assert_eq!(Setup::STANDARD.prelude(3), None);
+    }
+
+    #[test]
     fn setup_names_the_capture_rule_and_the_opening() {
         assert_eq!(
             Setup::STANDARD.setup(),
@@ -411,6 +459,8 @@ mod tests {
         assert_eq!(Setup::from_setup(&read), Ok(rules));
         assert_eq!(rules.start(), opening.position());
         assert!(Setup::from_setup(&[("opening", "random")]).is_err());
+        let random = Setup::STANDARD.starting(Start::Random(9));
+        assert_eq!(random.setup(), vec![("captures", "compulsory".to_string())]);
         assert_eq!("Optional".parse::<Captures>(), Ok(Captures::Optional));
         assert_eq!(
             "sometimes".parse::<Captures>().map_err(|e| e.to_string()),

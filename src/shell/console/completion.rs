@@ -20,10 +20,13 @@ fn unsafe_line(line: &str) -> bool {
 
 /// Tab completion from the current question's answers. A multi-word answer
 /// (a whole move, `D1 C2`) completes word by word: after `D1 `, Tab offers
-/// the squares that follow D1.
+/// the squares that follow D1. The answers' other spellings (`C3 D4` for
+/// `11 15`) are offered only once something is typed, so that Tab on an
+/// empty line lists each answer once, and after `C3 ` offers coordinates.
 #[derive(Default)]
 pub(super) struct Answers {
     pub(super) candidates: Vec<String>,
+    pub(super) spellings: Vec<String>,
 }
 
 impl Completer for Answers {
@@ -44,7 +47,12 @@ impl Completer for Answers {
             .collect();
         let word = before[start..].to_ascii_lowercase();
         let mut found: Vec<Pair> = Vec::new();
-        for candidate in &self.candidates {
+        let spellings = if done.is_empty() && word.is_empty() {
+            &[][..]
+        } else {
+            &self.spellings[..]
+        };
+        for candidate in self.candidates.iter().chain(spellings) {
             let words: Vec<&str> = candidate.split(' ').collect();
             let Some(next) = words.get(done.len()) else {
                 continue;
@@ -117,6 +125,31 @@ impl ConditionalEventHandler for Redraw {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What Tab offers after `line`.
+    fn offered(answers: &Answers, line: &str) -> Vec<String> {
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let (_, found) = answers.complete(line, line.len(), &ctx).unwrap();
+        found.into_iter().map(|p| p.replacement).collect()
+    }
+
+    #[test]
+    fn other_spellings_complete_once_something_is_typed() {
+        let answers = Answers {
+            candidates: ["11", "12", "11 15", "11 16", "12 16", "help"]
+                .map(String::from)
+                .to_vec(),
+            spellings: ["C3 D4", "C3 B4", "A3 B4"].map(String::from).to_vec(),
+        };
+        assert_eq!(offered(&answers, ""), ["11", "12", "help"]);
+        assert_eq!(offered(&answers, "C3 "), ["D4", "B4"]);
+        assert_eq!(offered(&answers, "c3 "), ["D4", "B4"]);
+        assert_eq!(offered(&answers, "C"), ["C3"]);
+        assert_eq!(offered(&answers, "11 "), ["15", "16"]);
+        assert_eq!(offered(&answers, "11-"), ["15", "16"]);
+        assert_eq!(offered(&answers, "A3 B"), ["B4"]);
+    }
 
     #[test]
     fn pasted_controls_are_shown_escaped() {

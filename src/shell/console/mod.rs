@@ -486,6 +486,17 @@ impl Console {
 
     /// Asks a question and reads one line. `answers` feeds Tab completion.
     pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
+        self.ask_offering(question, answers, &[])
+    }
+
+    /// [`Console::ask`], with other spellings of the answers (a move's
+    /// squares by their coordinates) that Tab offers once something is typed.
+    pub fn ask_offering(
+        &mut self,
+        question: &str,
+        answers: &[String],
+        spellings: &[String],
+    ) -> io::Result<Reply> {
         if self.interrupted() {
             return Ok(Reply::End);
         }
@@ -503,7 +514,7 @@ impl Console {
             question.to_string()
         };
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            self.ask_editor(question, &styled, answers)?
+            self.ask_editor(question, &styled, answers, spellings)?
         } else {
             // Printed here, at the paper's pace if there is one.
             if self.prompts {
@@ -538,6 +549,7 @@ impl Console {
         question: &str,
         styled: &str,
         answers: &[String],
+        spellings: &[String],
     ) -> io::Result<Reply> {
         let Reader::Editor { editor, typed } = &mut self.reader else {
             return Ok(Reply::End);
@@ -548,6 +560,7 @@ impl Console {
         }
         if let Some(helper) = editor.helper_mut() {
             helper.candidates = answers.to_vec();
+            helper.spellings = spellings.to_vec();
         }
         let mut initial = String::new();
         loop {

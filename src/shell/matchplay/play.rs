@@ -26,7 +26,7 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
         let Some(start) = choose_start(console, face, options, game_match)? else {
             return Ok(None);
         };
-        let mut game: Game<R> = Game::new(start);
+        let mut game = begin(rules, start, game_match.finished);
         loop {
             if game.outcome(rules).is_some() {
                 console.clear()?;
@@ -51,6 +51,28 @@ pub(super) fn play_game<R: Computers, F: Face<R>>(
             }
         }
     }
+}
+
+/// A game from `start`, or from the setup's prelude for game `number`
+/// (a loaded game's past: its moves are played already).
+fn begin<R: Computers>(rules: &R, start: R::Position, number: u64) -> Game<R> {
+    let Some((start, moves)) = rules.prelude(number) else {
+        return Game::new(start);
+    };
+    let mut game = Game::new(start);
+    for mv in moves {
+        // The prelude was checked when it was made; a move that is not
+        // legal after all ends it there rather than ending the match.
+        if game.play(rules, mv).is_err() {
+            break;
+        }
+    }
+    game
+}
+
+/// How many of a game's moves are its prelude, never taken back.
+fn prelude_len<R: Computers>(rules: &R, number: u64) -> usize {
+    rules.prelude(number).map_or(0, |(_, moves)| moves.len())
 }
 
 /// Where boards are drawn this game: the console's colour and width, from
@@ -217,7 +239,10 @@ fn person_turn<R: Computers, F: Face<R>>(
             {
                 return Ok(Step::ChooseStart);
             }
-            Turn::Command(Command::Undo) => undo(console, face, rules, game)?,
+            Turn::Command(Command::Undo) => {
+                let floor = prelude_len(rules, game_match.finished);
+                undo(console, face, rules, game, floor)?
+            }
             Turn::Command(Command::Resign) => {
                 let winner = other_side(rules, side);
                 game.settle(
@@ -372,12 +397,14 @@ fn undo<R: Computers, F: Face<R>>(
     face: &F,
     rules: &R,
     game: &mut Game<R>,
+    floor: usize,
 ) -> io::Result<bool> {
     // The player who typed `undo` is the one to move: take back their last
-    // move, and whatever was played after it (the reply).
+    // move, and whatever was played after it (the reply). The prelude's
+    // moves, the first `floor`, were no player's here.
     let positions = game.positions();
     let typer = rules.to_move(&positions[positions.len() - 1]);
-    let last_own = (0..game.moves().len())
+    let last_own = (floor..game.moves().len())
         .rev()
         .find(|&ply| rules.to_move(&positions[ply]) == typer);
     let Some(ply) = last_own else {

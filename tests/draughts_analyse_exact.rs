@@ -1,0 +1,60 @@
+//! `tallyho draughts analyse`: the exact line gives the true reason when a
+//! position is not exact, and a count of plies reads right ("1 ply").
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-exact-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `analyse FEN` in a fresh data directory: its lines.
+fn analyse(home: &Path, fen: &str) -> Vec<String> {
+    let out = Command::cargo_bin("tallyho")
+        .expect("binary built")
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .args(["draughts", "analyse", fen, "--think", "1000", "--ascii"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("ran");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn line<'a>(lines: &'a [String], label: &str) -> &'a str {
+    lines
+        .iter()
+        .find(|l| l.starts_with(label))
+        .map_or("", |l| l[label.len()..].trim())
+}
+
+#[test]
+fn one_piece_alone_is_not_exact_because_the_other_side_has_none() {
+    let home = home("one");
+    let lines = analyse(&home, "W:WK1:B");
+    assert_eq!(line(&lines, "Score:"), "white wins in 1 ply");
+    assert_eq!(
+        line(&lines, "Exact:"),
+        "not known: the endgame database holds positions with pieces of both sides, and \
+         black has none"
+    );
+}
+
+#[test]
+fn more_pieces_than_the_database_holds_says_how_many() {
+    let home = home("seven");
+    let lines = analyse(&home, "B:WK1:BK28,K32,K2,K3,K4,K5");
+    assert_eq!(
+        line(&lines, "Exact:"),
+        "not known: 7 pieces are on the board, and the endgame database holds at most 5"
+    );
+}

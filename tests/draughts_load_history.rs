@@ -1,0 +1,233 @@
+//! `tallyho draughts --load` keeps the loaded game's past: its positions
+//! count toward a repetition, the forty-move count goes on, the move numbers
+//! go on, a game already over is refused with its result, and the game
+//! written out as PDN carries the loaded game's tags and moves.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tallyho::games::draughts::{PdnGame, Position, Setup, fen, pdn};
+
+/// A folder of its own for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-load-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The binary with a private home and game log.
+fn tallyho(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TALLYHO_HISTORY", home.join("history.jsonl"))
+        .timeout(std::time::Duration::from_secs(60));
+    cmd
+}
+
+/// Plays the game in `file` between two people typing `input`; the status
+/// and what was shown, stdout then stderr.
+fn play(home: &Path, file: &Path, input: &str) -> (Option<i32>, String, String) {
+    let out = tallyho(home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "Ann,Bob",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(file)
+        .write_stdin(input)
+        .output()
+        .expect("ran");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+/// The log's games as PDN.
+fn exported(home: &Path) -> String {
+    let out = tallyho(home)
+        .args(["history", "--pdn"])
+        .output()
+        .expect("ran");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Two kings each walking about: a game of `plies` quiet plies in which no
+/// position comes twice and no capture is ever on.
+fn wandering(plies: usize) -> PdnGame {
+    let rules = Setup::STANDARD;
+    let start = fen::parse("B:WK29,K30:BK1,K2").expect("a position");
+    fn walk(
+        rules: &Setup,
+        pos: Position,
+        seen: &mut HashSet<String>,
+        moves: &mut Vec<tallyho::games::draughts::Move>,
+        plies: usize,
+    ) -> bool {
+        if moves.len() == plies {
+            return true;
+        }
+        for m in rules.moves(&pos) {
+            let next = pos.play(&m);
+            let key = fen::write(&next);
+            if m.is_capture()
+                || !rules.captures_available(&next).is_empty()
+                || !seen.insert(key.clone())
+            {
+                continue;
+            }
+            moves.push(m);
+            if walk(rules, next, seen, moves, plies) {
+                return true;
+            }
+            moves.pop();
+            seen.remove(&key);
+        }
+        false
+    }
+    let mut seen = HashSet::from([fen::write(&start)]);
+    let mut moves = Vec::new();
+    assert!(walk(&rules, start, &mut seen, &mut moves, plies));
+    let mut game = PdnGame::new(rules, start);
+    game.moves = moves;
+    game
+}
+
+/// A king shuffle from `B:WK32:BK1`, `cycles` times round (4 plies each).
+const SHUFFLE: &str = "[Event \"Shuffle\"]\n[Site \"Leeds\"]\n[Round \"3\"]\n\
+    [Black \"Cy\"]\n[White \"Di\"]\n[FEN \"B:WK32:BK1\"]\n";
+
+#[test]
+fn earlier_positions_of_a_loaded_game_count_toward_a_repetition() {
+    let home = folder("repetition");
+    let file = home.join("shuffle.pdn");
+    // The start has come round twice: one more time round draws.
+    std::fs::write(
+        &file,
+        format!("{SHUFFLE}1. 1-5 32-27 2. 5-1 27-32 3. 1-5 32-27 *\n"),
+    )
+    .unwrap();
+    let (status, shown, _) = play(&home, &file, "5-1\n27-32\n");
+    assert_eq!(status, Some(0), "{shown}");
+    // The move numbers go on from the loaded game's six plies.
+    assert!(shown.contains("7. Ann moved 5-1."), "{shown}");
+    assert!(shown.contains("8. Bob moved 27-32."), "{shown}");
+    assert!(
+        shown.contains("A draw: the same position came round a third time."),
+        "{shown}"
+    );
+    // Written out: the loaded game's tags and every move, numbered on.
+    let text = exported(&home);
+    for tag in [
+        "[Event \"Shuffle\"]",
+        "[Site \"Leeds\"]",
+        "[Round \"3\"]",
+        "[Black \"Ann\"]",
+        "[White \"Bob\"]",
+        "[Result \"1/2-1/2\"]",
+        "[FEN \"B:WK32:BK1\"]",
+        "[Termination \"repetition\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in {text}");
+    }
+    assert!(
+        text.ends_with("\n1. 1-5 32-27 2. 5-1 27-32 3. 1-5 32-27 4. 5-1 27-32 1/2-1/2\n"),
+        "{text}"
+    );
+    // And it reads back as the same game.
+    let back = pdn::read(&text, Setup::STANDARD).expect("reads back");
+    assert_eq!(back[0].moves.len(), 8);
+}
+
+#[test]
+fn undo_never_takes_back_a_loaded_games_moves() {
+    let home = folder("undo");
+    let file = home.join("shuffle.pdn");
+    std::fs::write(&file, format!("{SHUFFLE}1. 1-5 32-27 *\n")).unwrap();
+    let (status, shown, _) = play(&home, &file, "undo\nquit\n");
+    assert_eq!(status, Some(4), "{shown}");
+    assert!(
+        shown.contains("There is no move of yours to take back."),
+        "{shown}"
+    );
+    assert!(!shown.contains("took back"), "{shown}");
+}
+
+#[test]
+fn the_forty_move_count_goes_on_from_a_loaded_game() {
+    let home = folder("forty");
+    let game = wandering(79);
+    let file = home.join("wander.pdn");
+    std::fs::write(&file, pdn::write(&game)).unwrap();
+    // One more quiet ply is the eightieth: a draw.
+    let end = game.end();
+    let last = Setup::STANDARD
+        .moves(&end)
+        .into_iter()
+        .find(|m| {
+            let next = end.play(m);
+            !m.is_capture() && !game.positions().contains(&next)
+        })
+        .expect("a quiet move");
+    let (status, shown, _) = play(&home, &file, &format!("{last}\n"));
+    assert_eq!(status, Some(0), "{shown}");
+    assert!(shown.contains(&format!("80. Bob moved {last}.")), "{shown}");
+    assert!(
+        shown.contains("A draw: forty moves each with no capture and no man moved."),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_loaded_game_already_over_is_refused_with_its_result() {
+    let home = folder("over");
+    let refused = |name: &str, text: &str| {
+        let file = home.join(name);
+        std::fs::write(&file, text).unwrap();
+        let (status, shown, why) = play(&home, &file, "");
+        assert_eq!(status, Some(2), "{why}");
+        assert!(shown.is_empty(), "{shown}");
+        why
+    };
+    let why = refused(
+        "repeated.pdn",
+        &format!("{SHUFFLE}1. 1-5 32-27 2. 5-1 27-32 3. 1-5 32-27 4. 5-1 27-32 *\n"),
+    );
+    assert_eq!(
+        why,
+        "error: --load repeated.pdn: game 1 is over: the same position came round a third \
+         time, a draw (1/2-1/2)\n"
+            .replace(
+                "repeated.pdn",
+                &home.join("repeated.pdn").display().to_string()
+            )
+    );
+    let why = refused("forty.pdn", &pdn::write(&wandering(80)));
+    assert!(
+        why.contains(
+            "game 1 is over: forty moves each were played with no capture and no man moved, \
+             a draw (1/2-1/2)"
+        ),
+        "{why}"
+    );
+    let why = refused("blocked.pdn", "[FEN \"B:W32:B28\"] *");
+    assert!(
+        why.contains("game 1 is over: black is to move and has no move, and has lost (0-1)"),
+        "{why}"
+    );
+    // The same game one move short of its end loads.
+    let file = home.join("short.pdn");
+    std::fs::write(&file, pdn::write(&wandering(79))).unwrap();
+    let (status, _, why) = play(&home, &file, "quit\n");
+    assert_eq!(status, Some(4), "{why}");
+}

@@ -1,0 +1,87 @@
+//! `tallyho draughts perft` on a count that would run for days: it says so
+//! early, and Ctrl-C stops it with the counts so far whole and status 130.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_long_perft_says_so_and_ctrl_c_stops_it() {
+    let home = std::env::temp_dir().join(format!("tallyho-perft-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("a home");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["draughts", "perft", "20"])
+        .env("HOME", &home)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("started");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    let started = Instant::now();
+    // Depth 13 takes about a second; 20 would take days.
+    while !lines.iter().any(|l: &String| l.starts_with("perft(12)")) {
+        let mut line = String::new();
+        if out.read_line(&mut line).expect("read") == 0 {
+            break;
+        }
+        lines.push(line.trim_end().to_string());
+        assert!(started.elapsed() < Duration::from_secs(120), "{lines:?}");
+    }
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("perft(12) = 388623673")
+    );
+    let pid = i32::try_from(child.id()).expect("a pid");
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = child.wait().expect("ended");
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).expect("read");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read");
+    assert_eq!(status.code(), Some(130), "{err}");
+    // Every line printed is a whole count.
+    for line in rest.lines() {
+        assert!(line.starts_with("perft(1"), "{line}");
+    }
+    let mut said = err.lines();
+    let warning = said.next().unwrap_or_default();
+    assert!(
+        warning.starts_with("perft: depths ") && warning.contains("-20 would take about "),
+        "{err}"
+    );
+    assert!(
+        ["hours", "days", "years"]
+            .iter()
+            .any(|unit| warning.contains(unit)),
+        "{warning}"
+    );
+    assert!(warning.ends_with("Ctrl-C stops it."), "{warning}");
+    let stopped = said.next().unwrap_or_default();
+    assert!(
+        stopped.starts_with("perft: stopped by Ctrl-C while counting depth 1")
+            && stopped.ends_with("; the counts above are whole."),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_short_perft_says_nothing_of_time() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["draughts", "perft", "40", "W:WK1:BK32"])
+        .output()
+        .expect("ran");
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(text.lines().count(), 40);
+}

@@ -1,0 +1,117 @@
+//! What a player sees for typed moves and loaded files that used to go
+//! wrong: a whole path typed again at a jump prompt, a capture mark on a
+//! plain move, full-width digits, and PDN files with CR line ends or a
+//! Unicode ellipsis after a move number.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-typed-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Two people play `input`, from `file` if given: status, stdout, stderr.
+fn play(home: &Path, file: Option<&Path>, input: &str) -> (Option<i32>, String, String) {
+    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
+    cmd.env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TALLYHO_HISTORY", home.join("history.jsonl"))
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "Ann,Bob",
+            "--games",
+            "1",
+        ]);
+    if let Some(file) = file {
+        cmd.arg("--load").arg(file);
+    }
+    let out = cmd
+        .write_stdin(input)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("ran");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+#[test]
+fn a_whole_path_typed_at_a_jump_prompt_is_not_glued_on() {
+    let home = folder("jump");
+    let file = home.join("two.pdn");
+    std::fs::write(&file, "[FEN \"B:W6,14,15:B1\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "1x10x21\n1x10x17\nquit\n");
+    assert!(shown.contains("Jump 1x10 on to (17, 19)? "), "{shown}");
+    assert!(
+        shown.contains("1x10x21 is not a legal move: the piece on 1 can play 1x10x17 or 1x10x19."),
+        "{shown}"
+    );
+    assert!(!shown.contains("1x10x10"), "{shown}");
+    assert!(shown.contains("1. Ann moved 1x10x17."), "{shown}");
+}
+
+#[test]
+fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
+    let home = folder("marks");
+    let (_, shown, _) = play(&home, None, "11x15\n１１-１５\nquit\n");
+    assert!(
+        shown.contains("An x is for a capture, but 11-15 is a plain move: type 11-15."),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("\"１１-１５\" uses full-width characters: type plain 11-15."),
+        "{shown}"
+    );
+}
+
+#[test]
+fn files_with_cr_line_ends_or_an_ellipsis_load() {
+    let home = folder("files");
+    let mac = home.join("mac.pdn");
+    std::fs::write(
+        &mac,
+        "[Event \"Mac\"]\r; a comment to the line's end\r% an escape line\r1. 11-15 23-19\r2. 8-11 *\r",
+    )
+    .unwrap();
+    let (status, shown, why) = play(&home, Some(&mac), "quit\n");
+    assert_eq!(status, Some(4), "{why}");
+    // Three plies were read: White to move.
+    assert!(shown.contains("White (Bob) next"), "{shown}");
+    let dots = home.join("dots.pdn");
+    std::fs::write(&dots, "[FEN \"W:W22,24:B18,19\"]\n1\u{2026} 22x15 *\n").unwrap();
+    let (status, shown, why) = play(&home, Some(&dots), "quit\n");
+    assert_eq!(status, Some(4), "{why}");
+    assert!(shown.contains("Black (Ann) next"), "{shown}");
+    assert!(shown.contains("Black (O): 1 man, 0 kings."), "{shown}");
+}
+
+#[test]
+fn a_second_fen_and_moves_after_the_result_are_refused_as_such() {
+    let home = folder("refused");
+    let two = home.join("two.pdn");
+    std::fs::write(&two, "[FEN \"W:W22:B18\"]\n[FEN \"B:W22:B18\"]\n*\n").unwrap();
+    let (status, _, why) = play(&home, Some(&two), "");
+    assert_eq!(status, Some(2));
+    assert!(
+        why.contains("a second FEN tag: a game has one start position"),
+        "{why}"
+    );
+    let after = home.join("after.pdn");
+    std::fs::write(&after, "1. 11-15 23-19 1-0 22-17 *\n").unwrap();
+    let (status, _, why) = play(&home, Some(&after), "");
+    assert_eq!(status, Some(2));
+    assert!(
+        why.contains("game 1, \"22-17\": a move after the game's result"),
+        "{why}"
+    );
+    assert!(!why.contains("game 2"), "{why}");
+}
