@@ -115,4 +115,21 @@ fn a_random_opening_is_drawn_for_each_game() {
         questions.iter().any(|q| *q != questions[0]),
         "{questions:?}"
     );
+    // Each game names its opening before its first board, as the export does.
+    let said: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.starts_with("Ballot opening "))
+        .collect();
+    assert_eq!(said.len(), 4, "{shown}");
+    for (line, tag) in said.iter().zip(&openings) {
+        let number = tag
+            .trim_start_matches("[Opening \"ballot ")
+            .split(['"', ':', ' '])
+            .next();
+        let number = number.expect("a number");
+        assert!(
+            line.starts_with(&format!("Ballot opening {number}:")),
+            "{line} / {tag}"
+        );
+    }
 }

@@ -48,3 +48,40 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
     session.expect(Eof)?;
     Ok(())
 }
+
+/// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide.
+#[test]
+fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error> {
+    let home = std::env::temp_dir().join(format!("tallyho-tab-narrow-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("a home");
+    // The terminal is 40 columns wide before tallyho starts.
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "stty cols 40 rows 24 && exec \"$0\" draughts --color never",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("HOME", &home)
+    .env("XDG_DATA_HOME", home.join("data"))
+    .env("TALLYHO_HISTORY", home.join("history.jsonl"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let seen = session.expect("Press Enter to continue.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    let welcome: Vec<&str> = text.lines().take_while(|l| *l != "The rules").collect();
+    assert!(welcome.len() > 6, "{text}");
+    for line in &welcome {
+        assert!(
+            line.chars().count() <= 40,
+            "wider than 40 columns: {line:?}"
+        );
+    }
+    // The box is whole: every line inside it has its frame both sides.
+    let inside: Vec<&&str> = welcome.iter().filter(|l| l.starts_with('│')).collect();
+    assert!(inside.len() > 3, "{text}");
+    assert!(inside.iter().all(|l| l.trim_end().ends_with('│')), "{text}");
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -104,9 +104,10 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     /// The title said first: `FOX AND HOUNDS`.
     fn title(&self) -> &str;
 
-    /// A welcome shown once, before the menu, with a key to continue.
-    fn intro(&self, rules: &R) -> Option<String> {
-        let _ = rules;
+    /// A welcome shown once, before the menu, with a key to continue,
+    /// fitted to a screen `width` columns wide.
+    fn intro(&self, rules: &R, width: usize) -> Option<String> {
+        let _ = (rules, width);
         None
     }
 

@@ -197,8 +197,8 @@ impl Face<Session> for DraughtsFace {
         text::TITLE
     }
 
-    fn intro(&self, rules: &Session) -> Option<String> {
-        Some(text::intro(&rules.rules, self.drawing(false)))
+    fn intro(&self, rules: &Session, width: usize) -> Option<String> {
+        Some(text::intro_within(&rules.rules, self.drawing(false), width))
     }
 
     fn menu(&self) -> &'static [(MenuChoice, &'static str)] {
@@ -246,7 +246,7 @@ impl Face<Session> for DraughtsFace {
         };
         let mut lines = Vec::new();
         if view.history.len() == 1
-            && let Some(line) = text::opening_line(rules.rules.start)
+            && let Some(line) = text::opening_line_of_game(rules.rules.start, &view.history[0])
         {
             lines.push(line);
         }

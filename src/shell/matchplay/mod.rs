@@ -196,7 +196,7 @@ fn welcome<R: Computers, F: Face<R>>(
     face: &F,
     options: &Options<R>,
 ) -> io::Result<bool> {
-    let (None, Some(intro)) = (options.players, face.intro(&options.rules)) else {
+    let (None, Some(intro)) = (options.players, face.intro(&options.rules, console.width())) else {
         return Ok(true);
     };
     console.say(&intro)?;
