@@ -232,7 +232,7 @@ pub fn refusal(why: &Refusal) -> String {
         Refusal::Nothing => "name a square, like 2 4".to_string(),
         Refusal::OffBoard(sq) => format!("{} is off the board", Named(*sq)),
         Refusal::PlaceOneSquare => {
-            format!("penguins are being placed: name the one square to put a penguin on")
+            "penguins are being placed: name the one square to put a penguin on".to_string()
         }
         Refusal::PlaceTaken(sq) => format!(
             "{} is taken: a penguin starts on a free 1-point tile",
@@ -246,7 +246,7 @@ pub fn refusal(why: &Refusal) -> String {
             "{} is worth {points} points: a penguin starts on a 1-point tile",
             Named(*at)
         ),
-        Refusal::TooLong => format!("a move names two squares: the penguin, then where it goes"),
+        Refusal::TooLong => "a move names two squares: the penguin, then where it goes".to_string(),
         Refusal::NoPenguin { at, mover, own } => format!(
             "{} has no penguin: {mover} moves its penguin on {}",
             Named(*at),
