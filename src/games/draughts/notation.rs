@@ -228,20 +228,32 @@ pub fn resolve(rules: &Setup, pos: &Position, squares: &[PdnSquare]) -> Result<M
         }
         _ => {}
     }
+    Err(unmatched(rules, &legal, from, squares, &named))
+}
+
+/// Why squares starting on the mover's piece match no legal move: a capture
+/// not finished, a capture that is compulsory, or a move the piece lacks.
+fn unmatched(
+    rules: &Setup,
+    legal: &[Move],
+    from: PdnSquare,
+    squares: &[PdnSquare],
+    named: &dyn Fn(&Move) -> String,
+) -> MoveError {
     let longer: Vec<Move> = legal
         .iter()
         .filter(|m| m.squares().starts_with(squares))
         .copied()
         .collect();
     if !longer.is_empty() {
-        return Err(MoveError::Unfinished {
+        return MoveError::Unfinished {
             text: named(&longer[0]),
             options: longer,
-        });
+        };
     }
     let captures: Vec<Move> = legal.iter().filter(|m| m.is_capture()).copied().collect();
     if rules.captures.forced() && !captures.is_empty() {
-        return Err(MoveError::CaptureCompulsory { captures });
+        return MoveError::CaptureCompulsory { captures };
     }
     let jump = squares
         .windows(2)
@@ -251,11 +263,11 @@ pub fn resolve(rules: &Setup, pos: &Position, squares: &[PdnSquare]) -> Result<M
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(if jump { "x" } else { "-" });
-    Err(MoveError::Illegal {
+    MoveError::Illegal {
         text: shown,
         from,
         options: legal.iter().filter(|m| m.from() == from).copied().collect(),
-    })
+    }
 }
 
 /// Reads a move written as text and finds it among the legal moves.

@@ -337,6 +337,22 @@ impl Engine {
             exact,
             exact_moves,
         };
+        self.deepen(&root, quiet as u32, limits, deadline, &mut report);
+        report.nodes = self.nodes;
+        self.finish_line(root, &mut report.pv);
+        report
+    }
+
+    /// Iterative deepening from the root until `limits` or `deadline` stop
+    /// it or a win or loss is proven; `report` keeps the last whole depth.
+    fn deepen(
+        &mut self,
+        root: &Position,
+        quiet: u32,
+        limits: Limits,
+        deadline: &dyn Deadline,
+        report: &mut Report,
+    ) {
         let deepest = limits.max_depth.min(MAX_PLY as u32 - 8);
         for depth in 1..=deepest {
             let depth = if self.helper % 2 == 1 {
@@ -344,15 +360,7 @@ impl Engine {
             } else {
                 depth
             };
-            let score = self.negamax(
-                &root,
-                depth as i32,
-                -WIN - 1,
-                WIN + 1,
-                0,
-                quiet as u32,
-                deadline,
-            );
+            let score = self.negamax(root, depth as i32, -WIN - 1, WIN + 1, 0, quiet, deadline);
             if self.stopped {
                 break;
             }
@@ -370,18 +378,18 @@ impl Engine {
                 break;
             }
         }
-        report.nodes = self.nodes;
-        // A line that runs into the database goes on with its moves.
-        if let Some(&last) = report.pv.last() {
-            let end = report.pv[..report.pv.len() - 1]
-                .iter()
-                .fold(root, |p, m| p.play(m));
-            if let Some(Exact::Win(_) | Exact::Loss(_)) = self.probe_endgame(&end.play(&last)) {
-                let tail = self.exact_line(end, last);
-                report.pv.extend_from_slice(&tail[1..]);
-            }
+    }
+
+    /// A line that runs into the database goes on with its moves.
+    fn finish_line(&self, root: Position, pv: &mut Vec<Move>) {
+        let Some(&last) = pv.last() else {
+            return;
+        };
+        let end = pv[..pv.len() - 1].iter().fold(root, |p, m| p.play(m));
+        if let Some(Exact::Win(_) | Exact::Loss(_)) = self.probe_endgame(&end.play(&last)) {
+            let tail = self.exact_line(end, last);
+            pv.extend_from_slice(&tail[1..]);
         }
-        report
     }
 
     fn empty_report(&self) -> Report {
