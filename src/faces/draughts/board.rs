@@ -106,6 +106,28 @@ fn order(flip: bool) -> (Vec<u8>, Vec<u8>) {
     }
 }
 
+/// The squares a move left and the square it landed on, to mark.
+fn marks(last: Option<&Move>) -> (Vec<PdnSquare>, Option<PdnSquare>) {
+    match last {
+        Some(m) => {
+            let squares = m.squares();
+            let mut left: Vec<PdnSquare> = squares[..squares.len() - 1].to_vec();
+            left.retain(|&s| s != m.to());
+            (left, Some(m.to()))
+        }
+        None => (Vec::new(), None),
+    }
+}
+
+/// Text dimmed where the drawing has colour.
+fn dim(drawing: Drawing, text: &str) -> String {
+    if drawing.colour {
+        text.dimmed().to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// The board of a position, with the move that led to it marked in colour:
 /// framed with the key beside it where the width allows, framed alone, or
 /// compact on a narrow screen.
@@ -116,22 +138,7 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
     let keyed = drawing.width == 0 || drawing.width >= FULL_WIDTH;
     let lines = drawing.lines();
     let (rows, cols) = order(drawing.flip);
-    let (vacated, landed) = match last {
-        Some(m) => {
-            let squares = m.squares();
-            let mut left: Vec<PdnSquare> = squares[..squares.len() - 1].to_vec();
-            left.retain(|&s| s != m.to());
-            (left, Some(m.to()))
-        }
-        None => (Vec::new(), None),
-    };
-    let dim = |text: &str| {
-        if drawing.colour {
-            text.dimmed().to_string()
-        } else {
-            text.to_string()
-        }
-    };
+    let marks = marks(last);
     let mut out = String::new();
     let letters: String = cols
         .iter()
@@ -141,46 +148,70 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
     let mut top = letters.clone();
     if keyed {
         to_key(&mut top, letters.chars().count());
-        top.push_str(&dim(" PDN squares"));
+        top.push_str(&dim(drawing, " PDN squares"));
     }
     out.push_str(top.trim_end());
     out.push('\n');
-    let edge = |ends: [char; 2], tee: char| {
-        let mut s = format!("  {}", ends[0]);
-        for col in 0..8 {
-            s.extend(std::iter::repeat_n(lines.h, 3));
-            s.push(if col == 7 { ends[1] } else { tee });
-        }
-        s
-    };
-    out.push_str(&edge(lines.upper, lines.tees[0]));
+    out.push_str(&edge(lines, lines.upper, lines.tees[0]));
     out.push('\n');
     for &row in &rows {
-        let label = row + 1;
-        let mut line = format!("{label} {}", lines.v);
-        let mut key = String::new();
-        for &col in &cols {
-            let cell = match PdnSquare::from_grid(Square::new(col, row)) {
-                Err(_) => {
-                    key.push_str("   ");
-                    dim(" . ")
-                }
-                Ok(sq) => {
-                    key.push_str(&format!("{:>3}", sq.number()));
-                    cell(pos, sq, drawing, vacated.contains(&sq), landed == Some(sq))
-                }
-            };
-            line.push_str(&cell);
-            line.push(lines.v);
-        }
-        line.push_str(&format!(" {label}"));
-        if keyed {
-            to_key(&mut line, 37);
-            line.push_str(&dim(key.trim_end()));
-        }
-        out.push_str(&line);
+        out.push_str(&rank(pos, row, &cols, drawing, &marks, keyed));
         out.push('\n');
     }
+    out.push_str(&foot(drawing, &letters, keyed));
+    out
+}
+
+/// A frame's top or bottom edge: its two corners and the tee between cells.
+fn edge(lines: &Lines, ends: [char; 2], tee: char) -> String {
+    let mut s = format!("  {}", ends[0]);
+    for col in 0..8 {
+        s.extend(std::iter::repeat_n(lines.h, 3));
+        s.push(if col == 7 { ends[1] } else { tee });
+    }
+    s
+}
+
+/// One row of the framed board, numbered both ends, with its row of the key
+/// of square numbers beside it when `keyed`.
+fn rank(
+    pos: &Position,
+    row: u8,
+    cols: &[u8],
+    drawing: Drawing,
+    (vacated, landed): &(Vec<PdnSquare>, Option<PdnSquare>),
+    keyed: bool,
+) -> String {
+    let lines = drawing.lines();
+    let label = row + 1;
+    let mut line = format!("{label} {}", lines.v);
+    let mut key = String::new();
+    for &col in cols {
+        let cell = match PdnSquare::from_grid(Square::new(col, row)) {
+            Err(_) => {
+                key.push_str("   ");
+                dim(drawing, " . ")
+            }
+            Ok(sq) => {
+                key.push_str(&format!("{:>3}", sq.number()));
+                cell(pos, sq, drawing, vacated.contains(&sq), *landed == Some(sq))
+            }
+        };
+        line.push_str(&cell);
+        line.push(lines.v);
+    }
+    line.push_str(&format!(" {label}"));
+    if keyed {
+        to_key(&mut line, 37);
+        line.push_str(&dim(drawing, key.trim_end()));
+    }
+    line
+}
+
+/// The bottom edge, the column letters and the legend of pieces: beside the
+/// board's last two lines when `keyed`, else under it.
+fn foot(drawing: Drawing, letters: &str, keyed: bool) -> String {
+    let lines = drawing.lines();
     let legend = |side: Side, text: &str| {
         let style = if drawing.colour {
             piece_style(side)
@@ -199,22 +230,17 @@ pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
         legend(Side::Black, &piece_cell(Piece::King(Side::Black))),
         legend(Side::White, &piece_cell(Piece::King(Side::White)))
     );
-    let mut bottom = edge(lines.lower, lines.tees[1]);
-    let mut under = letters.clone();
+    let mut bottom = edge(lines, lines.lower, lines.tees[1]);
+    let mut under = letters.to_string();
     if keyed {
-        // The legend beside the board's last two lines.
         to_key(&mut bottom, 35);
         bottom.push_str(&men);
         to_key(&mut under, letters.chars().count());
         under.push_str(&kings);
-        out.push_str(&format!("{bottom}\n{under}\n"));
+        format!("{bottom}\n{under}\n")
     } else {
-        out.push_str(&format!(
-            "{bottom}\n{under}\n {} {kings}\n",
-            men.trim_start()
-        ));
+        format!("{bottom}\n{under}\n {} {kings}\n", men.trim_start())
     }
-    out
 }
 
 /// The board one character a square, for a narrow screen: `o` and `x` for
