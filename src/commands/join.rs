@@ -61,24 +61,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         legal: Vec::new(),
     }));
     let (tx, rx) = mpsc::channel::<Input>();
-    let out = if interactive {
-        let mut editor: Editor<Moves, DefaultHistory> =
-            Editor::new().map_err(|e| AppError::Failed(format!("the line editor: {e}")))?;
-        editor.set_helper(Some(Moves {
-            view: Arc::clone(&view),
-        }));
-        let printer = editor
-            .create_external_printer()
-            .map_err(|e| AppError::Failed(format!("the line editor: {e}")))?;
-        let tx = tx.clone();
-        std::thread::spawn(move || read_editor(editor, &tx));
-        Out::Editor(Box::new(printer))
-    } else {
-        let tx = tx.clone();
-        std::thread::spawn(move || read_plain(&tx));
-        Out::Plain
-    };
-    let out = Arc::new(Mutex::new(out));
+    let out = Arc::new(Mutex::new(start_reading(interactive, &view, &tx)?));
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
@@ -135,6 +118,79 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         let _ = net.join();
     }
     Ok(Ending::Clean)
+}
+
+/// Starts the thread that reads the player's lines, through the line
+/// editor (with Tab over the legal moves) on a terminal or plainly from a
+/// pipe, and gives what the other threads print through.
+fn start_reading(
+    interactive: bool,
+    view: &Arc<Mutex<View>>,
+    tx: &mpsc::Sender<Input>,
+) -> Result<Out, AppError> {
+    let tx = tx.clone();
+    if !interactive {
+        std::thread::spawn(move || read_plain(&tx));
+        return Ok(Out::Plain);
+    }
+    let editor_failed =
+        |e: rustyline::error::ReadlineError| AppError::Failed(format!("the line editor: {e}"));
+    let mut editor: Editor<Moves, DefaultHistory> = Editor::new().map_err(editor_failed)?;
+    editor.set_helper(Some(Moves {
+        view: Arc::clone(view),
+    }));
+    let printer = editor.create_external_printer().map_err(editor_failed)?;
+    std::thread::spawn(move || read_editor(editor, &tx));
+    Ok(Out::Editor(Box::new(printer)))
+}
+
+/// What the lobby's events say: the welcome, a seek opened, and the lists
+/// of seeks, players and games; `None` for any other event.
+fn lobby_event(kind: &str, event: &Value) -> Option<String> {
+    let text = match kind {
+        "welcome" => {
+            let rated = event.get("rated").and_then(Value::as_bool) == Some(true);
+            format!(
+                "You are {}{}. Type help for the commands.",
+                clean(event, "handle"),
+                if rated {
+                    ""
+                } else {
+                    ", a guest: your games are unrated"
+                }
+            )
+        }
+        "seeking" => format!(
+            "Seek {} is open: you are told when someone accepts.",
+            event.get("n").and_then(Value::as_u64).unwrap_or(0)
+        ),
+        "seeks" => list(event, "seeks", "No seeks are open.", |s| {
+            format!(
+                "  {}. {} by {}",
+                s.get("n").and_then(Value::as_u64).unwrap_or(0),
+                clean(s, "game"),
+                clean(s, "by")
+            )
+        }),
+        "who" => list(event, "players", "Nobody is online.", |p| {
+            format!("  {}: {}", clean(p, "handle"), clean(p, "doing"))
+        }),
+        "games" => list(event, "games", "No games are being played.", |g| {
+            let players: Vec<String> = g
+                .get("players")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
+                .unwrap_or_default();
+            format!(
+                "  {}. {}: {}",
+                g.get("game").and_then(Value::as_u64).unwrap_or(0),
+                clean(g, "kind"),
+                players.join(" against ")
+            )
+        }),
+        _ => return None,
+    };
+    Some(text)
 }
 
 /// The way to the server: a line door's connection, or the system's `ssh`
@@ -509,47 +565,11 @@ fn clean(event: &Value, name: &str) -> String {
 impl View {
     /// What the player is told of an event (empty for nothing).
     fn event(&mut self, event: &Value) -> String {
-        match text_of(event, "event") {
-            "welcome" => {
-                let rated = event.get("rated").and_then(Value::as_bool) == Some(true);
-                format!(
-                    "You are {}{}. Type help for the commands.",
-                    clean(event, "handle"),
-                    if rated {
-                        ""
-                    } else {
-                        ", a guest: your games are unrated"
-                    }
-                )
-            }
-            "seeking" => format!(
-                "Seek {} is open: you are told when someone accepts.",
-                event.get("n").and_then(Value::as_u64).unwrap_or(0)
-            ),
-            "seeks" => list(event, "seeks", "No seeks are open.", |s| {
-                format!(
-                    "  {}. {} by {}",
-                    s.get("n").and_then(Value::as_u64).unwrap_or(0),
-                    clean(s, "game"),
-                    clean(s, "by")
-                )
-            }),
-            "who" => list(event, "players", "Nobody is online.", |p| {
-                format!("  {}: {}", clean(p, "handle"), clean(p, "doing"))
-            }),
-            "games" => list(event, "games", "No games are being played.", |g| {
-                let players: Vec<String> = g
-                    .get("players")
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
-                    .unwrap_or_default();
-                format!(
-                    "  {}. {}: {}",
-                    g.get("game").and_then(Value::as_u64).unwrap_or(0),
-                    clean(g, "kind"),
-                    players.join(" against ")
-                )
-            }),
+        let kind = text_of(event, "event");
+        if let Some(text) = lobby_event(kind, event) {
+            return text;
+        }
+        match kind {
             "start" => self.start(event),
             "move" => self.moved(event),
             "position" => self.position(event),
