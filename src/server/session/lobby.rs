@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::{After, Session, words};
 use crate::cabinet;
-use crate::server::hub::{Doing, Notice, Room, Seat, Seek, SessionId, Sitter};
+use crate::server::hub::{Doing, Notice, Room, RoomState, Seat, Seek, SessionId, Sitter};
 use crate::shell::safe;
 use crate::shell::table::Table;
 
@@ -485,6 +485,48 @@ impl Session {
         Ok(())
     }
 
+    /// The other player of an adjourned game, seated again in `other` if
+    /// online and in the lobby (`None` for a computer); or why the game
+    /// cannot resume yet.
+    fn partner(
+        &self,
+        st: &mut RoomState,
+        other: usize,
+        number: u64,
+    ) -> Result<Option<SessionId>, String> {
+        let hub = self.server.hub();
+        let found = match &st.seats[other].sitter {
+            Sitter::Computer(_) => Some(None),
+            Sitter::Person(Some(account)) => hub.session_of(*account).map(Some),
+            Sitter::Person(None) => st.seats[other]
+                .owner
+                .filter(|&id| hub.is_connected(id))
+                .map(Some),
+        };
+        let name = &st.seats[other].handle;
+        // The other player must be free to sit down: in the lobby.
+        if let Some(Some(id)) = found
+            && let Some(doing) = hub.doing_of(id)
+            && doing != Doing::Idle
+        {
+            return Err(format!(
+                "not yet: {name} is {}; game {number} resumes when both players are free",
+                words::doing(doing),
+            ));
+        }
+        let Some(id) = found else {
+            return Err(format!(
+                "not yet: game {number} resumes when both players are online, and {name} is not"
+            ));
+        };
+        if let Some(id) = id {
+            st.seats[other].session = Some(id);
+            st.seats[other].left = None;
+            st.seats[other].owner = Some(id);
+        }
+        Ok(id)
+    }
+
     /// Goes back to a game the player left, or one adjourned when both
     /// players are online.
     pub(super) fn resume(&mut self, rest: &str) -> io::Result<()> {
@@ -513,44 +555,12 @@ impl Session {
             let other = 1 - seat;
             let mut wake_other = None;
             if st.adjourned && st.seats[other].session.is_none() {
-                let hub = self.server.hub();
-                let found = match &st.seats[other].sitter {
-                    Sitter::Computer(_) => Some(None),
-                    Sitter::Person(Some(account)) => hub.session_of(*account).map(Some),
-                    Sitter::Person(None) => st.seats[other]
-                        .owner
-                        .filter(|&id| hub.is_connected(id))
-                        .map(Some),
-                };
-                // The other player must be free to sit down: in the lobby.
-                if let Some(Some(id)) = found
-                    && let Some(doing) = hub.doing_of(id)
-                    && doing != Doing::Idle
-                {
-                    let name = st.seats[other].handle.clone();
-                    drop(st);
-                    return self.refuse(&format!(
-                        "not yet: {name} is {}; game {} resumes when both players are free",
-                        words::doing(doing),
-                        room.number
-                    ));
-                }
-                match found {
-                    None => {
-                        let name = st.seats[other].handle.clone();
+                match self.partner(&mut st, other, room.number) {
+                    Ok(id) => wake_other = id,
+                    Err(why) => {
                         drop(st);
-                        return self.refuse(&format!(
-                            "not yet: game {} resumes when both players are online, and {name} is not",
-                            room.number
-                        ));
+                        return self.refuse(&why);
                     }
-                    Some(Some(id)) => {
-                        st.seats[other].session = Some(id);
-                        st.seats[other].left = None;
-                        st.seats[other].owner = Some(id);
-                        wake_other = Some(id);
-                    }
-                    Some(None) => {}
                 }
             }
             if st.adjourned {
