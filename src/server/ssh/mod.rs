@@ -309,6 +309,36 @@ impl Watch {
     }
 }
 
+/// The stream for russh and a second handle on the same socket, to shut it
+/// from here.
+fn two_handles(stream: TcpStream) -> Option<(TcpStream, std::net::TcpStream)> {
+    let std = stream.into_std().ok()?;
+    let keep = std.try_clone().ok()?;
+    Some((TcpStream::from_std(std).ok()?, keep))
+}
+
+impl Watch {
+    /// When the connection must end unless something happens first, and
+    /// why: the shutdown's grace, the time to authenticate, or idleness.
+    fn deadline(
+        &self,
+        leaving: Option<Instant>,
+        opened: Instant,
+        idle: Duration,
+    ) -> (Instant, &'static str) {
+        if let Some(at) = leaving {
+            (at, "the server is shutting down")
+        } else if !self.authenticated.load(Ordering::SeqCst) {
+            (opened + AUTH_TIME, "authentication took too long")
+        } else {
+            (
+                self.last_input() + idle,
+                "closed after too long without input",
+            )
+        }
+    }
+}
+
 /// One TCP connection, from the handshake to its end. The permit is held
 /// all the while.
 async fn connection(
@@ -320,12 +350,7 @@ async fn connection(
 ) {
     // A second handle on the socket: russh's reader may hold the stream in
     // a task of its own, so the connection is shut from here when it ends.
-    let Some((stream, socket)) = stream
-        .into_std()
-        .and_then(|s| Ok((s.try_clone()?, s)))
-        .ok()
-        .and_then(|(keep, s)| Some((TcpStream::from_std(s).ok()?, keep)))
-    else {
+    let Some((stream, socket)) = two_handles(stream) else {
         return;
     };
     let idle = server.gate().limits().idle;
@@ -361,16 +386,7 @@ async fn connection(
     let mut closing = false;
     let why = loop {
         let now = Instant::now();
-        let (deadline, why) = if let Some(at) = leaving {
-            (at, "the server is shutting down")
-        } else if !watch.authenticated.load(Ordering::SeqCst) {
-            (opened + AUTH_TIME, "authentication took too long")
-        } else {
-            (
-                watch.last_input() + idle,
-                "closed after too long without input",
-            )
-        };
+        let (deadline, why) = watch.deadline(leaving, opened, idle);
         if now >= deadline {
             break Some(why);
         }
