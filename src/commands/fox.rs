@@ -152,7 +152,11 @@ pub fn setup(args: &FoxArgs, board: Option<&str>, defaults: Defaults) -> Result<
         Some(text) => {
             let usage = |e: String| AppError::bad_value("--fox-start <SQUARE|choose>", text, e);
             let sq = board.parse_square(text).map_err(|e| usage(e.to_string()))?;
-            setup.fox_start = Some(setup.check_fox_start(sq).map_err(usage)?);
+            setup.fox_start = Some(
+                setup
+                    .check_fox_start(sq)
+                    .map_err(|e| usage(e.to_string()))?,
+            );
         }
     }
     Ok(setup)

@@ -5,6 +5,7 @@
 use std::io::{self, BufRead, Read, Write};
 
 use crate::cli::{Cli, Command, PlayArgs};
+use tallyho::engines::draughts::StoreError;
 use tallyho::games::{Computers, GameKind};
 use tallyho::shell::ask::{parse_name, same_name};
 use tallyho::shell::console::Console;
@@ -32,6 +33,13 @@ pub enum AppError {
     /// Something tallyho was asked to read is not usable (exit status 1).
     #[error("{0}")]
     Failed(String),
+    /// The game log could not be read or written (exit status 1).
+    #[error("{0}")]
+    Log(#[from] LogError),
+    /// An endgame database could not be read, written or built (exit
+    /// status 1).
+    #[error("{0}")]
+    Store(#[from] StoreError),
 }
 
 impl AppError {
@@ -48,14 +56,8 @@ impl AppError {
     pub fn status(&self) -> u8 {
         match self {
             AppError::Usage(_) => 2,
-            AppError::Io(_) | AppError::Failed(_) => 1,
+            AppError::Io(_) | AppError::Failed(_) | AppError::Log(_) | AppError::Store(_) => 1,
         }
-    }
-}
-
-impl From<LogError> for AppError {
-    fn from(e: LogError) -> AppError {
-        AppError::Failed(e.to_string())
     }
 }
 

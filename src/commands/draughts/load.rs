@@ -27,8 +27,9 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>),
         let start = if text.trim().eq_ignore_ascii_case("random") {
             Start::Random(seed)
         } else {
-            let opening = ballot::choose(text, seed)
-                .map_err(|e| AppError::bad_value("--opening <N|random>", text, safe::text(&e)))?;
+            let opening = ballot::choose(text, seed).map_err(|e| {
+                AppError::bad_value("--opening <N|random>", text, safe::text(&e.to_string()))
+            })?;
             Start::Opening(opening)
         };
         rules = rules.starting(start);

@@ -111,9 +111,7 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         }
         true
     };
-    let db = store
-        .build(pieces, rules, &mut progress)
-        .map_err(AppError::Failed)?;
+    let db = store.build(pieces, rules, &mut progress)?;
     let _ = writeln!(err);
     let path = store.path(db.max_pieces(), rules);
     println!("{}", safe::text(&path.display().to_string()));

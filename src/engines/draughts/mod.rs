@@ -8,4 +8,4 @@ pub mod session;
 pub mod store;
 
 pub use session::{Session, SharedEndgame};
-pub use store::EndgameStore;
+pub use store::{EndgameStore, StoreError};

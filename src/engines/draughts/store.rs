@@ -10,11 +10,56 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::Setup;
 use crate::games::draughts::endgame::{Endgame, LARGEST_PIECES};
+use crate::games::draughts::{Captures, Setup};
 
 /// Bytes a file may hold beyond its entries (its header and checksum).
 const HEADER_SLACK: u64 = 256;
+
+/// Why a stored database could not be read, written or built.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file or directory could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A file longer than any database of its size.
+    #[error("{}: longer than a {pieces}-piece database", path.display())]
+    TooLong {
+        /// The file.
+        path: PathBuf,
+        /// The pieces its name says.
+        pieces: u32,
+    },
+    /// A file that is not a whole database: its checksum or layout is wrong.
+    #[error("{}: {reason}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A whole database, but not the one its name says.
+    #[error("{}: holds {pieces} pieces with {captures} captures", path.display())]
+    Misnamed {
+        /// The file.
+        path: PathBuf,
+        /// The pieces it holds.
+        pieces: u32,
+        /// Its capture rule.
+        captures: Captures,
+    },
+    /// A size that cannot be built.
+    #[error("databases of {0} pieces cannot be built: from 2 to {LARGEST_PIECES}")]
+    Size(u32),
+    /// The build was stopped before it ended.
+    #[error("the build was stopped")]
+    Stopped,
+}
 
 /// A directory of endgame databases.
 #[derive(Clone, Debug)]
@@ -44,47 +89,49 @@ impl EndgameStore {
     /// The stored database of exactly `pieces` pieces: `Ok(None)` when there
     /// is none, an error when the file is unreadable, of the wrong size or
     /// damaged (its checksum does not match).
-    pub fn load(&self, pieces: u32, rules: Setup) -> Result<Option<Endgame>, String> {
+    pub fn load(&self, pieces: u32, rules: Setup) -> Result<Option<Endgame>, StoreError> {
         let path = self.path(pieces, rules);
         let file = match fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(source) => return Err(StoreError::Io { path, source }),
         };
         // Never read more than the database can hold.
         let most = Endgame::entries(pieces) as u64 + HEADER_SLACK;
         let mut bytes = Vec::new();
-        file.take(most + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if bytes.len() as u64 > most {
-            return Err(format!(
-                "{}: longer than a {pieces}-piece database",
-                path.display()
-            ));
+        if let Err(source) = file.take(most + 1).read_to_end(&mut bytes) {
+            return Err(StoreError::Io { path, source });
         }
-        let db = Endgame::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        if bytes.len() as u64 > most {
+            return Err(StoreError::TooLong { path, pieces });
+        }
+        let db = match Endgame::from_bytes(&bytes) {
+            Ok(db) => db,
+            Err(reason) => return Err(StoreError::Damaged { path, reason }),
+        };
         if db.max_pieces() != pieces || db.captures() != rules.captures {
-            return Err(format!(
-                "{}: holds {} pieces with {} captures",
-                path.display(),
-                db.max_pieces(),
-                db.captures()
-            ));
+            return Err(StoreError::Misnamed {
+                path,
+                pieces: db.max_pieces(),
+                captures: db.captures(),
+            });
         }
         Ok(Some(db))
     }
 
     /// Writes a database (whole, then renamed into place).
-    pub fn save(&self, db: &Endgame) -> Result<PathBuf, String> {
+    pub fn save(&self, db: &Endgame) -> Result<PathBuf, StoreError> {
         let rules = Setup::with_captures(db.captures());
         let path = self.path(db.max_pieces(), rules);
-        fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        fs::create_dir_all(&self.dir).map_err(|source| StoreError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
         let temp = path.with_extension(format!("part{}", std::process::id()));
         let written = fs::write(&temp, db.to_bytes()).and_then(|_| fs::rename(&temp, &path));
-        if let Err(e) = written {
+        if let Err(source) = written {
             let _ = fs::remove_file(&temp);
-            return Err(format!("{}: {e}", path.display()));
+            return Err(StoreError::Io { path, source });
         }
         Ok(path)
     }
@@ -97,14 +144,12 @@ impl EndgameStore {
         pieces: u32,
         rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Result<Endgame, String> {
+    ) -> Result<Endgame, StoreError> {
         if !(2..=LARGEST_PIECES).contains(&pieces) {
-            return Err(format!(
-                "databases of {pieces} pieces cannot be built: from 2 to {LARGEST_PIECES}"
-            ));
+            return Err(StoreError::Size(pieces));
         }
-        let db = Endgame::build_with_progress(pieces, rules, progress)
-            .ok_or_else(|| "the build was stopped".to_string())?;
+        let db =
+            Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)?;
         self.save(&db)?;
         Ok(db)
     }
@@ -116,7 +161,7 @@ impl EndgameStore {
         pieces: u32,
         rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Result<Endgame, String> {
+    ) -> Result<Endgame, StoreError> {
         match self.load(pieces, rules) {
             Ok(Some(db)) => Ok(db),
             Ok(None) | Err(_) => self.build(pieces, rules, progress),
@@ -149,7 +194,7 @@ mod tests {
         let dir = temp_dir("once");
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
-        assert_eq!(store.load(3, rules), Ok(None));
+        assert!(matches!(store.load(3, rules), Ok(None)));
         let mut calls = Vec::new();
         let built = store
             .load_or_build(3, rules, &mut |done, total| {
@@ -168,7 +213,7 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x40;
         fs::write(&path, &bytes).unwrap();
-        let err = store.load(3, rules).unwrap_err();
+        let err = store.load(3, rules).unwrap_err().to_string();
         assert!(err.contains("checksum"), "{err}");
         let again = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
         assert_eq!(again, built);
@@ -182,18 +227,30 @@ mod tests {
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
         assert_eq!(
-            store.build(6, rules, &mut |_, _| true).unwrap_err(),
+            store
+                .build(6, rules, &mut |_, _| true)
+                .unwrap_err()
+                .to_string(),
             "databases of 6 pieces cannot be built: from 2 to 5"
         );
         assert_eq!(
-            store.build(3, rules, &mut |_, _| false).unwrap_err(),
+            store
+                .build(3, rules, &mut |_, _| false)
+                .unwrap_err()
+                .to_string(),
             "the build was stopped"
         );
-        assert_eq!(store.load(3, rules), Ok(None));
+        assert!(matches!(store.load(3, rules), Ok(None)));
         // A file too long for its size is not read whole.
         fs::create_dir_all(&dir).unwrap();
         fs::write(store.path(2, rules), vec![0u8; 1 << 20]).unwrap();
-        assert!(store.load(2, rules).unwrap_err().contains("longer than"));
+        assert!(
+            store
+                .load(2, rules)
+                .unwrap_err()
+                .to_string()
+                .contains("longer than")
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -252,7 +252,7 @@ impl StartChoice<Setup> for FoxFace {
             SquareError::Syntax { .. } => text::not_a_start(line.trim(), &squares),
             e => e.to_string(),
         })?;
-        let sq = rules.check_fox_start(sq)?;
+        let sq = rules.check_fox_start(sq).map_err(|e| e.to_string())?;
         starts
             .iter()
             .position(|p| p.fox() == Some(sq))

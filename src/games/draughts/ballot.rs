@@ -272,8 +272,13 @@ pub fn find(pos: &Position) -> Option<Opening> {
     deck().find(|o| o.position() == *pos)
 }
 
+/// An `--opening` value that names no opening of the deck.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("\"{0}\" is not an opening: write a number from 1 to {DECK_SIZE}, or random")]
+pub struct UnknownOpening(pub String);
+
 /// Reads `--opening`'s value: a number from 1 to 156, or `random` (drawn with `seed`).
-pub fn choose(text: &str, seed: u64) -> Result<Opening, String> {
+pub fn choose(text: &str, seed: u64) -> Result<Opening, UnknownOpening> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("random") {
         return Ok(random(seed));
@@ -281,9 +286,7 @@ pub fn choose(text: &str, seed: u64) -> Result<Opening, String> {
     t.parse::<usize>()
         .ok()
         .and_then(Opening::new)
-        .ok_or_else(|| {
-            format!("\"{t}\" is not an opening: write a number from 1 to {DECK_SIZE}, or random")
-        })
+        .ok_or_else(|| UnknownOpening(t.to_string()))
 }
 
 #[cfg(test)]
@@ -304,7 +307,7 @@ mod tests {
         assert_eq!(choose(" 7 ", 0), Ok(Opening::new(7).unwrap()));
         assert_eq!(choose("random", 5), Ok(random(5)));
         assert_eq!(
-            choose("157", 0),
+            choose("157", 0).map_err(|e| e.to_string()),
             Err("\"157\" is not an opening: write a number from 1 to 156, or random".to_string())
         );
         assert_eq!(Opening::new(4).unwrap().to_string(), "#4 9-13 22-18 6-9");

@@ -7,27 +7,31 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::fen;
 use super::moves::Move;
 use super::position::Position;
 use super::rules::{Captures, Setup};
+use super::{DataError, fen};
 
 /// The book's text.
 const BOOK: &str = include_str!("../../../data/draughts_book.txt");
 
 /// Reads a book: `FEN MOVE` a line, `#` comments. Lines that do not parse
 /// are errors.
-pub fn parse(text: &str) -> Result<HashMap<Position, String>, String> {
+pub fn parse(text: &str) -> Result<HashMap<Position, String>, DataError> {
     let mut book = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let (f, m) = line
-            .rsplit_once(' ')
-            .ok_or_else(|| format!("line {}: expected FEN MOVE", n + 1))?;
-        let pos = fen::parse(f.trim()).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let (f, m) = line.rsplit_once(' ').ok_or_else(|| DataError::Line {
+            line: n + 1,
+            reason: "expected FEN MOVE".to_string(),
+        })?;
+        let pos = fen::parse(f.trim()).map_err(|e| DataError::Line {
+            line: n + 1,
+            reason: e.to_string(),
+        })?;
         book.insert(pos, m.to_string());
     }
     Ok(book)

@@ -12,6 +12,7 @@
 
 use std::sync::OnceLock;
 
+use super::DataError;
 use super::bitboard::{Bits, Dir, row, step};
 use super::position::{Position, Side};
 
@@ -284,7 +285,7 @@ pub fn weights() -> &'static Weights {
 
 /// Reads a weights file: a line `NAME OPENING ENDGAME` for every term, in
 /// any order; `#` starts a comment.
-pub fn parse_weights(text: &str) -> Result<Weights, String> {
+pub fn parse_weights(text: &str) -> Result<Weights, DataError> {
     let mut w = [[0; 2]; TERMS];
     let mut seen = [false; TERMS];
     let names: Vec<String> = (0..TERMS).map(term_name).collect();
@@ -295,23 +296,32 @@ pub fn parse_weights(text: &str) -> Result<Weights, String> {
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let [name, a, b] = words[..] else {
-            return Err(format!("line {}: expected NAME OPENING ENDGAME", n + 1));
+            return Err(DataError::Line {
+                line: n + 1,
+                reason: "expected NAME OPENING ENDGAME".to_string(),
+            });
         };
         let i = names
             .iter()
             .position(|t| t == name)
-            .ok_or_else(|| format!("line {}: no term named {name}", n + 1))?;
+            .ok_or_else(|| DataError::Line {
+                line: n + 1,
+                reason: format!("no term named {name}"),
+            })?;
         let num = |t: &str| {
             t.parse::<i32>()
                 .ok()
                 .filter(|v| v.abs() <= 10_000)
-                .ok_or_else(|| format!("line {}: {t} is not a weight", n + 1))
+                .ok_or_else(|| DataError::Line {
+                    line: n + 1,
+                    reason: format!("{t} is not a weight"),
+                })
         };
         w[i] = [num(a)?, num(b)?];
         seen[i] = true;
     }
     match seen.iter().position(|&s| !s) {
-        Some(i) => Err(format!("no weight for {}", term_name(i))),
+        Some(i) => Err(DataError::Missing(format!("weight for {}", term_name(i)))),
         None => Ok(w),
     }
 }
@@ -402,7 +412,7 @@ mod tests {
         let w = parse_weights(text).unwrap();
         assert_eq!(parse_weights(&format_weights(&w)), Ok(w));
         assert_eq!(
-            parse_weights("man1 1 2"),
+            parse_weights("man1 1 2").map_err(|e| e.to_string()),
             Err("no weight for man2".to_string())
         );
         // A man is worth about a man in the opening.

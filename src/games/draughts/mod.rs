@@ -50,6 +50,22 @@ pub mod tt;
 pub mod zobrist;
 
 pub use analysis::{Analysis, analyse};
+
+/// Why a committed data file (the weights, the book) does not read.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum DataError {
+    /// A line that does not read: its number, from 1, and why.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Something the file must hold and does not.
+    #[error("no {0}")]
+    Missing(String),
+}
 pub use endgame::{Endgame, Exact};
 pub use fen::FenError;
 pub use moves::Move;

@@ -17,4 +17,4 @@ pub use position::{
     Side,
 };
 pub use refusal::Refusal;
-pub use rules::Setup;
+pub use rules::{FoxStartError, Setup};

@@ -8,6 +8,19 @@ use super::position::{Move, PlacementError, Position, Rules, Side};
 use crate::games::names::UnknownChoice;
 use crate::games::{self, Advice, Deadline, Outcome, Verdict};
 
+/// A fox start square that is not on the board's top row of dark squares.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error(
+    "the fox cannot start on {square}: it starts on a dark square of the top row ({})",
+    self.choices.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+)]
+pub struct FoxStartError {
+    /// The square asked for.
+    pub square: Square,
+    /// The squares the fox may start on.
+    pub choices: Vec<Square>,
+}
+
 /// Why a log's Fox and Hounds setup was refused.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
@@ -55,15 +68,15 @@ impl Setup {
     }
 
     /// Checks a fox start square for this board.
-    pub fn check_fox_start(&self, sq: Square) -> Result<Square, String> {
-        if self.fox_choices().contains(&sq) {
+    pub fn check_fox_start(&self, sq: Square) -> Result<Square, FoxStartError> {
+        let choices = self.fox_choices();
+        if choices.contains(&sq) {
             Ok(sq)
         } else {
-            let names: Vec<String> = self.fox_choices().iter().map(|s| s.to_string()).collect();
-            Err(format!(
-                "the fox cannot start on {sq}: it starts on a dark square of the top row ({})",
-                names.join(", ")
-            ))
+            Err(FoxStartError {
+                square: sq,
+                choices,
+            })
         }
     }
 
