@@ -15,6 +15,7 @@ use tallyho::games::fox::{Board, Position, Rules, Setup, Side};
 use tallyho::games::{FoxFlow, GameKind};
 use tallyho::shell::console::{Console, Look};
 use tallyho::shell::log::Keeper;
+use tallyho::shell::signals;
 
 /// Runs a fox command: `flow` is `None` for the coursework's flow.
 pub fn run(flow: Option<&FoxCommand>, options: &Options) -> Result<Ending, AppError> {
@@ -89,7 +90,7 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
         delay_ms: play
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
-        log: Keeper::open(super::log::log(&options.log))?,
+        log: Keeper::open(super::log::log(&options.log))?.holding(signals::writing),
     };
     let finished = classic::run(console, &classic)?;
     Ok(super::script_status(console, play.games, finished))

@@ -141,7 +141,7 @@ pub fn replay(options: &Options, number: u64) -> Result<Ending, AppError> {
     };
     match result {
         Ok(()) => Ok(Ending::Clean),
-        Err(ReplayError::Damaged(why)) => Err(damaged(why)),
+        Err(ReplayError::Damaged(why)) => Err(damaged(why.to_string())),
         Err(ReplayError::Io(e)) => Err(AppError::Io(e)),
     }
 }

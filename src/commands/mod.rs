@@ -13,6 +13,7 @@ use tallyho::shell::face::Face;
 use tallyho::shell::log::{Keeper, LogError, TableError};
 use tallyho::shell::matchplay::{self, Options};
 use tallyho::shell::safe;
+use tallyho::shell::signals;
 
 pub mod draughts;
 pub mod fish;
@@ -198,7 +199,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
         think_ms: play.think,
-        log: Keeper::open(log::log(&cli.log))?,
+        log: Keeper::open(log::log(&cli.log))?.holding(signals::writing),
     };
     let finished = matchplay::run(&mut console, face, &options)?;
     Ok(script_status(&console, play.games, finished))

@@ -137,8 +137,8 @@ impl From<RebuildError> for String {
 /// Why a record cannot be replayed.
 #[derive(Debug)]
 pub enum ReplayError {
-    /// The record does not make a legal game; the sentence says where.
-    Damaged(String),
+    /// The record does not make a legal game; the reason says where.
+    Damaged(RebuildError),
     /// The terminal or pipe failed.
     Io(io::Error),
 }
@@ -151,7 +151,7 @@ impl From<io::Error> for ReplayError {
 
 impl From<RebuildError> for ReplayError {
     fn from(e: RebuildError) -> ReplayError {
-        ReplayError::Damaged(e.to_string())
+        ReplayError::Damaged(e)
     }
 }
 

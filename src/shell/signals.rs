@@ -97,9 +97,9 @@ static LEAVING: AtomicBool = AtomicBool::new(false);
 /// Holds off a signal's exit while a record is written. Once a signal is
 /// leaving, no new record starts: the caller waits for the exit instead, so
 /// a session never outruns the signal to a clean end of its own.
-pub fn writing() -> MutexGuard<'static, ()> {
+pub fn writing() -> Option<MutexGuard<'static, ()>> {
     hold_if_leaving();
-    WRITING.lock().unwrap_or_else(|e| e.into_inner())
+    Some(WRITING.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Waits for the exit a signal has begun, if it has: for the end of a

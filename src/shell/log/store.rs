@@ -14,11 +14,12 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use super::record::{Record, is_blank, number_of, parse_record};
 use super::warn;
-use crate::shell::{safe, signals};
+use crate::shell::safe;
 
 /// The longest line read as a record; longer lines are damage.
 const MAX_RECORD: usize = 1 << 20;
@@ -521,16 +522,33 @@ impl Kept {
     }
 }
 
+/// What a keeper holds while it writes a record: in the binary, the
+/// process's guard against a signal's exit ([`crate::shell::signals::writing`]),
+/// handed in by `main`; elsewhere nothing.
+pub type Hold = fn() -> Option<MutexGuard<'static, ()>>;
+
 /// Where finished games go during a session, and the warnings when they cannot.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Keeper {
     log: Option<Log>,
+    hold: Hold,
+}
+
+impl Default for Keeper {
+    fn default() -> Keeper {
+        Keeper::new(None)
+    }
 }
 
 impl Keeper {
     /// Keeps games in `log`, or nowhere.
     pub fn new(log: Option<Log>) -> Keeper {
-        Keeper { log }
+        Keeper { log, hold: || None }
+    }
+
+    /// Holds `hold` while each record is written.
+    pub fn holding(self, hold: Hold) -> Keeper {
+        Keeper { hold, ..self }
     }
 
     /// Keeps games in `log`, or nowhere, refusing at once a log whose
@@ -539,7 +557,7 @@ impl Keeper {
         if let Some(log) = &log {
             log.check_folder()?;
         }
-        Ok(Keeper { log })
+        Ok(Keeper::new(log))
     }
 
     /// The log, if games are kept.
@@ -560,7 +578,7 @@ impl Keeper {
     pub fn keep_then(&self, record: &Record, then: impl FnOnce(&Kept)) -> Kept {
         // A signal that ends the session waits for this game to be kept, or
         // said lost: the wait for another program's lock is bounded.
-        let _writing = signals::writing();
+        let _writing = (self.hold)();
         let kept = match &self.log {
             None => Kept::Off,
             Some(log) => {
