@@ -4,28 +4,18 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use predicates::prelude::*;
-use tallyho::games::Rules;
-use tallyho::games::draughts::{GameResult, Position, Setup, ballot, fen, pdn, perft};
+
+mod draughts_common;
+
+use draughts_common::tallyho;
 
 /// A folder of its own for one test.
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-draughts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    draughts_common::folder("draughts", name)
 }
-
-/// The binary with a private home and the given game log.
-fn tallyho(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
-    cmd.env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TALLYHO_HISTORY", home.join("history.jsonl"));
-    cmd
-}
+use predicates::prelude::*;
+use tallyho::games::Rules;
+use tallyho::games::draughts::{GameResult, Position, Setup, ballot, fen, pdn, perft};
 
 fn stdout(cmd: &mut Command) -> String {
     let out = cmd.output().expect("ran");

@@ -2,27 +2,11 @@
 //! optional captures, and a new ballot opening for each game of
 //! `--opening random`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
+mod draughts_common;
 
-/// A folder of its own for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-export-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The binary with a private home and game log.
-fn tallyho(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
-    cmd.env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TALLYHO_HISTORY", home.join("history.jsonl"))
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
-}
+use draughts_common::{exported, folder, tallyho};
 
 /// Plays `games` games between two people, each resigning at once.
 fn resign_games(home: &Path, games: u32, extra: &[&str]) -> String {
@@ -45,18 +29,9 @@ fn resign_games(home: &Path, games: u32, extra: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn exported(home: &Path) -> String {
-    let out = tallyho(home)
-        .args(["history", "--pdn"])
-        .output()
-        .expect("ran");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
 #[test]
 fn the_seven_tag_roster_is_written_whole() {
-    let home = folder("roster");
+    let home = folder("export", "roster");
     resign_games(&home, 1, &[]);
     let text = exported(&home);
     let tags: Vec<&str> = text
@@ -78,7 +53,7 @@ fn the_seven_tag_roster_is_written_whole() {
 
 #[test]
 fn a_game_with_optional_captures_says_so() {
-    let home = folder("optional");
+    let home = folder("export", "optional");
     resign_games(&home, 1, &["--captures", "optional"]);
     let text = exported(&home);
     assert!(
@@ -89,7 +64,7 @@ fn a_game_with_optional_captures_says_so() {
 
 #[test]
 fn a_random_opening_is_drawn_for_each_game() {
-    let home = folder("random");
+    let home = folder("export", "random");
     let shown = resign_games(&home, 4, &["--opening", "random"]);
     let text = exported(&home);
     let openings: Vec<&str> = text

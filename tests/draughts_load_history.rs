@@ -4,63 +4,10 @@
 //! written out as PDN carries the loaded game's tags and moves.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+mod draughts_common;
 
-use assert_cmd::Command;
+use draughts_common::{exported, folder, play};
 use tallyho::games::draughts::{PdnGame, Position, Setup, fen, pdn};
-
-/// A folder of its own for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-load-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The binary with a private home and game log.
-fn tallyho(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
-    cmd.env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TALLYHO_HISTORY", home.join("history.jsonl"))
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
-}
-
-/// Plays the game in `file` between two people typing `input`; the status
-/// and what was shown, stdout then stderr.
-fn play(home: &Path, file: &Path, input: &str) -> (Option<i32>, String, String) {
-    let out = tallyho(home)
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "Ann,Bob",
-            "--games",
-            "1",
-        ])
-        .arg("--load")
-        .arg(file)
-        .write_stdin(input)
-        .output()
-        .expect("ran");
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
-
-/// The log's games as PDN.
-fn exported(home: &Path) -> String {
-    let out = tallyho(home)
-        .args(["history", "--pdn"])
-        .output()
-        .expect("ran");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
-}
 
 /// Two kings each walking about: a game of `plies` quiet plies in which no
 /// position comes twice and no capture is ever on.
@@ -109,7 +56,7 @@ const SHUFFLE: &str = "[Event \"Shuffle\"]\n[Site \"Leeds\"]\n[Round \"3\"]\n\
 
 #[test]
 fn earlier_positions_of_a_loaded_game_count_toward_a_repetition() {
-    let home = folder("repetition");
+    let home = folder("load", "repetition");
     let file = home.join("shuffle.pdn");
     // The start has come round twice: one more time round draws.
     std::fs::write(
@@ -117,7 +64,7 @@ fn earlier_positions_of_a_loaded_game_count_toward_a_repetition() {
         format!("{SHUFFLE}1. 1-5 32-27 2. 5-1 27-32 3. 1-5 32-27 *\n"),
     )
     .unwrap();
-    let (status, shown, _) = play(&home, &file, "5-1\n27-32\n");
+    let (status, shown, _) = play(&home, Some(&file), "5-1\n27-32\n");
     assert_eq!(status, Some(0), "{shown}");
     // The move numbers go on from the loaded game's six plies.
     assert!(shown.contains("7. Ann moved 5-1."), "{shown}");
@@ -151,10 +98,10 @@ fn earlier_positions_of_a_loaded_game_count_toward_a_repetition() {
 
 #[test]
 fn undo_never_takes_back_a_loaded_games_moves() {
-    let home = folder("undo");
+    let home = folder("load", "undo");
     let file = home.join("shuffle.pdn");
     std::fs::write(&file, format!("{SHUFFLE}1. 1-5 32-27 *\n")).unwrap();
-    let (status, shown, _) = play(&home, &file, "undo\nquit\n");
+    let (status, shown, _) = play(&home, Some(&file), "undo\nquit\n");
     assert_eq!(status, Some(4), "{shown}");
     assert!(
         shown.contains("There is no move of yours to take back."),
@@ -165,7 +112,7 @@ fn undo_never_takes_back_a_loaded_games_moves() {
 
 #[test]
 fn the_forty_move_count_goes_on_from_a_loaded_game() {
-    let home = folder("forty");
+    let home = folder("load", "forty");
     let game = wandering(79);
     let file = home.join("wander.pdn");
     std::fs::write(&file, pdn::write(&game)).unwrap();
@@ -179,7 +126,7 @@ fn the_forty_move_count_goes_on_from_a_loaded_game() {
             !m.is_capture() && !game.positions().contains(&next)
         })
         .expect("a quiet move");
-    let (status, shown, _) = play(&home, &file, &format!("{last}\n"));
+    let (status, shown, _) = play(&home, Some(&file), &format!("{last}\n"));
     assert_eq!(status, Some(0), "{shown}");
     assert!(shown.contains(&format!("80. Bob moved {last}.")), "{shown}");
     assert!(
@@ -190,11 +137,11 @@ fn the_forty_move_count_goes_on_from_a_loaded_game() {
 
 #[test]
 fn a_loaded_game_already_over_is_refused_with_its_result() {
-    let home = folder("over");
+    let home = folder("load", "over");
     let refused = |name: &str, text: &str| {
         let file = home.join(name);
         std::fs::write(&file, text).unwrap();
-        let (status, shown, why) = play(&home, &file, "");
+        let (status, shown, why) = play(&home, Some(&file), "");
         assert_eq!(status, Some(2), "{why}");
         assert!(shown.is_empty(), "{shown}");
         why
@@ -228,6 +175,6 @@ fn a_loaded_game_already_over_is_refused_with_its_result() {
     // The same game one move short of its end loads.
     let file = home.join("short.pdn");
     std::fs::write(&file, pdn::write(&wandering(79))).unwrap();
-    let (status, _, why) = play(&home, &file, "quit\n");
+    let (status, _, why) = play(&home, Some(&file), "quit\n");
     assert_eq!(status, Some(4), "{why}");
 }

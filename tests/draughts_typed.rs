@@ -3,50 +3,13 @@
 //! plain move, full-width digits, and PDN files with CR line ends or a
 //! Unicode ellipsis after a move number.
 
-use std::path::{Path, PathBuf};
+mod draughts_common;
 
-use assert_cmd::Command;
-
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-typed-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Two people play `input`, from `file` if given: status, stdout, stderr.
-fn play(home: &Path, file: Option<&Path>, input: &str) -> (Option<i32>, String, String) {
-    let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
-    cmd.env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TALLYHO_HISTORY", home.join("history.jsonl"))
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "Ann,Bob",
-            "--games",
-            "1",
-        ]);
-    if let Some(file) = file {
-        cmd.arg("--load").arg(file);
-    }
-    let out = cmd
-        .write_stdin(input)
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .expect("ran");
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+use draughts_common::{folder, play};
 
 #[test]
 fn a_whole_path_typed_at_a_jump_prompt_is_not_glued_on() {
-    let home = folder("jump");
+    let home = folder("typed", "jump");
     let file = home.join("two.pdn");
     std::fs::write(&file, "[FEN \"B:W6,14,15:B1\"]\n*\n").unwrap();
     let (_, shown, _) = play(&home, Some(&file), "1x10x21\n1x10x17\nquit\n");
@@ -61,7 +24,7 @@ fn a_whole_path_typed_at_a_jump_prompt_is_not_glued_on() {
 
 #[test]
 fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
-    let home = folder("marks");
+    let home = folder("typed", "marks");
     let (_, shown, _) = play(&home, None, "11x15\n１１-１５\nquit\n");
     assert!(
         shown.contains("An x is for a capture, but 11-15 is a plain move: type 11-15."),
@@ -75,7 +38,7 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
 
 #[test]
 fn files_with_cr_line_ends_or_an_ellipsis_load() {
-    let home = folder("files");
+    let home = folder("typed", "files");
     let mac = home.join("mac.pdn");
     std::fs::write(
         &mac,
@@ -96,7 +59,7 @@ fn files_with_cr_line_ends_or_an_ellipsis_load() {
 
 #[test]
 fn a_second_fen_and_moves_after_the_result_are_refused_as_such() {
-    let home = folder("refused");
+    let home = folder("typed", "refused");
     let two = home.join("two.pdn");
     std::fs::write(&two, "[FEN \"W:W22:B18\"]\n[FEN \"B:W22:B18\"]\n*\n").unwrap();
     let (status, _, why) = play(&home, Some(&two), "");
