@@ -7,6 +7,7 @@ pub mod clock;
 pub mod console;
 pub mod date;
 pub mod face;
+pub mod lines;
 pub mod log;
 pub mod matchplay;
 pub mod replay;

@@ -23,6 +23,7 @@ use crate::engines::draughts::store::EndgameStore;
 use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::{Level, Perft, Player, Position, Setup, fen, notation};
+use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
 /// The longest line read, in bytes: room for a game of several hundred moves.
@@ -190,9 +191,8 @@ enum Reply {
 pub fn run(input: impl BufRead, mut output: impl Write, config: Config) -> io::Result<()> {
     let mut input = input;
     let mut state = State::new(config);
-    let mut buf = Vec::new();
     loop {
-        let line = match read_line(&mut input, &mut buf)? {
+        let line = match read_line(&mut input)? {
             None => return Ok(()),
             Some(Ok(line)) => line,
             Some(Err(e)) => {
@@ -215,54 +215,19 @@ pub fn run(input: impl BufRead, mut output: impl Write, config: Config) -> io::R
 
 /// One line, without its end; `None` at the end of the input; an error for
 /// a line too long or not UTF-8 (the line is read to its end and dropped).
-fn read_line(
-    input: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-) -> io::Result<Option<Result<String, String>>> {
-    buf.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            if !any {
-                return Ok(None);
-            }
-            break;
-        }
-        any = true;
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], Some(i + 1)),
-            None => (chunk, None),
-        };
-        if !too_long {
-            if buf.len() + part.len() > MAX_LINE {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
-        let used = done.unwrap_or(chunk.len());
-        input.consume(used);
-        if done.is_some() {
-            break;
-        }
-    }
-    if too_long {
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<Result<String, String>>> {
+    let Some(line) = read_capped(input, MAX_LINE, Ends::Lf)? else {
+        return Ok(None);
+    };
+    let Some(mut bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(format!("line longer than {MAX_LINE} bytes"))));
+    };
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
     }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Some(match std::str::from_utf8(buf) {
-        Ok(s) => Ok(s.to_string()),
-        Err(_) => Err("line is not UTF-8".to_string()),
-    }))
+    Ok(Some(
+        String::from_utf8(bytes).map_err(|_| "line is not UTF-8".to_string()),
+    ))
 }
 
 fn error(text: impl AsRef<str>) -> Reply {

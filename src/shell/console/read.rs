@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{BadLine, Reply};
+use crate::shell::lines::{self, Ends};
 
 /// The terminal's width in columns, if stdout is a terminal.
 pub fn terminal_columns() -> Option<usize> {
@@ -67,52 +68,13 @@ impl io::Read for WatchedStdin {
     }
 }
 
-/// Reads one line without its line ending, keeping at most `cap` bytes of it
-/// (plus one, to tell it was longer) and skipping the rest; also returns its
-/// whole length. `None` at end of input.
+/// Reads one line without its line ending (LF, CRLF or a lone CR), keeping
+/// at most `cap` bytes of it (plus one, to tell it was longer) and skipping
+/// the rest; also returns its whole length. `None` at end of input.
 pub(super) fn read_capped(
     input: &mut dyn BufRead,
     cap: usize,
 ) -> io::Result<Option<(Vec<u8>, usize)>> {
-    let mut kept = Vec::new();
-    let mut total = 0;
-    let mut started = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(started.then_some((kept, total)));
-        }
-        started = true;
-        // LF, CRLF and a lone CR (old Macintosh files) all end a line.
-        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
-        let line = &buf[..end.unwrap_or(buf.len())];
-        let room = (cap + 1).saturating_sub(kept.len());
-        kept.extend_from_slice(&line[..line.len().min(room)]);
-        total += line.len();
-        let ending = end.map(|i| buf[i]);
-        let used = end.map_or(buf.len(), |i| i + 1);
-        input.consume(used);
-        match ending {
-            Some(b'\r') => {
-                // The LF of a CRLF belongs to this line's ending.
-                let next = loop {
-                    match input.fill_buf() {
-                        Ok(buf) => break buf.first().copied(),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(e) => return Err(e),
-                    }
-                };
-                if next == Some(b'\n') {
-                    input.consume(1);
-                }
-                return Ok(Some((kept, total)));
-            }
-            Some(_) => return Ok(Some((kept, total))),
-            None => {}
-        }
-    }
+    let line = lines::read_capped(input, cap, Ends::AnyNewline)?;
+    Ok(line.map(|l| (l.kept, l.length)))
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::record::{Record, is_blank, number_of, parse_record};
 use super::warn;
+use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
 /// The longest line read as a record; longer lines are damage.
@@ -467,35 +468,11 @@ impl Records {
 type Line = Option<(Option<Vec<u8>>, bool)>;
 
 fn read_line(input: &mut impl BufRead, cap: usize) -> io::Result<Line> {
-    let mut kept = Vec::new();
-    let mut too_long = false;
-    let mut started = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(started.then(|| ((!too_long).then_some(kept), false)));
-        }
-        started = true;
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let piece = &buf[..newline.unwrap_or(buf.len())];
-        if !too_long {
-            if kept.len() + piece.len() > cap {
-                too_long = true;
-                kept = Vec::new();
-            } else {
-                kept.extend_from_slice(piece);
-            }
-        }
-        let used = newline.map_or(buf.len(), |i| i + 1);
-        input.consume(used);
-        if newline.is_some() {
-            return Ok(Some(((!too_long).then_some(kept), true)));
-        }
-    }
+    let line = read_capped(input, cap, Ends::Lf)?;
+    Ok(line.map(|l| {
+        let ended = l.ended;
+        (l.whole(cap), ended)
+    }))
 }
 
 /// What became of a finished game given to a [`Keeper`].

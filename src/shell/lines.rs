@@ -1,0 +1,139 @@
+//! The one capped line reader, for every input read a line at a time: a
+//! script's lines at the console, the game log's records and the engine
+//! mode's commands. A line longer than its cap is read to its end but never
+//! kept whole, so no input can make a line grow without bound.
+
+use std::io::{self, BufRead};
+
+/// What ends a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ends {
+    /// LF alone; a CR before it is the line's own (a program strips it).
+    Lf,
+    /// LF, CRLF, or a lone CR (old Macintosh files).
+    AnyNewline,
+}
+
+/// A line read with a cap.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Capped {
+    /// The line's first bytes, without its ending: all of it when it is no
+    /// longer than the cap, else the cap and one byte more (to tell).
+    pub kept: Vec<u8>,
+    /// The line's whole length in bytes, without its ending.
+    pub length: usize,
+    /// Whether an ending was read (not so for a last line cut short).
+    pub ended: bool,
+}
+
+impl Capped {
+    /// The whole line, if it is no longer than `cap`.
+    pub fn whole(self, cap: usize) -> Option<Vec<u8>> {
+        (self.length <= cap).then_some(self.kept)
+    }
+}
+
+/// Reads one line, keeping at most `cap` bytes of it and one more; `None`
+/// at the end of the input.
+pub fn read_capped<R: BufRead + ?Sized>(
+    input: &mut R,
+    cap: usize,
+    ends: Ends,
+) -> io::Result<Option<Capped>> {
+    let mut line = Capped {
+        kept: Vec::new(),
+        length: 0,
+        ended: false,
+    };
+    let mut started = false;
+    loop {
+        let buf = filled(input)?;
+        if buf.is_empty() {
+            return Ok(started.then_some(line));
+        }
+        started = true;
+        let end = buf
+            .iter()
+            .position(|&b| b == b'\n' || (b == b'\r' && ends == Ends::AnyNewline));
+        let part = &buf[..end.unwrap_or(buf.len())];
+        let room = (cap + 1).saturating_sub(line.kept.len());
+        line.kept.extend_from_slice(&part[..part.len().min(room)]);
+        line.length += part.len();
+        let ending = end.map(|i| buf[i]);
+        let used = end.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if let Some(ending) = ending {
+            // The LF of a CRLF belongs to this line's ending.
+            if ending == b'\r' && filled(input)?.first() == Some(&b'\n') {
+                input.consume(1);
+            }
+            line.ended = true;
+            return Ok(Some(line));
+        }
+    }
+}
+
+/// The input's buffer, filled again if empty, through interruptions; empty
+/// at the end of the input. (The buffer is asked for twice, as the borrow
+/// checker cannot yet see a loop return it: the second time it is already
+/// filled, and nothing is read again.)
+fn filled<R: BufRead + ?Sized>(input: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Ok([]) => return Ok(&[]),
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    input.fill_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &[u8], cap: usize, ends: Ends) -> Vec<(Vec<u8>, usize, bool)> {
+        let mut input = text;
+        let mut out = Vec::new();
+        while let Some(c) = read_capped(&mut input, cap, ends).expect("read") {
+            out.push((c.kept, c.length, c.ended));
+        }
+        out
+    }
+
+    #[test]
+    fn lines_end_as_asked_and_long_ones_are_cut() {
+        let text = b"ab\r\ncd\ref\nlonger line\nlast";
+        assert_eq!(
+            lines(text, 5, Ends::Lf),
+            [
+                (b"ab\r".to_vec(), 3, true),
+                (b"cd\ref".to_vec(), 5, true),
+                (b"longer".to_vec(), 11, true),
+                (b"last".to_vec(), 4, false),
+            ]
+        );
+        assert_eq!(
+            lines(text, 5, Ends::AnyNewline),
+            [
+                (b"ab".to_vec(), 2, true),
+                (b"cd".to_vec(), 2, true),
+                (b"ef".to_vec(), 2, true),
+                (b"longer".to_vec(), 11, true),
+                (b"last".to_vec(), 4, false),
+            ]
+        );
+        assert!(lines(b"", 5, Ends::Lf).is_empty());
+        assert_eq!(lines(b"\n", 5, Ends::Lf), [(Vec::new(), 0, true)]);
+    }
+
+    #[test]
+    fn a_huge_line_keeps_only_its_cap() {
+        let huge = vec![b'x'; 1 << 20];
+        let got = lines(&huge, 16, Ends::Lf);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0.len(), 17);
+        assert_eq!(got[0].1, 1 << 20);
+    }
+}
