@@ -11,11 +11,7 @@ pub fn list<T: ToString>(items: &[T]) -> String {
 
 /// A list of choices ending in "or": `6, 8 or 13`.
 pub fn list_or<T: ToString>(items: &[T]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} or {}", list(rest), last.to_string()),
-    }
+    crate::games::or_list(items.iter().map(ToString::to_string))
 }
 
 /// Help at a menu.

@@ -8,6 +8,7 @@ use super::moves::Move;
 use super::position::{Piece, Position};
 use super::rules::Setup;
 use super::square::{PdnSquare, PdnSquareError};
+use crate::games::or_list;
 
 /// Why some text is not a legal move here.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -55,11 +56,6 @@ pub enum MoveError {
     },
 }
 
-/// `a`, `a or b`, `a, b or c`.
-pub fn or_list(moves: &[Move]) -> String {
-    crate::games::names::or_list(moves)
-}
-
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -77,17 +73,17 @@ impl fmt::Display for MoveError {
                 piece.side().other()
             ),
             MoveError::CaptureCompulsory { captures } => {
-                write!(f, "a capture is compulsory: {}", or_list(captures))
+                write!(f, "a capture is compulsory: {}", or_list(captures.iter()))
             }
             MoveError::Unfinished { text, options } => write!(
                 f,
                 "{text} is not finished: the jump must go on, as {}",
-                or_list(options)
+                or_list(options.iter())
             ),
             MoveError::Ambiguous { text, options } => write!(
                 f,
                 "{text} could be {}: name every landing",
-                or_list(options)
+                or_list(options.iter())
             ),
             MoveError::Illegal {
                 text,
@@ -103,7 +99,7 @@ impl fmt::Display for MoveError {
                     write!(
                         f,
                         "{text} is not a legal move: the piece on {from} can play {}",
-                        or_list(options)
+                        or_list(options.iter())
                     )
                 }
             }
