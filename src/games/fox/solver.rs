@@ -40,7 +40,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::board::{Board, MAX_SIDE};
+use super::board::{Board, MAX_SIDE, Square};
 use super::general;
 use super::position::{FOX_STEPS, HOUND_STEPS, Move, Position, Rules, Side};
 
@@ -286,95 +286,31 @@ struct Geometry {
 
 impl Geometry {
     fn new(board: Board, rules: Rules) -> Geometry {
-        let squares: Vec<_> = (0..board.height())
-            .flat_map(|row| board.dark_squares_of_row(row))
-            .collect();
+        let squares = dark_squares(board);
         let dark = squares.len();
         let k = board.hound_count();
         debug_assert!(dark <= 32 && k <= 4 && MAX_SIDE == 8);
-        let mut number = [OFF; 64];
-        for (i, sq) in squares.iter().enumerate() {
-            number[sq.index() as usize] = i as u8;
-        }
-        let steps = |sq, list: &[(i8, i8)]| {
-            list.iter()
-                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
-                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
-        };
-        let fox_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
-        let hound_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &HOUND_STEPS)).collect();
-        let cone: Vec<u32> = squares
-            .iter()
-            .map(|h| {
-                squares
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.row() >= h.row() && s.col().abs_diff(h.col()) <= s.row() - h.row()
-                    })
-                    .fold(0, |mask, (i, _)| mask | 1 << i)
-            })
-            .collect();
+        let number = numbering(&squares);
+        let fox_steps = step_masks(board, &squares, &number, &FOX_STEPS);
+        let hound_steps = step_masks(board, &squares, &number, &HOUND_STEPS);
         let row: Vec<u8> = squares.iter().map(|sq| sq.row()).collect();
-        let mask_where = |keep: &dyn Fn(usize) -> bool| {
-            (0..dark)
-                .filter(|&i| keep(i))
-                .fold(0u32, |mask, i| mask | 1 << i)
-        };
-        let all = mask_where(&|_| true);
-        let even_rows = mask_where(&|i| row[i].is_multiple_of(2));
-        let row_one = mask_where(&|i| row[i] == 0);
+        let all = mask_where(dark, |_| true);
+        let even_rows = mask_where(dark, |i| row[i].is_multiple_of(2));
+        let row_one = mask_where(dark, |i| row[i] == 0);
         let mut lane = [0; 32];
         for (i, sq) in squares.iter().enumerate() {
             lane[i] = (sq.row() / 2) * (board.width() / 2) + sq.col() / 2;
         }
-        let mut binom = [[0u32; 5]; 33];
-        for n in 0..33 {
-            binom[n][0] = 1;
-            for r in 1..5 {
-                binom[n][r] = if n == 0 {
-                    0
-                } else {
-                    binom[n - 1][r - 1] + binom[n - 1][r]
-                };
-            }
-        }
+        let binom = binomials();
         let count = binom[dark][k] as usize;
-        let row_sum = |mask: u32| {
+        let colex = subsets(dark, k);
+        debug_assert_eq!(colex.len(), count);
+        let top = k * (usize::from(board.height()) - 1);
+        let (levels, sets, by_rank) = by_row_sum(&colex, top, |mask| {
             bits(mask)
                 .map(|h| usize::from(row[h as usize]))
                 .sum::<usize>()
-        };
-        // Gosper's hack walks the k-sets in colex order, which is increasing mask order.
-        let mut colex = Vec::with_capacity(count);
-        let mut set = (1u64 << k) - 1;
-        while set < 1 << dark {
-            colex.push(set as u32);
-            let low = set & set.wrapping_neg();
-            let next = set + low;
-            set = (((next ^ set) >> 2) / low) | next;
-        }
-        debug_assert_eq!(colex.len(), count);
-        // A counting sort by row sum.
-        let top = k * (usize::from(board.height()) - 1);
-        let mut levels = vec![0u32; top + 2];
-        for &mask in &colex {
-            levels[row_sum(mask) + 1] += 1;
-        }
-        for s in 1..levels.len() {
-            levels[s] += levels[s - 1];
-        }
-        let mut next = levels.clone();
-        let mut sets = vec![0; count];
-        let by_rank: Vec<u32> = colex
-            .iter()
-            .map(|&mask| {
-                let slot = &mut next[row_sum(mask)];
-                sets[*slot as usize] = mask;
-                *slot += 1;
-                *slot - 1
-            })
-            .collect();
+        });
         let mut geo = Geometry {
             board,
             row_one_wins: rules.row_one_wins(),
@@ -397,42 +333,50 @@ impl Geometry {
         geo.lane_steps = (0..dark)
             .map(|i| geo.lanes(geo.fox_steps[i], row[i] % 2 == 1))
             .collect();
-        // The squares next to any of a set, a shift of the square numbers
-        // per direction: `shifts` holds each distance and the squares with a
-        // neighbour that far on.
-        let per_row = usize::from(board.width() / 2);
-        let shifts: Vec<(usize, u32)> = (per_row - 1..=per_row + 1)
-            .map(|gap| {
-                let from =
-                    mask_where(&|i| i + gap < dark && geo.fox_steps[i] >> (i + gap) & 1 != 0);
-                (gap, from)
-            })
-            .collect();
-        let next_to = |set: u32| {
-            shifts.iter().fold(0, |out, &(gap, from)| {
-                out | (set & from) << gap | (set >> gap & from)
-            })
-        };
-        debug_assert!((0..dark).all(|i| next_to(1 << i) == geo.fox_steps[i]));
-        for i in 0..count {
-            let mask = geo.sets[i];
-            let mut won = if geo.row_one_wins { row_one } else { 0 };
-            if geo.early_win {
+        let row_one = if geo.row_one_wins { row_one } else { 0 };
+        geo.add_moves(&hound_steps, &cones(&squares), row_one, all);
+        geo
+    }
+
+    /// Fills in, set by set, the fox squares on which the fox has won
+    /// (`row_one`, then any open square next to another when the fox wins
+    /// early) and the hound moves, each with the number of the set it makes.
+    fn add_moves(&mut self, hound_steps: &[u32], cone: &[u32], row_one: u32, all: u32) {
+        let shifts = self.neighbour_shifts();
+        debug_assert!((0..self.dark).all(|i| next_to(&shifts, 1 << i) == self.fox_steps[i]));
+        for i in 0..self.sets.len() {
+            let mask = self.sets[i];
+            let mut won = row_one;
+            if self.early_win {
                 let open = all & !bits(mask).fold(0, |reach, h| reach | cone[h as usize]);
-                won |= open & next_to(open);
+                won |= open & next_to(&shifts, open);
             }
-            geo.won.push(won);
-            geo.starts.push(geo.moves.len() as u32);
+            self.won.push(won);
+            self.starts.push(self.moves.len() as u32);
             for from in bits(mask) {
                 for to in bits(hound_steps[from as usize] & !mask) {
-                    let set = geo.set_number(mask & !(1 << from) | 1 << to);
-                    debug_assert_eq!(geo.level(set), geo.level(i as u32) + 1);
-                    geo.moves.push(HoundMove { to, set });
+                    let set = self.set_number(mask & !(1 << from) | 1 << to);
+                    debug_assert_eq!(self.level(set), self.level(i as u32) + 1);
+                    self.moves.push(HoundMove { to, set });
                 }
             }
         }
-        geo.starts.push(geo.moves.len() as u32);
-        geo
+        self.starts.push(self.moves.len() as u32);
+    }
+
+    /// The squares next to any of a set are a shift of the square numbers
+    /// per direction: each distance, with the squares that have a neighbour
+    /// that far on (see [`next_to`]).
+    fn neighbour_shifts(&self) -> Vec<(usize, u32)> {
+        let per_row = self.per_row as usize;
+        (per_row - 1..=per_row + 1)
+            .map(|gap| {
+                let from = mask_where(self.dark, |i| {
+                    i + gap < self.dark && self.fox_steps[i] >> (i + gap) & 1 != 0
+                });
+                (gap, from)
+            })
+            .collect()
     }
 
     /// The lanes of the squares of `mask` on even rows, or on odd ones.
@@ -536,6 +480,134 @@ fn dense_fox(pos: &Position) -> super::board::Square {
         Some(fox) => fox,
         None => unreachable!("a position without captures keeps its fox"),
     }
+}
+
+/// The dark squares of `board`, numbered 0.. in square order.
+pub(super) fn dark_squares(board: Board) -> Vec<Square> {
+    (0..board.height())
+        .flat_map(|row| board.dark_squares_of_row(row))
+        .collect()
+}
+
+/// The dark-square number of each square index, or `OFF` for a light square.
+pub(super) fn numbering(squares: &[Square]) -> [u8; 64] {
+    let mut number = [OFF; 64];
+    for (i, sq) in squares.iter().enumerate() {
+        number[sq.index() as usize] = i as u8;
+    }
+    number
+}
+
+/// For each dark square, the dark squares one of the `list` steps takes it to.
+pub(super) fn step_masks(
+    board: Board,
+    squares: &[Square],
+    number: &[u8; 64],
+    list: &[(i8, i8)],
+) -> Vec<u32> {
+    squares
+        .iter()
+        .map(|&sq| {
+            list.iter()
+                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
+                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
+        })
+        .collect()
+}
+
+/// Each dark square's forward cone: every dark square a hound there could reach.
+pub(super) fn cones(squares: &[Square]) -> Vec<u32> {
+    squares
+        .iter()
+        .map(|h| {
+            squares
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.row() >= h.row() && s.col().abs_diff(h.col()) <= s.row() - h.row()
+                })
+                .fold(0, |mask, (i, _)| mask | 1 << i)
+        })
+        .collect()
+}
+
+/// The dark squares `0..dark` that `keep` keeps, as a mask.
+fn mask_where(dark: usize, keep: impl Fn(usize) -> bool) -> u32 {
+    (0..dark)
+        .filter(|&i| keep(i))
+        .fold(0u32, |mask, i| mask | 1 << i)
+}
+
+/// `binom[n][r]` for `n` up to 32 and `r` up to 4: the combinatorial number
+/// system that ranks hound sets.
+pub(super) fn binomials() -> [[u32; 5]; 33] {
+    let mut binom = [[0u32; 5]; 33];
+    for n in 0..33 {
+        binom[n][0] = 1;
+        for r in 1..5 {
+            binom[n][r] = if n == 0 {
+                0
+            } else {
+                binom[n - 1][r - 1] + binom[n - 1][r]
+            };
+        }
+    }
+    binom
+}
+
+/// The sets of `k` numbers below `n` as bit masks, in colex order.
+pub(super) fn subsets(n: usize, k: usize) -> Vec<u32> {
+    if k == 0 {
+        return vec![0];
+    }
+    // Gosper's hack walks the k-sets in increasing mask order, which is colex order.
+    let mut out = Vec::new();
+    let mut set = (1u64 << k) - 1;
+    while set < 1 << n {
+        out.push(set as u32);
+        let low = set & set.wrapping_neg();
+        let next = set + low;
+        set = (((next ^ set) >> 2) / low) | next;
+    }
+    out
+}
+
+/// The hound sets of `colex` sorted, stably, by `row_sum` (at most `top`):
+/// the first index of each row sum and then their number, the sets in that
+/// order, and each colex rank's place in it.
+fn by_row_sum(
+    colex: &[u32],
+    top: usize,
+    row_sum: impl Fn(u32) -> usize,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    // A counting sort.
+    let mut levels = vec![0u32; top + 2];
+    for &mask in colex {
+        levels[row_sum(mask) + 1] += 1;
+    }
+    for s in 1..levels.len() {
+        levels[s] += levels[s - 1];
+    }
+    let mut next = levels.clone();
+    let mut sets = vec![0; colex.len()];
+    let by_rank = colex
+        .iter()
+        .map(|&mask| {
+            let slot = &mut next[row_sum(mask)];
+            sets[*slot as usize] = mask;
+            *slot += 1;
+            *slot - 1
+        })
+        .collect();
+    (levels, sets, by_rank)
+}
+
+/// The squares next to any square of `set`, by the shifts of
+/// [`Geometry::neighbour_shifts`].
+fn next_to(shifts: &[(usize, u32)], set: u32) -> u32 {
+    shifts.iter().fold(0, |out, &(gap, from)| {
+        out | (set & from) << gap | (set >> gap & from)
+    })
 }
 
 /// Whether the dense solver handles positions of `board` under `rules` that
