@@ -831,6 +831,110 @@ struct Level<C> {
     games: Vec<C>,
 }
 
+/// One hound set's positions with the hounds to move, by lane: the hounds'
+/// scores and the game counts, and whether a count reached the tally's limit.
+struct HoundsRow<C> {
+    codes: [u8; LANES],
+    games: [C; LANES],
+    excess: u64,
+}
+
+impl<C: Tally> HoundsRow<C> {
+    /// Solves hound set `set` on the lanes of `hounds_turn` (the fox on
+    /// the rows of the parity `fox_even` gives) from the level `above`,
+    /// whose first set is `high`. The other lanes hold a fox win.
+    #[inline(always)]
+    fn solve(
+        geo: &Geometry,
+        set: u32,
+        high: u32,
+        hounds_turn: u32,
+        fox_even: bool,
+        above: &Level<C>,
+    ) -> HoundsRow<C> {
+        let mut out = HoundsRow {
+            codes: [FOX_WON; LANES],
+            games: [C::ONE; LANES],
+            excess: 0,
+        };
+        if hounds_turn == 0 {
+            return out;
+        }
+        // One more lane than a row has, where a move's exclusion goes if
+        // the hound lands on a square of the other parity.
+        let mut best = [FOX_WON; LANES + 1];
+        let mut sums = [C::ZERO; LANES + 1];
+        let mut moved = 0;
+        for mv in geo.moves_of(set) {
+            // The fox cannot stand where the hound lands: that lane
+            // keeps what it had, and every other lane adds the child.
+            let to = if geo.even_rows >> mv.to & 1 != u32::from(fox_even) {
+                geo.lane[mv.to as usize] as usize
+            } else {
+                LANES
+            };
+            moved |= hounds_turn & !(1 << to);
+            let kept = (best[to], sums[to]);
+            let child = (mv.set - high) as usize * LANES;
+            let child_codes = &above.codes[child..][..LANES];
+            let child_games = &above.games[child..][..LANES];
+            for lane in 0..LANES {
+                best[lane] = best[lane].max(child_codes[lane]);
+                sums[lane] = sums[lane].add(child_games[lane]);
+            }
+            (best[to], sums[to]) = kept;
+        }
+        for lane in bits(moved) {
+            let lane = lane as usize;
+            out.codes[lane] = one_ply_more(best[lane]);
+            out.games[lane] = sums[lane].normalise();
+            out.excess |= out.games[lane].excess();
+        }
+        out
+    }
+
+    /// Solves hound set `set` with the fox to move on the squares of
+    /// `foxes`, from these positions after its moves, into `here` at `row`.
+    /// Returns nonzero if a count reached the tally's limit.
+    #[inline(always)]
+    fn solve_fox(
+        &self,
+        geo: &Geometry,
+        set: u32,
+        foxes: u32,
+        fox_even: bool,
+        here: &mut Level<C>,
+        row: usize,
+    ) -> u64 {
+        let won = geo.won[set as usize];
+        let hounds = geo.lanes(geo.sets[set as usize], !fox_even);
+        let mut excess = 0;
+        for fox in bits(foxes) {
+            let lane = geo.lane[fox as usize] as usize;
+            let steps = geo.lane_steps[fox as usize] & !hounds;
+            let (code, count) = if won & 1 << fox != 0 {
+                (FOX_WON, C::ONE)
+            } else if steps == 0 {
+                (HOUNDS_WON, C::ONE)
+            } else {
+                let mut best = HOUNDS_WON;
+                let mut sum = C::ZERO;
+                for to in bits(steps) {
+                    let to = to as usize;
+                    best = best.min(self.codes[to]);
+                    sum = sum.add(self.games[to]);
+                }
+                let sum = sum.normalise();
+                excess |= sum.excess();
+                (one_ply_more(best), sum)
+            };
+            here.codes[row + lane] = code;
+            here.games[row + lane] = count;
+        }
+        excess
+    }
+}
+
 impl<C: Tally> Search<'_, C> {
     fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
         let reach = Reach::from(geo, root, side);
@@ -859,74 +963,19 @@ impl<C: Tally> Search<'_, C> {
                     continue;
                 }
                 let won = geo.won[set as usize];
-                // The positions of this row with the hounds to move, by lane.
-                let mut codes = [FOX_WON; LANES];
-                let mut games = [C::ONE; LANES];
                 let hounds_turn = geo.lanes(seen & !fox_turn & !won, !fox_even);
-                if hounds_turn != 0 {
-                    // One more lane than a row has, where a move's exclusion goes if
-                    // the hound lands on a square of the other parity.
-                    let mut best = [FOX_WON; LANES + 1];
-                    let mut sums = [C::ZERO; LANES + 1];
-                    let mut moved = 0;
-                    for mv in geo.moves_of(set) {
-                        // The fox cannot stand where the hound lands: that lane
-                        // keeps what it had, and every other lane adds the child.
-                        let to = if geo.even_rows >> mv.to & 1 != u32::from(fox_even) {
-                            geo.lane[mv.to as usize] as usize
-                        } else {
-                            LANES
-                        };
-                        moved |= hounds_turn & !(1 << to);
-                        let kept = (best[to], sums[to]);
-                        let child = (mv.set - high) as usize * LANES;
-                        let child_codes = &above.codes[child..][..LANES];
-                        let child_games = &above.games[child..][..LANES];
-                        for lane in 0..LANES {
-                            best[lane] = best[lane].max(child_codes[lane]);
-                            sums[lane] = sums[lane].add(child_games[lane]);
-                        }
-                        (best[to], sums[to]) = kept;
-                    }
-                    for lane in bits(moved) {
-                        let lane = lane as usize;
-                        codes[lane] = one_ply_more(best[lane]);
-                        games[lane] = sums[lane].normalise();
-                        excess |= games[lane].excess();
-                    }
-                }
-                let hounds = geo.lanes(geo.sets[set as usize], !fox_even);
+                let hounds = HoundsRow::solve(geo, set, high, hounds_turn, fox_even, &above);
+                excess |= hounds.excess;
                 let row = (set - low) as usize * LANES;
-                for fox in bits(seen & fox_turn) {
-                    let lane = geo.lane[fox as usize] as usize;
-                    let steps = geo.lane_steps[fox as usize] & !hounds;
-                    let (code, count) = if won & 1 << fox != 0 {
-                        (FOX_WON, C::ONE)
-                    } else if steps == 0 {
-                        (HOUNDS_WON, C::ONE)
-                    } else {
-                        let mut best = HOUNDS_WON;
-                        let mut sum = C::ZERO;
-                        for to in bits(steps) {
-                            let to = to as usize;
-                            best = best.min(codes[to]);
-                            sum = sum.add(games[to]);
-                        }
-                        let sum = sum.normalise();
-                        excess |= sum.excess();
-                        (one_ply_more(best), sum)
-                    };
-                    here.codes[row + lane] = code;
-                    here.games[row + lane] = count;
-                }
+                excess |= hounds.solve_fox(geo, set, seen & fox_turn, fox_even, &mut here, row);
                 if set == root.set {
                     let lane = geo.lane[root.fox as usize] as usize;
                     root_entry = if fox_turn & 1 << root.fox != 0 {
                         (here.codes[row + lane], here.games[row + lane])
                     } else {
-                        (codes[lane], games[lane])
+                        (hounds.codes[lane], hounds.games[lane])
                     };
-                    root_row = codes;
+                    root_row = hounds.codes;
                 }
             }
         }
