@@ -446,155 +446,47 @@ impl Endgame {
         }
     }
 
+    /// The moves of `pos` out of its material pair (captures, crownings),
+    /// whose values are known: how many moves stay inside, and the best
+    /// value of those that leave, if any do.
+    #[inline]
+    fn exits(&self, pos: &Position, forced: bool) -> (u32, Option<Exact>) {
+        let mut inside = 0;
+        let mut best: Option<Exact> = None;
+        let other = Material::of(pos).swapped();
+        movegen::for_each_child(pos, forced, |child| {
+            let c = child.flipped();
+            if c.pieces(Side::Black) != 0 && Material::of(&c) == other {
+                inside += 1;
+            } else {
+                let v = self.solved(&c).before();
+                if best.is_none_or(|b| v.rank() > b.rank()) {
+                    best = Some(v);
+                }
+            }
+        });
+        (inside, best)
+    }
+
     /// Solves one material balance together with its mirror (the positions
-    /// each side's quiet moves lead to).
+    /// each side's quiet moves lead to): every position is seeded from its
+    /// exits, then values pass back along quiet moves, nearest ends first.
     fn solve(&mut self, pair: &[Material]) {
-        let forced = self.captures.forced();
-        let offsets: Vec<usize> = pair
-            .iter()
-            .scan(0, |acc, m| {
-                let o = *acc;
-                *acc += m.len();
-                Some(o)
-            })
-            .collect();
-        let total: usize = pair.iter().map(|m| m.len()).sum();
-        let slot = |m: Material| pair.iter().position(|&p| p == m);
-        let id_of = |pos: &Position, which: usize| offsets[which] + index_of(pos, pair[which]);
-        let mut values = vec![0u8; total];
-        // Quiet moves left to be refuted, or RESOLVED.
-        let mut left = vec![RESOLVED; total];
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
-        // A position can wait in two buckets (an exit win and a quicker quiet
-        // win); it passes its value back only once.
-        let mut spread = vec![false; total];
-        let push = |buckets: &mut Vec<Vec<u32>>, d: u32, id: usize| {
-            let d = d as usize;
-            if buckets.len() <= d {
-                buckets.resize_with(d + 1, Vec::new);
-            }
-            buckets[d].push(id as u32);
-        };
-
-        // The moves out of the pair (captures, crownings) have known values.
-        let exits = |db: &Endgame, pos: &Position| -> (u32, Option<Exact>) {
-            let mut inside = 0;
-            let mut best: Option<Exact> = None;
-            let other = Material::of(pos).swapped();
-            movegen::for_each_child(pos, forced, |child| {
-                let c = child.flipped();
-                if c.pieces(Side::Black) != 0 && Material::of(&c) == other {
-                    inside += 1;
-                } else {
-                    let v = db.solved(&c).before();
-                    if best.is_none_or(|b| v.rank() > b.rank()) {
-                        best = Some(v);
-                    }
-                }
-            });
-            (inside, best)
-        };
-
-        for (which, &m) in pair.iter().enumerate() {
-            for index in 0..m.len() {
-                let Some(pos) = position_at(index, m) else {
-                    continue;
-                };
-                let id = offsets[which] + index;
-                let (inside, best) = exits(self, &pos);
-                match (inside, best) {
-                    (0, None) => {
-                        values[id] = Exact::Loss(0).to_byte();
-                        push(&mut buckets, 0, id);
-                    }
-                    (0, Some(v)) => {
-                        values[id] = v.to_byte();
-                        if let Exact::Win(d) | Exact::Loss(d) = v {
-                            push(&mut buckets, d, id);
-                        }
-                    }
-                    (n, best) => {
-                        left[id] = n as u8;
-                        if let Some(Exact::Win(d)) = best {
-                            // A win by a capture or a crowning, unless a quiet
-                            // move wins sooner: settled when its turn comes.
-                            push(&mut buckets, d, id);
-                        }
-                    }
-                }
-            }
-        }
-
+        let mut retro = Retro::new(pair, self.captures.forced());
+        retro.seed(self);
         let mut d = 0;
-        while d < buckets.len() {
+        while d < retro.buckets.len() {
             let mut k = 0;
-            while k < buckets[d].len() {
-                let id = buckets[d][k] as usize;
+            while k < retro.buckets[d].len() {
+                let id = retro.buckets[d][k] as usize;
                 k += 1;
-                if spread[id] {
-                    continue;
-                }
-                spread[id] = true;
-                let which = offsets.iter().rposition(|&o| o <= id).unwrap_or(0);
-                let Some(pos) = position_at(id - offsets[which], pair[which]) else {
-                    continue;
-                };
-                if left[id] != RESOLVED {
-                    // A pending exit win, or a loss whose last quiet move was refuted.
-                    let v = match exits(self, &pos).1 {
-                        Some(Exact::Win(w)) if w == d as u32 => Exact::Win(w),
-                        _ => Exact::Loss(d as u32),
-                    };
-                    values[id] = v.to_byte();
-                    left[id] = RESOLVED;
-                }
-                let value = Exact::from_byte(values[id]);
-                if value == Exact::Draw {
-                    continue;
-                }
-                // The positions with a quiet move into this one.
-                unmoves(&pos.flipped(), |p| {
-                    let Some(w) = slot(Material::of(p)) else {
-                        return;
-                    };
-                    let pid = id_of(p, w);
-                    if left[pid] == RESOLVED {
-                        return;
-                    }
-                    match value {
-                        Exact::Loss(l) => {
-                            values[pid] = Exact::Win(l + 1).to_byte();
-                            left[pid] = RESOLVED;
-                            push(&mut buckets, l + 1, pid);
-                        }
-                        Exact::Win(w) => {
-                            left[pid] -= 1;
-                            if left[pid] == 0 {
-                                let (_, best) = exits(self, p);
-                                match best {
-                                    Some(Exact::Win(_)) => {
-                                        // Its exit win is waiting in a later bucket.
-                                        left[pid] = 1;
-                                    }
-                                    Some(Exact::Draw) => {
-                                        values[pid] = 0;
-                                        left[pid] = RESOLVED;
-                                    }
-                                    Some(Exact::Loss(e)) if e > w + 1 => {
-                                        push(&mut buckets, e, pid);
-                                    }
-                                    _ => push(&mut buckets, w + 1, pid),
-                                }
-                            }
-                        }
-                        Exact::Draw => {}
-                    }
-                });
+                retro.settle(self, d as u32, id);
             }
             d += 1;
         }
         for (which, &m) in pair.iter().enumerate() {
-            self.slices[m.code()] = values[offsets[which]..offsets[which] + m.len()].to_vec();
+            let start = retro.offsets[which];
+            self.slices[m.code()] = retro.values[start..start + m.len()].to_vec();
         }
     }
 
@@ -700,6 +592,163 @@ fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// The working state of one retrograde solve: a material pair's positions
+/// numbered one after the other, their values, and the positions waiting,
+/// by distance to the end, to pass their value back.
+struct Retro<'a> {
+    /// The pair: a material balance and its mirror, or one balance alone.
+    pair: &'a [Material],
+    /// The first number of each material's positions.
+    offsets: Vec<usize>,
+    /// Whether captures are compulsory.
+    forced: bool,
+    /// Each position's value as a byte.
+    values: Vec<u8>,
+    /// Quiet moves left to be refuted, or RESOLVED.
+    left: Vec<u8>,
+    /// The positions to settle at each distance.
+    buckets: Vec<Vec<u32>>,
+    /// Whether a position has passed its value back: it can wait in two
+    /// buckets (an exit win and a quicker quiet win) but does so only once.
+    spread: Vec<bool>,
+}
+
+impl<'a> Retro<'a> {
+    /// Nothing known yet about the positions of `pair`.
+    fn new(pair: &'a [Material], forced: bool) -> Retro<'a> {
+        let offsets: Vec<usize> = pair
+            .iter()
+            .scan(0, |acc, m| {
+                let o = *acc;
+                *acc += m.len();
+                Some(o)
+            })
+            .collect();
+        let total: usize = pair.iter().map(|m| m.len()).sum();
+        Retro {
+            pair,
+            offsets,
+            forced,
+            values: vec![0u8; total],
+            left: vec![RESOLVED; total],
+            buckets: Vec::new(),
+            spread: vec![false; total],
+        }
+    }
+
+    /// Queues position `id` to settle at distance `d`.
+    #[inline]
+    fn push(&mut self, d: u32, id: usize) {
+        let d = d as usize;
+        if self.buckets.len() <= d {
+            self.buckets.resize_with(d + 1, Vec::new);
+        }
+        self.buckets[d].push(id as u32);
+    }
+
+    /// Values every position by its exits: an end or a position with only
+    /// exits is known, others wait for their quiet moves; a loss, or a win
+    /// by an exit, is queued at its distance.
+    fn seed(&mut self, db: &Endgame) {
+        for (which, &m) in self.pair.iter().enumerate() {
+            for index in 0..m.len() {
+                let Some(pos) = position_at(index, m) else {
+                    continue;
+                };
+                let id = self.offsets[which] + index;
+                match db.exits(&pos, self.forced) {
+                    (0, None) => {
+                        self.values[id] = Exact::Loss(0).to_byte();
+                        self.push(0, id);
+                    }
+                    (0, Some(v)) => {
+                        self.values[id] = v.to_byte();
+                        if let Exact::Win(d) | Exact::Loss(d) = v {
+                            self.push(d, id);
+                        }
+                    }
+                    (n, best) => {
+                        self.left[id] = n as u8;
+                        if let Some(Exact::Win(d)) = best {
+                            // A win by a capture or a crowning, unless a quiet
+                            // move wins sooner: settled when its turn comes.
+                            self.push(d, id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Settles position `id`, taken from the bucket of distance `d`, and
+    /// passes its value back to the positions with a quiet move into it.
+    #[inline]
+    fn settle(&mut self, db: &Endgame, d: u32, id: usize) {
+        if self.spread[id] {
+            return;
+        }
+        self.spread[id] = true;
+        let which = self.offsets.iter().rposition(|&o| o <= id).unwrap_or(0);
+        let Some(pos) = position_at(id - self.offsets[which], self.pair[which]) else {
+            return;
+        };
+        if self.left[id] != RESOLVED {
+            // A pending exit win, or a loss whose last quiet move was refuted.
+            let v = match db.exits(&pos, self.forced).1 {
+                Some(Exact::Win(w)) if w == d => Exact::Win(w),
+                _ => Exact::Loss(d),
+            };
+            self.values[id] = v.to_byte();
+            self.left[id] = RESOLVED;
+        }
+        let value = Exact::from_byte(self.values[id]);
+        if value == Exact::Draw {
+            return;
+        }
+        unmoves(&pos.flipped(), |p| self.pass_back(db, p, value));
+    }
+
+    /// Passes `value`, of the position a quiet move of `p` leads to, back to
+    /// `p`: a loss there is a win here; a win there refutes one quiet move,
+    /// and once all are refuted `p` loses, or draws or wins by an exit.
+    #[inline]
+    fn pass_back(&mut self, db: &Endgame, p: &Position, value: Exact) {
+        let m = Material::of(p);
+        let Some(w) = self.pair.iter().position(|&q| q == m) else {
+            return;
+        };
+        let pid = self.offsets[w] + index_of(p, self.pair[w]);
+        if self.left[pid] == RESOLVED {
+            return;
+        }
+        match value {
+            Exact::Loss(l) => {
+                self.values[pid] = Exact::Win(l + 1).to_byte();
+                self.left[pid] = RESOLVED;
+                self.push(l + 1, pid);
+            }
+            Exact::Win(w) => {
+                self.left[pid] -= 1;
+                if self.left[pid] == 0 {
+                    match db.exits(p, self.forced).1 {
+                        Some(Exact::Win(_)) => {
+                            // Its exit win is waiting in a later bucket.
+                            self.left[pid] = 1;
+                        }
+                        Some(Exact::Draw) => {
+                            self.values[pid] = 0;
+                            self.left[pid] = RESOLVED;
+                        }
+                        Some(Exact::Loss(e)) if e > w + 1 => self.push(e, pid),
+                        _ => self.push(w + 1, pid),
+                    }
+                }
+            }
+            Exact::Draw => {}
+        }
+    }
 }
 
 /// Calls `visit` with every position (Black to move) from which a quiet

@@ -355,53 +355,11 @@ impl Position {
         to_move: Side,
         hauls: [Haul; 2],
     ) -> Result<Position, PositionError> {
-        if tiles.present() & !board.mask() != 0 {
-            return Err(PositionError::TileOffBoard);
-        }
-        if let Some(sq) = squares(penguins[0] & penguins[1]).next() {
-            return Err(PositionError::Shared(sq));
-        }
-        for sq in squares(penguins[0] | penguins[1]) {
-            if !board.contains(sq) {
-                return Err(PositionError::OffBoard(sq));
-            }
-            if tiles.points(sq) == 0 {
-                return Err(PositionError::NoTile(sq));
-            }
-        }
-        for side in Side::BOTH {
-            let count = penguins[side.index()].count_ones() + u32::from(to_place[side.index()]);
-            if count > u32::from(MAX_PENGUINS) {
-                return Err(PositionError::TooMany { side, count });
-            }
-        }
-        let counts = Side::BOTH
-            .map(|side| penguins[side.index()].count_ones() + u32::from(to_place[side.index()]));
-        if counts[0] != counts[1] {
-            return Err(PositionError::Unequal {
-                p: counts[0],
-                a: counts[1],
-            });
-        }
-        if counts[0] == 0 {
-            return Err(PositionError::NoPenguins);
-        }
+        check_penguins(board, tiles, penguins)?;
+        check_counts(penguins, to_place)?;
         let placing = to_place != [0, 0];
         if placing {
-            let [p, a] = to_place;
-            let next = if p == a {
-                Some(Side::P)
-            } else if a == p + 1 {
-                Some(Side::A)
-            } else {
-                None
-            };
-            if next != Some(to_move) {
-                return Err(PositionError::PlacingOrder {
-                    to_place,
-                    named: to_move,
-                });
-            }
+            check_placing_order(to_place, to_move)?;
         }
         let collected = (hauls[0].len() + hauls[1].len()) as u32;
         if placing && collected > 0 {
@@ -627,6 +585,69 @@ impl Position {
 pub fn skipped(before: &Position, after: &Position) -> Option<Side> {
     let mover = before.to_move();
     (!after.is_over() && after.to_move() == mover).then(|| mover.other())
+}
+
+/// Checks that every tile is on `board` and every penguin stands alone on
+/// a tile of it.
+fn check_penguins(board: Board, tiles: Tiles, penguins: [u64; 2]) -> Result<(), PositionError> {
+    if tiles.present() & !board.mask() != 0 {
+        return Err(PositionError::TileOffBoard);
+    }
+    if let Some(sq) = squares(penguins[0] & penguins[1]).next() {
+        return Err(PositionError::Shared(sq));
+    }
+    for sq in squares(penguins[0] | penguins[1]) {
+        if !board.contains(sq) {
+            return Err(PositionError::OffBoard(sq));
+        }
+        if tiles.points(sq) == 0 {
+            return Err(PositionError::NoTile(sq));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the penguins of each side, placed and to place: at most
+/// `MAX_PENGUINS`, as many for each side, and at least one.
+fn check_counts(penguins: [u64; 2], to_place: [u8; 2]) -> Result<(), PositionError> {
+    let counts = Side::BOTH
+        .map(|side| penguins[side.index()].count_ones() + u32::from(to_place[side.index()]));
+    for side in Side::BOTH {
+        let count = counts[side.index()];
+        if count > u32::from(MAX_PENGUINS) {
+            return Err(PositionError::TooMany { side, count });
+        }
+    }
+    if counts[0] != counts[1] {
+        return Err(PositionError::Unequal {
+            p: counts[0],
+            a: counts[1],
+        });
+    }
+    if counts[0] == 0 {
+        return Err(PositionError::NoPenguins);
+    }
+    Ok(())
+}
+
+/// Checks that `to_move` places next while penguins are still to place:
+/// P first, then alternately.
+fn check_placing_order(to_place: [u8; 2], to_move: Side) -> Result<(), PositionError> {
+    let [p, a] = to_place;
+    let next = if p == a {
+        Some(Side::P)
+    } else if a == p + 1 {
+        Some(Side::A)
+    } else {
+        None
+    };
+    if next != Some(to_move) {
+        return Err(PositionError::PlacingOrder {
+            to_place,
+            named: to_move,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! soon as the sides are separated, and exactness tracked throughout so an
 //! answer says whether it is proven.
 
+use std::ops::ControlFlow;
+
 use super::board::Board;
 use super::node::{MAX_MOVES, Node, Step};
 use super::position::{Move, Position, Side};
@@ -421,7 +423,7 @@ impl Search {
         &mut self,
         node: &Node,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         deadline: &dyn Deadline,
     ) -> i32 {
@@ -434,59 +436,97 @@ impl Search {
         if node.is_over() {
             return 0;
         }
-        let mut tt_best = None;
-        // At the horizon a probe (a likely cache miss) costs more than the
-        // estimate it would save.
-        let probe = if depth > 0 {
-            self.table.probe(node)
-        } else {
-            None
+        let tt_best = match self.probe(node, depth, alpha, beta) {
+            ControlFlow::Break(v) => return v,
+            ControlFlow::Continue(tt_best) => tt_best,
         };
-        if let Some(e) = probe {
-            tt_best = Step::unpacked(e.best);
-            if e.draft == PROVEN || i32::from(e.draft) >= depth {
-                let v = i32::from(e.value);
-                let cuts = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cuts {
-                    self.estimated |= e.draft != PROVEN;
-                    return v;
-                }
-            }
-        }
-        if apart {
-            if let Some(v) = self.solve_separated(node, deadline) {
-                self.table.store(node, v, PROVEN, Bound::Exact, None);
-                return v;
-            }
-            if deadline.passed() {
-                self.stopped = true;
-                return 0;
-            }
+        if apart && let ControlFlow::Break(v) = self.separated(node, deadline) {
+            return v;
         }
         if depth <= 0 {
             self.estimated = true;
             return evaluate(node);
         }
+        let outer = self.estimated;
+        self.estimated = false;
+        let Some((best, best_step)) =
+            self.search_moves(node, tt_best, depth, alpha, beta, deadline)
+        else {
+            return 0;
+        };
+        self.remember(node, depth, alpha, beta, best, best_step);
+        self.estimated |= outer;
+        best
+    }
 
+    /// The table's word on `node`: its value if that settles the search
+    /// within `alpha..beta` at `depth`, else its best move, if any, to try
+    /// first. At the horizon a probe (a likely cache miss) costs more than
+    /// the estimate it would save, so there is none.
+    #[inline]
+    fn probe(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, Option<Step>> {
+        if depth <= 0 {
+            return ControlFlow::Continue(None);
+        }
+        let Some(e) = self.table.probe(node) else {
+            return ControlFlow::Continue(None);
+        };
+        if e.draft == PROVEN || i32::from(e.draft) >= depth {
+            let v = i32::from(e.value);
+            let cuts = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cuts {
+                self.estimated |= e.draft != PROVEN;
+                return ControlFlow::Break(v);
+            }
+        }
+        ControlFlow::Continue(Step::unpacked(e.best))
+    }
+
+    /// A node whose sides stand on separate regions: its exact value, which
+    /// the table keeps, or 0 if the time ran out; `Continue` if the region
+    /// solver ran out of budget, to search on as usual.
+    #[inline]
+    fn separated(&mut self, node: &Node, deadline: &dyn Deadline) -> ControlFlow<i32> {
+        if let Some(v) = self.solve_separated(node, deadline) {
+            self.table.store(node, v, PROVEN, Bound::Exact, None);
+            return ControlFlow::Break(v);
+        }
+        if deadline.passed() {
+            self.stopped = true;
+            return ControlFlow::Break(0);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The best value of `node`'s moves within `alpha..beta` and the move
+    /// that has it, or `None` if the search stopped. The table's move goes
+    /// first, then the others by history; after the first, each move is
+    /// proved no better with a null window and searched fully only if it is
+    /// (principal variation search).
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        tt_best: Option<Step>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        deadline: &dyn Deadline,
+    ) -> Option<(i32, Option<Step>)> {
         let mut buf = [Step::default(); MAX_MOVES];
         let n = node.moves_with(&mut buf, true);
         let moves = &mut buf[..n];
-        // The table's move first, then by history.
-        let mut scores = [0u32; MAX_MOVES];
-        for (i, m) in moves.iter().enumerate() {
-            scores[i] = if Some(*m) == tt_best {
-                u32::MAX
-            } else {
-                self.history[usize::from(m.from.min(64))][usize::from(m.to)]
-            };
-        }
-        let alpha_in = alpha;
-        let outer = self.estimated;
-        self.estimated = false;
+        let mut scores = self.move_scores(moves, tt_best);
         let mut best = -INFINITY;
         let mut best_step = None;
         for i in 0..n {
@@ -495,9 +535,6 @@ impl Search {
             moves.swap(i, j);
             scores.swap(i, j);
             let step = moves[i];
-            // Principal variation search: after the first move, prove each
-            // other move no better with a null window; search it fully only
-            // if it is.
             let mut v = if i == 0 {
                 self.child_value(node, step, depth, alpha, beta, deadline)
             } else {
@@ -507,7 +544,7 @@ impl Search {
                 v = self.child_value(node, step, depth, alpha, beta, deadline);
             }
             if self.stopped {
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -523,9 +560,40 @@ impl Search {
                 }
             }
         }
+        Some((best, best_step))
+    }
+
+    /// The order to try `moves` in, highest first: the table's move, then
+    /// the others by their history of cutting off the search.
+    #[inline]
+    fn move_scores(&self, moves: &[Step], tt_best: Option<Step>) -> [u32; MAX_MOVES] {
+        let mut scores = [0u32; MAX_MOVES];
+        for (i, m) in moves.iter().enumerate() {
+            scores[i] = if Some(*m) == tt_best {
+                u32::MAX
+            } else {
+                self.history[usize::from(m.from.min(64))][usize::from(m.to)]
+            };
+        }
+        scores
+    }
+
+    /// Stores `best`, the value found for `node` searched `depth` deep within
+    /// `alpha..beta`, and its move: as a bound unless it fell inside the
+    /// window, and proven only if no estimate went into it.
+    #[inline]
+    fn remember(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        best: i32,
+        best_step: Option<Step>,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > alpha_in {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -535,9 +603,7 @@ impl Search {
         } else {
             PROVEN
         };
-        self.estimated |= outer;
         self.table.store(node, best, draft, bound, best_step);
-        best
     }
 
     /// Each side alone on its own region: the exact difference, or `None`

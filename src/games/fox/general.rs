@@ -15,15 +15,14 @@
 use super::board::{Board, Square};
 use super::position::{FOX_STEPS, HOUND_STEPS, Position, Rules, Side};
 use super::solver::{
-    Analysis, GameCount, UNKNOWN, Value, best_of, decode, encode, from_score, score,
+    Analysis, GameCount, UNKNOWN, Value, best_of, binomials, cones, dark_squares, decode, encode,
+    from_score, numbering, score, step_masks, subsets,
 };
 
 /// The most hounds a board has: ceil(8 / 2).
 const MOST_HOUNDS: usize = 4;
 /// The most dark squares a board has: half of 8x8.
 const MOST_DARK: usize = 32;
-/// A square index that is not a dark square.
-const OFF: u8 = u8::MAX;
 
 /// One position in compact form: the hounds as a set of dark-square numbers,
 /// the fox's dark-square number (or the graph's `taken` slot) and the side to move.
@@ -69,51 +68,20 @@ pub(super) struct Graph {
 impl Graph {
     /// The positions of `board` under `rules`, moving with or without captures.
     pub(super) fn new(board: Board, rules: Rules, captures: bool) -> Graph {
-        let squares: Vec<Square> = (0..board.height())
-            .flat_map(|row| board.dark_squares_of_row(row))
-            .collect();
+        let squares = dark_squares(board);
         let dark = squares.len();
         let most = board.hound_count();
         debug_assert!(dark <= MOST_DARK && most <= MOST_HOUNDS);
-        let mut number = [OFF; 64];
-        for (i, sq) in squares.iter().enumerate() {
-            number[sq.index() as usize] = i as u8;
-        }
-        let steps = |sq: Square, list: &[(i8, i8)]| {
-            list.iter()
-                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
-                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
-        };
-        let fox_steps = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
-        let hound_steps = squares.iter().map(|&sq| steps(sq, &HOUND_STEPS)).collect();
-        let cone = squares
-            .iter()
-            .map(|h| {
-                squares
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.row() >= h.row() && s.col().abs_diff(h.col()) <= s.row() - h.row()
-                    })
-                    .fold(0, |mask, (i, _)| mask | 1 << i)
-            })
-            .collect();
+        let number = numbering(&squares);
+        let fox_steps = step_masks(board, &squares, &number, &FOX_STEPS);
+        let hound_steps = step_masks(board, &squares, &number, &HOUND_STEPS);
+        let cone = cones(&squares);
         let row_one = squares
             .iter()
             .enumerate()
             .filter(|(_, sq)| sq.row() == 0)
             .fold(0, |mask, (i, _)| mask | 1 << i);
-        let mut binom = [[0u32; MOST_HOUNDS + 1]; MOST_DARK + 1];
-        for n in 0..=MOST_DARK {
-            binom[n][0] = 1;
-            for r in 1..=MOST_HOUNDS {
-                binom[n][r] = if n == 0 {
-                    0
-                } else {
-                    binom[n - 1][r - 1] + binom[n - 1][r]
-                };
-            }
-        }
+        let binom = binomials();
         let row_sum = |mask: u32| -> u32 {
             bits(mask)
                 .map(|i| u32::from(squares[i as usize].row()))
@@ -289,23 +257,6 @@ impl Graph {
             }
         }
     }
-}
-
-/// The sets of `k` numbers below `n` as bit masks, in colex order.
-fn subsets(n: usize, k: usize) -> Vec<u32> {
-    if k == 0 {
-        return vec![0];
-    }
-    // Gosper's hack walks the k-sets in increasing mask order, which is colex order.
-    let mut out = Vec::new();
-    let mut set = (1u64 << k) - 1;
-    while set < 1 << n {
-        out.push(set as u32);
-        let low = set & set.wrapping_neg();
-        let next = set + low;
-        set = (((next ^ set) >> 2) / low) | next;
-    }
-    out
 }
 
 /// The bits of a mask, lowest first.

@@ -40,7 +40,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::board::{Board, MAX_SIDE};
+use super::board::{Board, MAX_SIDE, Square};
 use super::general;
 use super::position::{FOX_STEPS, HOUND_STEPS, Move, Position, Rules, Side};
 
@@ -286,95 +286,31 @@ struct Geometry {
 
 impl Geometry {
     fn new(board: Board, rules: Rules) -> Geometry {
-        let squares: Vec<_> = (0..board.height())
-            .flat_map(|row| board.dark_squares_of_row(row))
-            .collect();
+        let squares = dark_squares(board);
         let dark = squares.len();
         let k = board.hound_count();
         debug_assert!(dark <= 32 && k <= 4 && MAX_SIDE == 8);
-        let mut number = [OFF; 64];
-        for (i, sq) in squares.iter().enumerate() {
-            number[sq.index() as usize] = i as u8;
-        }
-        let steps = |sq, list: &[(i8, i8)]| {
-            list.iter()
-                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
-                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
-        };
-        let fox_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &FOX_STEPS)).collect();
-        let hound_steps: Vec<u32> = squares.iter().map(|&sq| steps(sq, &HOUND_STEPS)).collect();
-        let cone: Vec<u32> = squares
-            .iter()
-            .map(|h| {
-                squares
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.row() >= h.row() && s.col().abs_diff(h.col()) <= s.row() - h.row()
-                    })
-                    .fold(0, |mask, (i, _)| mask | 1 << i)
-            })
-            .collect();
+        let number = numbering(&squares);
+        let fox_steps = step_masks(board, &squares, &number, &FOX_STEPS);
+        let hound_steps = step_masks(board, &squares, &number, &HOUND_STEPS);
         let row: Vec<u8> = squares.iter().map(|sq| sq.row()).collect();
-        let mask_where = |keep: &dyn Fn(usize) -> bool| {
-            (0..dark)
-                .filter(|&i| keep(i))
-                .fold(0u32, |mask, i| mask | 1 << i)
-        };
-        let all = mask_where(&|_| true);
-        let even_rows = mask_where(&|i| row[i].is_multiple_of(2));
-        let row_one = mask_where(&|i| row[i] == 0);
+        let all = mask_where(dark, |_| true);
+        let even_rows = mask_where(dark, |i| row[i].is_multiple_of(2));
+        let row_one = mask_where(dark, |i| row[i] == 0);
         let mut lane = [0; 32];
         for (i, sq) in squares.iter().enumerate() {
             lane[i] = (sq.row() / 2) * (board.width() / 2) + sq.col() / 2;
         }
-        let mut binom = [[0u32; 5]; 33];
-        for n in 0..33 {
-            binom[n][0] = 1;
-            for r in 1..5 {
-                binom[n][r] = if n == 0 {
-                    0
-                } else {
-                    binom[n - 1][r - 1] + binom[n - 1][r]
-                };
-            }
-        }
+        let binom = binomials();
         let count = binom[dark][k] as usize;
-        let row_sum = |mask: u32| {
+        let colex = subsets(dark, k);
+        debug_assert_eq!(colex.len(), count);
+        let top = k * (usize::from(board.height()) - 1);
+        let (levels, sets, by_rank) = by_row_sum(&colex, top, |mask| {
             bits(mask)
                 .map(|h| usize::from(row[h as usize]))
                 .sum::<usize>()
-        };
-        // Gosper's hack walks the k-sets in colex order, which is increasing mask order.
-        let mut colex = Vec::with_capacity(count);
-        let mut set = (1u64 << k) - 1;
-        while set < 1 << dark {
-            colex.push(set as u32);
-            let low = set & set.wrapping_neg();
-            let next = set + low;
-            set = (((next ^ set) >> 2) / low) | next;
-        }
-        debug_assert_eq!(colex.len(), count);
-        // A counting sort by row sum.
-        let top = k * (usize::from(board.height()) - 1);
-        let mut levels = vec![0u32; top + 2];
-        for &mask in &colex {
-            levels[row_sum(mask) + 1] += 1;
-        }
-        for s in 1..levels.len() {
-            levels[s] += levels[s - 1];
-        }
-        let mut next = levels.clone();
-        let mut sets = vec![0; count];
-        let by_rank: Vec<u32> = colex
-            .iter()
-            .map(|&mask| {
-                let slot = &mut next[row_sum(mask)];
-                sets[*slot as usize] = mask;
-                *slot += 1;
-                *slot - 1
-            })
-            .collect();
+        });
         let mut geo = Geometry {
             board,
             row_one_wins: rules.row_one_wins(),
@@ -397,42 +333,50 @@ impl Geometry {
         geo.lane_steps = (0..dark)
             .map(|i| geo.lanes(geo.fox_steps[i], row[i] % 2 == 1))
             .collect();
-        // The squares next to any of a set, a shift of the square numbers
-        // per direction: `shifts` holds each distance and the squares with a
-        // neighbour that far on.
-        let per_row = usize::from(board.width() / 2);
-        let shifts: Vec<(usize, u32)> = (per_row - 1..=per_row + 1)
-            .map(|gap| {
-                let from =
-                    mask_where(&|i| i + gap < dark && geo.fox_steps[i] >> (i + gap) & 1 != 0);
-                (gap, from)
-            })
-            .collect();
-        let next_to = |set: u32| {
-            shifts.iter().fold(0, |out, &(gap, from)| {
-                out | (set & from) << gap | (set >> gap & from)
-            })
-        };
-        debug_assert!((0..dark).all(|i| next_to(1 << i) == geo.fox_steps[i]));
-        for i in 0..count {
-            let mask = geo.sets[i];
-            let mut won = if geo.row_one_wins { row_one } else { 0 };
-            if geo.early_win {
+        let row_one = if geo.row_one_wins { row_one } else { 0 };
+        geo.add_moves(&hound_steps, &cones(&squares), row_one, all);
+        geo
+    }
+
+    /// Fills in, set by set, the fox squares on which the fox has won
+    /// (`row_one`, then any open square next to another when the fox wins
+    /// early) and the hound moves, each with the number of the set it makes.
+    fn add_moves(&mut self, hound_steps: &[u32], cone: &[u32], row_one: u32, all: u32) {
+        let shifts = self.neighbour_shifts();
+        debug_assert!((0..self.dark).all(|i| next_to(&shifts, 1 << i) == self.fox_steps[i]));
+        for i in 0..self.sets.len() {
+            let mask = self.sets[i];
+            let mut won = row_one;
+            if self.early_win {
                 let open = all & !bits(mask).fold(0, |reach, h| reach | cone[h as usize]);
-                won |= open & next_to(open);
+                won |= open & next_to(&shifts, open);
             }
-            geo.won.push(won);
-            geo.starts.push(geo.moves.len() as u32);
+            self.won.push(won);
+            self.starts.push(self.moves.len() as u32);
             for from in bits(mask) {
                 for to in bits(hound_steps[from as usize] & !mask) {
-                    let set = geo.set_number(mask & !(1 << from) | 1 << to);
-                    debug_assert_eq!(geo.level(set), geo.level(i as u32) + 1);
-                    geo.moves.push(HoundMove { to, set });
+                    let set = self.set_number(mask & !(1 << from) | 1 << to);
+                    debug_assert_eq!(self.level(set), self.level(i as u32) + 1);
+                    self.moves.push(HoundMove { to, set });
                 }
             }
         }
-        geo.starts.push(geo.moves.len() as u32);
-        geo
+        self.starts.push(self.moves.len() as u32);
+    }
+
+    /// The squares next to any of a set are a shift of the square numbers
+    /// per direction: each distance, with the squares that have a neighbour
+    /// that far on (see [`next_to`]).
+    fn neighbour_shifts(&self) -> Vec<(usize, u32)> {
+        let per_row = self.per_row as usize;
+        (per_row - 1..=per_row + 1)
+            .map(|gap| {
+                let from = mask_where(self.dark, |i| {
+                    i + gap < self.dark && self.fox_steps[i] >> (i + gap) & 1 != 0
+                });
+                (gap, from)
+            })
+            .collect()
     }
 
     /// The lanes of the squares of `mask` on even rows, or on odd ones.
@@ -536,6 +480,134 @@ fn dense_fox(pos: &Position) -> super::board::Square {
         Some(fox) => fox,
         None => unreachable!("a position without captures keeps its fox"),
     }
+}
+
+/// The dark squares of `board`, numbered 0.. in square order.
+pub(super) fn dark_squares(board: Board) -> Vec<Square> {
+    (0..board.height())
+        .flat_map(|row| board.dark_squares_of_row(row))
+        .collect()
+}
+
+/// The dark-square number of each square index, or `OFF` for a light square.
+pub(super) fn numbering(squares: &[Square]) -> [u8; 64] {
+    let mut number = [OFF; 64];
+    for (i, sq) in squares.iter().enumerate() {
+        number[sq.index() as usize] = i as u8;
+    }
+    number
+}
+
+/// For each dark square, the dark squares one of the `list` steps takes it to.
+pub(super) fn step_masks(
+    board: Board,
+    squares: &[Square],
+    number: &[u8; 64],
+    list: &[(i8, i8)],
+) -> Vec<u32> {
+    squares
+        .iter()
+        .map(|&sq| {
+            list.iter()
+                .filter_map(|&(dc, dr)| board.offset(sq, dc, dr))
+                .fold(0u32, |mask, to| mask | 1 << number[to.index() as usize])
+        })
+        .collect()
+}
+
+/// Each dark square's forward cone: every dark square a hound there could reach.
+pub(super) fn cones(squares: &[Square]) -> Vec<u32> {
+    squares
+        .iter()
+        .map(|h| {
+            squares
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.row() >= h.row() && s.col().abs_diff(h.col()) <= s.row() - h.row()
+                })
+                .fold(0, |mask, (i, _)| mask | 1 << i)
+        })
+        .collect()
+}
+
+/// The dark squares `0..dark` that `keep` keeps, as a mask.
+fn mask_where(dark: usize, keep: impl Fn(usize) -> bool) -> u32 {
+    (0..dark)
+        .filter(|&i| keep(i))
+        .fold(0u32, |mask, i| mask | 1 << i)
+}
+
+/// `binom[n][r]` for `n` up to 32 and `r` up to 4: the combinatorial number
+/// system that ranks hound sets.
+pub(super) fn binomials() -> [[u32; 5]; 33] {
+    let mut binom = [[0u32; 5]; 33];
+    for n in 0..33 {
+        binom[n][0] = 1;
+        for r in 1..5 {
+            binom[n][r] = if n == 0 {
+                0
+            } else {
+                binom[n - 1][r - 1] + binom[n - 1][r]
+            };
+        }
+    }
+    binom
+}
+
+/// The sets of `k` numbers below `n` as bit masks, in colex order.
+pub(super) fn subsets(n: usize, k: usize) -> Vec<u32> {
+    if k == 0 {
+        return vec![0];
+    }
+    // Gosper's hack walks the k-sets in increasing mask order, which is colex order.
+    let mut out = Vec::new();
+    let mut set = (1u64 << k) - 1;
+    while set < 1 << n {
+        out.push(set as u32);
+        let low = set & set.wrapping_neg();
+        let next = set + low;
+        set = (((next ^ set) >> 2) / low) | next;
+    }
+    out
+}
+
+/// The hound sets of `colex` sorted, stably, by `row_sum` (at most `top`):
+/// the first index of each row sum and then their number, the sets in that
+/// order, and each colex rank's place in it.
+fn by_row_sum(
+    colex: &[u32],
+    top: usize,
+    row_sum: impl Fn(u32) -> usize,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    // A counting sort.
+    let mut levels = vec![0u32; top + 2];
+    for &mask in colex {
+        levels[row_sum(mask) + 1] += 1;
+    }
+    for s in 1..levels.len() {
+        levels[s] += levels[s - 1];
+    }
+    let mut next = levels.clone();
+    let mut sets = vec![0; colex.len()];
+    let by_rank = colex
+        .iter()
+        .map(|&mask| {
+            let slot = &mut next[row_sum(mask)];
+            sets[*slot as usize] = mask;
+            *slot += 1;
+            *slot - 1
+        })
+        .collect();
+    (levels, sets, by_rank)
+}
+
+/// The squares next to any square of `set`, by the shifts of
+/// [`Geometry::neighbour_shifts`].
+fn next_to(shifts: &[(usize, u32)], set: u32) -> u32 {
+    shifts.iter().fold(0, |out, &(gap, from)| {
+        out | (set & from) << gap | (set >> gap & from)
+    })
 }
 
 /// Whether the dense solver handles positions of `board` under `rules` that
@@ -759,6 +831,110 @@ struct Level<C> {
     games: Vec<C>,
 }
 
+/// One hound set's positions with the hounds to move, by lane: the hounds'
+/// scores and the game counts, and whether a count reached the tally's limit.
+struct HoundsRow<C> {
+    codes: [u8; LANES],
+    games: [C; LANES],
+    excess: u64,
+}
+
+impl<C: Tally> HoundsRow<C> {
+    /// Solves hound set `set` on the lanes of `hounds_turn` (the fox on
+    /// the rows of the parity `fox_even` gives) from the level `above`,
+    /// whose first set is `high`. The other lanes hold a fox win.
+    #[inline(always)]
+    fn solve(
+        geo: &Geometry,
+        set: u32,
+        high: u32,
+        hounds_turn: u32,
+        fox_even: bool,
+        above: &Level<C>,
+    ) -> HoundsRow<C> {
+        let mut out = HoundsRow {
+            codes: [FOX_WON; LANES],
+            games: [C::ONE; LANES],
+            excess: 0,
+        };
+        if hounds_turn == 0 {
+            return out;
+        }
+        // One more lane than a row has, where a move's exclusion goes if
+        // the hound lands on a square of the other parity.
+        let mut best = [FOX_WON; LANES + 1];
+        let mut sums = [C::ZERO; LANES + 1];
+        let mut moved = 0;
+        for mv in geo.moves_of(set) {
+            // The fox cannot stand where the hound lands: that lane
+            // keeps what it had, and every other lane adds the child.
+            let to = if geo.even_rows >> mv.to & 1 != u32::from(fox_even) {
+                geo.lane[mv.to as usize] as usize
+            } else {
+                LANES
+            };
+            moved |= hounds_turn & !(1 << to);
+            let kept = (best[to], sums[to]);
+            let child = (mv.set - high) as usize * LANES;
+            let child_codes = &above.codes[child..][..LANES];
+            let child_games = &above.games[child..][..LANES];
+            for lane in 0..LANES {
+                best[lane] = best[lane].max(child_codes[lane]);
+                sums[lane] = sums[lane].add(child_games[lane]);
+            }
+            (best[to], sums[to]) = kept;
+        }
+        for lane in bits(moved) {
+            let lane = lane as usize;
+            out.codes[lane] = one_ply_more(best[lane]);
+            out.games[lane] = sums[lane].normalise();
+            out.excess |= out.games[lane].excess();
+        }
+        out
+    }
+
+    /// Solves hound set `set` with the fox to move on the squares of
+    /// `foxes`, from these positions after its moves, into `here` at `row`.
+    /// Returns nonzero if a count reached the tally's limit.
+    #[inline(always)]
+    fn solve_fox(
+        &self,
+        geo: &Geometry,
+        set: u32,
+        foxes: u32,
+        fox_even: bool,
+        here: &mut Level<C>,
+        row: usize,
+    ) -> u64 {
+        let won = geo.won[set as usize];
+        let hounds = geo.lanes(geo.sets[set as usize], !fox_even);
+        let mut excess = 0;
+        for fox in bits(foxes) {
+            let lane = geo.lane[fox as usize] as usize;
+            let steps = geo.lane_steps[fox as usize] & !hounds;
+            let (code, count) = if won & 1 << fox != 0 {
+                (FOX_WON, C::ONE)
+            } else if steps == 0 {
+                (HOUNDS_WON, C::ONE)
+            } else {
+                let mut best = HOUNDS_WON;
+                let mut sum = C::ZERO;
+                for to in bits(steps) {
+                    let to = to as usize;
+                    best = best.min(self.codes[to]);
+                    sum = sum.add(self.games[to]);
+                }
+                let sum = sum.normalise();
+                excess |= sum.excess();
+                (one_ply_more(best), sum)
+            };
+            here.codes[row + lane] = code;
+            here.games[row + lane] = count;
+        }
+        excess
+    }
+}
+
 impl<C: Tally> Search<'_, C> {
     fn run(geo: &Geometry, root: Placement, side: Side) -> Search<'_, C> {
         let reach = Reach::from(geo, root, side);
@@ -787,74 +963,19 @@ impl<C: Tally> Search<'_, C> {
                     continue;
                 }
                 let won = geo.won[set as usize];
-                // The positions of this row with the hounds to move, by lane.
-                let mut codes = [FOX_WON; LANES];
-                let mut games = [C::ONE; LANES];
                 let hounds_turn = geo.lanes(seen & !fox_turn & !won, !fox_even);
-                if hounds_turn != 0 {
-                    // One more lane than a row has, where a move's exclusion goes if
-                    // the hound lands on a square of the other parity.
-                    let mut best = [FOX_WON; LANES + 1];
-                    let mut sums = [C::ZERO; LANES + 1];
-                    let mut moved = 0;
-                    for mv in geo.moves_of(set) {
-                        // The fox cannot stand where the hound lands: that lane
-                        // keeps what it had, and every other lane adds the child.
-                        let to = if geo.even_rows >> mv.to & 1 != u32::from(fox_even) {
-                            geo.lane[mv.to as usize] as usize
-                        } else {
-                            LANES
-                        };
-                        moved |= hounds_turn & !(1 << to);
-                        let kept = (best[to], sums[to]);
-                        let child = (mv.set - high) as usize * LANES;
-                        let child_codes = &above.codes[child..][..LANES];
-                        let child_games = &above.games[child..][..LANES];
-                        for lane in 0..LANES {
-                            best[lane] = best[lane].max(child_codes[lane]);
-                            sums[lane] = sums[lane].add(child_games[lane]);
-                        }
-                        (best[to], sums[to]) = kept;
-                    }
-                    for lane in bits(moved) {
-                        let lane = lane as usize;
-                        codes[lane] = one_ply_more(best[lane]);
-                        games[lane] = sums[lane].normalise();
-                        excess |= games[lane].excess();
-                    }
-                }
-                let hounds = geo.lanes(geo.sets[set as usize], !fox_even);
+                let hounds = HoundsRow::solve(geo, set, high, hounds_turn, fox_even, &above);
+                excess |= hounds.excess;
                 let row = (set - low) as usize * LANES;
-                for fox in bits(seen & fox_turn) {
-                    let lane = geo.lane[fox as usize] as usize;
-                    let steps = geo.lane_steps[fox as usize] & !hounds;
-                    let (code, count) = if won & 1 << fox != 0 {
-                        (FOX_WON, C::ONE)
-                    } else if steps == 0 {
-                        (HOUNDS_WON, C::ONE)
-                    } else {
-                        let mut best = HOUNDS_WON;
-                        let mut sum = C::ZERO;
-                        for to in bits(steps) {
-                            let to = to as usize;
-                            best = best.min(codes[to]);
-                            sum = sum.add(games[to]);
-                        }
-                        let sum = sum.normalise();
-                        excess |= sum.excess();
-                        (one_ply_more(best), sum)
-                    };
-                    here.codes[row + lane] = code;
-                    here.games[row + lane] = count;
-                }
+                excess |= hounds.solve_fox(geo, set, seen & fox_turn, fox_even, &mut here, row);
                 if set == root.set {
                     let lane = geo.lane[root.fox as usize] as usize;
                     root_entry = if fox_turn & 1 << root.fox != 0 {
                         (here.codes[row + lane], here.games[row + lane])
                     } else {
-                        (codes[lane], games[lane])
+                        (hounds.codes[lane], hounds.games[lane])
                     };
-                    root_row = codes;
+                    root_row = hounds.codes;
                 }
             }
         }
