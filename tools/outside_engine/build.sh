@@ -48,6 +48,7 @@ sed -i 's/uint32_t inline Get\(Jumpers\|Movers\)/uint32_t Get\1/' board.h
 ln -s moveGen.h movegen.h
 ln -s NeuralNet neuralNet
 
+# -march=native: GuiNN's defines.h asks for AVX2 (any x86-64 since about 2013).
 files="board.cpp checkersNN.cpp database.cpp edDatabase.cpp engine.cpp
     evaluate.cpp movegen.cpp openingBook.cpp search.cpp transcript.cpp
     kr_db_stubs.cpp NeuralNet/NeuralNet.cpp"

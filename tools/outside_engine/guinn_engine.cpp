@@ -120,7 +120,8 @@ bool find_move(Board& board, const std::string& text, Move& found) {
 }
 
 // `position startpos|fen FEN [moves ...]`: the game's start and moves go into
-// GuiNN's transcript, which it replays for its repetition history.
+// GuiNN's transcript, which it replays for its repetition history. A line
+// with a fault changes nothing.
 std::string set_position(std::istringstream& words) {
     std::string word;
     Board start = Board::StartPosition();
@@ -139,17 +140,19 @@ std::string set_position(std::istringstream& words) {
     }
     start.hashKey = start.CalcHashKey();
     Board board = start;
-    engine.transcript.Init(start);
+    static Transcript game;
+    game.Init(start);
     if (words >> word) {
         if (word != "moves") return "error expected moves";
         while (words >> word) {
             Move move;
-            if (engine.transcript.numMoves + 1 >= MAX_GAMEMOVES) return "error too many moves";
+            if (game.numMoves + 1 >= MAX_GAMEMOVES) return "error too many moves";
             if (!find_move(board, word, move)) return "error illegal move " + word;
             board.DoMove(move);
-            engine.transcript.AddMove(move);
+            game.AddMove(move);
         }
     }
+    engine.transcript = game;
     engine.transcript.ReplayGame(engine.board, engine.boardHashHistory);
     return "";
 }
