@@ -1,0 +1,3 @@
+// MSVC's <intrin.h>: GuiNN uses the SSE/AVX intrinsics of <immintrin.h>.
+#pragma once
+#include <immintrin.h>
