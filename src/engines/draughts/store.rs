@@ -10,7 +10,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::endgame::{Endgame, LARGEST_PIECES};
+use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES};
 use crate::games::draughts::{Captures, Setup};
 
 /// Bytes a file may hold beyond its entries (its header and checksum).
@@ -41,7 +41,7 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        reason: String,
+        reason: BytesError,
     },
     /// A whole database, but not the one its name says.
     #[error("{}: holds {pieces} pieces with {captures} captures", path.display())]

@@ -496,7 +496,7 @@ impl Endgame {
     /// `d - 1`, and a draw has a drawing move and no winning one. Values that
     /// pass are exact, by induction on the distance. Returns how many
     /// positions were checked.
-    pub fn verify(&self) -> Result<usize, String> {
+    pub fn verify(&self) -> Result<usize, Mismatch> {
         let forced = self.captures.forced();
         let mut checked = 0;
         for m in Material::all(self.max_pieces) {
@@ -515,10 +515,11 @@ impl Endgame {
                     Some(&best) => best,
                 };
                 if stored != expected {
-                    return Err(format!(
-                        "{}: stored {stored}, but its moves give {expected}",
-                        super::fen::write(&pos)
-                    ));
+                    return Err(Mismatch {
+                        position: pos,
+                        stored,
+                        expected,
+                    });
                 }
             }
         }
@@ -542,40 +543,38 @@ impl Endgame {
     }
 
     /// A database from [`Endgame::to_bytes`], checked.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, String> {
-        let body = bytes
-            .strip_prefix(MAGIC)
-            .ok_or("not a tallyho draughts endgame database")?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, BytesError> {
+        let body = bytes.strip_prefix(MAGIC).ok_or(BytesError::NotADatabase)?;
         if body.len() < 10 {
-            return Err("the endgame database is cut short".into());
+            return Err(BytesError::CutShort);
         }
         let (body, sum) = body.split_at(body.len() - 8);
         let mut sum_bytes = [0u8; 8];
         sum_bytes.copy_from_slice(sum);
         if checksum(&bytes[..bytes.len() - 8]) != u64::from_le_bytes(sum_bytes) {
-            return Err("the endgame database is damaged (checksum)".into());
+            return Err(BytesError::Checksum);
         }
         let max_pieces = body[0] as u32;
         if max_pieces > LARGEST_PIECES {
-            return Err(format!("the endgame database claims {max_pieces} pieces"));
+            return Err(BytesError::Pieces(max_pieces));
         }
         let captures = match body[1] {
             0 => Captures::Compulsory,
             1 => Captures::Optional,
-            _ => return Err("the endgame database names no capture rule".into()),
+            _ => return Err(BytesError::NoCaptureRule),
         };
         let mut rest = &body[2..];
         let mut slices = vec![Vec::new(); 625];
         for m in Material::all(max_pieces) {
             if rest.len() < m.len() {
-                return Err("the endgame database is cut short".into());
+                return Err(BytesError::CutShort);
             }
             let (slice, tail) = rest.split_at(m.len());
             slices[m.code()] = slice.to_vec();
             rest = tail;
         }
         if !rest.is_empty() {
-            return Err("the endgame database has bytes left over".into());
+            return Err(BytesError::LeftOver);
         }
         Ok(Endgame {
             max_pieces,
@@ -586,6 +585,41 @@ impl Endgame {
 }
 
 const MAGIC: &[u8] = b"tallyho draughts endgame v1\n";
+
+/// Why bytes are not a database [`Endgame::to_bytes`] wrote.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum BytesError {
+    /// They do not begin as a database does.
+    #[error("not a tallyho draughts endgame database")]
+    NotADatabase,
+    /// They end before the database does.
+    #[error("the endgame database is cut short")]
+    CutShort,
+    /// The checksum does not match: the file is damaged.
+    #[error("the endgame database is damaged (checksum)")]
+    Checksum,
+    /// More pieces than a database holds.
+    #[error("the endgame database claims {0} pieces")]
+    Pieces(u32),
+    /// No capture rule this game has.
+    #[error("the endgame database names no capture rule")]
+    NoCaptureRule,
+    /// Bytes after the last entry.
+    #[error("the endgame database has bytes left over")]
+    LeftOver,
+}
+
+/// A stored value that its position's moves contradict.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("{}: stored {stored}, but its moves give {expected}", super::fen::write(position))]
+pub struct Mismatch {
+    /// The position.
+    pub position: Position,
+    /// The value stored for it.
+    pub stored: Exact,
+    /// The value its moves give.
+    pub expected: Exact,
+}
 
 /// FNV-1a, enough to notice a damaged file.
 fn checksum(bytes: &[u8]) -> u64 {
