@@ -611,7 +611,10 @@ pub enum BytesError {
 
 /// A stored value that its position's moves contradict.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("{}: stored {stored}, but its moves give {expected}", super::fen::write(position))]
+#[error(
+    "{}: stored {stored}, but its moves give {expected}",
+    super::fen::write(position)
+)]
 pub struct Mismatch {
     /// The position.
     pub position: Position,
