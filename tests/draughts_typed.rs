@@ -78,3 +78,25 @@ fn a_second_fen_and_moves_after_the_result_are_refused_as_such() {
     );
     assert!(!why.contains("game 2"), "{why}");
 }
+
+/// `cunning` answers a move as it did before an undo, whatever was tried in
+/// between, so a player cannot fish for a better reply.
+#[test]
+fn cunning_replies_as_before_after_undo() {
+    let home = folder("typed", "cunning");
+    for seed in 1..=8 {
+        let out = draughts_common::tallyho(&home)
+            .args(["draughts", "--players", "1", "--names", "Ann"])
+            .args(["--side", "black", "--level", "cunning", "--no-history"])
+            .args(["--seed", &seed.to_string()])
+            .write_stdin("9-13\nundo\n10-14\nundo\n11-15\nundo\n9-13\nundo\n9-13\nquit\n")
+            .output()
+            .expect("ran");
+        let shown = String::from_utf8(out.stdout).expect("utf-8");
+        let replies: Vec<&str> = shown.lines().filter(|l| l.starts_with("2. ")).collect();
+        assert_eq!(replies.len(), 5, "{shown}");
+        for answer in [&replies[3], &replies[4]] {
+            assert_eq!(*answer, replies[0], "seed {seed}: {replies:?}");
+        }
+    }
+}

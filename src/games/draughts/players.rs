@@ -157,6 +157,9 @@ impl Player {
             Level::Greedy => greedy(pos, &moves).choose(&mut self.rng).copied(),
             Level::Cunning => {
                 let engine = self.engine.as_mut()?;
+                // Each move from a fresh table, so that the reply depends on
+                // the game alone and not on searches before an undo.
+                engine.clear();
                 let limits = Limits {
                     max_depth: CUNNING_DEPTH,
                     use_endgame: false,
