@@ -35,7 +35,8 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
             let mut levels = [None, None];
             for (i, side) in sides.into_iter().enumerate() {
                 let given = options.side_levels[i].or(options.level);
-                let Some(level) = ask_level(console, given, &format!("for the {side}"))? else {
+                let whose = format!("for {}, playing {side}", computer_names[i]);
+                let Some(level) = ask_level(console, given, &whose)? else {
                     return Ok(None);
                 };
                 levels[i] = Some(level);
