@@ -214,3 +214,41 @@ fn analyse_all_values_every_legal_move() {
         "best first: {values:?}"
     );
 }
+
+/// The history table says a game of points with the winner's points first,
+/// whichever seat the winner sat in.
+#[test]
+fn the_history_table_gives_the_winners_points_first() {
+    let log = log_path("table-points");
+    tallyho(&log)
+        .args([
+            "fish",
+            "--players",
+            "0",
+            "--games",
+            "4",
+            "--level",
+            "rubbish",
+        ])
+        .args(["--seed", "3"])
+        .assert()
+        .success();
+    let out = tallyho(&log).arg("history").output().expect("ran");
+    let table = String::from_utf8(out.stdout).expect("utf-8");
+    let mut scores = 0;
+    for line in table.lines() {
+        let Some(points) = line
+            .split_whitespace()
+            .find(|w| w.split('-').count() == 2 && w.split('-').all(|n| n.parse::<u32>().is_ok()))
+        else {
+            continue;
+        };
+        let (a, b) = points.split_once('-').expect("a-b");
+        let (a, b): (u32, u32) = (a.parse().expect("a"), b.parse().expect("b"));
+        if !line.contains("draw") {
+            assert!(a > b, "the winner's points come first: {line}");
+        }
+        scores += 1;
+    }
+    assert_eq!(scores, 4, "{table}");
+}

@@ -30,8 +30,11 @@ fn row(record: &Record) -> [String; 7] {
         (Some(_), Some(_)) => "Computer".to_string(),
         (Some(side), _) => side.clone(),
     };
-    // A game of points says how many: `Ann 22-24`, the first side's first.
+    // A game of points says how many, the winner's first: `Ann 24-22`.
     let winner = match &record.outcome.score {
+        Some(score) if record.outcome.winner.is_some() => {
+            format!("{winner} {}", winner_first(score))
+        }
         Some(score) => format!("{winner} {score}"),
         None => winner,
     };
@@ -45,6 +48,18 @@ fn row(record: &Record) -> [String; 7] {
         record.plies.to_string(),
     ]
     .map(|cell| safe::text(&cell))
+}
+
+/// A score `a-b` with the larger number first, as a winner's is said;
+/// anything else as it is.
+fn winner_first(score: &str) -> String {
+    let points = score
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)));
+    match points {
+        Some((a, b)) => format!("{}-{}", a.max(b), a.min(b)),
+        None => score.to_string(),
+    }
 }
 
 /// Column widths for the history table, grown by each row.
