@@ -80,6 +80,29 @@ pub fn ask_yes_no(console: &mut Console, question: &str, help: &str) -> io::Resu
     ask_until(console, question, &answers, help, parse_yes_no)
 }
 
+/// As [`ask_yes_no`], where the line `board` shows `board` (the position
+/// the question is about) and the question is asked again.
+pub fn ask_yes_no_over(
+    console: &mut Console,
+    question: &str,
+    help: &str,
+    board: &str,
+) -> io::Result<Option<bool>> {
+    let answers = ["yes".to_string(), "no".to_string()];
+    let mut words = |console: &mut Console, line: &str| -> io::Result<bool> {
+        if is_help(line) {
+            console.say(help)?;
+            return Ok(true);
+        }
+        if line.trim().eq_ignore_ascii_case("board") {
+            console.write(board)?;
+            return Ok(true);
+        }
+        Ok(false)
+    };
+    ask_with(console, question, &answers, &mut words, parse_yes_no)
+}
+
 /// An error message as a sentence: capital first letter, closing full stop.
 pub fn capitalise(text: &str) -> String {
     let mut chars = text.chars();

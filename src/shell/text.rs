@@ -40,12 +40,12 @@ pub const NAME_HELP: &str = "Type the name to call this player in the score and 
      up to 20 characters, with no comma. Or quit to leave.";
 
 /// Help at "Play again?".
-pub const AGAIN_HELP: &str =
-    "Type yes to play another game, the players swapping sides, or no to stop. quit leaves too.";
+pub const AGAIN_HELP: &str = "Type yes to play another game, the players swapping sides, or no to stop; board shows the last \
+     position. quit leaves too.";
 
 /// Help at a draw offer.
-pub const DRAW_HELP: &str =
-    "Type yes to accept the draw, which ends the game, or no to play on. quit leaves the game.";
+pub const DRAW_HELP: &str = "Type yes to accept the draw, which ends the game, or no to play on; board shows the position. \
+     quit leaves the game.";
 
 /// Help at a question whose answers are offered: `answers`.
 pub fn choose_help(answers: &[String]) -> String {

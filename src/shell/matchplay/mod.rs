@@ -14,7 +14,7 @@ mod play;
 pub(crate) use play::{advice_text, say_advice};
 mod seats;
 
-use super::ask::{ask_until, ask_yes_no};
+use super::ask::{ask_until, ask_yes_no_over};
 use super::console::Console;
 use super::log::{self, Keeper, Seat as LoggedSeat};
 use super::text;
@@ -176,7 +176,15 @@ pub fn run<R: Computers, F: Face<R>>(
         played += 1;
         let again = match options.games {
             Some(n) => played < n,
-            None => ask_yes_no(console, face.again_question(), text::AGAIN_HELP)? == Some(true),
+            None => {
+                let board = face.board(
+                    &View::new(&options.rules, game.positions()),
+                    game.moves().last(),
+                    &play::canvas(console, &options.rules, &game_match),
+                );
+                let question = face.again_question();
+                ask_yes_no_over(console, question, text::AGAIN_HELP, &board)? == Some(true)
+            }
         };
         if !again {
             break;

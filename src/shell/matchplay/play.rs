@@ -6,7 +6,7 @@ use std::io;
 use super::seats::choose_start;
 use super::{Match, NOTHING_TO_UNDO, Options, REMINDER, WATCHING, move_seed, thinking_time};
 use crate::games::{Advice, Computer, Computers, Game, Outcome, Rules, Square};
-use crate::shell::ask::ask_yes_no;
+use crate::shell::ask::ask_yes_no_over;
 use crate::shell::clock::Until;
 use crate::shell::console::Console;
 use crate::shell::face::{Canvas, Face, View};
@@ -77,7 +77,11 @@ fn prelude_len<R: Computers>(rules: &R, number: u64) -> usize {
 
 /// Where boards are drawn this game: the console's colour and width, from
 /// the side of the one person playing, if only one plays.
-fn canvas<R: Computers>(console: &Console, rules: &R, game_match: &Match<R>) -> Canvas<R::Side> {
+pub(super) fn canvas<R: Computers>(
+    console: &Console,
+    rules: &R,
+    game_match: &Match<R>,
+) -> Canvas<R::Side> {
     let people: Vec<R::Side> = rules
         .sides()
         .into_iter()
@@ -254,11 +258,13 @@ fn person_turn<R: Computers, F: Face<R>>(
                 );
                 true
             }
-            Turn::Command(Command::Draw) => match offer_draw(console, options, game, game_match)? {
-                Some(accepted) => accepted,
-                // The one asked left instead of answering.
-                None => return Ok(Step::Left),
-            },
+            Turn::Command(Command::Draw) => {
+                match offer_draw(console, face, options, game, game_match)? {
+                    Some(accepted) => accepted,
+                    // The one asked left instead of answering.
+                    None => return Ok(Step::Left),
+                }
+            }
             Turn::Command(_) => false,
         };
         if changed {
@@ -284,8 +290,9 @@ fn other_side<R: Rules>(rules: &R, side: R::Side) -> R::Side {
 /// A draw offered by the player to move: the other player answers, or the
 /// computer accepts when its best line is no better for it than a draw.
 /// Whether it was accepted; `None` when the player asked leaves instead.
-fn offer_draw<R: Computers>(
+fn offer_draw<R: Computers, F: Face<R>>(
     console: &mut Console,
+    face: &F,
     options: &Options<R>,
     game: &mut Game<R>,
     game_match: &mut Match<R>,
@@ -308,7 +315,12 @@ fn offer_draw<R: Computers>(
         accepts
     } else {
         let question = format!("{answerer}, {offerer} offers a draw. Do you accept (yes/no)? ");
-        match ask_yes_no(console, &question, text::DRAW_HELP)? {
+        let board = face.board(
+            &View::new(rules, game.positions()),
+            game.moves().last(),
+            &canvas(console, rules, game_match),
+        );
+        match ask_yes_no_over(console, &question, text::DRAW_HELP, &board)? {
             Some(answer) => answer,
             None => return Ok(None),
         }
