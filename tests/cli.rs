@@ -467,3 +467,33 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
     assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
     let _ = std::fs::remove_file(&log);
 }
+
+/// Every bad value is refused in one style, whether clap or tallyho refuses
+/// it: the option, the value, and what to write instead, with status 2.
+#[test]
+fn bad_values_are_refused_in_one_style() {
+    let cases: [&[&str]; 5] = [
+        &["fish", "--penguins", "5"],
+        &["--think", "0"],
+        &["--level", "god"],
+        &["draughts", "--opening", "999"],
+        &["replay", "abc"],
+    ];
+    for args in cases {
+        let out = assert_cmd::Command::cargo_bin("tallyho")
+            .expect("binary built")
+            .args(args)
+            .output()
+            .expect("ran");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8(out.stderr).expect("utf-8");
+        let value = args[args.len() - 1];
+        assert!(
+            said.starts_with(&format!("error: invalid value '{value}' for '")),
+            "{args:?}: {said}"
+        );
+        assert!(said.contains(": write "), "{args:?}: {said}");
+        assert!(!said.contains("For more information"), "{args:?}: {said}");
+        assert!(!said.contains(" is not in "), "{args:?}: {said}");
+    }
+}

@@ -26,7 +26,7 @@ pub struct DraughtsArgs {
 
     /// With --load: which game of the file, from 1 (default 1).
     #[arg(long, global = true, value_name = "K", requires = "load",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::number::<u64>(1, None))]
     pub game: Option<u64>,
 
     /// Draw the board and the welcome box in plain ASCII. Without it, box
@@ -38,7 +38,7 @@ pub struct DraughtsArgs {
     /// The computer's search threads for play, hints and analyse (default:
     /// every core).
     #[arg(long, global = true, value_name = "N",
-          value_parser = clap::value_parser!(u16).range(1..=256))]
+          value_parser = super::number::<u16>(1, Some(256)))]
     pub threads: Option<u16>,
 
     /// Draw the board from White's side (row 1 at the top), as it is drawn
@@ -54,7 +54,7 @@ pub enum DraughtsTool {
     /// perft(D) = N.
     Perft {
         /// The deepest depth (1-40).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=40))]
+        #[arg(value_parser = super::number::<u32>(1, Some(40)))]
         depth: u32,
 
         /// The position, in FEN (B:W21-32:B1-12). Default: the start.
@@ -81,7 +81,7 @@ pub enum DraughtsTool {
     BuildDb {
         /// The most pieces (2-5).
         #[arg(long, value_name = "N", default_value_t = 5,
-              value_parser = clap::value_parser!(u32).range(2..=5))]
+              value_parser = super::number::<u32>(2, Some(5)))]
         pieces: u32,
     },
 }

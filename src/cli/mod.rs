@@ -144,7 +144,7 @@ pub const MAX_THINK: u64 = 600_000;
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// How many human players: 0 watches the computer play itself; skips the menu.
-    #[arg(long, global = true, value_parser = clap::value_parser!(u8).range(0..=2), value_name = "N")]
+    #[arg(long, global = true, value_parser = number::<u8>(0, Some(2)), value_name = "N")]
     pub players: Option<u8>,
 
     /// The players' names, Player 1 first: --names Ann,Bob.
@@ -153,7 +153,7 @@ pub struct PlayArgs {
     pub names: Option<String>,
 
     /// Stop after N games instead of asking to play again.
-    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
+    #[arg(long, global = true, value_parser = number::<u32>(1, None), value_name = "N")]
     pub games: Option<u32>,
 
     /// Seed for the computer players' randomness: the same seed and input give the same
@@ -177,13 +177,13 @@ pub struct PlayArgs {
 
     /// Pause before each computer move, in milliseconds (at most 10000).
     /// Default: 700 in a terminal, 0 in a script.
-    #[arg(long, global = true, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
+    #[arg(long, global = true, value_name = "MS", value_parser = number::<u64>(0, Some(MAX_DELAY)))]
     pub delay: Option<u64>,
 
     /// Draughts and fish: how long the computer may think about a move, in
     /// milliseconds (also for analyse and hints).
     #[arg(long, global = true, value_name = "MS", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_THINK))]
+          value_parser = number::<u64>(1, Some(MAX_THINK)))]
     pub think: u64,
 }
 
@@ -216,12 +216,13 @@ pub enum Command {
     History {
         /// With --pdn: the number of the one game to write.
         #[arg(value_name = "N",
-              value_parser = clap::value_parser!(u64).range(1..))]
+              value_parser = number::<u64>(1, None))]
         number: Option<u64>,
     },
     /// Replay a finished game from the log, move by move.
     Replay {
         /// The game's number, as `tallyho history` lists it.
+        #[arg(value_parser = number::<u64>(1, None))]
         number: u64,
     },
     /// Run a game server in the foreground: two people on two terminals,
@@ -261,7 +262,7 @@ pub struct ServeArgs {
     /// Seconds a player who dropped may take to come back before the
     /// opponent may claim the win or adjourn.
     #[arg(long, value_name = "SECONDS", default_value = "120",
-          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+          value_parser = number::<u64>(1, Some(86_400)))]
     pub grace: u64,
 }
 
@@ -460,9 +461,37 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
     parts.concat()
 }
 
+/// A whole number from `min` to `max` (no bound above for `None`), for an
+/// option's value: refused in the words every value is, `write a number
+/// from 1 to 4`.
+pub(crate) fn number<T>(
+    min: u64,
+    max: Option<u64>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    move |text: &str| {
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| *n >= min && max.is_none_or(|max| *n <= max))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| match max {
+                Some(max) => format!("write a number from {min} to {max}"),
+                None => format!("write a whole number, {min} or more"),
+            })
+    }
+}
+
 fn refusal(e: clap::Error) -> Refusal {
     let informational = !e.use_stderr();
-    let message = e.render().to_string();
+    // One style for every refusal: the reason, without clap's pointer to
+    // --help, which tallyho's own refusals do not carry either.
+    let message = e
+        .render()
+        .to_string()
+        .replace("\n\nFor more information, try '--help'.\n", "\n");
     Refusal {
         message: if informational {
             message
