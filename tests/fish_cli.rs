@@ -252,3 +252,30 @@ fn the_history_table_gives_the_winners_points_first() {
     }
     assert_eq!(scores, 4, "{table}");
 }
+
+/// The points lines at the end of a game come in seat order, Player 1's
+/// first, though the seats swap sides every game.
+#[test]
+fn the_points_lines_come_in_seat_order() {
+    let log = log_path("points-order");
+    let out = tallyho(&log)
+        .args([
+            "fish",
+            "--players",
+            "0",
+            "--games",
+            "2",
+            "--level",
+            "rubbish",
+        ])
+        .args(["--seed", "3", "--no-history"])
+        .output()
+        .expect("ran");
+    let shown = String::from_utf8(out.stdout).expect("utf-8");
+    let labels: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("points:"))
+        .map(|l| l.split(" points:").next().unwrap_or(""))
+        .collect();
+    assert_eq!(labels, ["AI's", "ROBOT's", "AI's", "ROBOT's"], "{shown}");
+}

@@ -63,6 +63,8 @@ pub struct Player<'a> {
     pub name: &'a str,
     /// Whether the computer plays this side.
     pub computer: bool,
+    /// Whether this is Player 1, whose words come first.
+    pub first: bool,
 }
 
 /// What a menu line does. The face lists its menu's lines and labels; the

@@ -317,9 +317,14 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
                 .iter()
                 .any(|s| s.side == side && s.level.is_some())
         });
+        let firsts = rules.sides().map(|side| {
+            let side = side.to_string();
+            self.record.seats.first().is_some_and(|s| s.side == side)
+        });
         let players = [0, 1].map(|i| Player {
             name: &names[i],
             computer: computers[i],
+            first: firsts[i],
         });
         let view = View::new(rules, self.game.positions());
         for line in face.final_words(&view, players) {

@@ -322,9 +322,10 @@ where
         };
         let mut lines = self.face.final_words(
             &View::new(&self.rules, self.game.positions()),
-            names.map(|name| crate::shell::face::Player {
-                name,
+            [0, 1].map(|i| crate::shell::face::Player {
+                name: names[i],
                 computer: false,
+                first: i == 0,
             }),
         );
         let winner = outcome.winner().map(|s| names[self.side_index(s)]);

@@ -172,13 +172,14 @@ impl Face<Setup> for FishFace {
         let Some(pos) = view.pos() else {
             return Vec::new();
         };
-        let labels = labels(players);
-        // The assignment lists the person's points first.
-        let order = if labels[1].0 == "Players" {
+        // Player 1's points first (the person's, against the computer, as
+        // the assignment lists them).
+        let order = if players[Side::A.index()].first {
             [Side::A, Side::P]
         } else {
             Side::BOTH
         };
+        let labels = labels(players);
         // The sums stand in one column, as in the assignment's example.
         let width = labels
             .iter()

@@ -252,6 +252,7 @@ fn finish_game<R: Computers, F: Face<R>>(
     let players = rules.sides().map(|side| Player {
         name: game_match.name(rules, side),
         computer: game_match.is_computer(rules, side),
+        first: game_match.seat(rules, side) == 0,
     });
     for line in face.final_words(&View::new(rules, game.positions()), players) {
         console.say(&line)?;
