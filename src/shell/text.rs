@@ -49,7 +49,11 @@ pub const DRAW_HELP: &str = "Type yes to accept the draw, which ends the game, o
 
 /// Help at a question whose answers are offered: `answers`.
 pub fn choose_help(answers: &[String]) -> String {
-    format!("Type one of {}, or quit to leave.", list_or(answers))
+    format!(
+        "Type one of {}; hint names the start the strongest computer would pick, and board \
+         shows the board again. Or quit to leave.",
+        list_or(answers)
+    )
 }
 
 /// Said when a player names again the square already chosen at a move prompt.

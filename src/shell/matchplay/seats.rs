@@ -178,7 +178,8 @@ pub(super) fn choose_start<R: Computers, F: Face<R>>(
         let i = computer.choose_start(rules, &starts).min(starts.len() - 1);
         return Ok(Some(starts[i].clone()));
     }
-    console.write(&choice.start_board(rules, &starts, console.colour()))?;
+    let board = choice.start_board(rules, &starts, console.colour());
+    console.write(&board)?;
     let name = &game_match.seats[seat].name;
     let (question, mut answers) = choice.start_question(rules, name, &starts);
     let help = text::choose_help(&answers);
@@ -193,12 +194,14 @@ pub(super) fn choose_start<R: Computers, F: Face<R>>(
                 adviser.get_or_insert_with(|| rules.computer(R::best_level(), options.seed));
             let i = adviser.choose_start(rules, &starts).min(starts.len() - 1);
             console.say(&text::start_hint(&offered[i]))?;
+        } else if line.trim().eq_ignore_ascii_case("board") {
+            console.write(&board)?;
         } else {
             return Ok(false);
         }
         Ok(true)
     };
-    answers.extend(["help".to_string(), "hint".to_string()]);
+    answers.extend(["help".to_string(), "hint".to_string(), "board".to_string()]);
     let picked = ask_with(console, &question, &answers, &mut words, |line| {
         choice.parse_start(rules, line, &starts)
     })?;
