@@ -48,6 +48,8 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
     session.expect("E3")?;
     session.send(" D\t\r")?;
     session.expect("1. Ann moved 10-15.")?;
+    // Ctrl-C at Bob's question, once it is asked.
+    session.expect("Move from (21, 22, 23, 24)? ")?;
     session.send(ControlCode::EndOfText)?;
     session.expect("Final score: Ann:0 - Bob:0")?;
     session.expect(Eof)?;
@@ -59,11 +61,13 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
 fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error> {
     let home = std::env::temp_dir().join(format!("tallyho-tab-narrow-{}", std::process::id()));
     std::fs::create_dir_all(&home).expect("a home");
-    // The terminal is 40 columns wide before tallyho starts.
+    // The terminal is made 40 columns wide from outside, and tallyho starts
+    // once it is.
     let mut cmd = Command::new("sh");
     cmd.args([
         "-c",
-        "stty cols 40 rows 24 && exec \"$0\" draughts --color never",
+        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; \
+         exec \"$0\" draughts --color never",
     ])
     .arg(env!("CARGO_BIN_EXE_tallyho"))
     .env("HOME", &home)
@@ -71,6 +75,10 @@ fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error>
     .env("TALLYHO_HISTORY", home.join("history.jsonl"))
     .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .map_err(std::io::Error::from)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
     let seen = session.expect("Press Enter to continue.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
