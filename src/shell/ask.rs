@@ -73,15 +73,9 @@ pub fn ask_with<T>(
     }
 }
 
-/// Asks a yes-or-no question until it is answered. `None` when the player
-/// leaves. `help` says what each answer does.
-pub fn ask_yes_no(console: &mut Console, question: &str, help: &str) -> io::Result<Option<bool>> {
-    let answers = ["yes".to_string(), "no".to_string()];
-    ask_until(console, question, &answers, help, parse_yes_no)
-}
-
-/// As [`ask_yes_no`], where the line `board` shows `board` (the position
-/// the question is about) and the question is asked again.
+/// Asks a yes-or-no question until it is answered; `None` when the player
+/// leaves. `help` says what each answer does, and the line `board` shows
+/// `board` (the position the question is about) before asking again.
 pub fn ask_yes_no_over(
     console: &mut Console,
     question: &str,
