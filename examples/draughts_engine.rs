@@ -17,7 +17,7 @@ use std::io::{self, BufReader};
 use tallyho::engines::draughts::protocol::{self, Config, EndgameSource};
 use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::games::draughts::Setup;
-use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
+use tallyho::games::draughts::endgame::{MAX_PIECES, STORED_PIECES};
 
 fn main() {
     let args = args::words();
@@ -26,7 +26,7 @@ fn main() {
         .map(|n| n as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let rules = Setup::STANDARD;
-    let pieces = value("--pieces").map_or(LARGEST_PIECES, |n| n as u32);
+    let pieces = value("--pieces").map_or(STORED_PIECES, |n| n as u32);
     let dir = args
         .iter()
         .position(|a| a == "--db-dir")

@@ -25,6 +25,18 @@
 //!    then the weights by Adam on the cross-entropy over all positions, from
 //!    the weights compiled in (`--from hand` starts from the hand-set ones).
 //!
+//! Options for further rounds (none of them made the committed weights):
+//! - `--positions A,B,...` reads several kept files; each line is
+//!   `FEN LABEL [SCORE]`, SCORE the depth-bound search's score where the
+//!   engine searched the position (not where it played a random move);
+//! - `--lambda L` blends the label: `L * result + (1 - L) * the score read
+//!   as a probability`;
+//! - `--patterns` fits the pattern terms too (`eval::WINDOWS` blocks of
+//!   `eval::PATTERNS` ways each), those seen in fewer than `--min-seen N`
+//!   positions (50) staying at zero;
+//! - `--hold-out` keeps every tenth block of a hundred positions out of the
+//!   fit and keeps the epoch that predicts them best.
+//!
 //! Single-threaded; run it under `nice`.
 
 #[path = "common/args.rs"]
@@ -41,7 +53,9 @@ use tallyho::games::Never;
 use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::eval::{self, TERMS, Weights};
-use tallyho::games::draughts::{Engine, Limits, Position, Setup, Side, ballot, fen, movegen};
+use tallyho::games::draughts::{
+    Engine, Limits, Position, Score, Setup, Side, ballot, fen, movegen,
+};
 
 fn main() {
     let args = args::words();
@@ -54,10 +68,25 @@ fn main() {
     let out = get("--out").unwrap_or_else(|| "data/draughts_eval.txt".into());
     let l2: f64 = get("--l2").and_then(|t| t.parse().ok()).unwrap_or(1e-7);
     let cache = get("--positions");
+    let lambda: f64 = get("--lambda").and_then(|t| t.parse().ok()).unwrap_or(1.0);
+    let min_seen = num("--min-seen", 50) as u32;
+    let patterns = args.iter().any(|a| a == "--patterns");
+    let hold_out = args.iter().any(|a| a == "--hold-out");
+    // The options beyond the first round's, as the weights file names them.
+    let mut more = String::new();
+    if lambda != 1.0 {
+        more.push_str(&format!(" --lambda {lambda}"));
+    }
+    if patterns {
+        more.push_str(&format!(" --patterns --min-seen {min_seen}"));
+    }
+    if hold_out {
+        more.push_str(" --hold-out");
+    }
     let start = if get("--from").as_deref() == Some("hand") {
         eval::hand_weights()
     } else {
-        *eval::weights()
+        eval::weights().clone()
     };
 
     let t = Instant::now();
@@ -76,16 +105,44 @@ fn main() {
         samples.len(),
         t.elapsed().as_secs_f64()
     );
-    let data: Vec<Sample> = samples
-        .iter()
-        .map(|&(pos, y)| Sample::new(&pos, y))
-        .collect();
+    // With `--hold-out`, every tenth block of a hundred positions (about a
+    // game's worth; they come game by game) is kept out of the fit, to
+    // choose the epoch; without it every position is fitted and the last
+    // epoch kept.
+    let held_out = |i: usize| hold_out && (i / 100) % 10 == 9;
+    let (mut data, mut held) = (Vec::new(), Vec::new());
+    for (i, l) in samples.iter().enumerate() {
+        let sample = Sample::new(&l.pos, l.y, patterns);
+        if held_out(i) {
+            held.push(sample);
+        } else {
+            data.push(sample);
+        }
+    }
     let k = fit_k(&data, &start);
+    // The label: the game's result, blended with the search's score read as
+    // a probability when `--lambda` is below 1 (positions the engine did
+    // not search keep the result).
+    let fitted = samples.iter().enumerate().filter(|&(i, _)| !held_out(i));
+    let kept = samples.iter().enumerate().filter(|&(i, _)| held_out(i));
+    for (sample, (_, l)) in data.iter_mut().zip(fitted).chain(held.iter_mut().zip(kept)) {
+        if let Some(score) = l.score {
+            sample.y = lambda * l.y + (1.0 - lambda) * sigmoid(score as f64 / k);
+        }
+    }
     eprintln!(
-        "K = {k:.0}; loss with the starting weights {:.5}",
+        "K = {k:.0}; {} positions fitted, {} held out; loss with the starting weights {:.5}",
+        data.len(),
+        held.len(),
         loss(&data, &start, k)
     );
-    let w = train(&data, start, k, epochs, l2);
+    let fit = Fit {
+        k,
+        epochs,
+        l2,
+        min_seen,
+    };
+    let w = train(&data, &held, start.clone(), &fit);
     eprintln!("loss after training {:.5}", loss(&data, &w, k));
     let source = match &cache {
         Some(path) => format!("--positions {path}"),
@@ -94,7 +151,7 @@ fn main() {
     let mut text = format!(
         "# Draughts evaluation weights: NAME OPENING ENDGAME (hundredths of a man).\n\
          # Made by: cargo run --release --example draughts_train -- {source} \
-         --epochs {epochs} --l2 {l2:e}\n\
+         --epochs {epochs} --l2 {l2:e}{more}\n\
          # from {} positions; K = {k:.0}; loss {:.4} before, {:.4} after.\n",
         data.len(),
         loss(&data, &start, k),
@@ -106,7 +163,7 @@ fn main() {
 }
 
 /// Self-play games: each quiet position with the result for the side to move.
-fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
+fn play_games(games: usize, depth: u32, seed: u64) -> Vec<Labelled> {
     let rules = Setup::STANDARD;
     let db = Arc::new(Endgame::build(4, rules));
     let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
@@ -117,6 +174,7 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
         let opening = openings[g % openings.len()];
         let mut history = opening.positions();
+        let mut scores: Vec<(usize, i32)> = Vec::new();
         engine.clear();
         let black_result: f64 = loop {
             let pos = history[history.len() - 1];
@@ -153,7 +211,9 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
                     max_depth: depth,
                     use_endgame: true,
                 };
-                match engine.search(&history, limits, &Never).best {
+                let report = engine.search(&history, limits, &Never);
+                scores.push((history.len() - 1, score_value(report.score)));
+                match report.best {
                     Some(m) => m,
                     None => {
                         break if pos.to_move() == Side::Black {
@@ -166,17 +226,18 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
             };
             history.push(pos.play(&m));
         };
-        for pos in &history[4..] {
+        for (at, &pos) in history.iter().enumerate().skip(4) {
             if pos.pieces(Side::Black) != 0
                 && pos.pieces(Side::White) != 0
-                && !movegen::has_capture(pos)
+                && !movegen::has_capture(&pos)
             {
                 let y = if pos.to_move() == Side::Black {
                     black_result
                 } else {
                     1.0 - black_result
                 };
-                out.push((*pos, y));
+                let score = scores.iter().find(|s| s.0 == at).map(|s| s.1);
+                out.push(Labelled { pos, y, score });
             }
         }
         if (g + 1) % 100 == 0 {
@@ -186,39 +247,78 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<(Position, f64)> {
     out
 }
 
-/// Positions as lines `FEN LABEL`, to train again without playing again.
-fn write_positions(path: &str, samples: &[(Position, f64)]) {
+/// A quiet position of a game: the game's result for the side to move
+/// (1, 1/2 or 0) and, where the engine searched it (not where it played a
+/// random move), the search's score for it.
+#[derive(Clone, Copy)]
+struct Labelled {
+    pos: Position,
+    y: f64,
+    score: Option<i32>,
+}
+
+/// A search score as a number: wins and losses as +-3000 (thirty men).
+fn score_value(score: Score) -> i32 {
+    match score {
+        Score::Points(s) => s.clamp(-3000, 3000),
+        Score::Win(_) => 3000,
+        Score::Loss(_) => -3000,
+    }
+}
+
+/// Positions as lines `FEN LABEL [SCORE]`, to train again without playing
+/// again.
+fn write_positions(path: &str, samples: &[Labelled]) {
     let text: String = samples
         .iter()
-        .map(|(p, y)| format!("{} {y}\n", fen::write(p)))
+        .map(|l| match l.score {
+            Some(score) => format!("{} {} {score}\n", fen::write(&l.pos), l.y),
+            None => format!("{} {}\n", fen::write(&l.pos), l.y),
+        })
         .collect();
     if let Err(e) = std::fs::write(path, text) {
         eprintln!("{path}: {e}");
     }
 }
 
-fn read_positions(path: &str) -> Result<Vec<(Position, f64)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    text.lines()
-        .map(|line| {
-            let (f, y) = line.rsplit_once(' ').ok_or("no label")?;
+/// Reads positions written by [`write_positions`]: several files may be
+/// named, separated by commas.
+fn read_positions(paths: &str) -> Result<Vec<Labelled>, String> {
+    let mut out = Vec::new();
+    for path in paths.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in text.lines() {
+            let mut words = line.split(' ');
+            let (Some(f), Some(y)) = (words.next(), words.next()) else {
+                return Err(format!("{path}: expected FEN LABEL [SCORE]: {line}"));
+            };
             let pos = fen::parse(f).map_err(|e| e.to_string())?;
-            Ok((pos, y.parse::<f64>().map_err(|e| e.to_string())?))
-        })
-        .collect()
+            let y = y.parse::<f64>().map_err(|e| e.to_string())?;
+            let score = match words.next() {
+                Some(t) => Some(t.parse::<i32>().map_err(|e| e.to_string())?),
+                None => None,
+            };
+            out.push(Labelled { pos, y, score });
+        }
+    }
+    Ok(out)
 }
 
 /// A position's terms, its phase and its label.
 struct Sample {
-    terms: Vec<(u16, f64)>,
+    terms: Vec<(u32, f32)>,
     phase: f64,
     y: f64,
 }
 
 impl Sample {
-    fn new(pos: &Position, y: f64) -> Sample {
+    fn new(pos: &Position, y: f64, patterns: bool) -> Sample {
         let mut terms = Vec::new();
-        eval::terms(pos, |i, v| terms.push((i as u16, v as f64)));
+        eval::terms(pos, |i, v| {
+            if patterns || i < eval::BASE_TERMS {
+                terms.push((i as u32, v as f32));
+            }
+        });
         Sample {
             terms,
             phase: eval::phase(pos) as f64 / 24.0,
@@ -226,18 +326,18 @@ impl Sample {
         }
     }
 
-    fn value(&self, w: &[[f64; 2]; TERMS]) -> f64 {
+    fn value(&self, w: &[[f64; 2]]) -> f64 {
         let (mut a, mut b) = (0.0, 0.0);
         for &(i, v) in &self.terms {
-            a += w[i as usize][0] * v;
-            b += w[i as usize][1] * v;
+            a += w[i as usize][0] * v as f64;
+            b += w[i as usize][1] * v as f64;
         }
         a * self.phase + b * (1.0 - self.phase)
     }
 }
 
-fn to_f64(w: &Weights) -> [[f64; 2]; TERMS] {
-    w.map(|[a, b]| [a as f64, b as f64])
+fn to_f64(w: &Weights) -> Vec<[f64; 2]> {
+    w.iter().map(|&[a, b]| [a as f64, b as f64]).collect()
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -245,7 +345,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// Mean cross-entropy of the predictions against the labels.
-fn loss_f(data: &[Sample], w: &[[f64; 2]; TERMS], k: f64) -> f64 {
+fn loss_f(data: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
     let mut total = 0.0;
     for s in data {
         let p = sigmoid(s.value(w) / k).clamp(1e-9, 1.0 - 1e-9);
@@ -274,29 +374,58 @@ fn fit_k(data: &[Sample], w: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// What training is asked to do.
+struct Fit {
+    k: f64,
+    epochs: usize,
+    l2: f64,
+    /// A pattern seen in fewer training positions keeps the weight zero.
+    min_seen: u32,
+}
+
 /// Adam on the mean cross-entropy, full batch, with a pull of `l2` toward
 /// the starting weights (terms seldom seen, such as kings early on, keep
-/// their starting values instead of fitting noise).
-fn train(data: &[Sample], start: Weights, k: f64, epochs: usize, l2: f64) -> Weights {
+/// their starting values instead of fitting noise); patterns seen fewer
+/// than `min_seen` times are not fitted at all. The weights kept are those
+/// of the epoch with the lowest loss on the held-out positions.
+fn train(data: &[Sample], held: &[Sample], start: Weights, fit: &Fit) -> Weights {
+    let k = fit.k;
     let w0 = to_f64(&start);
-    let mut w = w0;
-    let mut m = [[0.0f64; 2]; TERMS];
-    let mut v = [[0.0f64; 2]; TERMS];
+    let mut seen = vec![0u32; TERMS];
+    for s in data {
+        for &(i, _) in &s.terms {
+            seen[i as usize] += 1;
+        }
+    }
+    let free: Vec<bool> = (0..TERMS)
+        .map(|i| i < eval::BASE_TERMS || seen[i] >= fit.min_seen)
+        .collect();
+    eprintln!(
+        "{} of {} patterns seen at least {} times",
+        free[eval::BASE_TERMS..].iter().filter(|&&f| f).count(),
+        TERMS - eval::BASE_TERMS,
+        fit.min_seen
+    );
+    let mut w = w0.clone();
+    let mut best = (loss_f(held, &w, k), w.clone(), 0);
+    let choose = !held.is_empty();
+    let mut m = vec![[0.0f64; 2]; TERMS];
+    let mut v = vec![[0.0f64; 2]; TERMS];
     let (rate, b1, b2) = (0.5, 0.9, 0.999);
     let n = data.len().max(1) as f64;
-    for epoch in 1..=epochs {
-        let mut g = [[0.0f64; 2]; TERMS];
+    for epoch in 1..=fit.epochs {
+        let mut g = vec![[0.0f64; 2]; TERMS];
         for s in data {
             let p = sigmoid(s.value(&w) / k);
             let d = (p - s.y) / k;
             for &(i, x) in &s.terms {
-                g[i as usize][0] += d * x * s.phase;
-                g[i as usize][1] += d * x * (1.0 - s.phase);
+                g[i as usize][0] += d * x as f64 * s.phase;
+                g[i as usize][1] += d * x as f64 * (1.0 - s.phase);
             }
         }
-        for i in 0..TERMS {
+        for i in (0..TERMS).filter(|&i| free[i]) {
             for j in 0..2 {
-                let gr = g[i][j] / n + l2 * (w[i][j] - w0[i][j]);
+                let gr = g[i][j] / n + fit.l2 * (w[i][j] - w0[i][j]);
                 m[i][j] = b1 * m[i][j] + (1.0 - b1) * gr;
                 v[i][j] = b2 * v[i][j] + (1.0 - b2) * gr * gr;
                 let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
@@ -304,9 +433,28 @@ fn train(data: &[Sample], start: Weights, k: f64, epochs: usize, l2: f64) -> Wei
                 w[i][j] -= rate * mh / (vh.sqrt() + 1e-12);
             }
         }
-        if epoch % 250 == 0 {
+        if choose && epoch % 25 == 0 {
+            let h = loss_f(held, &w, k);
+            if h < best.0 {
+                best = (h, w.clone(), epoch);
+            }
+            if epoch % 250 == 0 {
+                eprintln!(
+                    "epoch {epoch}: loss {:.5}, held out {h:.5}",
+                    loss_f(data, &w, k)
+                );
+            }
+        } else if epoch % 250 == 0 {
             eprintln!("epoch {epoch}: loss {:.5}", loss_f(data, &w, k));
         }
     }
-    w.map(|[a, b]| [a.round() as i32, b.round() as i32])
+    if !choose {
+        best = (0.0, w, fit.epochs);
+    } else {
+        eprintln!("kept epoch {} (held-out loss {:.5})", best.2, best.0);
+    }
+    best.1
+        .iter()
+        .map(|&[a, b]| [a.round() as i32, b.round() as i32])
+        .collect()
 }

@@ -55,6 +55,6 @@ fn more_pieces_than_the_database_holds_says_how_many() {
     let lines = analyse(&home, "B:WK1:BK28,K32,K2,K3,K4,K5");
     assert_eq!(
         line(&lines, "Exact:"),
-        "not known: 7 pieces are on the board, and the endgame database holds at most 5"
+        "not known: 7 pieces are on the board, and the endgame database holds at most 6"
     );
 }

@@ -12,7 +12,7 @@ use tallyho::engines::draughts::session::Session;
 use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::faces::draughts::{DraughtsFace, wants_ascii};
 use tallyho::games::GameKind;
-use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES};
+use tallyho::games::draughts::endgame::{MAX_PIECES, STORED_PIECES};
 use tallyho::games::draughts::{Captures, Setup};
 use tallyho::shell::safe;
 
@@ -75,7 +75,7 @@ pub(super) fn store() -> Option<EndgameStore> {
 fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), AppError> {
     let rules = Setup::with_captures(captures);
     let endgame = Some(match store() {
-        Some(store) => EndgameSource::from_store(rules, store, LARGEST_PIECES),
+        Some(store) => EndgameSource::from_store(rules, store, STORED_PIECES),
         None => EndgameSource::build_in_background(rules, MAX_PIECES),
     });
     let config = EngineConfig {
@@ -132,7 +132,7 @@ fn play(options: &Options) -> Result<Ending, AppError> {
         session = session.with_loaded(game);
     }
     if let Some(store) = store() {
-        session = session.with_store(store, LARGEST_PIECES);
+        session = session.with_store(store, STORED_PIECES);
     }
     super::play_match(
         session,

@@ -10,8 +10,8 @@ use crate::commands::AppError;
 use tallyho::engines::draughts::session::SharedEndgame;
 use tallyho::faces::draughts::board;
 use tallyho::faces::draughts::text;
-use tallyho::games::draughts::endgame::LARGEST_PIECES;
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
+use tallyho::games::draughts::endgame::{LARGEST_PIECES, STORED_PIECES};
 use tallyho::games::draughts::perft::perft_each_until;
 use tallyho::games::draughts::{Captures, Position, Score, Setup, Side};
 use tallyho::games::{Deadline, Rules};
@@ -161,7 +161,7 @@ fn analysis_endgame(rules: &Setup, pos: &Position, wait: &Until) -> Option<Arc<E
     }
     let shared = SharedEndgame::default();
     if let Some(store) = store() {
-        shared.keep_in(store, LARGEST_PIECES);
+        shared.keep_in(store, STORED_PIECES);
     }
     shared.start_with(*rules, pieces.clamp(2, endgame::MAX_PIECES));
     shared.ready_within(wait)

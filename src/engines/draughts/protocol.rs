@@ -68,12 +68,13 @@ impl EndgameSource {
         EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
     }
 
-    /// The database of `pieces` pieces kept in `store`, read on a thread of
-    /// its own; when it is not there, the 4-piece one is built in memory
+    /// The largest database of at least `pieces` pieces kept in `store`
+    /// (six pieces when one was built by hand), read on a thread of its
+    /// own; when there is none, the 4-piece one is built in memory
     /// first (seconds), then the large one built and saved (minutes).
     pub fn from_store(rules: Setup, store: EndgameStore, pieces: u32) -> EndgameSource {
         EndgameSource::from_thread(move |give| {
-            if let Ok(Some(db)) = store.load(pieces, rules) {
+            if let Some(db) = store.largest_from(pieces, rules) {
                 give(Arc::new(db));
                 return;
             }

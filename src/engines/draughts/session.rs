@@ -59,7 +59,7 @@ impl SharedEndgame {
             .spawn(move || {
                 let set = |db: Endgame| *lock(&building.db) = Some(Arc::new(db));
                 if let Some((store, big)) = &store
-                    && let Ok(Some(db)) = store.load(*big, rules)
+                    && let Some(db) = store.largest_from(*big, rules)
                 {
                     set(db);
                     return;

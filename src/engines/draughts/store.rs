@@ -7,14 +7,30 @@
 //! build stopped half way leaves no half file behind.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES};
+use crate::games::draughts::endgame::{BytesError, Checksum, Endgame, HEADER_LEN, LARGEST_PIECES};
 use crate::games::draughts::{Captures, Setup};
 
 /// Bytes a file may hold beyond its entries (its header and checksum).
 const HEADER_SLACK: u64 = 256;
+
+/// Writes a database as [`Endgame::to_bytes`] lays it out, a slice at a
+/// time: a six-piece database is never copied whole.
+fn write(path: &Path, db: &Endgame) -> io::Result<()> {
+    let mut out = io::BufWriter::new(fs::File::create(path)?);
+    let mut sum = Checksum::default();
+    let header = db.header();
+    sum.add(&header);
+    out.write_all(&header)?;
+    for slice in db.stored_slices() {
+        sum.add(slice);
+        out.write_all(slice)?;
+    }
+    out.write_all(&sum.bytes())?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
 
 /// Why a stored database could not be read, written or built.
 #[derive(Debug, thiserror::Error)]
@@ -98,25 +114,57 @@ impl EndgameStore {
         };
         // Never read more than the database can hold.
         let most = Endgame::entries(pieces) as u64 + HEADER_SLACK;
-        let mut bytes = Vec::new();
-        if let Err(source) = file.take(most + 1).read_to_end(&mut bytes) {
-            return Err(StoreError::Io { path, source });
-        }
-        if bytes.len() as u64 > most {
+        if file.metadata().is_ok_and(|m| m.len() > most) {
             return Err(StoreError::TooLong { path, pieces });
         }
-        let db = match Endgame::from_bytes(&bytes) {
-            Ok(db) => db,
-            Err(reason) => return Err(StoreError::Damaged { path, reason }),
+        let mut input = io::BufReader::new(file.take(most + 1));
+        let mut sum = Checksum::default();
+        let mut next = |len: usize| -> Result<Vec<u8>, io::Error> {
+            let mut buf = Vec::new();
+            buf.try_reserve_exact(len)
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+            (&mut input).take(len as u64).read_to_end(&mut buf)?;
+            sum.add(&buf);
+            Ok(buf)
         };
-        if db.max_pieces() != pieces || db.captures() != rules.captures {
+        let io_error = |source| StoreError::Io {
+            path: path.clone(),
+            source,
+        };
+        let damaged = |reason| StoreError::Damaged {
+            path: path.clone(),
+            reason,
+        };
+        let head = next(HEADER_LEN).map_err(io_error)?;
+        let (max_pieces, captures) = Endgame::read_header(&head).map_err(damaged)?;
+        if max_pieces != pieces || captures != rules.captures {
             return Err(StoreError::Misnamed {
                 path,
-                pieces: db.max_pieces(),
-                captures: db.captures(),
+                pieces: max_pieces,
+                captures,
             });
         }
-        Ok(Some(db))
+        // A slice at a time: the database is never held twice.
+        let mut stored = Vec::new();
+        for len in Endgame::slice_lengths(max_pieces) {
+            let slice = next(len).map_err(io_error)?;
+            if slice.len() < len {
+                return Err(damaged(BytesError::CutShort));
+            }
+            stored.push(slice);
+        }
+        let expected = sum.bytes();
+        let mut tail = Vec::new();
+        input.take(9).read_to_end(&mut tail).map_err(io_error)?;
+        match tail.len() {
+            0..8 => return Err(damaged(BytesError::CutShort)),
+            8 if tail[..] != expected => return Err(damaged(BytesError::Checksum)),
+            8 => {}
+            _ => return Err(damaged(BytesError::LeftOver)),
+        }
+        Endgame::from_slices(max_pieces, captures, stored)
+            .map(Some)
+            .ok_or(damaged(BytesError::CutShort))
     }
 
     /// Writes a database (whole, then renamed into place).
@@ -128,7 +176,7 @@ impl EndgameStore {
             source,
         })?;
         let temp = path.with_extension(format!("part{}", std::process::id()));
-        let written = fs::write(&temp, db.to_bytes()).and_then(|_| fs::rename(&temp, &path));
+        let written = write(&temp, db).and_then(|_| fs::rename(&temp, &path));
         if let Err(source) = written {
             let _ = fs::remove_file(&temp);
             return Err(StoreError::Io { path, source });
@@ -170,7 +218,14 @@ impl EndgameStore {
 
     /// The largest stored database that loads, if any.
     pub fn largest(&self, rules: Setup) -> Option<Endgame> {
-        (2..=LARGEST_PIECES)
+        self.largest_from(2, rules)
+    }
+
+    /// The largest stored database of at least `pieces` pieces that loads,
+    /// if any: a six-piece database built by hand is used before the
+    /// five-piece one built on first use.
+    pub fn largest_from(&self, pieces: u32, rules: Setup) -> Option<Endgame> {
+        (pieces.max(2)..=LARGEST_PIECES)
             .rev()
             .find_map(|n| self.load(n, rules).ok().flatten())
     }
@@ -222,16 +277,48 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_database_kept_is_the_one_used() {
+        let dir = temp_dir("largest");
+        let store = EndgameStore::new(&dir);
+        let rules = Setup::STANDARD;
+        assert_eq!(store.largest_from(2, rules), None);
+        let two = store.build(2, rules, &mut |_, _| true).unwrap();
+        assert_eq!(store.largest_from(2, rules), Some(two.clone()));
+        assert_eq!(store.largest_from(3, rules), None);
+        let three = store.build(3, rules, &mut |_, _| true).unwrap();
+        // As a six-piece database built by hand is used before the
+        // five-piece one built on first use.
+        assert_eq!(store.largest_from(2, rules), Some(three.clone()));
+        assert_eq!(store.largest_from(3, rules), Some(three));
+        // Written a slice at a time, read back the same, byte for byte.
+        assert_eq!(fs::read(store.path(2, rules)).unwrap(), two.to_bytes());
+        // A file cut short, or one named for other pieces, is not used.
+        let bytes = two.to_bytes();
+        fs::write(store.path(2, rules), &bytes[..bytes.len() - 1]).unwrap();
+        let err = store.load(2, rules).unwrap_err().to_string();
+        assert!(err.contains("cut short"), "{err}");
+        fs::write(store.path(3, rules), &bytes).unwrap();
+        assert!(matches!(
+            store.load(3, rules),
+            Err(StoreError::Misnamed { pieces: 2, .. })
+        ));
+        assert_eq!(store.largest_from(2, rules), None);
+        fs::write(store.path(2, rules), &bytes).unwrap();
+        assert_eq!(store.largest_from(2, rules), Some(two));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn sizes_out_of_range_and_stopped_builds_say_so() {
         let dir = temp_dir("range");
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
         assert_eq!(
             store
-                .build(6, rules, &mut |_, _| true)
+                .build(7, rules, &mut |_, _| true)
                 .unwrap_err()
                 .to_string(),
-            "databases of 6 pieces cannot be built: from 2 to 5"
+            "databases of 7 pieces cannot be built: from 2 to 6"
         );
         assert_eq!(
             store

@@ -24,10 +24,13 @@ use super::rules::{Captures, Setup};
 /// The most pieces [`Endgame::build`] covers: four, built in memory in a
 /// few seconds wherever an engine needs one.
 pub const MAX_PIECES: u32 = 4;
-/// The most pieces any database covers ([`Endgame::build_with_progress`],
-/// kept on disk by the shell): five take 187 million entries, a byte each,
-/// and minutes to build. Six would need a wider material code.
-pub const LARGEST_PIECES: u32 = 5;
+/// The database built on first use and kept on disk by the shell: five
+/// pieces take 187 million entries, a byte each, and minutes to build.
+pub const STORED_PIECES: u32 = 5;
+/// The most pieces any database covers ([`Endgame::build_with_progress`]):
+/// six take 3.7 billion entries, built only when asked for
+/// (`tallyho draughts build-db --pieces 6`).
+pub const LARGEST_PIECES: u32 = 6;
 
 /// A position's exact value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -94,14 +97,14 @@ impl fmt::Display for Exact {
     }
 }
 
-/// Binomial coefficients C(n, k) for n up to 32 and k up to 4.
-const BINOM: [[u32; 5]; 33] = {
-    let mut t = [[0u32; 5]; 33];
+/// Binomial coefficients C(n, k) for n up to 32 and k up to 6.
+const BINOM: [[u32; 7]; 33] = {
+    let mut t = [[0u32; 7]; 33];
     let mut n = 0;
     while n <= 32 {
         t[n][0] = 1;
         let mut k = 1;
-        while k <= 4 {
+        while k <= 6 {
             t[n][k] = if n == 0 {
                 0
             } else {
@@ -148,6 +151,9 @@ const WHITE_MEN_SHIFT: u32 = 4;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Material([u8; 4]);
 
+/// How many material codes there are: each count from 0 to 6.
+const SLOTS: usize = 7 * 7 * 7 * 7;
+
 impl Material {
     fn of(pos: &Position) -> Material {
         Material([
@@ -172,9 +178,10 @@ impl Material {
         Material([c, d, a, b])
     }
 
-    /// The slot in the table of slices.
+    /// The slot in the table of slices: the four counts as digits in base
+    /// 7 (so slots sort as the counts do).
     fn code(self) -> usize {
-        self.0.iter().fold(0, |acc, &n| acc * 5 + n as usize)
+        self.0.iter().fold(0, |acc, &n| acc * 7 + n as usize)
     }
 
     fn sizes(self) -> [u32; 4] {
@@ -195,12 +202,12 @@ impl Material {
     /// in an order where every capture or crowning leads to an earlier one.
     fn all(max: u32) -> Vec<Material> {
         let mut out = Vec::new();
-        for code in 0..625usize {
+        for code in 0..SLOTS {
             let m = Material([
-                (code / 125) as u8,
-                (code / 25 % 5) as u8,
-                (code / 5 % 5) as u8,
-                (code % 5) as u8,
+                (code / 343) as u8,
+                (code / 49 % 7) as u8,
+                (code / 7 % 7) as u8,
+                (code % 7) as u8,
             ]);
             if m.total() <= max && m.0[0] + m.0[1] > 0 && m.0[2] + m.0[3] > 0 {
                 out.push(m);
@@ -308,7 +315,7 @@ impl Endgame {
         let mut db = Endgame {
             max_pieces,
             captures: rules.captures,
-            slices: vec![Vec::new(); 625],
+            slices: vec![Vec::new(); SLOTS],
         };
         let materials = Material::all(max_pieces);
         for &m in &materials {
@@ -526,63 +533,128 @@ impl Endgame {
         Ok(checked)
     }
 
-    /// The database as bytes, to keep on disk.
+    /// The database as bytes, to keep on disk: [`Endgame::header`], each
+    /// of [`Endgame::stored_slices`], then the [`Checksum`] of all before.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.header();
+        for slice in self.stored_slices() {
+            out.extend_from_slice(slice);
+        }
+        let mut sum = Checksum::default();
+        sum.add(&out);
+        out.extend_from_slice(&sum.bytes());
+        out
+    }
+
+    /// The bytes a stored database begins with: what it is, its pieces
+    /// and its capture rule ([`HEADER_LEN`] of them).
+    pub fn header(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.push(self.max_pieces as u8);
         out.push(match self.captures {
             Captures::Compulsory => 0,
             Captures::Optional => 1,
         });
-        for m in Material::all(self.max_pieces) {
-            out.extend_from_slice(&self.slices[m.code()]);
-        }
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
         out
     }
 
-    /// A database from [`Endgame::to_bytes`], checked.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, BytesError> {
-        let body = bytes.strip_prefix(MAGIC).ok_or(BytesError::NotADatabase)?;
-        if body.len() < 10 {
+    /// Its slices in the order they are stored, one per material balance;
+    /// their lengths are [`Endgame::slice_lengths`].
+    pub fn stored_slices(&self) -> impl Iterator<Item = &[u8]> {
+        Material::all(self.max_pieces)
+            .into_iter()
+            .map(|m| &self.slices[m.code()][..])
+    }
+
+    /// What a stored database's header says: its pieces and capture rule.
+    pub fn read_header(head: &[u8]) -> Result<(u32, Captures), BytesError> {
+        let rest = head.strip_prefix(MAGIC).ok_or(BytesError::NotADatabase)?;
+        let [pieces, captures] = rest[..] else {
             return Err(BytesError::CutShort);
-        }
-        let (body, sum) = body.split_at(body.len() - 8);
-        let mut sum_bytes = [0u8; 8];
-        sum_bytes.copy_from_slice(sum);
-        if checksum(&bytes[..bytes.len() - 8]) != u64::from_le_bytes(sum_bytes) {
-            return Err(BytesError::Checksum);
-        }
-        let max_pieces = body[0] as u32;
+        };
+        let max_pieces = pieces as u32;
         if max_pieces > LARGEST_PIECES {
             return Err(BytesError::Pieces(max_pieces));
         }
-        let captures = match body[1] {
+        let captures = match captures {
             0 => Captures::Compulsory,
             1 => Captures::Optional,
             _ => return Err(BytesError::NoCaptureRule),
         };
-        let mut rest = &body[2..];
-        let mut slices = vec![Vec::new(); 625];
-        for m in Material::all(max_pieces) {
-            if rest.len() < m.len() {
-                return Err(BytesError::CutShort);
-            }
-            let (slice, tail) = rest.split_at(m.len());
-            slices[m.code()] = slice.to_vec();
-            rest = tail;
+        Ok((max_pieces, captures))
+    }
+
+    /// The length of each stored slice of a database of `max_pieces`.
+    pub fn slice_lengths(max_pieces: u32) -> Vec<usize> {
+        Material::all(max_pieces.min(LARGEST_PIECES))
+            .iter()
+            .map(|m| m.len())
+            .collect()
+    }
+
+    /// A database from its stored slices, in order; `None` unless they are
+    /// as many and as long as [`Endgame::slice_lengths`] says.
+    pub fn from_slices(
+        max_pieces: u32,
+        captures: Captures,
+        stored: Vec<Vec<u8>>,
+    ) -> Option<Endgame> {
+        let materials = Material::all(max_pieces.min(LARGEST_PIECES));
+        if stored.len() != materials.len()
+            || stored
+                .iter()
+                .zip(&materials)
+                .any(|(s, m)| s.len() != m.len())
+        {
+            return None;
         }
-        if !rest.is_empty() {
-            return Err(BytesError::LeftOver);
+        let mut slices = vec![Vec::new(); SLOTS];
+        for (m, slice) in materials.into_iter().zip(stored) {
+            slices[m.code()] = slice;
         }
-        Ok(Endgame {
+        Some(Endgame {
             max_pieces,
             captures,
             slices,
         })
     }
+
+    /// A database from [`Endgame::to_bytes`], checked.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, BytesError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(if bytes.starts_with(MAGIC) {
+                BytesError::CutShort
+            } else {
+                BytesError::NotADatabase
+            });
+        }
+        let (max_pieces, captures) = Endgame::read_header(&bytes[..HEADER_LEN])?;
+        let mut rest = &bytes[HEADER_LEN..];
+        let mut stored = Vec::new();
+        for len in Endgame::slice_lengths(max_pieces) {
+            if rest.len() < len {
+                return Err(BytesError::CutShort);
+            }
+            let (slice, tail) = rest.split_at(len);
+            stored.push(slice.to_vec());
+            rest = tail;
+        }
+        let sum: [u8; 8] = match rest.len() {
+            0..8 => return Err(BytesError::CutShort),
+            8 => rest.try_into().map_err(|_| BytesError::CutShort)?,
+            _ => return Err(BytesError::LeftOver),
+        };
+        let mut expected = Checksum::default();
+        expected.add(&bytes[..bytes.len() - 8]);
+        if expected.bytes() != sum {
+            return Err(BytesError::Checksum);
+        }
+        Endgame::from_slices(max_pieces, captures, stored).ok_or(BytesError::CutShort)
+    }
 }
+
+/// How many bytes [`Endgame::header`] gives.
+pub const HEADER_LEN: usize = MAGIC.len() + 2;
 
 const MAGIC: &[u8] = b"tallyho draughts endgame v1\n";
 
@@ -624,11 +696,28 @@ pub struct Mismatch {
     pub expected: Exact,
 }
 
-/// FNV-1a, enough to notice a damaged file.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+/// FNV-1a over a stored database's bytes, enough to notice a damaged file;
+/// taken a piece at a time, so a large database need not be held twice.
+pub struct Checksum(u64);
+
+impl Default for Checksum {
+    fn default() -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Checksum {
+    /// Takes in more bytes.
+    pub fn add(&mut self, bytes: &[u8]) {
+        self.0 = bytes.iter().fold(self.0, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+    }
+
+    /// The sum as the database stores it.
+    pub fn bytes(&self) -> [u8; 8] {
+        self.0.to_le_bytes()
+    }
 }
 
 /// The working state of one retrograde solve: a material pair's positions
@@ -832,6 +921,32 @@ mod tests {
             }
         }
         assert_eq!(unrank(rank(0b1011), 3, 32), 0b1011);
+        // Six of a kind: the most a six-piece balance holds.
+        assert_eq!(unrank(rank(0b11_1111 << 20), 6, 32), 0b11_1111 << 20);
+        let m = Material([5, 0, 1, 0]);
+        let p = Position::from_parts(0b1_1111 << 8, 1 << 30, 0, Side::Black);
+        assert_eq!(Material::of(&p), m);
+        assert_eq!(position_at(index_of(&p, m), m), Some(p));
+    }
+
+    #[test]
+    fn six_pieces_have_their_material_codes_and_five_keep_their_layout() {
+        let six = Material::all(6);
+        let codes: std::collections::HashSet<usize> = six.iter().map(|m| m.code()).collect();
+        assert_eq!(codes.len(), six.len());
+        assert!(six.iter().all(|m| m.code() < SLOTS));
+        assert!(six.contains(&Material([5, 0, 1, 0])));
+        assert!(six.contains(&Material([0, 1, 0, 5])));
+        assert_eq!(Endgame::entries(5), 187_110_300);
+        assert_eq!(Endgame::entries(6), 3_739_728_040);
+        // Databases kept on disk before six pieces were possible read the
+        // same: the bytes of the 3- and 4-piece ones, to the checksum.
+        let three = Endgame::build(3, Setup::STANDARD).to_bytes();
+        assert_eq!(three.len(), 216_038);
+        assert_eq!(
+            three[three.len() - 8..],
+            0x3c15_52b6_467e_97ee_u64.to_le_bytes()
+        );
     }
 
     #[test]

@@ -9,6 +9,13 @@
 //! endgame weight blended by the pieces left; its weights were learnt from
 //! the engine's own games (`examples/draughts_train.rs`, README "How the
 //! evaluation was trained") and are kept in `data/draughts_eval.txt`.
+//!
+//! The model may also weigh patterns, as Scan does for international
+//! draughts: how the men stand in each of nine overlapping 4x4 blocks of the
+//! board, seen from the side to move (6,561 ways a block). The committed
+//! weights give them none (patterns trained from the engine's games played
+//! worse, README), and the evaluation skips them when no pattern has a
+//! weight.
 
 use std::sync::OnceLock;
 
@@ -182,10 +189,59 @@ const TEMPO: usize = 68;
 const THREAT: usize = 69;
 const MEN_AHEAD: usize = 70;
 const KINGS_AHEAD: usize = 71;
-/// How many terms the model has.
-pub const TERMS: usize = 72;
+/// The terms before the patterns.
+pub const BASE_TERMS: usize = 72;
+/// The pattern windows: 4x4 blocks of the board (eight dark squares each),
+/// seen from the side to move, at rows 1-4, 3-6 and 5-8 and columns A-D,
+/// C-F and E-H; they overlap by two rows or two columns.
+pub const WINDOWS: usize = 9;
+/// The ways the men can stand on a window's eight squares: each square is
+/// empty (kings count as empty), the mover's man or the other side's man.
+pub const PATTERNS: usize = 6561;
+/// How many terms the model has: a weight for each pattern of each window
+/// follows the base terms.
+pub const TERMS: usize = BASE_TERMS + WINDOWS * PATTERNS;
 
-/// A term's name in the weights file.
+/// Eight squares as a number in base 3, each square's digit 1 when its bit
+/// is set: the mover's men give `TERNARY[mine] + 2 * TERNARY[theirs]`.
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let (mut v, mut digit, mut j) = (0u16, 1u16, 0);
+        while j < 8 {
+            if bits & (1 << j) != 0 {
+                v += digit;
+            }
+            digit *= 3;
+            j += 1;
+        }
+        t[bits] = v;
+        bits += 1;
+    }
+    t
+};
+
+/// The eight bits of a window: two squares of each of four rows.
+#[inline]
+fn window_bits(bits: Bits, window: usize) -> usize {
+    let (row0, col) = (window / 3 * 2, window % 3);
+    let mut out = 0;
+    for j in 0..4 {
+        out |= ((bits >> (4 * (row0 + j) + col)) & 3) << (2 * j);
+    }
+    out as usize
+}
+
+/// The pattern of `window` with these men, seen from the mover's side.
+#[inline]
+fn pattern(mine: Bits, theirs: Bits, window: usize) -> usize {
+    TERNARY[window_bits(mine, window)] as usize + 2 * TERNARY[window_bits(theirs, window)] as usize
+}
+
+/// A term's name in the weights file; a pattern's names its window and its
+/// eight squares, the lowest first: `-` empty, `o` the mover's man, `x` the
+/// other side's.
 pub fn term_name(i: usize) -> String {
     match i {
         0..32 => format!("man{}", i + 1),
@@ -198,8 +254,37 @@ pub fn term_name(i: usize) -> String {
         THREAT => "threat".into(),
         MEN_AHEAD => "men-ahead".into(),
         KINGS_AHEAD => "kings-ahead".into(),
+        BASE_TERMS..TERMS => {
+            let (window, mut p) = ((i - BASE_TERMS) / PATTERNS, (i - BASE_TERMS) % PATTERNS);
+            let mut name = format!("pattern{}:", window + 1);
+            for _ in 0..8 {
+                name.push(['-', 'o', 'x'][p % 3]);
+                p /= 3;
+            }
+            name
+        }
         _ => format!("term{i}"),
     }
+}
+
+/// The term a name gives, as [`term_name`] writes it.
+fn term_index(name: &str) -> Option<usize> {
+    if let Some(rest) = name.strip_prefix("pattern") {
+        let (window, squares) = rest.split_once(':')?;
+        let window = window
+            .parse::<usize>()
+            .ok()
+            .filter(|w| (1..=WINDOWS).contains(w))?;
+        if squares.len() != 8 {
+            return None;
+        }
+        let mut p = 0;
+        for c in squares.chars().rev() {
+            p = p * 3 + ['-', 'o', 'x'].iter().position(|&d| d == c)?;
+        }
+        return Some(BASE_TERMS + (window - 1) * PATTERNS + p);
+    }
+    (0..BASE_TERMS).find(|&i| term_name(i) == name)
 }
 
 /// The phase of a position: its pieces, at most 24. A term's weight is
@@ -212,7 +297,13 @@ pub fn phase(pos: &Position) -> i32 {
 /// from the side to move's view (the other side's per-side terms count
 /// negatively). Both sides must have pieces.
 #[inline]
-pub fn terms(pos: &Position, mut visit: impl FnMut(usize, i32)) {
+pub fn terms(pos: &Position, visit: impl FnMut(usize, i32)) {
+    terms_with(pos, true, visit);
+}
+
+/// [`terms`], the patterns only when asked for.
+#[inline]
+fn terms_with(pos: &Position, patterns: bool, mut visit: impl FnMut(usize, i32)) {
     let me = pos.to_move();
     let them = me.other();
     let (my_men, their_men) = (pos.men(me), pos.men(them));
@@ -269,26 +360,48 @@ pub fn terms(pos: &Position, mut visit: impl FnMut(usize, i32)) {
     if kings != 0 {
         visit(KINGS_AHEAD, kings * 24 / total);
     }
+    if !patterns {
+        return;
+    }
+    // The men in each window, seen from the mover's side.
+    let (mine, theirs) = match me {
+        Side::Black => (my_men, their_men),
+        Side::White => (my_men.reverse_bits(), their_men.reverse_bits()),
+    };
+    for window in 0..WINDOWS {
+        visit(
+            BASE_TERMS + window * PATTERNS + pattern(mine, theirs, window),
+            1,
+        );
+    }
 }
 
 /// The model's weights: opening and endgame, for each term.
-pub type Weights = [[i32; 2]; TERMS];
+pub type Weights = Vec<[i32; 2]>;
 
 /// The learnt weights, from the committed data file.
 pub fn weights() -> &'static Weights {
-    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        parse_weights(include_str!("../../../data/draughts_eval.txt"))
-            .unwrap_or_else(|_| hand_weights())
+    &learnt().0
+}
+
+/// The learnt weights, and whether any pattern has a weight (when none
+/// has, the evaluation does not look at the patterns).
+fn learnt() -> &'static (Weights, bool) {
+    static LEARNT: OnceLock<(Weights, bool)> = OnceLock::new();
+    LEARNT.get_or_init(|| {
+        let w = parse_weights(include_str!("../../../data/draughts_eval.txt"))
+            .unwrap_or_else(|_| hand_weights());
+        let patterns = w[BASE_TERMS..].iter().any(|&p| p != [0, 0]);
+        (w, patterns)
     })
 }
 
-/// Reads a weights file: a line `NAME OPENING ENDGAME` for every term, in
-/// any order; `#` starts a comment.
+/// Reads a weights file: a line `NAME OPENING ENDGAME` for every base term
+/// and for each pattern whose weights are not zero, in any order; `#`
+/// starts a comment.
 pub fn parse_weights(text: &str) -> Result<Weights, DataError> {
-    let mut w = [[0; 2]; TERMS];
-    let mut seen = [false; TERMS];
-    let names: Vec<String> = (0..TERMS).map(term_name).collect();
+    let mut w = vec![[0; 2]; TERMS];
+    let mut seen = [false; BASE_TERMS];
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -301,13 +414,10 @@ pub fn parse_weights(text: &str) -> Result<Weights, DataError> {
                 reason: "expected NAME OPENING ENDGAME".to_string(),
             });
         };
-        let i = names
-            .iter()
-            .position(|t| t == name)
-            .ok_or_else(|| DataError::Line {
-                line: n + 1,
-                reason: format!("no term named {name}"),
-            })?;
+        let i = term_index(name).ok_or_else(|| DataError::Line {
+            line: n + 1,
+            reason: format!("no term named {name}"),
+        })?;
         let num = |t: &str| {
             t.parse::<i32>()
                 .ok()
@@ -318,7 +428,9 @@ pub fn parse_weights(text: &str) -> Result<Weights, DataError> {
                 })
         };
         w[i] = [num(a)?, num(b)?];
-        seen[i] = true;
+        if let Some(s) = seen.get_mut(i) {
+            *s = true;
+        }
     }
     match seen.iter().position(|&s| !s) {
         Some(i) => Err(DataError::Missing(format!("weight for {}", term_name(i)))),
@@ -326,18 +438,21 @@ pub fn parse_weights(text: &str) -> Result<Weights, DataError> {
     }
 }
 
-/// Writes weights as [`parse_weights`] reads them.
+/// Writes weights as [`parse_weights`] reads them: every base term, and the
+/// patterns whose weights are not zero.
 pub fn format_weights(w: &Weights) -> String {
     let mut out = String::new();
     for (i, [a, b]) in w.iter().enumerate() {
-        out.push_str(&format!("{} {a} {b}\n", term_name(i)));
+        if i < BASE_TERMS || (*a, *b) != (0, 0) {
+            out.push_str(&format!("{} {a} {b}\n", term_name(i)));
+        }
     }
     out
 }
 
 /// The model's weights closest to the hand evaluation: where training starts.
 pub fn hand_weights() -> Weights {
-    let mut w = [[0; 2]; TERMS];
+    let mut w = vec![[0; 2]; TERMS];
     for i in 0..32u32 {
         let travelled = (i / 4) as i32;
         let centre = if CENTRE & (1 << i) != 0 { 4 } else { 0 };
@@ -357,9 +472,14 @@ pub fn hand_weights() -> Weights {
 
 /// The model's value with these weights (training uses this).
 #[inline]
-pub fn model(pos: &Position, w: &Weights) -> i32 {
+pub fn model(pos: &Position, w: &[[i32; 2]]) -> i32 {
+    model_with(pos, w, true)
+}
+
+#[inline]
+fn model_with(pos: &Position, w: &[[i32; 2]], patterns: bool) -> i32 {
     let (mut opening, mut endgame) = (0, 0);
-    terms(pos, |i, v| {
+    terms_with(pos, patterns, |i, v| {
         opening += w[i][0] * v;
         endgame += w[i][1] * v;
     });
@@ -377,7 +497,8 @@ pub fn evaluate(pos: &Position) -> i32 {
     if pos.pieces(me) == 0 {
         return -10_000;
     }
-    let mut score = model(pos, weights());
+    let (w, patterns) = learnt();
+    let mut score = model_with(pos, w, *patterns);
     // With kings against kings and ahead, close in: keep our kings near theirs.
     let material =
         |s: Side| pos.men(s).count_ones() as i32 * MAN + pos.kings(s).count_ones() as i32 * KING;
@@ -410,13 +531,65 @@ mod tests {
     fn the_committed_weights_are_whole() {
         let text = include_str!("../../../data/draughts_eval.txt");
         let w = parse_weights(text).unwrap();
-        assert_eq!(parse_weights(&format_weights(&w)), Ok(w));
+        assert_eq!(parse_weights(&format_weights(&w)).as_ref(), Ok(&w));
         assert_eq!(
             parse_weights("man1 1 2").map_err(|e| e.to_string()),
             Err("no weight for man2".to_string())
         );
         // A man is worth about a man in the opening.
         assert!((60..160).contains(&w[10][0]), "{:?}", w[10]);
+    }
+
+    #[test]
+    fn pattern_names_read_back_and_cover_the_board() {
+        for i in [0, 40, 71, 72, 73, 72 + 6560, 72 + 6561, TERMS - 1] {
+            assert_eq!(term_index(&term_name(i)), Some(i), "{}", term_name(i));
+        }
+        assert_eq!(term_name(BASE_TERMS + 1), "pattern1:o-------");
+        assert_eq!(term_name(BASE_TERMS + 2), "pattern1:x-------");
+        assert_eq!(term_index("pattern10:--------"), None);
+        assert_eq!(term_index("pattern1:-------"), None);
+        // Every square lies in some window, and each window holds eight.
+        let mut covered: Bits = 0;
+        for window in 0..WINDOWS {
+            let one = (0..32).filter(|&i| window_bits(1 << i, window) != 0);
+            assert_eq!(one.clone().count(), 8);
+            covered |= one.fold(0, |acc, i| acc | 1 << i);
+        }
+        assert_eq!(covered, Bits::MAX);
+        // The start, Black to move: the first window (rows 1-4, the mover's
+        // side) holds six of Black's men and none of White's.
+        let mut seen = Vec::new();
+        terms(&Position::START, |i, _| {
+            if i >= BASE_TERMS {
+                seen.push(term_name(i));
+            }
+        });
+        assert_eq!(seen.len(), WINDOWS);
+        assert_eq!(seen[0], "pattern1:oooooo--");
+        assert_eq!(seen[8], "pattern9:--xxxxxx");
+    }
+
+    #[test]
+    fn each_side_sees_the_same_in_its_own_place() {
+        // The model reads a position from the mover's side, so a position
+        // and the same one turned round with colours swapped score alike.
+        for text in [
+            "B:W21-31:B1-12",
+            "W:W18,24,K10:B12,16,K22",
+            "B:W19,27:B15,3",
+            "W:W14,18,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,11,12,13,15",
+        ] {
+            let pos = fen::parse(text).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&pos.flipped()), "{text}");
+            let mut a = Vec::new();
+            let mut b = Vec::new();
+            terms(&pos, |i, v| a.push((i, v)));
+            terms(&pos.flipped(), |i, v| b.push((i, v)));
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{text}");
+        }
     }
 
     #[test]
