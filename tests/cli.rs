@@ -472,12 +472,13 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
 /// it: the option, the value, and what to write instead, with status 2.
 #[test]
 fn bad_values_are_refused_in_one_style() {
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 6] = [
         &["fish", "--penguins", "5"],
         &["--think", "0"],
         &["--level", "god"],
         &["draughts", "--opening", "999"],
         &["replay", "abc"],
+        &["draughts", "build-db", "--pieces", "7"],
     ];
     for args in cases {
         let out = assert_cmd::Command::cargo_bin("tallyho")
@@ -496,4 +497,12 @@ fn bad_values_are_refused_in_one_style() {
         assert!(!said.contains("For more information"), "{args:?}: {said}");
         assert!(!said.contains(" is not in "), "{args:?}: {said}");
     }
+    // Six pieces is the largest endgame database there is.
+    let out = assert_cmd::Command::cargo_bin("tallyho")
+        .expect("binary built")
+        .args(["draughts", "build-db", "--pieces", "7"])
+        .output()
+        .expect("ran");
+    let said = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(said.contains("write a number from 2 to 6"), "{said}");
 }
