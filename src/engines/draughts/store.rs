@@ -10,31 +10,27 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::endgame::{BytesError, Checksum, Endgame, HEADER_LEN, LARGEST_PIECES};
+use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES};
 use crate::games::draughts::{Captures, Setup};
+use crate::shell::log::{OpenError, open_regular};
 
 /// Bytes a file may hold beyond its entries (its header and checksum).
 const HEADER_SLACK: u64 = 256;
 
-/// Writes a database as [`Endgame::to_bytes`] lays it out, a slice at a
+/// Writes a database as [`Endgame::to_bytes`] lays it out, a part at a
 /// time: a six-piece database is never copied whole.
 fn write(path: &Path, db: &Endgame) -> io::Result<()> {
     let mut out = io::BufWriter::new(fs::File::create(path)?);
-    let mut sum = Checksum::default();
-    let header = db.header();
-    sum.add(&header);
-    out.write_all(&header)?;
-    for slice in db.stored_slices() {
-        sum.add(slice);
-        out.write_all(slice)?;
-    }
-    out.write_all(&sum.bytes())?;
+    db.write_parts(&mut |part: &[u8]| out.write_all(part))?;
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
 /// Why a stored database could not be read, written or built.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// The file could not be opened, or is not a regular file.
+    #[error(transparent)]
+    Open(OpenError),
     /// The file or directory could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
@@ -107,64 +103,48 @@ impl EndgameStore {
     /// damaged (its checksum does not match).
     pub fn load(&self, pieces: u32, rules: Setup) -> Result<Option<Endgame>, StoreError> {
         let path = self.path(pieces, rules);
-        let file = match fs::File::open(&path) {
+        // Opened without waiting, and only a regular file: a FIFO put in
+        // the database's place is refused, not waited on.
+        let file = match open_regular(&path) {
             Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(StoreError::Io { path, source }),
+            Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StoreError::Open(e)),
         };
         // Never read more than the database can hold.
         let most = Endgame::entries(pieces) as u64 + HEADER_SLACK;
         if file.metadata().is_ok_and(|m| m.len() > most) {
             return Err(StoreError::TooLong { path, pieces });
         }
+        // A part at a time: the database is never held twice.
         let mut input = io::BufReader::new(file.take(most + 1));
-        let mut sum = Checksum::default();
-        let mut next = |len: usize| -> Result<Vec<u8>, io::Error> {
-            let mut buf = Vec::new();
-            buf.try_reserve_exact(len)
-                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-            (&mut input).take(len as u64).read_to_end(&mut buf)?;
-            sum.add(&buf);
-            Ok(buf)
-        };
-        let io_error = |source| StoreError::Io {
-            path: path.clone(),
-            source,
-        };
-        let damaged = |reason| StoreError::Damaged {
-            path: path.clone(),
-            reason,
-        };
-        let head = next(HEADER_LEN).map_err(io_error)?;
-        let (max_pieces, captures) = Endgame::read_header(&head).map_err(damaged)?;
-        if max_pieces != pieces || captures != rules.captures {
-            return Err(StoreError::Misnamed {
-                path,
-                pieces: max_pieces,
-                captures,
-            });
-        }
-        // A slice at a time: the database is never held twice.
-        let mut stored = Vec::new();
-        for len in Endgame::slice_lengths(max_pieces) {
-            let slice = next(len).map_err(io_error)?;
-            if slice.len() < len {
-                return Err(damaged(BytesError::CutShort));
-            }
-            stored.push(slice);
-        }
-        let expected = sum.bytes();
-        let mut tail = Vec::new();
-        input.take(9).read_to_end(&mut tail).map_err(io_error)?;
-        match tail.len() {
-            0..8 => return Err(damaged(BytesError::CutShort)),
-            8 if tail[..] != expected => return Err(damaged(BytesError::Checksum)),
-            8 => {}
-            _ => return Err(damaged(BytesError::LeftOver)),
-        }
-        Endgame::from_slices(max_pieces, captures, stored)
-            .map(Some)
-            .ok_or(damaged(BytesError::CutShort))
+        let db = Endgame::read_parts(
+            &mut |len| {
+                let mut part = Vec::new();
+                part.try_reserve_exact(len)
+                    .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))
+                    .and_then(|_| (&mut input).take(len as u64).read_to_end(&mut part))
+                    .map_err(|source| StoreError::Io {
+                        path: path.clone(),
+                        source,
+                    })?;
+                Ok(part)
+            },
+            |max_pieces, captures| {
+                if max_pieces != pieces || captures != rules.captures {
+                    return Err(StoreError::Misnamed {
+                        path: path.clone(),
+                        pieces: max_pieces,
+                        captures,
+                    });
+                }
+                Ok(())
+            },
+            |reason| StoreError::Damaged {
+                path: path.clone(),
+                reason,
+            },
+        )?;
+        Ok(Some(db))
     }
 
     /// Writes a database (whole, then renamed into place).
@@ -304,6 +284,16 @@ mod tests {
         ));
         assert_eq!(store.largest_from(2, rules), None);
         fs::write(store.path(2, rules), &bytes).unwrap();
+        assert_eq!(store.largest_from(2, rules), Some(two.clone()));
+        // A FIFO in a database's place is refused at once, not waited on.
+        fs::remove_file(store.path(3, rules)).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(store.path(3, rules))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = store.load(3, rules).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
         assert_eq!(store.largest_from(2, rules), Some(two));
         let _ = fs::remove_dir_all(&dir);
     }

@@ -533,128 +533,118 @@ impl Endgame {
         Ok(checked)
     }
 
-    /// The database as bytes, to keep on disk: [`Endgame::header`], each
-    /// of [`Endgame::stored_slices`], then the [`Checksum`] of all before.
+    /// The database as bytes, to keep on disk: what it is, its pieces and
+    /// capture rule, a slice of values for each material balance, then a
+    /// checksum of all before.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = self.header();
-        for slice in self.stored_slices() {
-            out.extend_from_slice(slice);
-        }
-        let mut sum = Checksum::default();
-        sum.add(&out);
-        out.extend_from_slice(&sum.bytes());
-        out
-    }
-
-    /// The bytes a stored database begins with: what it is, its pieces
-    /// and its capture rule ([`HEADER_LEN`] of them).
-    pub fn header(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.push(self.max_pieces as u8);
-        out.push(match self.captures {
-            Captures::Compulsory => 0,
-            Captures::Optional => 1,
+        let mut out = Vec::with_capacity(self.positions() + HEADER_LEN + 8);
+        let _ = self.write_parts(&mut |part: &[u8]| {
+            out.extend_from_slice(part);
+            Ok::<(), std::convert::Infallible>(())
         });
         out
     }
 
-    /// Its slices in the order they are stored, one per material balance;
-    /// their lengths are [`Endgame::slice_lengths`].
-    pub fn stored_slices(&self) -> impl Iterator<Item = &[u8]> {
-        Material::all(self.max_pieces)
-            .into_iter()
-            .map(|m| &self.slices[m.code()][..])
-    }
-
-    /// What a stored database's header says: its pieces and capture rule.
-    pub fn read_header(head: &[u8]) -> Result<(u32, Captures), BytesError> {
-        let rest = head.strip_prefix(MAGIC).ok_or(BytesError::NotADatabase)?;
-        let [pieces, captures] = rest[..] else {
-            return Err(BytesError::CutShort);
-        };
-        let max_pieces = pieces as u32;
-        if max_pieces > LARGEST_PIECES {
-            return Err(BytesError::Pieces(max_pieces));
+    /// Hands `put` the bytes of [`Endgame::to_bytes`] a part at a time (a
+    /// six-piece database need never be copied whole), stopping at its
+    /// first error.
+    pub fn write_parts<E>(&self, put: &mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+        let mut sum = Checksum::default();
+        let mut header = MAGIC.to_vec();
+        header.push(self.max_pieces as u8);
+        header.push(match self.captures {
+            Captures::Compulsory => 0,
+            Captures::Optional => 1,
+        });
+        sum.add(&header);
+        put(&header)?;
+        for m in Material::all(self.max_pieces) {
+            let slice = &self.slices[m.code()];
+            sum.add(slice);
+            put(slice)?;
         }
-        let captures = match captures {
-            0 => Captures::Compulsory,
-            1 => Captures::Optional,
-            _ => return Err(BytesError::NoCaptureRule),
-        };
-        Ok((max_pieces, captures))
-    }
-
-    /// The length of each stored slice of a database of `max_pieces`.
-    pub fn slice_lengths(max_pieces: u32) -> Vec<usize> {
-        Material::all(max_pieces.min(LARGEST_PIECES))
-            .iter()
-            .map(|m| m.len())
-            .collect()
-    }
-
-    /// A database from its stored slices, in order; `None` unless they are
-    /// as many and as long as [`Endgame::slice_lengths`] says.
-    pub fn from_slices(
-        max_pieces: u32,
-        captures: Captures,
-        stored: Vec<Vec<u8>>,
-    ) -> Option<Endgame> {
-        let materials = Material::all(max_pieces.min(LARGEST_PIECES));
-        if stored.len() != materials.len()
-            || stored
-                .iter()
-                .zip(&materials)
-                .any(|(s, m)| s.len() != m.len())
-        {
-            return None;
-        }
-        let mut slices = vec![Vec::new(); SLOTS];
-        for (m, slice) in materials.into_iter().zip(stored) {
-            slices[m.code()] = slice;
-        }
-        Some(Endgame {
-            max_pieces,
-            captures,
-            slices,
-        })
+        put(&sum.0.to_le_bytes())
     }
 
     /// A database from [`Endgame::to_bytes`], checked.
     pub fn from_bytes(bytes: &[u8]) -> Result<Endgame, BytesError> {
-        if bytes.len() < HEADER_LEN {
-            return Err(if bytes.starts_with(MAGIC) {
-                BytesError::CutShort
-            } else {
-                BytesError::NotADatabase
-            });
-        }
-        let (max_pieces, captures) = Endgame::read_header(&bytes[..HEADER_LEN])?;
-        let mut rest = &bytes[HEADER_LEN..];
-        let mut stored = Vec::new();
-        for len in Endgame::slice_lengths(max_pieces) {
-            if rest.len() < len {
-                return Err(BytesError::CutShort);
+        let mut rest = bytes;
+        Endgame::read_parts(
+            &mut |len| {
+                let (part, tail) = rest.split_at(len.min(rest.len()));
+                rest = tail;
+                Ok(part.to_vec())
+            },
+            |_, _| Ok(()),
+            |reason| reason,
+        )
+    }
+
+    /// A database read a part at a time and checked: `next(len)` gives the
+    /// next `len` bytes (fewer at the end), so no more is ever asked for
+    /// than the database its header names holds. `expect` is shown the
+    /// header's pieces and capture rule before any value is read, and may
+    /// refuse them; `damaged` words what is wrong with the bytes.
+    pub fn read_parts<E>(
+        next: &mut dyn FnMut(usize) -> Result<Vec<u8>, E>,
+        expect: impl FnOnce(u32, Captures) -> Result<(), E>,
+        damaged: impl Fn(BytesError) -> E,
+    ) -> Result<Endgame, E> {
+        let mut sum = Checksum::default();
+        let head = next(HEADER_LEN)?;
+        sum.add(&head);
+        let (max_pieces, captures) = read_header(&head).map_err(&damaged)?;
+        expect(max_pieces, captures)?;
+        let mut slices = vec![Vec::new(); SLOTS];
+        for m in Material::all(max_pieces) {
+            let slice = next(m.len())?;
+            if slice.len() < m.len() {
+                return Err(damaged(BytesError::CutShort));
             }
-            let (slice, tail) = rest.split_at(len);
-            stored.push(slice.to_vec());
-            rest = tail;
+            sum.add(&slice);
+            slices[m.code()] = slice;
         }
-        let sum: [u8; 8] = match rest.len() {
-            0..8 => return Err(BytesError::CutShort),
-            8 => rest.try_into().map_err(|_| BytesError::CutShort)?,
-            _ => return Err(BytesError::LeftOver),
-        };
-        let mut expected = Checksum::default();
-        expected.add(&bytes[..bytes.len() - 8]);
-        if expected.bytes() != sum {
-            return Err(BytesError::Checksum);
+        let tail = next(9)?;
+        match tail.len() {
+            0..8 => Err(damaged(BytesError::CutShort)),
+            8 if tail[..] != sum.0.to_le_bytes() => Err(damaged(BytesError::Checksum)),
+            8 => Ok(Endgame {
+                max_pieces,
+                captures,
+                slices,
+            }),
+            _ => Err(damaged(BytesError::LeftOver)),
         }
-        Endgame::from_slices(max_pieces, captures, stored).ok_or(BytesError::CutShort)
     }
 }
 
-/// How many bytes [`Endgame::header`] gives.
-pub const HEADER_LEN: usize = MAGIC.len() + 2;
+/// What a stored database's header says: its pieces and capture rule.
+fn read_header(head: &[u8]) -> Result<(u32, Captures), BytesError> {
+    let Some(rest) = head.strip_prefix(MAGIC) else {
+        return Err(if MAGIC.starts_with(head) {
+            BytesError::CutShort
+        } else {
+            BytesError::NotADatabase
+        });
+    };
+    let [pieces, captures] = rest[..] else {
+        return Err(BytesError::CutShort);
+    };
+    let max_pieces = pieces as u32;
+    if max_pieces > LARGEST_PIECES {
+        return Err(BytesError::Pieces(max_pieces));
+    }
+    let captures = match captures {
+        0 => Captures::Compulsory,
+        1 => Captures::Optional,
+        _ => return Err(BytesError::NoCaptureRule),
+    };
+    Ok((max_pieces, captures))
+}
+
+/// How many bytes a stored database's header holds: [`MAGIC`], its pieces
+/// and its capture rule.
+const HEADER_LEN: usize = MAGIC.len() + 2;
 
 const MAGIC: &[u8] = b"tallyho draughts endgame v1\n";
 
@@ -697,8 +687,8 @@ pub struct Mismatch {
 }
 
 /// FNV-1a over a stored database's bytes, enough to notice a damaged file;
-/// taken a piece at a time, so a large database need not be held twice.
-pub struct Checksum(u64);
+/// taken a part at a time, so a large database need not be held twice.
+struct Checksum(u64);
 
 impl Default for Checksum {
     fn default() -> Checksum {
@@ -708,15 +698,10 @@ impl Default for Checksum {
 
 impl Checksum {
     /// Takes in more bytes.
-    pub fn add(&mut self, bytes: &[u8]) {
+    fn add(&mut self, bytes: &[u8]) {
         self.0 = bytes.iter().fold(self.0, |h, &b| {
             (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
         });
-    }
-
-    /// The sum as the database stores it.
-    pub fn bytes(&self) -> [u8; 8] {
-        self.0.to_le_bytes()
     }
 }
 
