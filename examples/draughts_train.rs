@@ -105,31 +105,29 @@ fn main() {
         samples.len(),
         t.elapsed().as_secs_f64()
     );
-    // With `--hold-out`, every tenth block of a hundred positions (about a
-    // game's worth; they come game by game) is kept out of the fit, to
-    // choose the epoch; without it every position is fitted and the last
-    // epoch kept.
-    let held_out = |i: usize| hold_out && (i / 100) % 10 == 9;
-    let (mut data, mut held) = (Vec::new(), Vec::new());
-    for (i, l) in samples.iter().enumerate() {
-        let sample = Sample::new(&l.pos, l.y, patterns);
-        if held_out(i) {
-            held.push(sample);
-        } else {
-            data.push(sample);
-        }
-    }
-    let k = fit_k(&data, &start);
+    let mut all: Vec<Sample> = samples
+        .iter()
+        .map(|l| Sample::new(&l.pos, l.y, patterns))
+        .collect();
+    let k = fit_k(&all, &start);
     // The label: the game's result, blended with the search's score read as
     // a probability when `--lambda` is below 1 (positions the engine did
     // not search keep the result).
-    let fitted = samples.iter().enumerate().filter(|&(i, _)| !held_out(i));
-    let kept = samples.iter().enumerate().filter(|&(i, _)| held_out(i));
-    for (sample, (_, l)) in data.iter_mut().zip(fitted).chain(held.iter_mut().zip(kept)) {
+    for (sample, l) in all.iter_mut().zip(&samples) {
         if let Some(score) = l.score {
             sample.y = lambda * l.y + (1.0 - lambda) * sigmoid(score as f64 / k);
         }
     }
+    // With `--hold-out`, every tenth block of a hundred positions (about a
+    // game's worth; they come game by game) is kept out of the fit, to
+    // choose the epoch; without it every position is fitted and the last
+    // epoch kept.
+    let (held, data): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| hold_out && (i / 100) % 10 == 9);
+    let held: Vec<Sample> = held.into_iter().map(|(_, s)| s).collect();
+    let data: Vec<Sample> = data.into_iter().map(|(_, s)| s).collect();
     eprintln!(
         "K = {k:.0}; {} positions fitted, {} held out; loss with the starting weights {:.5}",
         data.len(),
@@ -400,12 +398,14 @@ fn train(data: &[Sample], held: &[Sample], start: Weights, fit: &Fit) -> Weights
     let free: Vec<bool> = (0..TERMS)
         .map(|i| i < eval::BASE_TERMS || seen[i] >= fit.min_seen)
         .collect();
-    eprintln!(
-        "{} of {} patterns seen at least {} times",
-        free[eval::BASE_TERMS..].iter().filter(|&&f| f).count(),
-        TERMS - eval::BASE_TERMS,
-        fit.min_seen
-    );
+    if seen[eval::BASE_TERMS..].iter().any(|&n| n > 0) {
+        eprintln!(
+            "{} of {} patterns seen at least {} times",
+            free[eval::BASE_TERMS..].iter().filter(|&&f| f).count(),
+            TERMS - eval::BASE_TERMS,
+            fit.min_seen
+        );
+    }
     let mut w = w0.clone();
     let mut best = (loss_f(held, &w, k), w.clone(), 0);
     let choose = !held.is_empty();
