@@ -111,8 +111,12 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         }
         true
     };
-    let db = store.build(pieces, rules, &mut progress)?;
-    let _ = writeln!(err);
+    let built = store.build(pieces, rules, &mut progress);
+    // The bar's line is closed whether the build ended or was stopped.
+    if last != usize::MAX {
+        let _ = writeln!(io::stderr());
+    }
+    let db = built?;
     let path = store.path(db.max_pieces(), rules);
     println!("{}", safe::text(&path.display().to_string()));
     Ok(())

@@ -151,17 +151,28 @@ impl EndgameStore {
     pub fn save(&self, db: &Endgame) -> Result<PathBuf, StoreError> {
         let rules = Setup::with_captures(db.captures());
         let path = self.path(db.max_pieces(), rules);
-        fs::create_dir_all(&self.dir).map_err(|source| StoreError::Io {
-            path: self.dir.clone(),
-            source,
-        })?;
-        let temp = path.with_extension(format!("part{}", std::process::id()));
+        let temp = self.writable(&path)?;
         let written = write(&temp, db).and_then(|_| fs::rename(&temp, &path));
         if let Err(source) = written {
             let _ = fs::remove_file(&temp);
             return Err(StoreError::Io { path, source });
         }
         Ok(path)
+    }
+
+    /// The folder made if need be, and the name of a file that was just
+    /// created and removed there: where a database of `path` is written
+    /// before it is renamed into place.
+    fn writable(&self, path: &Path) -> Result<PathBuf, StoreError> {
+        let temp = path.with_extension(format!("part{}", std::process::id()));
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| StoreError::Io { path, source }
+        };
+        fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        fs::File::create(&temp).map_err(io(&temp))?;
+        let _ = fs::remove_file(&temp);
+        Ok(temp)
     }
 
     /// Builds the database of `pieces` pieces and saves it, telling
@@ -176,6 +187,9 @@ impl EndgameStore {
         if !(2..=LARGEST_PIECES).contains(&pieces) {
             return Err(StoreError::Size(pieces));
         }
+        // A folder that cannot be written is found before the build's time
+        // is spent, not after.
+        self.writable(&self.path(pieces, rules))?;
         let db =
             Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)?;
         self.save(&db)?;
@@ -183,17 +197,25 @@ impl EndgameStore {
     }
 
     /// The stored database of `pieces` pieces, or, when there is none or it
-    /// is damaged, one built now and saved.
+    /// is damaged, one built now and saved if it can be: a folder that
+    /// cannot be written costs the next run the build, not this one the
+    /// database.
     pub fn load_or_build(
         &self,
         pieces: u32,
         rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Endgame, StoreError> {
-        match self.load(pieces, rules) {
-            Ok(Some(db)) => Ok(db),
-            Ok(None) | Err(_) => self.build(pieces, rules, progress),
+        if let Ok(Some(db)) = self.load(pieces, rules) {
+            return Ok(db);
         }
+        if !(2..=LARGEST_PIECES).contains(&pieces) {
+            return Err(StoreError::Size(pieces));
+        }
+        let db =
+            Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)?;
+        let _ = self.save(&db);
+        Ok(db)
     }
 
     /// The largest stored database that loads, if any.
@@ -296,6 +318,29 @@ mod tests {
         assert!(err.contains("not a regular file"), "{err}");
         assert_eq!(store.largest_from(2, rules), Some(two));
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_written_is_found_before_the_build() {
+        let dir = temp_dir("unwritable");
+        fs::write(&dir, b"a file where the folder should be").unwrap();
+        let store = EndgameStore::new(dir.join("tallyho"));
+        let rules = Setup::STANDARD;
+        let mut calls = 0;
+        let err = store
+            .build(3, rules, &mut |_, _| {
+                calls += 1;
+                true
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("tallyho-endgame-store-unwritable"), "{err}");
+        assert_eq!(calls, 0, "no build before the folder is known good");
+        // A game still gets the database, for this run only.
+        let db = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
+        assert_eq!(db.max_pieces(), 3);
+        assert!(matches!(store.load(3, rules), Err(_) | Ok(None)));
+        let _ = fs::remove_file(&dir);
     }
 
     #[test]

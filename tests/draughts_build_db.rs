@@ -1,0 +1,56 @@
+//! `tallyho draughts build-db` when the database cannot be kept: the
+//! progress bar's line is closed before the error, and a folder that
+//! cannot be written is found before the build.
+
+use std::path::{Path, PathBuf};
+
+fn home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tallyho-build-db-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `build-db --pieces 3` with `home`: status and stderr.
+fn build(home: &Path) -> (Option<i32>, String) {
+    let out = assert_cmd::Command::cargo_bin("tallyho")
+        .expect("binary built")
+        .args(["draughts", "build-db", "--pieces", "3"])
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("ran");
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    (out.status.code(), err)
+}
+
+#[test]
+fn an_error_after_the_build_starts_on_a_line_of_its_own() {
+    let home = home("after");
+    // A folder where the database's file belongs: the build runs, the
+    // file cannot be put in place.
+    let kept = home.join("data/tallyho/draughts-endgame-3-compulsory.bin");
+    std::fs::create_dir_all(kept.join("in-the-way")).expect("folder");
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(1), "{err}");
+    assert!(err.contains("] 100% of 3 pieces\nerror: "), "{err:?}");
+    assert!(err.ends_with('\n'), "{err:?}");
+    let left: Vec<_> = std::fs::read_dir(home.join("data/tallyho"))
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "no part file is left: {left:?}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_is_refused_before_the_build() {
+    let home = home("before");
+    std::fs::write(home.join("data"), "a file where the data folder belongs").expect("file");
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(1), "{err}");
+    assert!(err.starts_with("error: "), "no bar first: {err:?}");
+    assert!(err.contains("Not a directory"), "{err:?}");
+    let _ = std::fs::remove_dir_all(&home);
+}
