@@ -7,6 +7,9 @@ use std::process::{Command as StdCommand, Stdio};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+mod scratch;
+use scratch::Scratch;
+
 fn tallyho() -> Command {
     let mut cmd = Command::cargo_bin("tallyho").expect("binary built");
     let home = std::env::temp_dir().join(format!("tallyho-cli-{}", std::process::id()));
@@ -110,7 +113,7 @@ fn every_bad_option_value_is_refused_in_one_style() {
 
 #[test]
 fn options_before_a_command_are_read_by_it() {
-    let log = std::env::temp_dir().join(format!("tallyho-pdn-{}.jsonl", std::process::id()));
+    let log = Scratch::unmade(&format!("tallyho-pdn-{}.jsonl", std::process::id()));
     std::fs::write(&log, "").expect("an empty log");
     for args in [["--pdn", "history"], ["history", "--pdn"]] {
         tallyho()
@@ -121,7 +124,6 @@ fn options_before_a_command_are_read_by_it() {
             .code(0)
             .stderr(predicate::str::contains("holds no draughts games"));
     }
-    let _ = std::fs::remove_file(&log);
     tallyho()
         .args(["--players", "2", "history"])
         .assert()
@@ -438,8 +440,7 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
 
 #[test]
 fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
-    let log = std::env::temp_dir().join(format!("tallyho-classic-{}.jsonl", std::process::id()));
-    let _ = std::fs::remove_file(&log);
+    let log = Scratch::unmade(&format!("tallyho-classic-{}.jsonl", std::process::id()));
     let script = std::fs::read_to_string("tests/transcripts/classic_fox_trapped.txt")
         .expect("the transcript's script");
     let input: String = script.lines().skip(1).map(|l| format!("{l}\n")).collect();
@@ -465,7 +466,6 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
     let replay = String::from_utf8_lossy(&replay.stdout);
     assert!(replay.contains("I CAN'T MOVE.\nYOU WIN!"), "{replay}");
     assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
-    let _ = std::fs::remove_file(&log);
 }
 
 /// Every bad value is refused in one style, whether clap or tallyho refuses

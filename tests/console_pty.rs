@@ -8,13 +8,19 @@ use std::time::Duration;
 use expectrl::session::OsSession;
 use expectrl::{Eof, Expect, Session};
 
-fn spawn(tag: &str) -> Result<OsSession, expectrl::Error> {
+mod scratch;
+use scratch::{Housed, Scratch};
+
+/// A session in a pseudo-terminal; its private home goes when it is dropped.
+type Pty = Housed<OsSession>;
+
+fn spawn(tag: &str) -> Result<Pty, expectrl::Error> {
     spawn_with(tag, &["--players", "2", "--names", "Ann,Bob"])
 }
 
 /// tallyho in a pseudo-terminal, with `args`, no colour, no clearing and no log.
-fn spawn_with(tag: &str, args: &[&str]) -> Result<OsSession, expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-cpty-{tag}-{}", std::process::id()));
+fn spawn_with(tag: &str, args: &[&str]) -> Result<Pty, expectrl::Error> {
+    let home = Scratch::unmade(&format!("tallyho-cpty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(args)
         .args(["--color", "never", "--no-clear", "--no-history"])
@@ -22,7 +28,7 @@ fn spawn_with(tag: &str, args: &[&str]) -> Result<OsSession, expectrl::Error> {
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
-    Ok(session)
+    Ok(Housed::new(session, home))
 }
 
 #[test]
@@ -60,7 +66,7 @@ fn sigterm_at_a_prompt_turns_bracketed_paste_off() -> Result<(), expectrl::Error
 }
 
 /// tallyho against the computer in a pseudo-terminal, with `extra` options.
-fn spawn_against(tag: &str, extra: &[&str]) -> Result<OsSession, expectrl::Error> {
+fn spawn_against(tag: &str, extra: &[&str]) -> Result<Pty, expectrl::Error> {
     let mut args = extra.to_vec();
     args.extend(["--players", "1", "--names", "Ann"]);
     spawn_with(tag, &args)

@@ -1,15 +1,16 @@
 //! `tallyho draughts analyse`: the exact line gives the true reason when a
 //! position is not exact, and a count of plies reads right ("1 ply").
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 
-fn home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-exact-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+mod scratch;
+use scratch::Scratch;
+
+/// A fresh home for one test, removed when dropped.
+fn home(name: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-exact-{}-{name}", std::process::id()))
 }
 
 /// `analyse FEN` in a fresh data directory: its lines.

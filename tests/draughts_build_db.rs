@@ -2,13 +2,14 @@
 //! progress bar's line is closed before the error, and a folder that
 //! cannot be written is found before the build.
 
-use std::path::{Path, PathBuf};
+mod scratch;
 
-fn home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-build-db-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+use std::path::Path;
+
+use scratch::Scratch;
+
+fn home(name: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-build-db-{}-{name}", std::process::id()))
 }
 
 /// `build-db --pieces 3` with `home`: status and stderr.
@@ -41,7 +42,6 @@ fn an_error_after_the_build_starts_on_a_line_of_its_own() {
         .map(|e| e.expect("entry").file_name())
         .collect();
     assert_eq!(left.len(), 1, "no part file is left: {left:?}");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
@@ -52,5 +52,4 @@ fn a_folder_that_cannot_be_written_is_refused_before_the_build() {
     assert_eq!(status, Some(1), "{err}");
     assert!(err.starts_with("error: "), "no bar first: {err:?}");
     assert!(err.contains("Not a directory"), "{err:?}");
-    let _ = std::fs::remove_dir_all(&home);
 }

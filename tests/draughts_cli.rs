@@ -1,16 +1,18 @@
 //! `tallyho draughts` end to end, through the real binary: perft, analyse,
 //! `--load` and its errors, and the log's games written as PDN and read back.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 
 mod draughts_common;
+mod scratch;
 
 use draughts_common::tallyho;
+use scratch::Scratch;
 
-/// A folder of its own for one test.
-fn folder(name: &str) -> PathBuf {
+/// A folder of its own for one test, removed when dropped.
+fn folder(name: &str) -> Scratch {
     draughts_common::folder("draughts", name)
 }
 use predicates::prelude::*;

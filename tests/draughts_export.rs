@@ -5,6 +5,7 @@
 use std::path::Path;
 
 mod draughts_common;
+mod scratch;
 
 use draughts_common::{exported, folder, tallyho};
 

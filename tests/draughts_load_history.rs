@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 mod draughts_common;
+mod scratch;
 
 use draughts_common::{exported, folder, play};
 use tallyho::games::draughts::{PdnGame, Position, Setup, fen, pdn};

@@ -5,17 +5,22 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod scratch;
+use scratch::{KillOnDrop, Scratch};
+
 #[test]
 fn a_long_perft_says_so_and_ctrl_c_stops_it() {
-    let home = std::env::temp_dir().join(format!("tallyho-perft-{}", std::process::id()));
-    std::fs::create_dir_all(&home).expect("a home");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["draughts", "perft", "20"])
-        .env("HOME", &home)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("started");
+    let home = Scratch::new(&format!("tallyho-perft-{}", std::process::id()));
+    // Killed if the test fails before its Ctrl-C: depth 20 would run for days.
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["draughts", "perft", "20"])
+            .env("HOME", &home)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("started"),
+    );
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     let mut lines = Vec::new();
     let started = Instant::now();

@@ -8,10 +8,13 @@ use std::time::Duration;
 use expectrl::session::OsSession;
 use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 
-/// `tallyho draughts` for two named players in a fresh pseudo-terminal.
-fn spawn(tag: &str) -> Result<OsSession, expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-tab-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&home).expect("a home");
+mod scratch;
+use scratch::{Housed, Scratch};
+
+/// `tallyho draughts` for two named players in a fresh pseudo-terminal,
+/// with a private home that goes when the session is dropped.
+fn spawn(tag: &str) -> Result<Housed<OsSession>, expectrl::Error> {
+    let home = Scratch::new(&format!("tallyho-tab-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(["draughts", "--players", "2", "--names", "Ann,Bob"])
         .args(["--color", "never"])
@@ -21,7 +24,7 @@ fn spawn(tag: &str) -> Result<OsSession, expectrl::Error> {
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
-    Ok(session)
+    Ok(Housed::new(session, home))
 }
 
 #[test]
@@ -59,8 +62,7 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
 /// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide.
 #[test]
 fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-tab-narrow-{}", std::process::id()));
-    std::fs::create_dir_all(&home).expect("a home");
+    let home = Scratch::new(&format!("tallyho-tab-narrow-{}", std::process::id()));
     // The terminal is made 40 columns wide from outside, and tallyho starts
     // once it is.
     let mut cmd = Command::new("sh");

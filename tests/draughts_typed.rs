@@ -4,6 +4,7 @@
 //! Unicode ellipsis after a move number.
 
 mod draughts_common;
+mod scratch;
 
 use draughts_common::{folder, play};
 

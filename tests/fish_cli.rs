@@ -6,11 +6,15 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn log_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join("history.jsonl")
+mod scratch;
+use scratch::Scratch;
+
+/// A fresh folder for one test and the log in it. The folder is removed
+/// when the guard drops: bind it (`let (_dir, log)`) for the whole test.
+fn log_path(name: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::new(&format!("tallyho-fish-{}-{name}", std::process::id()));
+    let log = dir.join("history.jsonl");
+    (dir, log)
 }
 
 fn tallyho(log: &Path) -> Command {
@@ -27,7 +31,7 @@ const EXAMPLE: &str = ".1111./..2221/12..21/123.21/122221/111111 P:1,2 A:4,3 nex
 
 #[test]
 fn analyse_gives_the_best_move_and_says_whether_it_is_exact() {
-    let log = log_path("analyse");
+    let (_dir, log) = log_path("analyse");
     let out = tallyho(&log)
         .args(["fish", "analyse", EXAMPLE, "--json", "--think", "300"])
         .output()
@@ -49,7 +53,7 @@ fn analyse_gives_the_best_move_and_says_whether_it_is_exact() {
 
 #[test]
 fn bad_positions_and_options_in_the_wrong_place_are_refused() {
-    let log = log_path("bad");
+    let (_dir, log) = log_path("bad");
     tallyho(&log)
         .args(["fish", "analyse", "\u{1b}]0;x\u{7}"])
         .assert()
@@ -80,7 +84,7 @@ fn bad_positions_and_options_in_the_wrong_place_are_refused() {
 
 #[test]
 fn a_fish_game_is_logged_listed_and_replayed() {
-    let log = log_path("logged");
+    let (_dir, log) = log_path("logged");
     tallyho(&log)
         .args([
             "fish",
@@ -115,7 +119,7 @@ fn a_fish_game_is_logged_listed_and_replayed() {
 
 #[test]
 fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-lines-{}", std::process::id()));
+    let dir = Scratch::unmade(&format!("tallyho-fish-lines-{}", std::process::id()));
     let out = tallyho(&dir.join("history.jsonl"))
         .args(["fish", "analyse", "-", "--think", "200"])
         .write_stdin("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P\r\nnonsense\n\n")
@@ -139,9 +143,7 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
 
 #[test]
 fn watching_takes_a_level_for_each_side_through_one_option() {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-levels-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = Scratch::new(&format!("tallyho-fish-levels-{}", std::process::id()));
     let log = dir.join("history.jsonl");
     tallyho(&log)
         .args(["fish", "--players", "0", "--levels", "greedy,rubbish"])
@@ -161,14 +163,11 @@ fn watching_takes_a_level_for_each_side_through_one_option() {
         json.contains("\"side\":\"A\",\"level\":\"rubbish\""),
         "{json}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_replay_says_where_a_turn_was_skipped() {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-skip-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = Scratch::new(&format!("tallyho-fish-skip-{}", std::process::id()));
     let log = dir.join("history.jsonl");
     let script =
         std::fs::read_to_string("tests/transcripts/fish_skipped_turn.txt").expect("script");
@@ -190,12 +189,11 @@ fn a_replay_says_where_a_turn_was_skipped() {
     let replay = tallyho(&log).args(["replay", "1"]).output().expect("ran");
     let replay = String::from_utf8_lossy(&replay.stdout);
     assert!(replay.contains(skipped), "{replay}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn analyse_all_values_every_legal_move() {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-all-{}", std::process::id()));
+    let dir = Scratch::unmade(&format!("tallyho-fish-all-{}", std::process::id()));
     let out = tallyho(&dir.join("history.jsonl"))
         .args(["fish", "analyse", "--all", "--json", "--think", "500"])
         .arg("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P")
@@ -219,7 +217,7 @@ fn analyse_all_values_every_legal_move() {
 /// whichever seat the winner sat in.
 #[test]
 fn the_history_table_gives_the_winners_points_first() {
-    let log = log_path("table-points");
+    let (_dir, log) = log_path("table-points");
     tallyho(&log)
         .args([
             "fish",
@@ -257,7 +255,7 @@ fn the_history_table_gives_the_winners_points_first() {
 /// first, though the seats swap sides every game.
 #[test]
 fn the_points_lines_come_in_seat_order() {
-    let log = log_path("points-order");
+    let (_dir, log) = log_path("points-order");
     let out = tallyho(&log)
         .args([
             "fish",

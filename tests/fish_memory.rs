@@ -7,11 +7,15 @@
 
 use std::process::Command;
 
+mod scratch;
+use scratch::Scratch;
+
 /// Runs tallyho with `args` under `ulimit -v` of `kb` kilobytes, with a
-/// private log directory; returns the status code and standard output.
-fn limited(kb: u32, args: &str, input: &str) -> (Option<i32>, String) {
-    let dir = std::env::temp_dir().join(format!("tallyho-fish-memory-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+/// private log directory named by `tag`; returns the status code and
+/// standard output.
+fn limited(tag: &str, kb: u32, args: &str, input: &str) -> (Option<i32>, String) {
+    // A folder for each call: the tests run at once, and each removes its own.
+    let dir = Scratch::new(&format!("tallyho-fish-memory-{}-{tag}", std::process::id()));
     let script = format!(
         "ulimit -v {kb} && printf '{input}' | exec \"$0\" {args}",
         kb = kb,
@@ -36,6 +40,7 @@ fn limited(kb: u32, args: &str, input: &str) -> (Option<i32>, String) {
 #[test]
 fn analyse_answers_under_150_mb_of_address_space() {
     let (code, out) = limited(
+        "analyse",
         150_000,
         "fish analyse --think 200 '.111../122221/12..21/12..21/122221/.11111 P:6,2 A:6,5 points:1+3+3+1/1+3+3+1 next:P'",
         "",
@@ -48,6 +53,7 @@ fn analyse_answers_under_150_mb_of_address_space() {
 fn a_game_with_hints_plays_under_150_mb_of_address_space() {
     // P, then a hint and a start tile, a hint and a move: two searches.
     let (code, out) = limited(
+        "hints",
         150_000,
         "fish --players 1 --level overpowered --think 100 --games 1 --names Ann",
         "P\\nhint\\n1 1\\nhint\\nquit\\n",

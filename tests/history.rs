@@ -18,22 +18,21 @@ use tallyho::games::{Game, Rules};
 use tallyho::shell::date::{format_utc, utc_now};
 use tallyho::shell::log::{Log, LogError, Record, Seat, Widths, parse_record, write_table};
 
-/// A fresh path under the system temp folder, unique to this process and call.
-fn temp_path(what: &str) -> PathBuf {
+mod scratch;
+use scratch::{KillOnDrop, Scratch};
+
+/// A fresh folder under the system temp folder, unique to this process and
+/// call, and a log path in it. The folder is removed when the guard drops:
+/// bind it (`let (_dir, path)`) for the whole test.
+fn temp_path(what: &str) -> (Scratch, PathBuf) {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
+    let dir = Scratch::new(&format!(
         "tallyho-history-test-{}-{n}-{what}",
         std::process::id()
     ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir.join("history.jsonl")
-}
-
-/// Removes a test's folder.
-fn clean(path: &Path) {
-    let _ = fs::remove_dir_all(path.parent().expect("a test path has a folder"));
+    let path = dir.join("history.jsonl");
+    (dir, path)
 }
 
 /// A finished game: the first legal move every ply, until the game ends.
@@ -109,7 +108,7 @@ fn record_from_a_finished_game() {
 
 #[test]
 fn round_trip_and_numbering() {
-    let path = temp_path("round-trip");
+    let (_dir, path) = temp_path("round-trip");
     let log = Log::new(path.clone());
     for expected in 1..=3 {
         assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), expected);
@@ -128,7 +127,6 @@ fn round_trip_and_numbering() {
     let text = fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 3);
     assert!(text.starts_with("{\"version\":2,\"number\":1,\"date\":\"2026-11-23T02:11:11Z\""));
-    clean(&path);
 }
 
 #[test]
@@ -146,7 +144,7 @@ fn a_log_of_the_first_release_stays_readable() {
     assert_eq!(records[3].flow, "classic");
     assert_eq!(records[2].setup["board"], "6x6");
     // A log of the first release goes on numbering after its last game.
-    let path = temp_path("v1");
+    let (_dir, path) = temp_path("v1");
     fs::copy("tests/data/history-v1.jsonl", &path).unwrap();
     assert_eq!(
         Log::new(path.clone())
@@ -154,12 +152,11 @@ fn a_log_of_the_first_release_stays_readable() {
             .unwrap(),
         7
     );
-    clean(&path);
 }
 
 #[test]
 fn damaged_last_lines_count_as_numbers_used() {
-    let path = temp_path("corrupt");
+    let (_dir, path) = temp_path("corrupt");
     let log = Log::new(path.clone());
     log.append(&record(), &mut no_wait()).unwrap();
     log.append(&record(), &mut no_wait()).unwrap();
@@ -170,12 +167,11 @@ fn damaged_last_lines_count_as_numbers_used() {
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
     assert_eq!(read(&log).1, 1);
     assert_eq!(numbers(&log), [1, 3]);
-    clean(&path);
 }
 
 #[test]
 fn a_truncated_last_line_gets_a_fresh_line_after_it() {
-    let path = temp_path("truncated");
+    let (_dir, path) = temp_path("truncated");
     let log = Log::new(path.clone());
     log.append(&record(), &mut no_wait()).unwrap();
     let whole = serde_json::to_string(&record()).unwrap();
@@ -186,12 +182,11 @@ fn a_truncated_last_line_gets_a_fresh_line_after_it() {
     assert_eq!(read(&log).1, 1);
     assert_eq!(numbers(&log), [1, 3]);
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 3);
-    clean(&path);
 }
 
 #[test]
 fn the_largest_number_is_never_shared() {
-    let path = temp_path("largest");
+    let (_dir, path) = temp_path("largest");
     let last = Record {
         number: u64::MAX,
         ..record()
@@ -202,12 +197,11 @@ fn the_largest_number_is_never_shared() {
     assert!(matches!(refused, LogError::Full(_)), "{refused}");
     assert!(refused.to_string().contains("largest number"));
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 1);
-    clean(&path);
 }
 
 #[test]
 fn a_byte_order_mark_is_tolerated() {
-    let path = temp_path("bom");
+    let (_dir, path) = temp_path("bom");
     let mut text = b"\xEF\xBB\xBF".to_vec();
     text.extend(
         serde_json::to_string(&Record {
@@ -222,20 +216,18 @@ fn a_byte_order_mark_is_tolerated() {
     let log = Log::new(path.clone());
     assert_eq!(numbers(&log), [5]);
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 6);
-    clean(&path);
 }
 
 #[test]
 fn a_missing_file_reads_as_empty_and_is_not_made() {
-    let path = temp_path("missing");
+    let (_dir, path) = temp_path("missing");
     assert_eq!(read(&Log::new(path.clone())), (vec![], 0));
     assert!(!path.exists());
-    clean(&path);
 }
 
 #[test]
 fn only_a_regular_file_is_a_log() {
-    let path = temp_path("special");
+    let (_dir, path) = temp_path("special");
     let folder = path.parent().unwrap().to_path_buf();
     let fifo = folder.join("fifo");
     assert!(
@@ -259,12 +251,11 @@ fn only_a_regular_file_is_a_log() {
         );
         assert!(matches!(log.stream(), Err(LogError::NotAFile(_))));
     }
-    clean(&path);
 }
 
 #[test]
 fn a_lock_held_too_long_gives_up_after_saying_so() {
-    let path = temp_path("locked");
+    let (_dir, path) = temp_path("locked");
     let log = Log::new(path.clone()).with_patience(Duration::from_millis(1500));
     log.append(&record(), &mut no_wait()).unwrap();
     let holder = fs::File::open(&path).unwrap();
@@ -275,7 +266,6 @@ fn a_lock_held_too_long_gives_up_after_saying_so() {
     assert_eq!(told, 1, "said once, after a second");
     drop(holder);
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 2);
-    clean(&path);
 }
 
 /// Set in a child process: a log to append to with a file size limit.
@@ -305,7 +295,7 @@ fn child_full_disk() {
 
 #[test]
 fn a_full_disk_leaves_no_torn_line() {
-    let path = temp_path("full");
+    let (_dir, path) = temp_path("full");
     let log = Log::new(path.clone());
     log.append(&record(), &mut no_wait()).unwrap();
     let before = fs::read(&path).unwrap();
@@ -335,12 +325,11 @@ fn a_full_disk_leaves_no_torn_line() {
             0
         )
     );
-    clean(&path);
 }
 
 #[test]
 fn a_huge_line_is_damage_not_memory() {
-    let path = temp_path("huge");
+    let (_dir, path) = temp_path("huge");
     let mut text = vec![b'{'; 3 << 20];
     text.push(b'\n');
     text.extend(
@@ -357,7 +346,6 @@ fn a_huge_line_is_damage_not_memory() {
     assert_eq!(numbers(&log), [9]);
     assert_eq!(read(&log).1, 1);
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 10);
-    clean(&path);
 }
 
 /// Checks a log holds exactly records 1..=n, every one well formed.
@@ -372,7 +360,7 @@ fn assert_complete(path: &Path, n: u64) {
 
 #[test]
 fn threads_appending_at_once_lose_nothing() {
-    let path = temp_path("threads");
+    let (_dir, path) = temp_path("threads");
     let handles: Vec<_> = (0..8)
         .map(|_| {
             let log = Log::new(path.clone());
@@ -391,7 +379,6 @@ fn threads_appending_at_once_lose_nothing() {
     }
     assert_eq!(returned, (1..=400).collect());
     assert_complete(&path, 400);
-    clean(&path);
 }
 
 /// Set in a child process: the log it appends to.
@@ -410,27 +397,28 @@ fn child_appender() {
 
 #[test]
 fn processes_appending_at_once_lose_nothing() {
-    let path = temp_path("processes");
+    let (_dir, path) = temp_path("processes");
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..6)
         .map(|_| {
-            Command::new(&exe)
-                .args(["--exact", "child_appender", "--test-threads=1", "--quiet"])
-                .env(CHILD_LOG, &path)
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
+            KillOnDrop(
+                Command::new(&exe)
+                    .args(["--exact", "child_appender", "--test-threads=1", "--quiet"])
+                    .env(CHILD_LOG, &path)
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap(),
+            )
         })
         .collect();
     for mut child in children {
         assert!(child.wait().unwrap().success());
     }
     assert_complete(&path, 150);
-    clean(&path);
 }
 
 fn table(records: &[Record]) -> String {
-    let path = temp_path("table");
+    let (_dir, path) = temp_path("table");
     let text: String = records
         .iter()
         .map(|r| serde_json::to_string(r).unwrap() + "\n")
@@ -438,7 +426,6 @@ fn table(records: &[Record]) -> String {
     fs::write(&path, text).unwrap();
     let mut out = Vec::new();
     write_table(&Log::new(path.clone()), &mut out, None).unwrap();
-    clean(&path);
     String::from_utf8(out).unwrap()
 }
 
@@ -544,7 +531,7 @@ fn dates_are_iso_8601_utc() {
 
 #[test]
 fn a_huge_damaged_end_is_read_back_in_blocks() {
-    let path = temp_path("huge-end");
+    let (_dir, path) = temp_path("huge-end");
     let log = Log::new(path.clone());
     log.append(&record(), &mut no_wait()).unwrap();
     let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
@@ -553,22 +540,20 @@ fn a_huge_damaged_end_is_read_back_in_blocks() {
     // The junk may have been record 2.
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
     assert_eq!(numbers(&log), [1, 3]);
-    clean(&path);
 }
 
 #[test]
 fn a_log_of_only_a_byte_order_mark_is_empty() {
-    let path = temp_path("bom-only");
+    let (_dir, path) = temp_path("bom-only");
     fs::write(&path, b"\xEF\xBB\xBF").unwrap();
     let log = Log::new(path.clone());
     assert_eq!(read(&log), (vec![], 0));
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 1);
-    clean(&path);
 }
 
 #[test]
 fn numbers_edited_out_of_order_are_not_given_again() {
-    let path = temp_path("disorder");
+    let (_dir, path) = temp_path("disorder");
     let text: String = [5, 5, 3]
         .map(|n| {
             serde_json::to_string(&Record {
@@ -583,5 +568,4 @@ fn numbers_edited_out_of_order_are_not_given_again() {
     let log = Log::new(path.clone());
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 6);
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 7);
-    clean(&path);
 }

@@ -8,12 +8,16 @@ use std::process::{Command as StdCommand, Stdio};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-/// A fresh, private log file for one test.
-fn log_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-log-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join("history.jsonl")
+mod scratch;
+use scratch::{KillOnDrop, Scratch};
+
+/// A fresh, private folder for one test and the log file in it. The folder
+/// is removed when the guard drops: bind it (`let (_dir, log)`) for the
+/// whole test.
+fn log_path(name: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::new(&format!("tallyho-log-{}-{name}", std::process::id()));
+    let log = dir.join("history.jsonl");
+    (dir, log)
 }
 
 fn tallyho(log: &Path) -> Command {
@@ -44,25 +48,27 @@ fn numbers(records: &[serde_json::Value]) -> Vec<u64> {
 
 #[test]
 fn two_processes_playing_at_once_keep_every_game_with_unique_numbers() {
-    let log = log_path("concurrent");
+    let (_dir, log) = log_path("concurrent");
     let games = 40;
     let spawn = |seed: &str| {
-        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args([
-                "--players",
-                "0",
-                "--level",
-                "rubbish",
-                "--games",
-                &games.to_string(),
-                "--seed",
-                seed,
-            ])
-            .env("TALLYHO_HISTORY", &log)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("started")
+        KillOnDrop(
+            StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+                .args([
+                    "--players",
+                    "0",
+                    "--level",
+                    "rubbish",
+                    "--games",
+                    &games.to_string(),
+                    "--seed",
+                    seed,
+                ])
+                .env("TALLYHO_HISTORY", &log)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("started"),
+        )
     };
     let (mut a, mut b) = (spawn("1"), spawn("2"));
     assert!(a.wait().expect("a ended").success());
@@ -91,7 +97,7 @@ fn two_processes_playing_at_once_keep_every_game_with_unique_numbers() {
 
 #[test]
 fn a_damaged_line_is_skipped_by_history_and_by_the_numbering() {
-    let log = log_path("damaged");
+    let (_dir, log) = log_path("damaged");
     let play = |seed: &str| {
         tallyho(&log)
             .args([
@@ -129,7 +135,7 @@ fn a_damaged_line_is_skipped_by_history_and_by_the_numbering() {
 
 #[test]
 fn replay_prints_every_move_and_refuses_an_unknown_game() {
-    let log = log_path("replay");
+    let (_dir, log) = log_path("replay");
     tallyho(&log)
         .args([
             "--players",
@@ -160,7 +166,7 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
 
 #[test]
 fn history_into_a_closed_pipe_exits_quietly() {
-    let log = log_path("pipe");
+    let (_dir, log) = log_path("pipe");
     tallyho(&log)
         .args([
             "--players",
@@ -209,7 +215,7 @@ fn history_into_a_closed_pipe_exits_quietly() {
 
 #[test]
 fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
-    let log = log_path("none");
+    let (_dir, log) = log_path("none");
     tallyho(&log)
         .args([
             "--players",
@@ -244,7 +250,7 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
 
 #[test]
 fn a_fifo_or_a_device_is_refused_and_never_hangs() {
-    let dir = log_path("special");
+    let (_dir, dir) = log_path("special");
     let fifo = dir.parent().expect("folder").join("fifo");
     assert!(
         StdCommand::new("mkfifo")
@@ -288,7 +294,7 @@ fn a_fifo_or_a_device_is_refused_and_never_hangs() {
 
 #[test]
 fn replay_stops_at_the_end_and_reports_moves_after_it() {
-    let log = log_path("after-end");
+    let (_dir, log) = log_path("after-end");
     tallyho(&log)
         .args([
             "--players",
@@ -317,7 +323,7 @@ fn replay_stops_at_the_end_and_reports_moves_after_it() {
 
 #[test]
 fn escapes_in_the_log_reach_the_terminal_as_text() {
-    let log = log_path("escapes");
+    let (_dir, log) = log_path("escapes");
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     let evil = v1
         .lines()
@@ -343,7 +349,7 @@ fn escapes_in_the_log_reach_the_terminal_as_text() {
 
 #[test]
 fn every_game_of_a_first_release_log_replays() {
-    let log = log_path("v1");
+    let (_dir, log) = log_path("v1");
     std::fs::copy("tests/data/history-v1.jsonl", &log).expect("copied");
     for n in 1..=6 {
         tallyho(&log)
@@ -367,7 +373,7 @@ fn every_game_of_a_first_release_log_replays() {
 #[ignore = "builds a 100,000-game log; run by hand for the README's figures"]
 fn scale_of_a_hundred_thousand_games() {
     use tallyho::shell::log::{Log, parse_record};
-    let log = log_path("scale");
+    let (_dir, log) = log_path("scale");
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     let record = parse_record(v1.lines().next().expect("a line").as_bytes()).expect("a record");
     let line = serde_json::to_string(&record).expect("json");
@@ -418,7 +424,7 @@ fn scale_of_a_hundred_thousand_games() {
 
 #[test]
 fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
-    let log = log_path("step");
+    let (_dir, log) = log_path("step");
     std::fs::copy("tests/data/history-v1.jsonl", &log).expect("copied");
     let out = tallyho(&log)
         .args(["replay", "4", "--step"])
@@ -444,7 +450,7 @@ fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
 
 #[test]
 fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
-    let log = log_path("contradict");
+    let (_dir, log) = log_path("contradict");
     tallyho(&log)
         .args([
             "--players",
@@ -487,19 +493,21 @@ fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
 
 #[test]
 fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
-    let log = log_path("pager");
+    let (_dir, log) = log_path("pager");
     let v1 = std::fs::read_to_string("tests/data/history-v1.jsonl").expect("v1 log");
     // Enough games that the table fills the pipe and the reader blocks.
     let many: String = (0..3000)
         .map(|_| v1.lines().next().expect("a line").to_string() + "\n")
         .collect();
     std::fs::write(&log, many).expect("written");
-    let mut reader = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-        .arg("history")
-        .env("TALLYHO_HISTORY", &log)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("started");
+    let mut reader = KillOnDrop(
+        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .arg("history")
+            .env("TALLYHO_HISTORY", &log)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("started"),
+    );
     std::thread::sleep(std::time::Duration::from_millis(300));
     tallyho(&log)
         .args([
@@ -526,23 +534,25 @@ fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
 fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
     use std::os::unix::process::ExitStatusExt;
 
-    let log = log_path("signal-while-locked");
+    let (_dir, log) = log_path("signal-while-locked");
     std::fs::write(&log, "").expect("log made");
     let holder = std::fs::File::options()
         .append(true)
         .open(&log)
         .expect("log opened");
     holder.lock().expect("lock taken");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["--players", "0", "--level", "rubbish", "--games", "2"])
-        .args(["--seed", "1"])
-        .env("TALLYHO_HISTORY", &log)
-        .env("HOME", log.parent().expect("in a folder"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawned");
+    let mut child = KillOnDrop(
+        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["--players", "0", "--level", "rubbish", "--games", "2"])
+            .args(["--seed", "1"])
+            .env("TALLYHO_HISTORY", &log)
+            .env("HOME", log.parent().expect("in a folder"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawned"),
+    );
     // The first game is over and its append waits for the lock: say so, then end it.
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
     let mut said = String::new();

@@ -4,7 +4,7 @@
 //! not exist is refused instead of its folders being made.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command as StdCommand;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
@@ -16,13 +16,12 @@ use tallyho::games::draughts::Setup;
 use tallyho::shell::log::{Keeper, Kept, Log, LogError, OpenError, open_regular, parse_record};
 use tallyho::shell::replay::{FIELD_WIDTH, RebuildError, rebuild, rules_of};
 
-/// A fresh folder of its own for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("tallyho-log-safety-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+mod scratch;
+use scratch::Scratch;
+
+/// A fresh folder of its own for one test, removed when dropped.
+fn folder(name: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-log-safety-{}-{name}", std::process::id()))
 }
 
 fn tallyho(log: &Path) -> Command {
@@ -96,7 +95,33 @@ fn opening_a_fifo_to_read_never_hangs_and_is_refused() {
     assert!(
         matches!(&missing, Err(OpenError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound)
     );
-    let _ = fs::remove_dir_all(dir);
+}
+
+/// A thread told to stop, and waited for, when dropped: also when the test
+/// fails, so it is done with the test's folder before the folder goes.
+struct Stopping {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Stopping {
+    /// Stops the thread and waits for it: false if it panicked.
+    fn stop(mut self) -> bool {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> bool {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread
+            .take()
+            .is_none_or(|thread| thread.join().is_ok())
+    }
+}
+
+impl Drop for Stopping {
+    fn drop(&mut self) {
+        self.finish();
+    }
 }
 
 #[test]
@@ -112,7 +137,7 @@ fn a_fifo_swapped_in_for_the_log_never_hangs_history_or_replay() {
     // fast as it can, while the readers run.
     let stop = Arc::new(AtomicBool::new(false));
     let swapper = {
-        let (stop, log, dir) = (stop.clone(), log.clone(), dir.clone());
+        let (stop, log, dir) = (stop.clone(), log.clone(), dir.to_path_buf());
         std::thread::spawn(move || {
             let spare = dir.join("spare");
             while !stop.load(Ordering::Relaxed) {
@@ -123,6 +148,10 @@ fn a_fifo_swapped_in_for_the_log_never_hangs_history_or_replay() {
                 }
             }
         })
+    };
+    let swapper = Stopping {
+        stop,
+        thread: Some(swapper),
     };
     let (mut kept, mut refused) = (0, 0);
     for run in 0..60 {
@@ -147,11 +176,9 @@ fn a_fifo_swapped_in_for_the_log_never_hangs_history_or_replay() {
             other => panic!("{args:?} ended with {other:?}: it hung or failed"),
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    swapper.join().expect("swapper");
+    assert!(swapper.stop(), "the swapper failed");
     assert_eq!(kept + refused, 60);
     eprintln!("{kept} runs read the log, {refused} refused the FIFO");
-    let _ = fs::remove_dir_all(dir);
 }
 
 /// Asserts a command fails with a short, safe complaint about the log.
@@ -202,7 +229,6 @@ fn a_hostile_field_is_quoted_cut_by_replay_and_history_pdn() {
             "move 1 (\\u{1b}[31mxxxxxxxxx…) is not legal there",
         );
     }
-    let _ = fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -223,7 +249,6 @@ fn a_hostile_setup_field_is_quoted_cut() {
         "{said}"
     );
     assert!(said.len() < 300, "{}", said.len());
-    let _ = fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -267,7 +292,6 @@ fn a_game_is_reported_kept_only_once_it_is_in_the_log() {
     assert!(refused.to_string().contains("does not exist"), "{refused}");
     assert!(!dir.join("missing").exists());
     assert!(Keeper::open(Some(log)).is_ok() && Keeper::open(None).is_ok());
-    let _ = fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -317,7 +341,6 @@ fn a_log_in_a_missing_folder_is_refused_and_no_folder_is_made() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("does not exist"), "{stderr}");
     assert!(!dir.join("no").exists(), "no folder was made");
-    let _ = fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -334,7 +357,6 @@ fn the_default_log_makes_its_own_folder() {
         .stderr(predicate::str::is_empty());
     let log = home.join(".local/share/tallyho/history.jsonl");
     assert_eq!(fs::read_to_string(&log).expect("made").lines().count(), 1);
-    let _ = fs::remove_dir_all(home);
 }
 
 #[test]
@@ -350,7 +372,6 @@ fn rebuild_refusals_are_typed() {
         matches!(refused, RebuildError::Plies { said: 99, .. }),
         "{refused}"
     );
-    let _ = fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -379,5 +400,4 @@ fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
         stdout.contains("Final score:") && stdout.contains("(1 game not in the log)"),
         "{stdout}"
     );
-    let _ = fs::remove_dir_all(dir);
 }

@@ -9,19 +9,25 @@ use expectrl::process::unix::WaitStatus;
 use expectrl::session::OsSession;
 use expectrl::{ControlCode, Eof, Expect, Regex, Session};
 
+mod scratch;
+use scratch::{Housed, Scratch};
+
+/// A session in a pseudo-terminal; its private home goes when it is dropped.
+type Pty = Housed<OsSession>;
+
 /// tallyho for two named players in a fresh pseudo-terminal, with a private home.
-fn spawn_two_players(tag: &str) -> Result<OsSession, expectrl::Error> {
+fn spawn_two_players(tag: &str) -> Result<Pty, expectrl::Error> {
     spawn_two_players_on(tag, "xterm")
 }
 
 /// The same on a terminal of the kind `term`.
-fn spawn_two_players_on(tag: &str, term: &str) -> Result<OsSession, expectrl::Error> {
+fn spawn_two_players_on(tag: &str, term: &str) -> Result<Pty, expectrl::Error> {
     spawn_with(tag, term, &[])
 }
 
 /// tallyho with `first` before the two players' options.
-fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<OsSession, expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-pty-{tag}-{}", std::process::id()));
+fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<Pty, expectrl::Error> {
+    let home = Scratch::unmade(&format!("tallyho-pty-{tag}-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(first)
         .args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
@@ -30,7 +36,7 @@ fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<OsSession, expect
         .env("TERM", term);
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
-    Ok(session)
+    Ok(Housed::new(session, home))
 }
 
 #[test]
@@ -103,8 +109,7 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
         (libc::SIGHUP, "HUP"),
         (libc::SIGQUIT, "QUIT"),
     ] {
-        let home =
-            std::env::temp_dir().join(format!("tallyho-pty-sig-{name}-{}", std::process::id()));
+        let home = Scratch::unmade(&format!("tallyho-pty-sig-{name}-{}", std::process::id()));
         // A shell runs tallyho, then reports its status and the terminal's
         // modes, as a login shell would find them after an ssh drop.
         let script = format!(
@@ -181,7 +186,7 @@ fn tab_after_a_first_square_offers_the_second_and_ctrl_l_redraws() -> Result<(),
 
 #[test]
 fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expectrl::Error> {
-    let home = std::env::temp_dir().join(format!("tallyho-pty-swap-{}", std::process::id()));
+    let home = Scratch::unmade(&format!("tallyho-pty-swap-{}", std::process::id()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args([
         "--board",

@@ -12,6 +12,11 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tallyho::server::{self, Config, limits::Limits};
 
+mod scratch;
+mod server_common;
+use scratch::{KillOnDrop, Scratch};
+use server_common::Serving;
+
 /// Lines from a reader, on a thread of their own.
 fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
     let (tx, rx) = mpsc::channel();
@@ -47,17 +52,16 @@ fn field<'a>(event: &'a Value, name: &str) -> &'a str {
 
 #[test]
 fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
-    let data = std::env::temp_dir().join(format!("tallyho-join-test-{}", std::process::id()));
-    std::fs::create_dir_all(&data).unwrap();
-    let running = server::start(Config {
+    // Declared first, dropped last: the server and the client go before it.
+    let data = Scratch::new(&format!("tallyho-join-test-{}", std::process::id()));
+    let running = Serving::start(Config {
         bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
         ssh_port: None,
         line_port: Some(0),
-        data: data.clone(),
+        data: data.to_path_buf(),
         limits: Limits::default(),
         rules: server::Rules::default(),
-    })
-    .unwrap();
+    });
     let addr = running.lines.unwrap();
 
     // The opponent: a machine client that seeks and plays the hounds.
@@ -74,13 +78,15 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         }
     };
 
-    let mut join = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &addr.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut join = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", &addr.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let mut typed = join.stdin.take().unwrap();
     let seen = lines(join.stdout.take().unwrap());
     writeln!(typed, "accept {n}").unwrap();
@@ -129,7 +135,6 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     drop(typed);
     let status = join.wait().unwrap();
     running.stop();
-    let _ = std::fs::remove_dir_all(&data);
 
     let screen = screen.join("\n");
     let hounds_end = hounds_end.unwrap();

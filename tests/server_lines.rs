@@ -6,41 +6,39 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tallyho::server::limits::Limits;
-use tallyho::server::{self, Config, Running};
+use tallyho::server::{self, Config};
 
+mod scratch;
 mod server_common;
-use server_common::{Transcript, seek_number};
+use scratch::{Housed, Scratch};
+use server_common::{Serving, Transcript, seek_number};
 
 /// The longest any test waits for one answer.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+/// A server on a data folder of its own (made by the server); dropped or
+/// stopped, the server stops, then the folder is removed.
+fn serve(name: &str, limits: Limits, grace: Duration) -> Housed<Serving> {
+    let data = Scratch::unmade(&format!(
         "tallyho-server-lines-{name}-{}",
         std::process::id()
     ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn serve(name: &str, limits: Limits, grace: Duration) -> Running {
-    server::start(Config {
+    let running = Serving::start(Config {
         bind: [127, 0, 0, 1].into(),
         ssh_port: None,
         line_port: Some(0),
-        data: data_dir(name),
+        data: data.to_path_buf(),
         limits,
         rules: server::Rules {
             grace,
             think: Duration::from_millis(50),
         },
-    })
-    .unwrap()
+    });
+    Housed::new(running, data)
 }
 
 /// A client of the line door.

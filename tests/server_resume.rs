@@ -14,8 +14,10 @@ use std::time::{Duration, Instant};
 use tallyho::server::limits::Limits;
 use tallyho::server::{self, Config};
 
+mod scratch;
 mod server_common;
-use server_common::{Transcript, seek_number};
+use scratch::{KillOnDrop, Scratch};
+use server_common::{Serving, Transcript, seek_number};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -35,11 +37,10 @@ fn have_openssh() -> bool {
     found
 }
 
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-resume-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when dropped: declare it before the
+/// server and the clients that use it, so they are dropped first.
+fn scratch(tag: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-resume-{tag}-{}", std::process::id()))
 }
 
 fn keygen(dir: &Path, name: &str) -> PathBuf {
@@ -153,9 +154,9 @@ impl Drop for Player {
 }
 
 /// A server in process with its ssh door on 127.0.0.1:0, keeping its data
-/// in `dir/serve`, with this grace time.
-fn ssh_server(dir: &Path, grace: Duration) -> server::Running {
-    server::start(Config {
+/// in `dir/serve`, with this grace time; stopped when dropped.
+fn ssh_server(dir: &Path, grace: Duration) -> Serving {
+    Serving::start(Config {
         bind: [127, 0, 0, 1].into(),
         ssh_port: Some(0),
         line_port: None,
@@ -166,7 +167,6 @@ fn ssh_server(dir: &Path, grace: Duration) -> server::Running {
             think: Duration::from_millis(50),
         },
     })
-    .unwrap()
 }
 
 /// Ann (the fox) and Bob (the hounds) log in with their keys and start a
@@ -239,16 +239,19 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     running.stop();
 }
 
-/// `tallyho serve` as a child process, and the ssh port it printed.
-fn serve(data: &Path) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
-        .arg(data)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+/// `tallyho serve` as a child process (killed when dropped), and the ssh
+/// port it printed.
+fn serve(data: &Path) -> (KillOnDrop, u16) {
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
+            .arg(data)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
@@ -314,14 +317,16 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
 #[test]
 fn sigterm_tells_the_players_and_the_server_exits_0() {
     let dir = scratch("term");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
-        .arg(dir.join("serve"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
+            .arg(dir.join("serve"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)

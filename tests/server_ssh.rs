@@ -19,6 +19,9 @@ use tallyho::server::limits::{Gate, Limits};
 use tallyho::server::ssh;
 use tallyho::server::{Rules, Server};
 
+mod scratch;
+use scratch::Scratch;
+
 /// How long any one client may take before it is killed and the test fails.
 const CLIENT_TIME: Duration = Duration::from_secs(30);
 
@@ -40,12 +43,10 @@ fn have_openssh() -> bool {
     here
 }
 
-/// A fresh directory for one test.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-ssh-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when dropped: declare it before
+/// the door and the clients that use it, so they are dropped first.
+fn scratch(tag: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-ssh-{tag}-{}", std::process::id()))
 }
 
 /// A server's ssh door running on a thread of its own until dropped.

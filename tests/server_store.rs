@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -23,30 +23,18 @@ use tallyho::server::store::{
 };
 use tallyho::shell::log::{Ending, Log, Record, Seat};
 
-/// A fresh data folder under the system temp folder, removed when dropped.
-struct Folder(PathBuf);
+mod scratch;
+use scratch::{KillOnDrop, Scratch};
 
-impl Folder {
-    fn new(what: &str) -> Folder {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "tallyho-store-test-{}-{n}-{what}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        Folder(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A fresh data folder under the system temp folder, not yet made (the
+/// store makes it), removed when dropped.
+fn folder(what: &str) -> Scratch {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    Scratch::unmade(&format!(
+        "tallyho-store-test-{}-{n}-{what}",
+        std::process::id()
+    ))
 }
 
 fn account(store: &Store, handle: &str) -> AccountId {
@@ -155,7 +143,7 @@ fn logged(path: &Path) -> Vec<Record> {
 
 #[test]
 fn accounts_are_found_by_key_and_handles_are_taken_in_any_case() {
-    let dir = Folder::new("accounts");
+    let dir = folder("accounts");
     let store = Store::open(dir.path()).unwrap();
     assert_eq!(store.account_for_key("SHA256:ann").unwrap(), None);
     assert!(store.handle_free("Ann").unwrap());
@@ -199,7 +187,7 @@ fn accounts_are_found_by_key_and_handles_are_taken_in_any_case() {
 
 #[test]
 fn the_data_folder_is_made_private_and_holds_the_database_and_the_log() {
-    let dir = Folder::new("folder");
+    let dir = folder("folder");
     let inner = dir.path().join("serve");
     let store = Store::open(&inner).unwrap();
     let mode = fs::metadata(&inner).unwrap().permissions().mode() & 0o777;
@@ -215,7 +203,7 @@ fn the_data_folder_is_made_private_and_holds_the_database_and_the_log() {
 
 #[test]
 fn moves_are_kept_in_order_and_survive_closing_without_a_flush() {
-    let dir = Folder::new("moves");
+    let dir = folder("moves");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let game = new_game(
@@ -264,7 +252,7 @@ fn moves_are_kept_in_order_and_survive_closing_without_a_flush() {
 
 #[test]
 fn games_in_progress_come_back_oldest_first_and_adjourned() {
-    let dir = Folder::new("unfinished");
+    let dir = folder("unfinished");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
@@ -348,18 +336,20 @@ fn moves_finished_games_and_ratings_survive_a_killed_server() {
         killed_child(Path::new(&dir));
         return;
     }
-    let dir = Folder::new("killed");
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "moves_finished_games_and_ratings_survive_a_killed_server",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, dir.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let dir = folder("killed");
+    let mut child = KillOnDrop(
+        Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "moves_finished_games_and_ratings_survive_a_killed_server",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, dir.path())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut id = None;
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         // The harness may print the test's name on the same line first.
@@ -390,7 +380,7 @@ fn moves_finished_games_and_ratings_survive_a_killed_server() {
 
 #[test]
 fn moves_from_many_threads_are_all_kept() {
-    let dir = Folder::new("threads");
+    let dir = folder("threads");
     let store = Store::open(dir.path()).unwrap();
     let games: Vec<GameId> = (0..8)
         .map(|_| {
@@ -457,7 +447,7 @@ fn fox_game() -> (NewGame, Record) {
 
 #[test]
 fn finished_games_go_to_the_database_and_to_history_jsonl() {
-    let dir = Folder::new("finished");
+    let dir = folder("finished");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let (mut new, record) = fox_game();
@@ -522,7 +512,7 @@ fn finished_games_go_to_the_database_and_to_history_jsonl() {
 
 #[test]
 fn a_game_the_log_could_not_take_goes_there_on_the_next_start_once() {
-    let dir = Folder::new("relog");
+    let dir = folder("relog");
     let store = Store::open(dir.path()).unwrap();
     // A folder where the log should be: the log cannot take the game.
     fs::create_dir(store.history_path()).unwrap();
@@ -566,7 +556,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn a_rated_win_moves_the_winner_up_and_the_loser_down_in_that_game_only() {
-    let dir = Folder::new("win");
+    let dir = folder("win");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
@@ -620,7 +610,7 @@ fn a_rated_win_moves_the_winner_up_and_the_loser_down_in_that_game_only() {
 
 #[test]
 fn a_draw_moves_the_weaker_player_up_and_equals_only_in_certainty() {
-    let dir = Folder::new("draw");
+    let dir = folder("draw");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
@@ -652,7 +642,7 @@ fn a_draw_moves_the_weaker_player_up_and_equals_only_in_certainty() {
 
 #[test]
 fn a_computer_level_is_a_rated_player_of_its_own_game() {
-    let dir = Folder::new("computer");
+    let dir = folder("computer");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let cunning = PlayerRef::Computer {
@@ -714,7 +704,7 @@ fn a_computer_level_is_a_rated_player_of_its_own_game() {
 
 #[test]
 fn guests_and_unrated_games_leave_ratings_alone() {
-    let dir = Folder::new("unrated");
+    let dir = folder("unrated");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
@@ -757,7 +747,7 @@ fn guests_and_unrated_games_leave_ratings_alone() {
 
 #[test]
 fn a_rated_game_whose_winner_is_no_seat_stays_in_progress() {
-    let dir = Folder::new("winner");
+    let dir = folder("winner");
     let store = Store::open(dir.path()).unwrap();
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
@@ -786,7 +776,7 @@ fn a_rated_game_whose_winner_is_no_seat_stays_in_progress() {
 
 #[test]
 fn a_seat_of_an_account_that_does_not_exist_is_refused() {
-    let dir = Folder::new("noaccount");
+    let dir = folder("noaccount");
     let store = Store::open(dir.path()).unwrap();
     let game = new_game(
         "fox",
@@ -803,7 +793,7 @@ fn a_seat_of_an_account_that_does_not_exist_is_refused() {
 
 #[test]
 fn a_damaged_database_is_refused_with_its_name() {
-    let dir = Folder::new("damaged");
+    let dir = folder("damaged");
     fs::create_dir_all(dir.path()).unwrap();
     let db = dir.path().join("server.db");
     fs::write(&db, "these are not the pages of a database\n".repeat(200)).unwrap();
@@ -830,7 +820,7 @@ fn a_damaged_database_is_refused_with_its_name() {
 
 #[test]
 fn a_database_damaged_inside_is_found_on_open() {
-    let dir = Folder::new("inside");
+    let dir = folder("inside");
     let store = Store::open(dir.path()).unwrap();
     for n in 0..300 {
         account(&store, &format!("player{n:04}"));
@@ -858,7 +848,7 @@ fn a_database_damaged_inside_is_found_on_open() {
 
 #[test]
 fn another_programs_database_and_a_newer_one_are_refused() {
-    let dir = Folder::new("foreign");
+    let dir = folder("foreign");
     fs::create_dir_all(dir.path()).unwrap();
     let db = dir.path().join("server.db");
     let conn = rusqlite::Connection::open(&db).unwrap();
@@ -873,7 +863,7 @@ fn another_programs_database_and_a_newer_one_are_refused() {
             .contains("another program's SQLite database")
     );
 
-    let dir = Folder::new("newer");
+    let dir = folder("newer");
     drop(Store::open(dir.path()).unwrap());
     let conn = rusqlite::Connection::open(dir.path().join("server.db")).unwrap();
     conn.execute_batch("PRAGMA user_version = 99").unwrap();
@@ -889,7 +879,7 @@ fn another_programs_database_and_a_newer_one_are_refused() {
 
 #[test]
 fn one_server_at_a_time_uses_a_data_folder() {
-    let dir = Folder::new("inuse");
+    let dir = folder("inuse");
     let store = Store::open(dir.path()).unwrap();
     let refused = Store::open(dir.path()).err().unwrap();
     assert!(matches!(refused, StoreError::InUse(_)), "{refused:?}");
@@ -907,7 +897,7 @@ fn one_server_at_a_time_uses_a_data_folder() {
 
 #[test]
 fn a_file_where_the_folder_should_be_is_refused() {
-    let dir = Folder::new("file");
+    let dir = folder("file");
     fs::create_dir_all(dir.path()).unwrap();
     let file = dir.path().join("serve");
     fs::write(&file, "x").unwrap();

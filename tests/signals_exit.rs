@@ -4,10 +4,14 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// tallyho with `args`, its own home, stdin and stdout on pipes.
-fn spawn(tag: &str, args: &[&str]) -> Child {
-    let home = std::env::temp_dir().join(format!("tallyho-sig-{tag}-{}", std::process::id()));
-    Command::new(env!("CARGO_BIN_EXE_tallyho"))
+mod scratch;
+use scratch::{Housed, KillOnDrop, Scratch};
+
+/// tallyho with `args`, its own home, stdin and stdout on pipes; killed,
+/// then its home removed, when dropped.
+fn spawn(tag: &str, args: &[&str]) -> Housed<KillOnDrop> {
+    let home = Scratch::unmade(&format!("tallyho-sig-{tag}-{}", std::process::id()));
+    let child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
         .args(args)
         .env("HOME", &home)
         .env("XDG_DATA_HOME", home.join("data"))
@@ -16,7 +20,8 @@ fn spawn(tag: &str, args: &[&str]) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("tallyho starts")
+        .expect("tallyho starts");
+    Housed::new(KillOnDrop(child), home)
 }
 
 /// Waits for the child to end, at most `limit`; its exit code, if it ended.

@@ -6,6 +6,9 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+mod scratch;
+use scratch::Scratch;
+
 /// Runs tallyho on a script file and returns the whole transcript.
 fn run_script(path: &Path) -> String {
     let script = std::fs::read(path).expect("script readable");
@@ -57,17 +60,15 @@ fn expand(input: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A private home directory for one script, so no test touches the real one.
-fn tempfile_dir(path: &Path) -> std::path::PathBuf {
+/// A private home directory for one script, so no test touches the real
+/// one; removed when dropped.
+fn tempfile_dir(path: &Path) -> Scratch {
     let name = path
         .file_stem()
         .expect("named")
         .to_string_lossy()
         .to_string();
-    let dir = std::env::temp_dir().join(format!("tallyho-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    Scratch::new(&format!("tallyho-test-{}-{name}", std::process::id()))
 }
 
 #[test]

@@ -3,16 +3,16 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 
-/// A folder of its own for one test: `group` names the test file.
-pub fn folder(group: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tallyho-{group}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+use crate::scratch::Scratch;
+
+/// A folder of its own for one test, removed when dropped: `group` names
+/// the test file.
+pub fn folder(group: &str, name: &str) -> Scratch {
+    Scratch::new(&format!("tallyho-{group}-{}-{name}", std::process::id()))
 }
 
 /// The binary with a private home and game log, its colour decided only

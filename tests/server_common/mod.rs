@@ -1,5 +1,15 @@
 //! Helpers shared by the server's tests: what a client has been shown, read
-//! a piece at a time, and the seek number a sentence names.
+//! a piece at a time, the seek number a sentence names, and a server that
+//! stops when dropped.
+
+#![allow(dead_code)]
+
+use std::ops::Deref;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tallyho::server::store::{Store, StoreError};
+use tallyho::server::{self, Config, Running};
 
 /// What a client has been shown, and how far the test has read it.
 #[derive(Default)]
@@ -38,4 +48,51 @@ pub fn seek_number(said: &str) -> String {
         .chars()
         .take_while(char::is_ascii_digit)
         .collect()
+}
+
+/// A server in this process, stopped when dropped (its doors closed, its
+/// thread joined, its store closed or a second waited for it), so nothing
+/// is still writing to its data folder when the folder goes.
+pub struct Serving(Option<Running>);
+
+impl Serving {
+    pub fn start(config: Config) -> Serving {
+        Serving(Some(server::start(config).expect("the server starts")))
+    }
+
+    /// Stops the server now rather than at the end of the test.
+    pub fn stop(self) {}
+}
+
+impl Deref for Serving {
+    type Target = Running;
+
+    fn deref(&self) -> &Running {
+        self.0.as_ref().expect("running until dropped")
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        if let Some(running) = self.0.take() {
+            let data = running.server().data_dir().to_path_buf();
+            running.stop();
+            closed(&data);
+        }
+    }
+}
+
+/// Waits, a second at most, until no server holds the store in `data`. A
+/// stopped server's sessions end on threads of their own within moments,
+/// and one may still keep a guest's game in the store and the log as it
+/// goes; a grace timer's thread holds the store until its time is up, too
+/// long to wait for (and it writes nothing).
+pub fn closed(data: &Path) {
+    let end = Instant::now() + Duration::from_secs(1);
+    while let Err(StoreError::InUse(_)) = Store::open(data) {
+        if Instant::now() > end {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
