@@ -25,6 +25,18 @@ fn write(path: &Path, db: &Endgame) -> io::Result<()> {
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
+/// The database of `pieces` pieces, built in memory: `progress` may stop it.
+fn built(
+    pieces: u32,
+    rules: Setup,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Endgame, StoreError> {
+    if !(2..=LARGEST_PIECES).contains(&pieces) {
+        return Err(StoreError::Size(pieces));
+    }
+    Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)
+}
+
 /// Why a stored database could not be read, written or built.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -190,8 +202,7 @@ impl EndgameStore {
         // A folder that cannot be written is found before the build's time
         // is spent, not after.
         self.writable(&self.path(pieces, rules))?;
-        let db =
-            Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)?;
+        let db = built(pieces, rules, progress)?;
         self.save(&db)?;
         Ok(db)
     }
@@ -209,11 +220,7 @@ impl EndgameStore {
         if let Ok(Some(db)) = self.load(pieces, rules) {
             return Ok(db);
         }
-        if !(2..=LARGEST_PIECES).contains(&pieces) {
-            return Err(StoreError::Size(pieces));
-        }
-        let db =
-            Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)?;
+        let db = built(pieces, rules, progress)?;
         let _ = self.save(&db);
         Ok(db)
     }
