@@ -112,7 +112,7 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         true
     };
     let built = store.build(pieces, rules, &mut progress);
-    // The bar's line is closed whether the build ended or was stopped.
+    // The bar's line is closed whether the build ended, failed or was stopped.
     if last != usize::MAX {
         let _ = writeln!(io::stderr());
     }
