@@ -31,10 +31,17 @@ fn built(
     rules: Setup,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Endgame, StoreError> {
-    if !(2..=LARGEST_PIECES).contains(&pieces) {
-        return Err(StoreError::Size(pieces));
-    }
+    buildable(pieces)?;
     Endgame::build_with_progress(pieces, rules, progress).ok_or(StoreError::Stopped)
+}
+
+/// Whether a database of `pieces` pieces can be built at all.
+fn buildable(pieces: u32) -> Result<(), StoreError> {
+    if (2..=LARGEST_PIECES).contains(&pieces) {
+        Ok(())
+    } else {
+        Err(StoreError::Size(pieces))
+    }
 }
 
 /// Why a stored database could not be read, written or built.
@@ -196,11 +203,9 @@ impl EndgameStore {
         rules: Setup,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Endgame, StoreError> {
-        if !(2..=LARGEST_PIECES).contains(&pieces) {
-            return Err(StoreError::Size(pieces));
-        }
-        // A folder that cannot be written is found before the build's time
-        // is spent, not after.
+        // A size out of range, then a folder that cannot be written, are
+        // found before the build's time is spent, not after.
+        buildable(pieces)?;
         self.writable(&self.path(pieces, rules))?;
         let db = built(pieces, rules, progress)?;
         self.save(&db)?;
