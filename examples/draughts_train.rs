@@ -8,7 +8,11 @@
 //! ```
 //!
 //! `--positions FILE` keeps the positions: a second run reads them instead
-//! of playing the games again.
+//! of playing the games again. While the games are played they go to
+//! `FILE.part`, a whole game at a time; a run that is stopped and started
+//! again with the same command goes on after the last whole game, and the
+//! games come out the same as in one run (each game is seeded by its number
+//! and starts from a cleared engine).
 //!
 //! 1. Games: the engine (with the weights compiled in, and the 4-piece
 //!    database) plays itself at a fixed depth from each ballot opening in
@@ -42,6 +46,9 @@
 #[path = "common/args.rs"]
 mod args;
 
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -90,15 +97,24 @@ fn main() {
     };
 
     let t = Instant::now();
-    let samples = match cache.as_deref().map(read_positions) {
-        Some(Ok(s)) => s,
-        _ => {
-            let s = play_games(games, depth, seed);
-            if let Some(path) = &cache {
-                write_positions(path, &s);
-            }
-            s
+    let samples = match cache.as_deref() {
+        Some(path) if Path::new(path).exists() || path.contains(',') => read_positions(path)
+            .unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }),
+        Some(path) => {
+            let mut kept = Kept::open(path).unwrap_or_else(|e| {
+                eprintln!("{path}.part: {e}");
+                std::process::exit(1);
+            });
+            play_games(games, depth, seed, Some(&mut kept));
+            kept.finish().unwrap_or_else(|e| {
+                eprintln!("{path}: {e}");
+                std::process::exit(1);
+            })
         }
+        None => play_games(games, depth, seed, None),
     };
     eprintln!(
         "{} positions from {games} games at depth {depth} in {:.0} s",
@@ -160,14 +176,20 @@ fn main() {
     eprintln!("wrote {out}");
 }
 
-/// Self-play games: each quiet position with the result for the side to move.
-fn play_games(games: usize, depth: u32, seed: u64) -> Vec<Labelled> {
+/// Self-play games: each quiet position with the result for the side to
+/// move. With `kept`, games it already holds are not played again and each
+/// new game is added to it as it ends.
+fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) -> Vec<Labelled> {
     let rules = Setup::STANDARD;
     let db = Arc::new(Endgame::build(4, rules));
     let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
     let mut out = Vec::new();
     let openings: Vec<ballot::Opening> = ballot::deck().collect();
-    for g in 0..games {
+    let first = kept.as_ref().map_or(0, |k| k.games);
+    if first > 0 {
+        eprintln!("{first} games kept from a run that stopped; going on from there");
+    }
+    for g in first..games {
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
         let opening = openings[g % openings.len()];
@@ -224,6 +246,7 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<Labelled> {
             };
             history.push(pos.play(&m));
         };
+        let from = out.len();
         for (at, &pos) in history.iter().enumerate().skip(4) {
             if pos.pieces(Side::Black) != 0
                 && pos.pieces(Side::White) != 0
@@ -238,11 +261,78 @@ fn play_games(games: usize, depth: u32, seed: u64) -> Vec<Labelled> {
                 out.push(Labelled { pos, y, score });
             }
         }
+        if let Some(k) = kept.as_deref_mut()
+            && let Err(e) = k.add(&out[from..])
+        {
+            eprintln!("{}: {e}", k.part.display());
+            std::process::exit(1);
+        }
         if (g + 1) % 100 == 0 {
             eprintln!("{} games, {} positions", g + 1, out.len());
         }
     }
     out
+}
+
+/// A positions file being written as its games are played: `FILE.part`,
+/// each game's lines followed by `# game N`, renamed to `FILE` when all
+/// the games are in.
+struct Kept {
+    path: PathBuf,
+    part: PathBuf,
+    file: File,
+    /// Whole games in the part file.
+    games: usize,
+}
+
+impl Kept {
+    /// Opens `path.part`, keeping the whole games a stopped run left there
+    /// and dropping whatever followed the last of them.
+    fn open(path: &str) -> std::io::Result<Kept> {
+        let part = PathBuf::from(format!("{path}.part"));
+        let text = match std::fs::read_to_string(&part) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
+        let (mut end, mut games) = (0, 0);
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            at += line.len();
+            if let Some(n) = line.strip_prefix("# game ")
+                && line.ends_with('\n')
+                && let Ok(n) = n.trim().parse::<usize>()
+            {
+                end = at;
+                games = n;
+            }
+        }
+        let file = OpenOptions::new().create(true).append(true).open(&part)?;
+        file.set_len(end as u64)?;
+        Ok(Kept {
+            path: PathBuf::from(path),
+            part,
+            file,
+            games,
+        })
+    }
+
+    /// Adds one game's positions.
+    fn add(&mut self, positions: &[Labelled]) -> std::io::Result<()> {
+        self.games += 1;
+        let mut text = positions_text(positions);
+        text.push_str(&format!("# game {}\n", self.games));
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()
+    }
+
+    /// Every game is in: the part file becomes the positions file, and its
+    /// positions (earlier runs' too) are read back.
+    fn finish(self) -> Result<Vec<Labelled>, String> {
+        drop(self.file);
+        std::fs::rename(&self.part, &self.path).map_err(|e| e.to_string())?;
+        read_positions(&self.path.to_string_lossy())
+    }
 }
 
 /// A quiet position of a game: the game's result for the side to move
@@ -266,26 +356,26 @@ fn score_value(score: Score) -> i32 {
 
 /// Positions as lines `FEN LABEL [SCORE]`, to train again without playing
 /// again.
-fn write_positions(path: &str, samples: &[Labelled]) {
-    let text: String = samples
+fn positions_text(samples: &[Labelled]) -> String {
+    samples
         .iter()
         .map(|l| match l.score {
             Some(score) => format!("{} {} {score}\n", fen::write(&l.pos), l.y),
             None => format!("{} {}\n", fen::write(&l.pos), l.y),
         })
-        .collect();
-    if let Err(e) = std::fs::write(path, text) {
-        eprintln!("{path}: {e}");
-    }
+        .collect()
 }
 
-/// Reads positions written by [`write_positions`]: several files may be
-/// named, separated by commas.
+/// Reads positions written by [`Kept`] (`#` lines are comments): several
+/// files may be named, separated by commas.
 fn read_positions(paths: &str) -> Result<Vec<Labelled>, String> {
     let mut out = Vec::new();
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         for line in text.lines() {
+            if line.starts_with('#') {
+                continue;
+            }
             let mut words = line.split(' ');
             let (Some(f), Some(y)) = (words.next(), words.next()) else {
                 return Err(format!("{path}: expected FEN LABEL [SCORE]: {line}"));
