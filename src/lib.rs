@@ -23,5 +23,7 @@ pub mod engines;
 pub mod faces;
 pub mod flows;
 pub mod games;
+#[cfg(test)]
+mod scratch;
 pub mod server;
 pub mod shell;

@@ -308,9 +308,10 @@ impl games::Computer<Session> for SessionPlayer {
 mod tests {
     #[test]
     fn a_store_is_read_first_and_filled_once() {
-        let dir =
-            std::env::temp_dir().join(format!("tallyho-session-store-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::scratch::Scratch::unmade(&format!(
+            "tallyho-session-store-{}",
+            std::process::id()
+        ));
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
         // A small "large" database (3 pieces) over a 2-piece quick one.
@@ -333,7 +334,6 @@ mod tests {
         next.start_with(rules, 2);
         let db = next.ready_within(&Never).unwrap();
         assert!(db.max_pieces() >= 2);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     use super::*;

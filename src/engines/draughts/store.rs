@@ -248,14 +248,13 @@ impl EndgameStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
+    fn temp_dir(name: &str) -> Scratch {
+        Scratch::unmade(&format!(
             "tallyho-endgame-store-{name}-{}",
             std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+        ))
     }
 
     #[test]
@@ -287,7 +286,6 @@ mod tests {
         let again = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
         assert_eq!(again, built);
         assert_eq!(store.load(3, rules).unwrap(), Some(built));
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -329,7 +327,6 @@ mod tests {
         let err = store.load(3, rules).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");
         assert_eq!(store.largest_from(2, rules), Some(two));
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -352,7 +349,6 @@ mod tests {
         let db = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
         assert_eq!(db.max_pieces(), 3);
         assert!(matches!(store.load(3, rules), Err(_) | Ok(None)));
-        let _ = fs::remove_file(&dir);
     }
 
     #[test]
@@ -385,6 +381,5 @@ mod tests {
                 .to_string()
                 .contains("longer than")
         );
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -865,17 +865,16 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
-    fn scratch(tag: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("tallyho-hostkey-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+    fn scratch(tag: &str) -> Scratch {
+        Scratch::unmade(&format!("tallyho-hostkey-{tag}-{}", std::process::id()))
     }
 
     #[test]
     fn the_host_key_is_made_once_private_and_kept() {
-        let dir = scratch("kept").join("serve");
+        let root = scratch("kept");
+        let dir = root.join("serve");
         let first = host_key(&dir).unwrap();
         let path = dir.join(HOST_KEY_FILE);
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
@@ -885,7 +884,6 @@ mod tests {
         let again = host_key(&dir).unwrap();
         assert_eq!(first.public_key(), again.public_key());
         assert!(fingerprint(first.public_key()).starts_with("SHA256:"));
-        let _ = fs::remove_dir_all(dir.parent().unwrap());
     }
 
     #[test]
@@ -904,6 +902,5 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
         let error = host_key(&dir).unwrap_err().to_string();
         assert!(error.contains("chmod 600"), "{error}");
-        let _ = fs::remove_dir_all(&dir);
     }
 }
