@@ -17,18 +17,19 @@ use std::path::{Path, PathBuf};
 pub struct Scratch(PathBuf);
 
 impl Scratch {
-    /// A fresh, empty folder `name` under the temp folder; what an earlier
-    /// run left under that name goes first.
+    /// A fresh, empty folder `tallyho-NAME-PID` under the temp folder (the
+    /// process id keeps test runs at once apart); what an earlier run left
+    /// under that name goes first.
     pub fn new(name: &str) -> Scratch {
         let scratch = Scratch::unmade(name);
         std::fs::create_dir_all(&scratch.0).expect("a scratch folder");
         scratch
     }
 
-    /// The path `name` under the temp folder, cleared but not made: for a
-    /// file, or a folder the code under test must make itself.
+    /// The path `tallyho-NAME-PID` under the temp folder, cleared but not
+    /// made: for a file, or a folder the code under test must make itself.
     pub fn unmade(name: &str) -> Scratch {
-        let path = std::env::temp_dir().join(name);
+        let path = std::env::temp_dir().join(format!("tallyho-{name}-{}", std::process::id()));
         remove(&path);
         Scratch(path)
     }

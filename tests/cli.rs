@@ -113,7 +113,7 @@ fn every_bad_option_value_is_refused_in_one_style() {
 
 #[test]
 fn options_before_a_command_are_read_by_it() {
-    let log = Scratch::unmade(&format!("tallyho-pdn-{}.jsonl", std::process::id()));
+    let log = Scratch::unmade("pdn.jsonl");
     std::fs::write(&log, "").expect("an empty log");
     for args in [["--pdn", "history"], ["history", "--pdn"]] {
         tallyho()
@@ -440,7 +440,7 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
 
 #[test]
 fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
-    let log = Scratch::unmade(&format!("tallyho-classic-{}.jsonl", std::process::id()));
+    let log = Scratch::unmade("classic.jsonl");
     let script = std::fs::read_to_string("tests/transcripts/classic_fox_trapped.txt")
         .expect("the transcript's script");
     let input: String = script.lines().skip(1).map(|l| format!("{l}\n")).collect();

@@ -20,7 +20,7 @@ fn spawn(tag: &str) -> Result<Pty, expectrl::Error> {
 
 /// tallyho in a pseudo-terminal, with `args`, no colour, no clearing and no log.
 fn spawn_with(tag: &str, args: &[&str]) -> Result<Pty, expectrl::Error> {
-    let home = Scratch::unmade(&format!("tallyho-cpty-{tag}-{}", std::process::id()));
+    let home = Scratch::unmade(&format!("cpty-{tag}"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(args)
         .args(["--color", "never", "--no-clear", "--no-history"])

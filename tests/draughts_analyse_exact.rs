@@ -10,7 +10,7 @@ use scratch::Scratch;
 
 /// A fresh home for one test, removed when dropped.
 fn home(name: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-exact-{}-{name}", std::process::id()))
+    Scratch::new(&format!("exact-{name}"))
 }
 
 /// `analyse FEN` in a fresh data directory: its lines.

@@ -9,7 +9,7 @@ use std::path::Path;
 use scratch::Scratch;
 
 fn home(name: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-build-db-{}-{name}", std::process::id()))
+    Scratch::new(&format!("build-db-{name}"))
 }
 
 /// `build-db --pieces 3` with `home`: status and stderr.

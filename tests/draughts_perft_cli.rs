@@ -10,7 +10,7 @@ use scratch::{KillOnDrop, Scratch};
 
 #[test]
 fn a_long_perft_says_so_and_ctrl_c_stops_it() {
-    let home = Scratch::new(&format!("tallyho-perft-{}", std::process::id()));
+    let home = Scratch::new("perft");
     // Killed if the test fails before its Ctrl-C: depth 20 would run for days.
     let mut child = KillOnDrop(
         Command::new(env!("CARGO_BIN_EXE_tallyho"))

@@ -14,7 +14,7 @@ use scratch::{Housed, Scratch};
 /// `tallyho draughts` for two named players in a fresh pseudo-terminal,
 /// with a private home that goes when the session is dropped.
 fn spawn(tag: &str) -> Result<Housed<OsSession>, expectrl::Error> {
-    let home = Scratch::new(&format!("tallyho-tab-{tag}-{}", std::process::id()));
+    let home = Scratch::new(&format!("tab-{tag}"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(["draughts", "--players", "2", "--names", "Ann,Bob"])
         .args(["--color", "never"])
@@ -62,7 +62,7 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
 /// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide.
 #[test]
 fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error> {
-    let home = Scratch::new(&format!("tallyho-tab-narrow-{}", std::process::id()));
+    let home = Scratch::new("tab-narrow");
     // The terminal is made 40 columns wide from outside, and tallyho starts
     // once it is.
     let mut cmd = Command::new("sh");

@@ -12,7 +12,7 @@ use scratch::Scratch;
 /// A fresh folder for one test and the log in it. The folder is removed
 /// when the guard drops: bind it (`let (_dir, log)`) for the whole test.
 fn log_path(name: &str) -> (Scratch, PathBuf) {
-    let dir = Scratch::new(&format!("tallyho-fish-{}-{name}", std::process::id()));
+    let dir = Scratch::new(&format!("fish-{name}"));
     let log = dir.join("history.jsonl");
     (dir, log)
 }
@@ -119,7 +119,7 @@ fn a_fish_game_is_logged_listed_and_replayed() {
 
 #[test]
 fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
-    let dir = Scratch::unmade(&format!("tallyho-fish-lines-{}", std::process::id()));
+    let dir = Scratch::unmade("fish-lines");
     let out = tallyho(&dir.join("history.jsonl"))
         .args(["fish", "analyse", "-", "--think", "200"])
         .write_stdin("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P\r\nnonsense\n\n")
@@ -143,7 +143,7 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
 
 #[test]
 fn watching_takes_a_level_for_each_side_through_one_option() {
-    let dir = Scratch::new(&format!("tallyho-fish-levels-{}", std::process::id()));
+    let dir = Scratch::new("fish-levels");
     let log = dir.join("history.jsonl");
     tallyho(&log)
         .args(["fish", "--players", "0", "--levels", "greedy,rubbish"])
@@ -167,7 +167,7 @@ fn watching_takes_a_level_for_each_side_through_one_option() {
 
 #[test]
 fn a_replay_says_where_a_turn_was_skipped() {
-    let dir = Scratch::new(&format!("tallyho-fish-skip-{}", std::process::id()));
+    let dir = Scratch::new("fish-skip");
     let log = dir.join("history.jsonl");
     let script =
         std::fs::read_to_string("tests/transcripts/fish_skipped_turn.txt").expect("script");
@@ -193,7 +193,7 @@ fn a_replay_says_where_a_turn_was_skipped() {
 
 #[test]
 fn analyse_all_values_every_legal_move() {
-    let dir = Scratch::unmade(&format!("tallyho-fish-all-{}", std::process::id()));
+    let dir = Scratch::unmade("fish-all");
     let out = tallyho(&dir.join("history.jsonl"))
         .args(["fish", "analyse", "--all", "--json", "--think", "500"])
         .arg("1221/2..2/2..2/1221 P:1,1 A:4,4 points:1/1 next:P")

@@ -15,7 +15,7 @@ use scratch::Scratch;
 /// standard output.
 fn limited(tag: &str, kb: u32, args: &str, input: &str) -> (Option<i32>, String) {
     // A folder for each call: the tests run at once, and each removes its own.
-    let dir = Scratch::new(&format!("tallyho-fish-memory-{}-{tag}", std::process::id()));
+    let dir = Scratch::new(&format!("fish-memory-{tag}"));
     let script = format!(
         "ulimit -v {kb} && printf '{input}' | exec \"$0\" {args}",
         kb = kb,

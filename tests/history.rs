@@ -27,10 +27,7 @@ use scratch::{KillOnDrop, Scratch};
 fn temp_path(what: &str) -> (Scratch, PathBuf) {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = Scratch::new(&format!(
-        "tallyho-history-test-{}-{n}-{what}",
-        std::process::id()
-    ));
+    let dir = Scratch::new(&format!("history-test-{n}-{what}"));
     let path = dir.join("history.jsonl");
     (dir, path)
 }

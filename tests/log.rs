@@ -15,7 +15,7 @@ use scratch::{KillOnDrop, Scratch};
 /// is removed when the guard drops: bind it (`let (_dir, log)`) for the
 /// whole test.
 fn log_path(name: &str) -> (Scratch, PathBuf) {
-    let dir = Scratch::new(&format!("tallyho-log-{}-{name}", std::process::id()));
+    let dir = Scratch::new(&format!("log-{name}"));
     let log = dir.join("history.jsonl");
     (dir, log)
 }

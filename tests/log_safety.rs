@@ -21,7 +21,7 @@ use scratch::Scratch;
 
 /// A fresh folder of its own for one test, removed when dropped.
 fn folder(name: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-log-safety-{}-{name}", std::process::id()))
+    Scratch::new(&format!("log-safety-{name}"))
 }
 
 fn tallyho(log: &Path) -> Command {

@@ -27,7 +27,7 @@ fn spawn_two_players_on(tag: &str, term: &str) -> Result<Pty, expectrl::Error> {
 
 /// tallyho with `first` before the two players' options.
 fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<Pty, expectrl::Error> {
-    let home = Scratch::unmade(&format!("tallyho-pty-{tag}-{}", std::process::id()));
+    let home = Scratch::unmade(&format!("pty-{tag}"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(first)
         .args(["--players", "2", "--names", "Ann,Bob", "--color", "never"])
@@ -109,7 +109,7 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
         (libc::SIGHUP, "HUP"),
         (libc::SIGQUIT, "QUIT"),
     ] {
-        let home = Scratch::unmade(&format!("tallyho-pty-sig-{name}-{}", std::process::id()));
+        let home = Scratch::unmade(&format!("pty-sig-{name}"));
         // A shell runs tallyho, then reports its status and the terminal's
         // modes, as a login shell would find them after an ssh drop.
         let script = format!(
@@ -186,7 +186,7 @@ fn tab_after_a_first_square_offers_the_second_and_ctrl_l_redraws() -> Result<(),
 
 #[test]
 fn the_swap_and_the_computers_first_move_survive_the_clear() -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade(&format!("tallyho-pty-swap-{}", std::process::id()));
+    let home = Scratch::unmade("pty-swap");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args([
         "--board",

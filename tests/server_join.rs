@@ -53,7 +53,7 @@ fn field<'a>(event: &'a Value, name: &str) -> &'a str {
 #[test]
 fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     // Declared first, dropped last: the server and the client go before it.
-    let data = Scratch::new(&format!("tallyho-join-test-{}", std::process::id()));
+    let data = Scratch::new("join-test");
     let running = Serving::start(Config {
         bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
         ssh_port: None,

@@ -23,10 +23,7 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// A server on a data folder of its own (made by the server); dropped or
 /// stopped, the server stops, then the folder is removed.
 fn serve(name: &str, limits: Limits, grace: Duration) -> Housed<Serving> {
-    let data = Scratch::unmade(&format!(
-        "tallyho-server-lines-{name}-{}",
-        std::process::id()
-    ));
+    let data = Scratch::unmade(&format!("server-lines-{name}"));
     let running = Serving::start(Config {
         bind: [127, 0, 0, 1].into(),
         ssh_port: None,

@@ -40,7 +40,7 @@ fn have_openssh() -> bool {
 /// A fresh folder for one test, removed when dropped: declare it before the
 /// server and the clients that use it, so they are dropped first.
 fn scratch(tag: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-resume-{tag}-{}", std::process::id()))
+    Scratch::new(&format!("resume-{tag}"))
 }
 
 fn keygen(dir: &Path, name: &str) -> PathBuf {

@@ -46,7 +46,7 @@ fn have_openssh() -> bool {
 /// A fresh directory for one test, removed when dropped: declare it before
 /// the door and the clients that use it, so they are dropped first.
 fn scratch(tag: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-ssh-{tag}-{}", std::process::id()))
+    Scratch::new(&format!("ssh-{tag}"))
 }
 
 /// A server's ssh door running on a thread of its own until dropped.

@@ -31,10 +31,7 @@ use scratch::{KillOnDrop, Scratch};
 fn folder(what: &str) -> Scratch {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    Scratch::unmade(&format!(
-        "tallyho-store-test-{}-{n}-{what}",
-        std::process::id()
-    ))
+    Scratch::unmade(&format!("store-test-{n}-{what}"))
 }
 
 fn account(store: &Store, handle: &str) -> AccountId {

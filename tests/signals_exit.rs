@@ -10,7 +10,7 @@ use scratch::{Housed, KillOnDrop, Scratch};
 /// tallyho with `args`, its own home, stdin and stdout on pipes; killed,
 /// then its home removed, when dropped.
 fn spawn(tag: &str, args: &[&str]) -> Housed<KillOnDrop> {
-    let home = Scratch::unmade(&format!("tallyho-sig-{tag}-{}", std::process::id()));
+    let home = Scratch::unmade(&format!("sig-{tag}"));
     let child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
         .args(args)
         .env("HOME", &home)

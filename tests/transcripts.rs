@@ -68,7 +68,7 @@ fn tempfile_dir(path: &Path) -> Scratch {
         .expect("named")
         .to_string_lossy()
         .to_string();
-    Scratch::new(&format!("tallyho-test-{}-{name}", std::process::id()))
+    Scratch::new(&format!("test-{name}"))
 }
 
 #[test]

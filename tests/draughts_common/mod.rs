@@ -12,7 +12,7 @@ use crate::scratch::Scratch;
 /// A folder of its own for one test, removed when dropped: `group` names
 /// the test file.
 pub fn folder(group: &str, name: &str) -> Scratch {
-    Scratch::new(&format!("tallyho-{group}-{}-{name}", std::process::id()))
+    Scratch::new(&format!("{group}-{name}"))
 }
 
 /// The binary with a private home and game log, its colour decided only

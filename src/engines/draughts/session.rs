@@ -308,10 +308,7 @@ impl games::Computer<Session> for SessionPlayer {
 mod tests {
     #[test]
     fn a_store_is_read_first_and_filled_once() {
-        let dir = crate::scratch::Scratch::unmade(&format!(
-            "tallyho-session-store-{}",
-            std::process::id()
-        ));
+        let dir = crate::scratch::Scratch::unmade("session-store");
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
         // A small "large" database (3 pieces) over a 2-piece quick one.

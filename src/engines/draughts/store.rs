@@ -251,10 +251,7 @@ mod tests {
     use crate::scratch::Scratch;
 
     fn temp_dir(name: &str) -> Scratch {
-        Scratch::unmade(&format!(
-            "tallyho-endgame-store-{name}-{}",
-            std::process::id()
-        ))
+        Scratch::unmade(&format!("endgame-store-{name}"))
     }
 
     #[test]

@@ -868,7 +868,7 @@ mod tests {
     use crate::scratch::Scratch;
 
     fn scratch(tag: &str) -> Scratch {
-        Scratch::unmade(&format!("tallyho-hostkey-{tag}-{}", std::process::id()))
+        Scratch::unmade(&format!("hostkey-{tag}"))
     }
 
     #[test]
