@@ -105,14 +105,15 @@ fn main() {
             }),
         Some(path) => {
             let mut kept = Kept::open(path).unwrap_or_else(|e| {
-                eprintln!("{path}.part: {e}");
+                eprintln!("{e}");
                 std::process::exit(1);
             });
-            play_games(games, depth, seed, Some(&mut kept));
+            let s = play_games(games, depth, seed, Some(&mut kept));
             kept.finish().unwrap_or_else(|e| {
                 eprintln!("{path}: {e}");
                 std::process::exit(1);
-            })
+            });
+            s
         }
         None => play_games(games, depth, seed, None),
     };
@@ -177,13 +178,15 @@ fn main() {
 }
 
 /// Self-play games: each quiet position with the result for the side to
-/// move. With `kept`, games it already holds are not played again and each
-/// new game is added to it as it ends.
+/// move. With `kept`, the games it already holds come first and are not
+/// played again, and each new game is added to it as it ends.
 fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) -> Vec<Labelled> {
     let rules = Setup::STANDARD;
     let db = Arc::new(Endgame::build(4, rules));
     let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
-    let mut out = Vec::new();
+    let mut out = kept
+        .as_deref_mut()
+        .map_or_else(Vec::new, |k| std::mem::take(&mut k.positions));
     let openings: Vec<ballot::Opening> = ballot::deck().collect();
     let first = kept.as_ref().map_or(0, |k| k.games);
     if first > 0 {
@@ -283,17 +286,20 @@ struct Kept {
     file: File,
     /// Whole games in the part file.
     games: usize,
+    /// Their positions.
+    positions: Vec<Labelled>,
 }
 
 impl Kept {
     /// Opens `path.part`, keeping the whole games a stopped run left there
     /// and dropping whatever followed the last of them.
-    fn open(path: &str) -> std::io::Result<Kept> {
+    fn open(path: &str) -> Result<Kept, String> {
         let part = PathBuf::from(format!("{path}.part"));
+        let shown = part.display().to_string();
         let text = match std::fs::read_to_string(&part) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(e),
+            Err(e) => return Err(format!("{shown}: {e}")),
         };
         let (mut end, mut games) = (0, 0);
         let mut at = 0;
@@ -307,13 +313,20 @@ impl Kept {
                 games = n;
             }
         }
-        let file = OpenOptions::new().create(true).append(true).open(&part)?;
-        file.set_len(end as u64)?;
+        let mut positions = Vec::new();
+        parse_positions(&shown, &text[..end], &mut positions)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&part)
+            .and_then(|f| f.set_len(end as u64).map(|()| f))
+            .map_err(|e| format!("{shown}: {e}"))?;
         Ok(Kept {
             path: PathBuf::from(path),
             part,
             file,
             games,
+            positions,
         })
     }
 
@@ -326,12 +339,10 @@ impl Kept {
         self.file.flush()
     }
 
-    /// Every game is in: the part file becomes the positions file, and its
-    /// positions (earlier runs' too) are read back.
-    fn finish(self) -> Result<Vec<Labelled>, String> {
+    /// Every game is in: the part file becomes the positions file.
+    fn finish(self) -> std::io::Result<()> {
         drop(self.file);
-        std::fs::rename(&self.part, &self.path).map_err(|e| e.to_string())?;
-        read_positions(&self.path.to_string_lossy())
+        std::fs::rename(&self.part, &self.path)
     }
 }
 
@@ -372,24 +383,30 @@ fn read_positions(paths: &str) -> Result<Vec<Labelled>, String> {
     let mut out = Vec::new();
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        for line in text.lines() {
-            if line.starts_with('#') {
-                continue;
-            }
-            let mut words = line.split(' ');
-            let (Some(f), Some(y)) = (words.next(), words.next()) else {
-                return Err(format!("{path}: expected FEN LABEL [SCORE]: {line}"));
-            };
-            let pos = fen::parse(f).map_err(|e| e.to_string())?;
-            let y = y.parse::<f64>().map_err(|e| e.to_string())?;
-            let score = match words.next() {
-                Some(t) => Some(t.parse::<i32>().map_err(|e| e.to_string())?),
-                None => None,
-            };
-            out.push(Labelled { pos, y, score });
-        }
+        parse_positions(path, &text, &mut out)?;
     }
     Ok(out)
+}
+
+/// Adds the positions of `text`, read from `path`, to `out`.
+fn parse_positions(path: &str, text: &str, out: &mut Vec<Labelled>) -> Result<(), String> {
+    for line in text.lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split(' ');
+        let (Some(f), Some(y)) = (words.next(), words.next()) else {
+            return Err(format!("{path}: expected FEN LABEL [SCORE]: {line}"));
+        };
+        let pos = fen::parse(f).map_err(|e| e.to_string())?;
+        let y = y.parse::<f64>().map_err(|e| e.to_string())?;
+        let score = match words.next() {
+            Some(t) => Some(t.parse::<i32>().map_err(|e| e.to_string())?),
+            None => None,
+        };
+        out.push(Labelled { pos, y, score });
+    }
+    Ok(())
 }
 
 /// A position's terms, its phase and its label.
