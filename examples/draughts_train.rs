@@ -39,12 +39,17 @@
 //!   `eval::PATTERNS` ways each), those seen in fewer than `--min-seen N`
 //!   positions (50) staying at zero;
 //! - `--hold-out` keeps every tenth block of a hundred positions out of the
-//!   fit and keeps the epoch that predicts them best.
+//!   fit and keeps the epoch that predicts them best;
+//! - `--net` fits the net (`net.rs`) on top of the linear weights instead,
+//!   and writes `data/draughts_net.txt` (15 epochs unless `--epochs` says;
+//!   `common/net_fit.rs` says how).
 //!
 //! Single-threaded; run it under `nice`.
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/net_fit.rs"]
+mod net_fit;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -68,11 +73,18 @@ fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
     let num = |name: &str, default: u64| get(name).and_then(|t| t.parse().ok()).unwrap_or(default);
+    let fit_net = args.iter().any(|a| a == "--net");
     let games = num("--games", 2000) as usize;
     let depth = num("--depth", 6) as u32;
-    let epochs = num("--epochs", 2000) as usize;
+    let epochs = num("--epochs", if fit_net { 15 } else { 2000 }) as usize;
     let seed = num("--seed", 1);
-    let out = get("--out").unwrap_or_else(|| "data/draughts_eval.txt".into());
+    let out = get("--out").unwrap_or_else(|| {
+        if fit_net {
+            "data/draughts_net.txt".into()
+        } else {
+            "data/draughts_eval.txt".into()
+        }
+    });
     let l2: f64 = get("--l2").and_then(|t| t.parse().ok()).unwrap_or(1e-7);
     let cache = get("--positions");
     let lambda: f64 = get("--lambda").and_then(|t| t.parse().ok()).unwrap_or(1.0);
@@ -122,6 +134,12 @@ fn main() {
         samples.len(),
         t.elapsed().as_secs_f64()
     );
+    if fit_net {
+        let source = cache.as_deref().unwrap_or("");
+        let made = format!("--positions {source} --net --epochs {epochs} --seed {seed}{more}");
+        train_net(&samples, lambda, hold_out, epochs, seed, &made, &out);
+        return;
+    }
     let mut all: Vec<Sample> = samples
         .iter()
         .map(|l| Sample::new(&l.pos, l.y, patterns))
@@ -174,6 +192,50 @@ fn main() {
     );
     text.push_str(&eval::format_weights(&w));
     std::fs::write(&out, text).expect("cannot write the weights");
+    eprintln!("wrote {out}");
+}
+
+/// Fits the net on top of the evaluation and writes it to `out`; `made`
+/// is the command line's options, for the file's header.
+fn train_net(
+    labelled: &[Labelled],
+    lambda: f64,
+    hold_out: bool,
+    epochs: usize,
+    seed: u64,
+    made: &str,
+    out: &str,
+) {
+    let mut samples = net_fit::Samples::new(labelled.iter().map(|l| (&l.pos, l.y, l.score)));
+    let k = samples.fit_k();
+    samples.blend(k, lambda);
+    let (held, fitted): (Vec<usize>, Vec<usize>) =
+        (0..samples.len()).partition(|i| hold_out && (i / 100) % 10 == 9);
+    let opts = net_fit::NetFit {
+        k,
+        epochs,
+        rate: 1e-3,
+        seed,
+    };
+    let f = net_fit::fit(&samples, fitted, &held, &opts);
+    eprintln!(
+        "K = {k:.0}; loss without the net {:.5} (held out {:.5}), with it {:.5} ({:.5}), epoch {}",
+        f.before.0, f.before.1, f.after.0, f.after.1, f.epoch
+    );
+    let mut text = format!(
+        "# Draughts evaluation net, added to the linear weights' value (src/games/draughts/net.rs).\n\
+         # Made by: cargo run --release --example draughts_train -- {made}\n\
+         # from {} positions; K = {k:.0}; loss {:.4} without the net, {:.4} with it (epoch {}).\n",
+        samples.len(),
+        f.before.0,
+        f.after.0,
+        f.epoch
+    );
+    text.push_str(&tallyho::games::draughts::net::format(&f.net));
+    std::fs::write(out, text).unwrap_or_else(|e| {
+        eprintln!("{out}: {e}");
+        std::process::exit(1);
+    });
     eprintln!("wrote {out}");
 }
 

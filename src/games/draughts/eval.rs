@@ -8,7 +8,9 @@
 //! model of the same kind of terms, [`terms`], each with an opening and an
 //! endgame weight blended by the pieces left; its weights were learnt from
 //! the engine's own games (`examples/draughts_train.rs`, README "How the
-//! evaluation was trained") and are kept in `data/draughts_eval.txt`.
+//! evaluation was trained") and are kept in `data/draughts_eval.txt`. A small
+//! net ([`super::net`]), learnt from the same kind of games, adds what the
+//! linear terms leave unexplained.
 //!
 //! The model may also weigh patterns, as Scan does for international
 //! draughts: how the men stand in each of nine overlapping 4x4 blocks of the
@@ -487,7 +489,15 @@ fn model_with(pos: &Position, w: &[[i32; 2]], patterns: bool) -> i32 {
     (opening * p + endgame * (24 - p)) / 24
 }
 
-/// The engine's evaluation: the side to move's view of a quiet position.
+/// The linear model's value alone, with the learnt weights: what the net is
+/// trained on top of. Both sides must have pieces.
+pub fn linear(pos: &Position) -> i32 {
+    let (w, patterns) = learnt();
+    model_with(pos, w, *patterns)
+}
+
+/// The engine's evaluation: the side to move's view of a quiet position,
+/// the linear model's value and the net's ([`super::net`]).
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.to_move();
     let them = me.other();
@@ -497,8 +507,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     if pos.pieces(me) == 0 {
         return -10_000;
     }
-    let (w, patterns) = learnt();
-    let mut score = model_with(pos, w, *patterns);
+    let mut score = linear(pos) + super::net::learnt().value(pos);
     // With kings against kings and ahead, close in: keep our kings near theirs.
     let material =
         |s: Side| pos.men(s).count_ones() as i32 * MAN + pos.kings(s).count_ones() as i32 * KING;
@@ -518,8 +527,11 @@ mod tests {
 
     #[test]
     fn the_start_is_level_and_material_counts() {
-        // Level but for the move itself (the learnt tempo term).
-        assert!(evaluate(&Position::START).abs() <= 10);
+        // About level: the linear terms but for the move itself (the learnt
+        // tempo term); the net, learnt from games that start three moves in,
+        // within half a man.
+        assert!(linear(&Position::START).abs() <= 10);
+        assert!(evaluate(&Position::START).abs() <= 50);
         let up = fen::parse("B:W21-31:B1-12").unwrap();
         assert!(evaluate(&up) > 80);
         assert!(evaluate(&up.with_side(Side::White)) < -80);

@@ -37,6 +37,7 @@ pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
+pub mod net;
 pub mod notation;
 pub mod pdn;
 pub mod perft;
