@@ -21,7 +21,7 @@ use super::position::{Position, Side};
 /// The net's inputs: four kinds of piece on 32 squares.
 pub const INPUTS: usize = 128;
 /// The hidden layer's units.
-pub const HIDDEN: usize = 32;
+pub const HIDDEN: usize = 64;
 /// The fixed-point scale of the weights.
 pub const SCALE: i64 = 1024;
 
@@ -205,8 +205,9 @@ mod tests {
         let net = parse(text).unwrap();
         assert_ne!(net, Net::zero());
         assert_eq!(parse(&format(&net)).as_ref(), Ok(&net));
+        let head = format!("hidden {HIDDEN}\n");
         assert_eq!(
-            parse("hidden 32\nbias 1 2").map_err(|e| e.to_string()),
+            parse(&format!("{head}bias 1 2")).map_err(|e| e.to_string()),
             Err(format!("line 2: bias needs {HIDDEN} weights"))
         );
         assert_eq!(
@@ -214,8 +215,12 @@ mod tests {
             Err(format!("line 1: the net must have {HIDDEN} hidden units"))
         );
         assert_eq!(
-            parse("hidden 32\n").map_err(|e| e.to_string()),
+            parse(&head).map_err(|e| e.to_string()),
             Err("no row my-man1".to_string())
+        );
+        assert_eq!(
+            parse(&format!("{head}my-pawn3 1")).map_err(|e| e.to_string()),
+            Err("line 2: no row named my-pawn3".to_string())
         );
     }
 

@@ -828,9 +828,10 @@ mod tests {
         // (8 stops a second jump over 11).
         let r = best("W:W22,24,25:B18,19,11,8", 6);
         assert_eq!(r.best.map(|m| m.to_string()), Some("24x15".into()));
-        // Three men each after it: about level.
+        // Three men each after it: level in material, so less than a man
+        // either way.
         assert!(
-            matches!(r.score, Score::Points(p) if p.abs() < 60),
+            matches!(r.score, Score::Points(p) if p.abs() < 100),
             "{:?}",
             r.score
         );
