@@ -1,5 +1,6 @@
 //! Trains the draughts evaluation's weights (`data/draughts_eval.txt`) from
-//! the engine's own games, labelled by their results.
+//! the engine's own games, labelled by their results; with `--net`, the net
+//! on top of them (`data/draughts_net.txt`).
 //!
 //! ```text
 //! nice -n 19 cargo run --release --example draughts_train -- \
@@ -29,7 +30,8 @@
 //!    then the weights by Adam on the cross-entropy over all positions, from
 //!    the weights compiled in (`--from hand` starts from the hand-set ones).
 //!
-//! Options for further rounds (none of them made the committed weights):
+//! Options for further rounds (none of them made the committed linear
+//! weights; `--net`, `--lambda 0.5` and `--hold-out` made the net):
 //! - `--positions A,B,...` reads several kept files; each line is
 //!   `FEN LABEL [SCORE]`, SCORE the depth-bound search's score where the
 //!   engine searched the position (not where it played a random move);
@@ -135,8 +137,11 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     if fit_net {
-        let source = cache.as_deref().unwrap_or("");
-        let made = format!("--positions {source} --net --epochs {epochs} --seed {seed}{more}");
+        let source = match &cache {
+            Some(path) => format!("--positions {path}"),
+            None => format!("--games {games} --depth {depth}"),
+        };
+        let made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
         train_net(&samples, lambda, hold_out, epochs, seed, &made, &out);
         return;
     }
@@ -232,6 +237,11 @@ fn train_net(
         f.epoch
     );
     text.push_str(&tallyho::games::draughts::net::format(&f.net));
+    // The engine falls back to no net at all if it cannot read the file.
+    if let Err(e) = tallyho::games::draughts::net::parse(&text) {
+        eprintln!("the fitted net does not read back ({e}); {out} not written");
+        std::process::exit(1);
+    }
     std::fs::write(out, text).unwrap_or_else(|e| {
         eprintln!("{out}: {e}");
         std::process::exit(1);

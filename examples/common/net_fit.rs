@@ -272,7 +272,8 @@ pub fn fit(s: &Samples, mut fitted: Vec<usize>, held: &[usize], opts: &NetFit) -
         }
     }
     let (_, epoch, net) = best.unwrap_or((0.0, 0, Net::zero()));
-    // The losses of the fixed-point net, as the engine will use it.
+    // The losses with the weights rounded as the engine keeps them (its
+    // integer division may differ from this by a hundredth of a man).
     let fixed = Params::from_net(&net);
     let after = (fixed.loss(s, &fitted, k), fixed.loss(s, held, k));
     Fitted {

@@ -24,6 +24,8 @@ pub const INPUTS: usize = 128;
 pub const HIDDEN: usize = 64;
 /// The fixed-point scale of the weights.
 pub const SCALE: i64 = 1024;
+/// The most the net may add or take away: fifty men.
+const LIMIT: i64 = 5000;
 
 /// The net's weights, in 1/[`SCALE`]ths.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +86,8 @@ impl Net {
         for (h, w) in hidden.iter().zip(&self.output) {
             out += i64::from((*h).max(0)) * i64::from(*w);
         }
-        (out / (SCALE * SCALE)) as i32
+        // A net from a bad file must not reach the search's win scores.
+        (out / (SCALE * SCALE)).clamp(-LIMIT, LIMIT) as i32
     }
 }
 
@@ -94,9 +97,10 @@ fn input_name(i: usize) -> String {
     format!("{kind}{}", i % 32 + 1)
 }
 
-/// Reads a net file: a line `hidden N` (N must be [`HIDDEN`]), then for each
+/// Reads a net file: a line `hidden N` (N must be [`HIDDEN`]), and for each
 /// input a line of its name and its [`HIDDEN`] weights, a line `bias` and
-/// one `output` with as many, and `output-bias B`; `#` starts a comment.
+/// one `output` with as many, and `output-bias B`, each once, in any order;
+/// `#` starts a comment.
 pub fn parse(text: &str) -> Result<Net, DataError> {
     let mut net = Net::zero();
     let mut seen = [false; INPUTS + 3];
@@ -156,7 +160,9 @@ pub fn parse(text: &str) -> Result<Net, DataError> {
                 i
             }
         };
-        seen[slot] = true;
+        if std::mem::replace(&mut seen[slot], true) {
+            return Err(bad(format!("a second {name} line")));
+        }
     }
     if !hidden_seen {
         return Err(DataError::Missing("hidden line".to_string()));
@@ -232,21 +238,51 @@ mod tests {
         let a = fen::parse("B:W18,22,K30:B5,9,10,K27").unwrap();
         let b = fen::parse("W:B15,11,K3:W28,24,23,K6").unwrap();
         assert_eq!(net.value(&a), net.value(&b));
-        let mut seen = Vec::new();
-        inputs(&a, |i| seen.push(i));
-        assert_eq!(seen, [4, 8, 9, 58, 81, 85, 125]);
+        for pos in [a, b] {
+            let mut seen = Vec::new();
+            inputs(&pos, |i| seen.push(i));
+            seen.sort_unstable();
+            assert_eq!(seen, [4, 8, 9, 58, 81, 85, 125]);
+        }
     }
 
     #[test]
     fn a_hand_made_net_gives_its_value() {
-        // One hidden unit that counts the mover's men, worth a man each.
+        // Unit 0 counts the mover's men, a man each, less half a man; unit 1
+        // counts the other side's men and is turned off by its bias until
+        // they have three, then costs the mover a man each past two.
         let mut net = Net::zero();
-        for row in &mut net.input[..32] {
-            row[0] = SCALE as i32;
+        let one = SCALE as i32;
+        for square in 0..32 {
+            net.input[square][0] = one;
+            net.input[64 + square][1] = one;
         }
-        net.output[0] = 100 * SCALE as i32;
-        net.output_bias = -50 * SCALE as i32;
-        let pos = fen::parse("B:W18,22:B5,9,10").unwrap();
-        assert_eq!(net.value(&pos), 3 * 100 - 50);
+        net.bias[1] = -2 * one;
+        net.output[0] = 100 * one;
+        net.output[1] = -100 * one;
+        net.output_bias = -50 * one;
+        let two = fen::parse("B:W18,22:B5,9,10").unwrap();
+        assert_eq!(net.value(&two), 3 * 100 - 50);
+        assert_eq!(net.value(&two.with_side(Side::White)), 2 * 100 - 50 - 100);
+        let three = fen::parse("W:W18,22,26:B5,9").unwrap();
+        assert_eq!(net.value(&three), 3 * 100 - 50);
+        // The net never says more than fifty men.
+        net.output[0] = 1 << 24;
+        assert_eq!(net.value(&two), 5000);
+        assert_eq!(parse(&format(&net)).map(|n| n.value(&two)), Ok(5000));
+    }
+
+    #[test]
+    fn a_row_given_twice_is_refused() {
+        let mut text = format(&Net::zero());
+        text.push_str("bias 0 0\n");
+        let mut row = vec!["0"; HIDDEN];
+        row.insert(0, "bias");
+        let text = text.replace("bias 0 0\n", &format!("{}\n", row.join(" ")));
+        let lines = text.lines().count();
+        assert_eq!(
+            parse(&text).map_err(|e| e.to_string()),
+            Err(format!("line {lines}: a second bias line"))
+        );
     }
 }
