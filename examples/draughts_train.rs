@@ -538,17 +538,7 @@ fn loss(data: &[Sample], w: &Weights, k: f64) -> f64 {
 /// The scale that best fits the starting weights' values to the results.
 fn fit_k(data: &[Sample], w: &Weights) -> f64 {
     let w = to_f64(w);
-    let (mut lo, mut hi) = (20.0f64, 2000.0f64);
-    for _ in 0..60 {
-        let a = lo + (hi - lo) / 3.0;
-        let b = hi - (hi - lo) / 3.0;
-        if loss_f(data, &w, a) < loss_f(data, &w, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    net_fit::least(20.0, 2000.0, |k| loss_f(data, &w, k))
 }
 
 /// What training is asked to do.

@@ -85,17 +85,7 @@ impl Samples {
                 .sum();
             total / self.len().max(1) as f64
         };
-        let (mut lo, mut hi) = (20.0f32, 2000.0f32);
-        for _ in 0..60 {
-            let a = lo + (hi - lo) / 3.0;
-            let b = hi - (hi - lo) / 3.0;
-            if loss(a) < loss(b) {
-                hi = b;
-            } else {
-                lo = a;
-            }
-        }
-        f64::from((lo + hi) / 2.0)
+        f64::from(least(20.0, 2000.0, loss))
     }
 
     /// Labels each position `lambda * result + (1 - lambda) * the score
@@ -109,6 +99,26 @@ impl Samples {
             };
         }
     }
+}
+
+/// Where in `lo..hi` a function that falls and then rises is least: sixty
+/// steps of a ternary search.
+pub fn least<T>(mut lo: T, mut hi: T, f: impl Fn(T) -> f64) -> T
+where
+    T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Div<Output = T>,
+    T: From<u8>,
+{
+    let three = T::from(3);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / three;
+        let b = hi - (hi - lo) / three;
+        if f(a) < f(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / T::from(2)
 }
 
 fn cross_entropy(y: f32, q: f32) -> f64 {
