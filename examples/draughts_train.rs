@@ -111,12 +111,15 @@ fn main() {
     };
 
     let t = Instant::now();
+    let mut from = format!("{games} games at depth {depth}");
     let samples = match cache.as_deref() {
-        Some(path) if Path::new(path).exists() || path.contains(',') => read_positions(path)
-            .unwrap_or_else(|e| {
+        Some(path) if Path::new(path).exists() || path.contains(',') => {
+            from = format!("{} file(s)", path.split(',').count());
+            read_positions(path).unwrap_or_else(|e| {
                 eprintln!("{e}");
                 std::process::exit(2);
-            }),
+            })
+        }
         Some(path) => {
             let mut kept = Kept::open(path).unwrap_or_else(|e| {
                 eprintln!("{e}");
@@ -132,7 +135,7 @@ fn main() {
         None => play_games(games, depth, seed, None),
     };
     eprintln!(
-        "{} positions from {games} games at depth {depth} in {:.0} s",
+        "{} positions from {from} in {:.0} s",
         samples.len(),
         t.elapsed().as_secs_f64()
     );

@@ -5,8 +5,9 @@
 //! net (kept fixed) plus the net's output, read as a probability of winning
 //! `1 / (1 + e^(-v/K))`. The net is fitted in floating point by Adam on the
 //! mean cross-entropy against the labels, in batches of 256 positions taken
-//! in an order shuffled each pass (seeded), then rounded to the fixed-point
-//! weights the engine reads.
+//! in an order shuffled each pass (seeded), with a step that falls from
+//! [`NetFit::rate`] towards nothing along half a cosine over the passes,
+//! then rounded to the fixed-point weights the engine reads.
 
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
@@ -22,7 +23,7 @@ pub struct NetFit {
     pub k: f64,
     /// Full passes over the positions.
     pub epochs: usize,
-    /// Adam's step size.
+    /// Adam's step size at the first pass; it falls along half a cosine.
     pub rate: f32,
     /// Seeds the starting weights and the order of the positions.
     pub seed: u64,
@@ -239,6 +240,8 @@ pub fn fit(s: &Samples, mut fitted: Vec<usize>, held: &[usize], opts: &NetFit) -
     let mut best: Option<(f64, usize, Net)> = None;
     for epoch in 1..=opts.epochs {
         fitted.shuffle(&mut rng);
+        let gone = (epoch - 1) as f32 / opts.epochs as f32;
+        let rate = opts.rate * 0.5 * (1.0 + (std::f32::consts::PI * gone).cos());
         for batch in fitted.chunks(256) {
             g.iter_mut().for_each(|x| *x = 0.0);
             for &i in batch {
@@ -264,7 +267,7 @@ pub fn fit(s: &Samples, mut fitted: Vec<usize>, held: &[usize], opts: &NetFit) -
                 let gt = g[t] * scale;
                 m[t] = beta1 * m[t] + (1.0 - beta1) * gt;
                 v[t] = beta2 * v[t] + (1.0 - beta2) * gt * gt;
-                p.0[t] -= opts.rate * (m[t] / c1) / ((v[t] / c2).sqrt() + 1e-8);
+                p.0[t] -= rate * (m[t] / c1) / ((v[t] / c2).sqrt() + 1e-8);
             }
         }
         let score = if held.is_empty() {
