@@ -21,7 +21,7 @@ use super::position::{Position, Side};
 /// The net's inputs: four kinds of piece on 32 squares.
 pub const INPUTS: usize = 128;
 /// The hidden layer's units.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// The fixed-point scale of the weights.
 pub const SCALE: i64 = 1024;
 /// The most the net may add or take away: fifty men.
