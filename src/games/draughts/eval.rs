@@ -500,6 +500,13 @@ pub fn linear(pos: &Position) -> i32 {
 /// The engine's evaluation: the side to move's view of a quiet position,
 /// the linear model's value and the net's ([`super::net`]).
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, || super::net::learnt().value(pos))
+}
+
+/// [`evaluate`] with the net's value from `net`, called only where it is
+/// needed: the search keeps the net's hidden sums from ply to ply.
+#[inline]
+pub fn evaluate_with(pos: &Position, net: impl FnOnce() -> i32) -> i32 {
     let me = pos.to_move();
     let them = me.other();
     if pos.pieces(them) == 0 {
@@ -508,7 +515,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     if pos.pieces(me) == 0 {
         return -10_000;
     }
-    let mut score = linear(pos) + super::net::learnt().value(pos);
+    let mut score = linear(pos) + net();
     // With kings against kings and ahead, close in: keep our kings near theirs.
     let material =
         |s: Side| pos.men(s).count_ones() as i32 * MAN + pos.kings(s).count_ones() as i32 * KING;

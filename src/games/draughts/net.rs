@@ -26,6 +26,11 @@ pub const HIDDEN: usize = 256;
 pub const SCALE: i64 = 1024;
 /// The most the net may add or take away: fifty men.
 const LIMIT: i64 = 5000;
+/// The largest weight a file may give the hidden layer (32 men); the
+/// output's may be up to 2^24. Then a hidden sum of a bias and a row for
+/// each of 32 squares stays under 33 * 2^15, and the output's products and
+/// their sum under 2^53, so [`Net::output`] adds them exactly in `f64`.
+const FIRST_LAYER_MOST: u32 = 1 << 15;
 
 /// The net's weights, in 1/[`SCALE`]ths.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,25 +45,49 @@ pub struct Net {
     pub output_bias: i32,
 }
 
+/// The hidden layer's sums before rectifying, for one side's view of a
+/// position: what the search keeps from ply to ply and mends move by move
+/// ([`Net::update`]) instead of summing every piece's row again.
+pub type Hidden = [i32; HIDDEN];
+
+/// The board as `view` sees it: its men, its kings, the other side's men
+/// and the other side's kings.
+#[inline]
+fn planes(pos: &Position, view: Side) -> [u32; 4] {
+    let them = view.other();
+    [
+        pos.men(view),
+        pos.kings(view),
+        pos.men(them),
+        pos.kings(them),
+    ]
+}
+
+/// Calls `visit` with each input among `bits` of plane `kind` as `view`
+/// sees them: the kind times 32, plus the square counted from `view`'s home
+/// row.
+#[inline]
+fn each_input(view: Side, kind: usize, bits: u32, mut visit: impl FnMut(usize)) {
+    let mut b = bits;
+    while b != 0 {
+        let i = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let square = match view {
+            Side::Black => i,
+            Side::White => 31 - i,
+        };
+        visit(kind * 32 + square);
+    }
+}
+
 /// Calls `visit` with each input that is on: a piece's kind (the mover's
 /// men, the mover's kings, the other side's men, the other side's kings)
 /// times 32, plus its square counted from the mover's home row.
 #[inline]
 pub fn inputs(pos: &Position, mut visit: impl FnMut(usize)) {
-    let me = pos.to_move();
-    let them = me.other();
-    let kinds = [pos.men(me), pos.kings(me), pos.men(them), pos.kings(them)];
-    for (kind, bits) in kinds.into_iter().enumerate() {
-        let mut b = bits;
-        while b != 0 {
-            let i = b.trailing_zeros() as usize;
-            b &= b - 1;
-            let square = match me {
-                Side::Black => i,
-                Side::White => 31 - i,
-            };
-            visit(kind * 32 + square);
-        }
+    let view = pos.to_move();
+    for (kind, bits) in planes(pos, view).into_iter().enumerate() {
+        each_input(view, kind, bits, &mut visit);
     }
 }
 
@@ -76,16 +105,60 @@ impl Net {
     /// The net's value for the side to move, in hundredths of a man.
     #[inline]
     pub fn value(&self, pos: &Position) -> i32 {
+        self.output(&self.hidden(pos, pos.to_move()))
+    }
+
+    /// The hidden sums of `pos` as `view` sees it, whoever is to move.
+    #[inline]
+    pub fn hidden(&self, pos: &Position, view: Side) -> Hidden {
         let mut hidden = self.bias;
-        inputs(pos, |i| {
-            for (h, w) in hidden.iter_mut().zip(&self.input[i]) {
-                *h += w;
-            }
-        });
-        let mut out = i64::from(self.output_bias) * SCALE;
-        for (h, w) in hidden.iter().zip(&self.output) {
-            out += i64::from((*h).max(0)) * i64::from(*w);
+        for (kind, bits) in planes(pos, view).into_iter().enumerate() {
+            each_input(view, kind, bits, |i| self.add(&mut hidden, i));
         }
+        hidden
+    }
+
+    /// Mends `hidden`, the sums of `from` as `view` sees it, into those of
+    /// `to`: only the rows of the pieces that moved, were taken or crowned.
+    #[inline]
+    pub fn update(&self, hidden: &mut Hidden, view: Side, from: &Position, to: &Position) {
+        let (before, after) = (planes(from, view), planes(to, view));
+        for kind in 0..4 {
+            each_input(view, kind, before[kind] & !after[kind], |i| {
+                self.sub(hidden, i);
+            });
+            each_input(view, kind, after[kind] & !before[kind], |i| {
+                self.add(hidden, i);
+            });
+        }
+    }
+
+    #[inline]
+    fn add(&self, hidden: &mut Hidden, input: usize) {
+        for (h, w) in hidden.iter_mut().zip(&self.input[input]) {
+            *h += w;
+        }
+    }
+
+    #[inline]
+    fn sub(&self, hidden: &mut Hidden, input: usize) {
+        for (h, w) in hidden.iter_mut().zip(&self.input[input]) {
+            *h -= w;
+        }
+    }
+
+    /// The value of hidden sums for the side whose view they are.
+    #[inline]
+    pub fn output(&self, hidden: &Hidden) -> i32 {
+        // Whole numbers under 2^53 (FIRST_LAYER_MOST): exact in f64, in any
+        // order, so eight lanes of sums vectorise as integers would not.
+        let mut lanes = [0.0f64; 8];
+        for (h, w) in hidden.chunks_exact(8).zip(self.output.chunks_exact(8)) {
+            for ((lane, h), w) in lanes.iter_mut().zip(h).zip(w) {
+                *lane += f64::from((*h).max(0)) * f64::from(*w);
+            }
+        }
+        let out = lanes.iter().sum::<f64>() as i64 + i64::from(self.output_bias) * SCALE;
         // A net from a bad file must not reach the search's win scores.
         (out / (SCALE * SCALE)).clamp(-LIMIT, LIMIT) as i32
     }
@@ -100,7 +173,8 @@ fn input_name(i: usize) -> String {
 /// Reads a net file: a line `hidden N` (N must be [`HIDDEN`]), and for each
 /// input a line of its name and its [`HIDDEN`] weights, a line `bias` and
 /// one `output` with as many, and `output-bias B`, each once, in any order;
-/// `#` starts a comment.
+/// `#` starts a comment. The hidden layer's weights are at most 2^15 in
+/// size, the output's 2^24.
 pub fn parse(text: &str) -> Result<Net, DataError> {
     let mut net = Net::zero();
     let mut seen = [false; INPUTS + 3];
@@ -116,11 +190,16 @@ pub fn parse(text: &str) -> Result<Net, DataError> {
         };
         let mut words = line.split_whitespace();
         let name = words.next().unwrap_or("");
+        let most = if name.starts_with("output") {
+            1 << 24
+        } else {
+            FIRST_LAYER_MOST
+        };
         let numbers: Vec<i32> = words
             .map(|t| {
                 t.parse::<i32>()
                     .ok()
-                    .filter(|v| v.unsigned_abs() <= 1 << 24)
+                    .filter(|v| v.unsigned_abs() <= most)
                     .ok_or_else(|| bad(format!("{t} is not a weight")))
             })
             .collect::<Result<_, _>>()?;
@@ -228,6 +307,15 @@ mod tests {
             parse(&format!("{head}my-pawn3 1")).map_err(|e| e.to_string()),
             Err("line 2: no row named my-pawn3".to_string())
         );
+        // The hidden layer's weights stay small enough for exact sums.
+        assert_eq!(
+            parse(&format!("{head}my-man1 32769")).map_err(|e| e.to_string()),
+            Err("line 2: 32769 is not a weight".to_string())
+        );
+        assert_eq!(
+            parse(&format!("{head}output 32769")).map_err(|e| e.to_string()),
+            Err(format!("line 2: output needs {HIDDEN} weights"))
+        );
     }
 
     #[test]
@@ -244,6 +332,47 @@ mod tests {
             seen.sort_unstable();
             assert_eq!(seen, [4, 8, 9, 58, 81, 85, 125]);
         }
+    }
+
+    #[test]
+    fn sums_mended_move_by_move_are_the_sums_made_anew() {
+        // Whole games of moves picked by a fixed sequence: steps, captures of
+        // several pieces and crownings, each view mended along the game.
+        use crate::games::draughts::movegen;
+        let net = learnt();
+        let mut pick: u64 = 7;
+        let mut moves = Vec::new();
+        let (mut captures, mut crownings) = (0, 0);
+        for _game in 0..20 {
+            let mut pos = Position::START;
+            let mut sums = [Side::Black, Side::White].map(|view| net.hidden(&pos, view));
+            for _ply in 0..200 {
+                moves.clear();
+                movegen::generate(&pos, true, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let m = moves[(pick >> 33) as usize % moves.len()];
+                let next = pos.play(&m);
+                captures += usize::from(m.is_capture());
+                crownings +=
+                    usize::from(next.all_kings().count_ones() > pos.all_kings().count_ones());
+                for (sum, view) in sums.iter_mut().zip([Side::Black, Side::White]) {
+                    net.update(sum, view, &pos, &next);
+                    assert_eq!(*sum, net.hidden(&next, view), "{m:?} from {pos:?}");
+                }
+                pos = next;
+                assert_eq!(
+                    net.output(&sums[usize::from(pos.to_move() == Side::White)]),
+                    net.value(&pos)
+                );
+            }
+        }
+        assert!(
+            captures > 100 && crownings > 10,
+            "{captures} captures, {crownings} crownings"
+        );
     }
 
     #[test]

@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::endgame::{Endgame, Exact};
 use super::eval::{self, MAN};
 use super::moves::Move;
-use super::position::Position;
+use super::net::{self, Hidden, Net};
+use super::position::{Position, Side};
 use super::rules::{self, QUIET_PLIES_FOR_DRAW, Setup};
 use super::tt::{Bound, Entry, NO_MOVE, Table};
 use super::{movegen, zobrist};
@@ -29,6 +30,61 @@ const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
 const CONTEMPT: i32 = 20;
 /// How many nodes between looks at the deadline.
 const CHECK_EVERY: u64 = 2048;
+
+/// The positions of the search's line from the root, and the net's hidden
+/// sums for each from each side's view, worked out when a leaf first needs
+/// them: mended move by move down from the nearest position above that has
+/// them, or from the root's, summed anew. Every position on the way keeps
+/// its sums, so the leaf's siblings and cousins need a move's mending each.
+struct Line {
+    positions: Vec<Position>,
+    hidden: Vec<[Hidden; 2]>,
+    known: Vec<[bool; 2]>,
+}
+
+impl Line {
+    fn new() -> Line {
+        Line {
+            positions: vec![Position::START; MAX_PLY + 2],
+            hidden: vec![[[0; net::HIDDEN]; 2]; MAX_PLY + 2],
+            known: vec![[false; 2]; MAX_PLY + 2],
+        }
+    }
+
+    /// The search reached `pos` at `ply`: what was known there is stale.
+    #[inline]
+    fn enter(&mut self, ply: usize, pos: &Position) {
+        self.positions[ply] = *pos;
+        self.known[ply] = [false; 2];
+    }
+
+    /// The net's value of the position at `ply` for its side to move.
+    #[inline]
+    fn value(&mut self, ply: usize, net: &Net) -> i32 {
+        let view = self.positions[ply].to_move();
+        let v = usize::from(view == Side::White);
+        let from = match (0..=ply).rev().find(|&j| self.known[j][v]) {
+            Some(j) => j,
+            None => {
+                self.hidden[0][v] = net.hidden(&self.positions[0], view);
+                self.known[0][v] = true;
+                0
+            }
+        };
+        for k in from + 1..=ply {
+            let (above, here) = self.hidden.split_at_mut(k);
+            here[0][v] = above[k - 1][v];
+            net.update(
+                &mut here[0][v],
+                view,
+                &self.positions[k - 1],
+                &self.positions[k],
+            );
+            self.known[k][v] = true;
+        }
+        net.output(&self.hidden[ply][v])
+    }
+}
 
 /// A search's verdict, for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -140,6 +196,7 @@ pub struct Engine {
     /// A seed for a little noise in the evaluation, so a weaker level's
     /// games differ from seed to seed (`None`: exact evaluations).
     noise: Option<u64>,
+    line: Line,
 }
 
 impl Engine {
@@ -164,6 +221,7 @@ impl Engine {
             helpers: Vec::new(),
             helper: 0,
             noise: None,
+            line: Line::new(),
         }
     }
 
@@ -175,9 +233,11 @@ impl Engine {
         self
     }
 
+    /// The evaluation of `pos`, the position at `ply` on the search's line.
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let value = eval::evaluate(pos);
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let value = eval::evaluate_with(pos, || self.line.value(ply, net::learnt()));
+        debug_assert_eq!(value, eval::evaluate(pos), "the net's sums went astray");
         match self.noise {
             None => value,
             Some(seed) => {
@@ -605,6 +665,7 @@ impl Engine {
             self.stopped = true;
         }
         self.pv[ply].clear();
+        self.line.enter(ply, pos);
         if self.stopped {
             return 0;
         }
@@ -614,7 +675,7 @@ impl Engine {
             return score;
         }
         if ply >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
@@ -707,7 +768,7 @@ impl Engine {
     /// evaluation and only captures are left to try.
     #[inline]
     fn leaf(
-        &self,
+        &mut self,
         pos: &Position,
         list: &mut Vec<Move>,
         depth: i32,
@@ -724,12 +785,12 @@ impl Engine {
         // Quiescence: at the horizon, a quiet position is evaluated;
         // captures (compulsory, so no standing pat) are played out.
         if !list[0].is_capture() {
-            return Some(self.evaluate(pos));
+            return Some(self.evaluate(pos, ply));
         }
         if self.rules.captures.forced() {
             return None;
         }
-        let stand = self.evaluate(pos);
+        let stand = self.evaluate(pos, ply);
         *alpha = (*alpha).max(stand);
         list.retain(|m| m.is_capture());
         (stand >= beta).then_some(stand)
