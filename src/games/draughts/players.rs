@@ -30,7 +30,7 @@ levels! {
         Cunning = "cunning": "looks four moves ahead; beatable with care",
         /// The full engine with the endgame database.
         Overpowered = "overpowered":
-            "searches deep within its time, and plays endings of four pieces perfectly",
+            "searches deep within its time, and plays endings of five pieces perfectly (four until that database is built)",
     }
 }
 
