@@ -336,11 +336,14 @@ mod tests {
 
     #[test]
     fn sums_mended_move_by_move_are_the_sums_made_anew() {
-        // Whole games of moves picked by a fixed sequence: steps, captures of
-        // several pieces and crownings, each view mended along the game.
+        // Whole games of moves picked at random with a fixed seed: steps,
+        // captures of several pieces and crownings, each view mended along
+        // the game.
         use crate::games::draughts::movegen;
+        use rand::rngs::ChaCha8Rng;
+        use rand::{RngExt, SeedableRng};
         let net = learnt();
-        let mut pick: u64 = 7;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut moves = Vec::new();
         let (mut captures, mut crownings) = (0, 0);
         for _game in 0..20 {
@@ -352,8 +355,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                let m = moves[(pick >> 33) as usize % moves.len()];
+                let m = moves[rng.random_range(0..moves.len())];
                 let next = pos.play(&m);
                 captures += usize::from(m.is_capture());
                 crownings +=
