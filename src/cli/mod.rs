@@ -316,7 +316,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
         });
     }
     let mut command = command();
-    let matches = command.try_get_matches_from_mut(args).map_err(refusal)?;
+    let matches = match command.try_get_matches_from_mut(args.iter()) {
+        Ok(matches) => matches,
+        Err(e) => return Err(misplaced_number(&command, &args, &e).unwrap_or_else(|| refusal(e))),
+    };
     let (path, leaf) = leaf(&matches);
     let globals = global_ids();
     let stray =
@@ -339,6 +342,43 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
         return Err(refusal(e));
     }
     Cli::from_arg_matches(&matches).map_err(refusal)
+}
+
+/// `tallyho --pdn 3 history`: clap takes the 3 for a command. The number
+/// belongs to `history`, after it; say so instead of "unrecognized
+/// subcommand '3'".
+fn misplaced_number(
+    command: &clap::Command,
+    args: &[OsString],
+    e: &clap::Error,
+) -> Option<Refusal> {
+    if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(clap::error::ContextValue::String(word)) =
+        e.get(clap::error::ContextKind::InvalidSubcommand)
+    else {
+        return None;
+    };
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let at = args.iter().position(|a| a.to_str() == Some(word))?;
+    let named = args[at + 1..]
+        .iter()
+        .find_map(|a| a.to_str().filter(|a| command.find_subcommand(a).is_some()))?;
+    let before: Vec<&str> = args[1..at].iter().filter_map(|a| a.to_str()).collect();
+    let put = [named]
+        .into_iter()
+        .chain(before)
+        .chain([word.as_str()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let e = command.clone().error(
+        clap::error::ErrorKind::InvalidSubcommand,
+        format!("a number goes after its command: `tallyho {put}`"),
+    );
+    Some(refusal(e))
 }
 
 /// The command clap parses with: every subcommand's help shows only the
@@ -594,6 +634,11 @@ mod tests {
             Err(r) => r.message,
         };
         assert!(refused(&["tallyho", "--players", "2", "history"]).contains("--players"));
+        assert!(
+            refused(&["tallyho", "--pdn", "1", "history"])
+                .contains("a number goes after its command: `tallyho history --pdn 1`")
+        );
+        assert!(refused(&["tallyho", "--pdn", "1"]).contains("unrecognized subcommand '1'"));
         assert!(refused(&["tallyho", "analyse", "--history", "x"]).contains("--history"));
         assert!(refused(&["tallyho", "fish", "--rules", "capture"]).contains("--rules"));
         assert!(parse(["tallyho", "--board", "6x6", "analyse"].map(OsString::from)).is_ok());
