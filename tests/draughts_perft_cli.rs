@@ -22,6 +22,17 @@ fn a_long_perft_says_so_and_ctrl_c_stops_it() {
             .expect("started"),
     );
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    // Standard error is read on a thread, so the warning can be awaited
+    // with a bound and never races the Ctrl-C.
+    let (said, heard) = std::sync::mpsc::channel();
+    let err = BufReader::new(child.stderr.take().expect("stderr"));
+    let reader = std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            if said.send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut lines = Vec::new();
     let started = Instant::now();
     // Depth 13 takes about a second; 20 would take days.
@@ -37,28 +48,14 @@ fn a_long_perft_says_so_and_ctrl_c_stops_it() {
         lines.last().map(String::as_str),
         Some("perft(12) = 388623673")
     );
-    let pid = i32::try_from(child.id()).expect("a pid");
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let status = child.wait().expect("ended");
-    let mut rest = String::new();
-    out.read_to_string(&mut rest).expect("read");
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut err)
-        .expect("read");
-    assert_eq!(status.code(), Some(130), "{err}");
-    // Every line printed is a whole count.
-    for line in rest.lines() {
-        assert!(line.starts_with("perft(1"), "{line}");
-    }
-    let mut said = err.lines();
-    let warning = said.next().unwrap_or_default();
+    // The warning comes once a depth has been timed growing fast: after
+    // depth 11 or 12, before the long ones.
+    let warning = heard
+        .recv_timeout(Duration::from_secs(120))
+        .expect("a warning before the long depths");
     assert!(
         warning.starts_with("perft: depths ") && warning.contains("-20 would take about "),
-        "{err}"
+        "{warning}"
     );
     assert!(
         ["hours", "days", "years"]
@@ -67,11 +64,24 @@ fn a_long_perft_says_so_and_ctrl_c_stops_it() {
         "{warning}"
     );
     assert!(warning.ends_with("Ctrl-C stops it."), "{warning}");
+    let pid = i32::try_from(child.id()).expect("a pid");
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = child.wait().expect("ended");
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).expect("read");
+    reader.join().expect("stderr read");
+    let err: Vec<String> = heard.try_iter().collect();
+    assert_eq!(status.code(), Some(130), "{err:?}");
+    // Every line printed is a whole count.
+    for line in rest.lines() {
+        assert!(line.starts_with("perft(1"), "{line}");
+    }
+    let mut said = err.iter().map(String::as_str);
     let stopped = said.next().unwrap_or_default();
     assert!(
         stopped.starts_with("perft: stopped by Ctrl-C while counting depth 1")
             && stopped.ends_with("; the counts above are whole."),
-        "{err}"
+        "{err:?}"
     );
 }
 
