@@ -16,14 +16,16 @@
 //! Each engine is its own process, started once per worker and told
 //! `newgame` before each game; give each `--threads 1` so both think on one
 //! core. `--jobs N` plays N games at once (each with its own pair of engines).
-//! The score is A's: a win 1, a draw 1/2.
+//! The score is A's: a win 1, a draw 1/2. Where an engine says `info depth
+//! D nodes N` before its move, the last line gives its mean depth and nodes
+//! a move over the moves it searched.
 
 #[path = "common/args.rs"]
 mod args;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -76,6 +78,30 @@ fn options() -> Result<Options, String> {
         timeout: Duration::from_millis(num("--timeout", movetime * 10 + 5000)?),
         log: get("--log"),
     })
+}
+
+/// For engines A and B: the moves they searched and said `info` for, and
+/// the sums of the depths and the nodes they said.
+static SEARCHED: [[AtomicU64; 3]; 2] = [
+    [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
+    [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
+];
+
+/// Adds an `info depth D nodes N …` line of engine `name` to [`SEARCHED`].
+fn note_info(name: &str, line: &str) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1)?.parse::<u64>().ok())
+    };
+    if let (Some(depth), Some(nodes)) = (field("depth"), field("nodes")) {
+        let sums = &SEARCHED[usize::from(name == "B")];
+        sums[0].fetch_add(1, Ordering::Relaxed);
+        sums[1].fetch_add(depth, Ordering::Relaxed);
+        sums[2].fetch_add(nodes, Ordering::Relaxed);
+    }
 }
 
 /// An engine process: its input, and its output lines arriving on a channel.
@@ -133,6 +159,7 @@ impl Engine {
             let left = end.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.starts_with(word) => return Ok(line),
+                Ok(line) if line.starts_with("info ") => note_info(self.name, &line),
                 Ok(line) if line.starts_with("error") => {
                     return Err(format!("engine {} said: {line}", self.name));
                 }
@@ -326,6 +353,16 @@ fn main() {
         all.len(),
         percent(w, d, l)
     );
+    for (name, sums) in ["A", "B"].iter().zip(&SEARCHED) {
+        let [moves, depth, nodes] = [0, 1, 2].map(|i| sums[i].load(Ordering::Relaxed));
+        if moves > 0 {
+            println!(
+                "{name} searched {moves} moves: mean depth {:.1}, {:.0} nodes a move",
+                depth as f64 / moves as f64,
+                nodes as f64 / moves as f64
+            );
+        }
+    }
 }
 
 fn tally(games: &[Game]) -> (usize, usize, usize) {

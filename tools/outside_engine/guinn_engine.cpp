@@ -3,10 +3,11 @@
 // protocol (README, "Engine mode"), so that examples/draughts_match.rs can
 // play it. It is built with GuiNN's own source by tools/outside_engine/build.sh
 // and calls only GuiNN's engine functions: Engine::Init, the 4-piece
-// database loader, MoveList and ComputerMove.
+// database loader, MoveList and ComputerMove (and reads its search counts).
 //
 //   position startpos|fen FEN [moves M1 M2 ...]   sets the game and its past
-//   go movetime MS | go depth N                    answers bestmove M
+//   go movetime MS | go depth N                    answers info depth D nodes N,
+//                                                  then bestmove M
 //   newgame, isready, quit
 //
 // It runs on one thread (GuiNN's search has no other) and reads its net
@@ -178,7 +179,11 @@ std::string go(std::istringstream& words) {
     Board board = engine.board;
     BestMoveInfo best = ComputerMove(board, engine.searchThreadData);
     if (best.move == NO_MOVE) return "bestmove none";
-    return "bestmove " + text_of(best.move);
+    // The depth GuiNN was searching when it stopped (it deepens two plies at
+    // a time), and the positions it visited; its score is in its own units.
+    const SearchInfo& info = engine.searchThreadData.displayInfo;
+    return "info depth " + std::to_string(info.depth) + " nodes " +
+           std::to_string(info.nodes) + "\nbestmove " + text_of(best.move);
 }
 
 // The directory this program lives in, where the build left the net and the

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
-//! go movetime MS | go depth N                 answered `bestmove M` (`bestmove none` when lost)
+//! go movetime MS | go depth N                 answered `bestmove M` (`bestmove none` when lost),
+//!                                             after `info depth D nodes N score cp V pv M…` when it searched
 //! perft N                                     answered `perft N COUNT`
 //! newgame                                     forget what the last game taught the table
 //! isready                                     answered `readyok` once the database is in
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 use crate::engines::draughts::store::EndgameStore;
 use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
+use crate::games::draughts::search::{Report, Score};
 use crate::games::draughts::{Level, Perft, Player, Position, Setup, fen, notation};
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
@@ -336,10 +338,34 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
     let best = state
         .player
         .best_move(&rules, &state.history, &deadline, depth);
-    Reply::Lines(vec![match best {
+    let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
+    lines.push(match best {
         Some(m) => format!("bestmove {m}"),
         None => "bestmove none".into(),
-    }])
+    });
+    Reply::Lines(lines)
+}
+
+/// The search's line before `bestmove`: the last depth it finished, the
+/// positions it visited, its score for the side to move (`cp` hundredths
+/// of a man, or `win`/`loss` in so many plies) and the line it expects.
+fn info(report: &Report) -> String {
+    let score = match report.score {
+        Score::Points(v) => format!("cp {v}"),
+        Score::Win(plies) => format!("win {plies}"),
+        Score::Loss(plies) => format!("loss {plies}"),
+    };
+    let mut line = format!(
+        "info depth {} nodes {} score {score}",
+        report.depth, report.nodes
+    );
+    if !report.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &report.pv {
+            line.push_str(&format!(" {m}"));
+        }
+    }
+    line
 }
 
 #[cfg(test)]
@@ -369,6 +395,31 @@ mod tests {
         assert_eq!(lines[1], "perft 2 49");
         assert!(lines[2].starts_with("bestmove "), "{out}");
         assert_eq!(lines.len(), 3, "nothing after quit: {out}");
+    }
+
+    #[test]
+    fn a_search_says_its_depth_nodes_score_and_line_before_its_move() {
+        // Out of the book, with a choice of moves: the search's line first.
+        let out = talk("position fen W:W21,22,23,24,25:B5,9,10,11,12\ngo depth 6\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        let words: Vec<&str> = lines[0].split(' ').collect();
+        assert_eq!(words[..3], ["info", "depth", "6"], "{out}");
+        assert_eq!(words[3], "nodes", "{out}");
+        assert!(words[4].parse::<u64>().is_ok_and(|n| n > 100), "{out}");
+        assert_eq!(words[5], "score", "{out}");
+        assert!(["cp", "win", "loss"].contains(&words[6]), "{out}");
+        assert!(words[7].parse::<i32>().is_ok(), "{out}");
+        assert_eq!(words[8], "pv", "{out}");
+        assert!(words.len() > 9, "{out}");
+        // The move played is the line's first.
+        assert_eq!(lines[1], format!("bestmove {}", words[9]), "{out}");
+        // A book move or the only move is played without a search.
+        let book = talk("position startpos\ngo movetime 10\n");
+        assert!(
+            book.starts_with("bestmove ") && book.lines().count() == 1,
+            "{book}"
+        );
     }
 
     #[test]

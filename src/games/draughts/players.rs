@@ -15,7 +15,7 @@ use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
 use super::rules::Setup;
-use super::search::{Engine, Limits, Score};
+use super::search::{Engine, Limits, Report, Score};
 use crate::games::{self, Advice, Deadline, Verdict};
 
 levels! {
@@ -53,6 +53,8 @@ pub struct Player {
     threads: usize,
     /// Whether Overpowered plays from the opening book.
     use_book: bool,
+    /// What the last search of [`Player::best_move`] found, if it searched.
+    last: Option<Report>,
 }
 
 impl Player {
@@ -70,6 +72,7 @@ impl Player {
             build_endgame: level == Level::Overpowered,
             threads: 1,
             use_book: true,
+            last: None,
         }
     }
 
@@ -182,6 +185,7 @@ impl Player {
         deadline: &dyn Deadline,
         max_depth: u32,
     ) -> Option<Move> {
+        self.last = None;
         let pos = history.last()?;
         let moves = rules.moves(pos);
         if moves.len() <= 1 || self.level != Level::Overpowered {
@@ -200,17 +204,27 @@ impl Player {
         };
         let report = engine.search(history, limits, deadline);
         // Where the database knows the value, any move that keeps it will do.
-        if report
+        let chosen = if report
             .exact
             .is_some_and(|e| e != super::endgame::Exact::Draw)
         {
-            return report
+            report
                 .exact_moves
                 .choose(&mut self.rng)
                 .copied()
-                .or(report.best);
-        }
-        report.best
+                .or(report.best)
+        } else {
+            report.best
+        };
+        self.last = Some(report);
+        chosen
+    }
+
+    /// What the last [`Player::best_move`] searched: its depth, nodes,
+    /// score and line. `None` when it took a book move, had one move or
+    /// none, or plays at a level below Overpowered.
+    pub fn last_search(&self) -> Option<&Report> {
+        self.last.as_ref()
     }
 
     /// The best moves and the verdict on them, for a hint or a draw offer:
