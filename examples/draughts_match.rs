@@ -17,15 +17,15 @@
 //! `newgame` before each game; give each `--threads 1` so both think on one
 //! core. `--jobs N` plays N games at once (each with its own pair of engines).
 //! The score is A's: a win 1, a draw 1/2. Where an engine says `info depth
-//! D nodes N` before its move, the last line gives its mean depth and nodes
-//! a move over the moves it searched.
+//! D nodes N` before its move, the last lines give its median depth and
+//! mean nodes a move, on boards of more than twelve pieces.
 
 #[path = "common/args.rs"]
 mod args;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -80,14 +80,18 @@ fn options() -> Result<Options, String> {
     })
 }
 
-/// For engines A and B: the moves they searched and said `info` for, and
-/// the sums of the depths and the nodes they said.
-static SEARCHED: [[AtomicU64; 3]; 2] = [
-    [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
-    [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
-];
+/// For engines A and B: the depth each searched move reached, and the sum
+/// of their nodes, as their `info` lines said, on boards with more than
+/// [`BUSY`] pieces.
+static SEARCHED: [Mutex<(Vec<u32>, u64)>; 2] =
+    [Mutex::new((Vec::new(), 0)), Mutex::new((Vec::new(), 0))];
 
-/// Adds an `info depth D nodes N …` line of engine `name` to [`SEARCHED`].
+/// The pieces on a board past which its searches are counted: in endings
+/// the database and the few moves make searches deep, and would say
+/// nothing of the middle game.
+const BUSY: u32 = 12;
+
+/// Adds engine `name`'s `info depth D nodes N …` line to [`SEARCHED`].
 fn note_info(name: &str, line: &str) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let field = |key: &str| {
@@ -97,10 +101,11 @@ fn note_info(name: &str, line: &str) {
             .and_then(|i| words.get(i + 1)?.parse::<u64>().ok())
     };
     if let (Some(depth), Some(nodes)) = (field("depth"), field("nodes")) {
-        let sums = &SEARCHED[usize::from(name == "B")];
-        sums[0].fetch_add(1, Ordering::Relaxed);
-        sums[1].fetch_add(depth, Ordering::Relaxed);
-        sums[2].fetch_add(nodes, Ordering::Relaxed);
+        let mut sums = SEARCHED[usize::from(name == "B")]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        sums.0.push(u32::try_from(depth).unwrap_or(u32::MAX));
+        sums.1 = sums.1.saturating_add(nodes);
     }
 }
 
@@ -110,6 +115,8 @@ struct Engine {
     child: Child,
     input: ChildStdin,
     lines: Receiver<String>,
+    /// The `info` line said before the last answer, if any.
+    info: Option<String>,
 }
 
 impl Engine {
@@ -139,6 +146,7 @@ impl Engine {
             child,
             input,
             lines: rx,
+            info: None,
         };
         e.send("isready")?;
         // The first `isready` waits for the engine's database.
@@ -159,7 +167,7 @@ impl Engine {
             let left = end.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.starts_with(word) => return Ok(line),
-                Ok(line) if line.starts_with("info ") => note_info(self.name, &line),
+                Ok(line) if line.starts_with("info ") => self.info = Some(line),
                 Ok(line) if line.starts_with("error") => {
                     return Err(format!("engine {} said: {line}", self.name));
                 }
@@ -238,6 +246,7 @@ fn play(
         let side = pos.to_move();
         let engine: &mut Engine = if side == a_side { &mut *a } else { &mut *b };
         let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        engine.info = None;
         let asked = engine
             .send(&format!("position startpos moves {}", list.join(" ")))
             .and_then(|_| engine.send(&format!("go movetime {}", opts.movetime)))
@@ -246,6 +255,11 @@ fn play(
             Ok(r) => r,
             Err(e) => return (lose(side), e, moves),
         };
+        if let Some(info) = engine.info.take()
+            && pos.occupied().count_ones() > BUSY
+        {
+            note_info(engine.name, &info);
+        }
         let text = reply.trim_start_matches("bestmove").trim();
         let m = match notation::parse_move(&rules, &pos, text) {
             Ok(m) => m,
@@ -354,14 +368,17 @@ fn main() {
         percent(w, d, l)
     );
     for (name, sums) in ["A", "B"].iter().zip(&SEARCHED) {
-        let [moves, depth, nodes] = [0, 1, 2].map(|i| sums[i].load(Ordering::Relaxed));
-        if moves > 0 {
-            println!(
-                "{name} searched {moves} moves: mean depth {:.1}, {:.0} nodes a move",
-                depth as f64 / moves as f64,
-                nodes as f64 / moves as f64
-            );
+        let (depths, nodes) = &mut *sums.lock().unwrap_or_else(|p| p.into_inner());
+        if depths.is_empty() {
+            continue;
         }
+        depths.sort_unstable();
+        println!(
+            "{name}, on boards of more than {BUSY} pieces: {} moves searched, median depth {}, {:.0} nodes a move",
+            depths.len(),
+            depths[depths.len() / 2],
+            *nodes as f64 / depths.len() as f64
+        );
     }
 }
 
