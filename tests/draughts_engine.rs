@@ -55,11 +55,13 @@ fn searches_find_the_quickest_wins_the_database_knows() {
                 if d > 7 {
                     continue;
                 }
+                // Two plies past the win, and two more for the late-move
+                // reductions, which take them off the moves searched late.
                 let mut e = Engine::new(rules, 14);
                 let r = e.search(
                     &[pos],
                     Limits {
-                        max_depth: d + 2,
+                        max_depth: d + 4,
                         use_endgame: false,
                     },
                     &Never,

@@ -1,12 +1,12 @@
 //! The engine: iterative deepening over a negamax alpha-beta search with
 //! principal-variation windows, a transposition table, killer and history
-//! move ordering, late-move reductions, a quiescence search that plays out
-//! captures, repetition and forty-move awareness, and exact values from the
-//! endgame database. Time comes only from the `Deadline` the caller passes.
+//! move ordering, late-move reductions that grow with depth and move number,
+//! ProbCut, a quiescence search that plays out captures, repetition and
+//! forty-move awareness, and exact values from the endgame database. Time comes only from the `Deadline` the caller passes.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use super::endgame::{Endgame, Exact};
 use super::eval::{self, MAN};
@@ -30,6 +30,33 @@ const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
 const CONTEMPT: i32 = 20;
 /// How many nodes between looks at the deadline.
 const CHECK_EVERY: u64 = 2048;
+/// ProbCut: a node whose search [`PROBCUT_REDUCTION`] plies shallower
+/// clears beta by this much (six tenths of a man) is taken to clear it.
+const PROBCUT_MARGIN: i32 = MAN * 3 / 5;
+/// How much shallower ProbCut's search is.
+const PROBCUT_REDUCTION: i32 = 4;
+/// ProbCut only where beta is within twenty men of level, far from the
+/// scores of won and lost endings.
+const PROBCUT_WITHIN: i32 = 20 * MAN;
+
+/// Late-move reductions, in plies, by remaining depth and move number:
+/// `ln(depth) * ln(n + 1) / 1.3`, at least one and leaving at least a
+/// ply and a half of search (clamped where used).
+fn reduction(depth: i32, n: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate() {
+                let plies = (d as f64).ln() * ((n + 1) as f64).ln() / 1.3;
+                *r = plies.clamp(1.0, 63.0) as u8;
+            }
+        }
+        t
+    });
+    let d = depth.clamp(1, 63) as usize;
+    i32::from(table[d][n.min(63)])
+}
 
 /// The positions of the search's line from the root, and the net's hidden
 /// sums for each from each side's view, worked out when a leaf first needs
@@ -630,7 +657,11 @@ impl Engine {
             let killers = self.killers[ply];
             let capturing = self.lists[ply].first().is_some_and(Move::is_capture);
             let quiet_move = !m.is_capture() && killers[0] != Some(m) && killers[1] != Some(m);
-            let r = i32::from(depth >= 3 && n >= 3 && quiet_move && !capturing);
+            let r = if depth >= 3 && n >= 3 && quiet_move && !capturing {
+                reduction(depth, n).clamp(1, (depth - 2).max(1))
+            } else {
+                0
+            };
             let mut s = -self.negamax(
                 &child,
                 d - r,
@@ -676,6 +707,31 @@ impl Engine {
         }
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
+        }
+        // ProbCut: off the principal line, in a quiet position, a shallower
+        // search that clears beta by a margin stands for the full one.
+        if ply > 0
+            && depth >= 5
+            && beta - alpha == 1
+            && beta.abs() < PROBCUT_WITHIN
+            && !movegen::has_capture(pos)
+        {
+            let bar = beta + PROBCUT_MARGIN;
+            let s = self.negamax(
+                pos,
+                depth - PROBCUT_REDUCTION,
+                bar - 1,
+                bar,
+                ply,
+                quiet,
+                deadline,
+            );
+            if self.stopped {
+                return 0;
+            }
+            if s >= bar {
+                return beta;
+            }
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();

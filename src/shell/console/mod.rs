@@ -574,11 +574,11 @@ impl Console {
                     self.out.write_all(self.screen.as_bytes())?;
                     self.out.flush()?;
                 }
-                // Ctrl-C just before the editor took the terminal (or a
-                // SIGINT sent while it read) reached the signal thread, not
-                // the editor: it was pressed at this question, so it leaves
-                // as Ctrl-C at a prompt does, instead of stopping the next
-                // move once this line is played.
+                // A Ctrl-C in the instant before the editor took the
+                // terminal (and put in its own SIGINT handler) reached the
+                // signal thread, not the editor. It was pressed at this
+                // question, so it leaves as Ctrl-C at a prompt does, instead
+                // of stopping the next move once this line is played.
                 (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Reply::End),
                 (Ok(line), _) => return Ok(check(line.into_bytes(), MAX_LINE)),
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
