@@ -2,7 +2,8 @@
 //! principal-variation windows, a transposition table, killer and history
 //! move ordering, late-move reductions that grow with depth and move number,
 //! ProbCut, a quiescence search that plays out captures, repetition and
-//! forty-move awareness, and exact values from the endgame database. Time comes only from the `Deadline` the caller passes.
+//! forty-move awareness, and exact values from the endgame database. Time
+//! comes only from the `Deadline` the caller passes.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,8 +41,8 @@ const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_WITHIN: i32 = 20 * MAN;
 
 /// Late-move reductions, in plies, by remaining depth and move number:
-/// `ln(depth) * ln(n + 1) / 1.3`, at least one and leaving at least a
-/// ply and a half of search (clamped where used).
+/// `ln(depth) * ln(n + 1) / 1.3`, at least one. Where it is used it is
+/// also held to `depth - 2`, so the reduced move keeps a ply of search.
 fn reduction(depth: i32, n: usize) -> i32 {
     static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
