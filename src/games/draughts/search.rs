@@ -1,9 +1,9 @@
 //! The engine: iterative deepening over a negamax alpha-beta search with
 //! principal-variation windows, a transposition table, killer and history
 //! move ordering, late-move reductions that grow with depth and move number,
-//! ProbCut, a quiescence search that plays out captures, repetition and
-//! forty-move awareness, and exact values from the endgame database. Time
-//! comes only from the `Deadline` the caller passes.
+//! reverse futility and ProbCut, a quiescence search that plays out captures,
+//! repetition and forty-move awareness, and exact values from the endgame
+//! database. Time comes only from the `Deadline` the caller passes.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,14 +31,21 @@ const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
 const CONTEMPT: i32 = 20;
 /// How many nodes between looks at the deadline.
 const CHECK_EVERY: u64 = 2048;
-/// ProbCut: a node whose search [`PROBCUT_REDUCTION`] plies shallower
-/// clears beta by this much (six tenths of a man) is taken to clear it.
+/// Reverse futility: at most this many plies from the horizon, a node
+/// whose evaluation clears beta by [`FUTILITY_MARGIN`] a ply is cut.
+const FUTILITY_DEPTH: i32 = 3;
+/// Six tenths of a man a ply of depth left.
+const FUTILITY_MARGIN: i32 = MAN * 3 / 5;
+/// ProbCut: a node at least this deep whose search [`PROBCUT_REDUCTION`]
+/// plies shallower clears beta by [`PROBCUT_MARGIN`] (six tenths of a man)
+/// is taken to clear it.
+const PROBCUT_DEPTH: i32 = 5;
 const PROBCUT_MARGIN: i32 = MAN * 3 / 5;
 /// How much shallower ProbCut's search is.
 const PROBCUT_REDUCTION: i32 = 4;
-/// ProbCut only where beta is within twenty men of level, far from the
-/// scores of won and lost endings.
-const PROBCUT_WITHIN: i32 = 20 * MAN;
+/// Neither cut is tried where beta is twenty men or more from level: near
+/// the scores of won and lost endings.
+const PRUNE_WITHIN: i32 = 20 * MAN;
 
 /// Late-move reductions, in plies, by remaining depth and move number:
 /// `ln(depth) * ln(n + 1) / 1.3`, at least one. Where it is used it is
@@ -709,31 +716,6 @@ impl Engine {
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
         }
-        // ProbCut: off the principal line, in a quiet position, a shallower
-        // search that clears beta by a margin stands for the full one.
-        if ply > 0
-            && depth >= 5
-            && beta - alpha == 1
-            && beta.abs() < PROBCUT_WITHIN
-            && !movegen::has_capture(pos)
-        {
-            let bar = beta + PROBCUT_MARGIN;
-            let s = self.negamax(
-                pos,
-                depth - PROBCUT_REDUCTION,
-                bar - 1,
-                bar,
-                ply,
-                quiet,
-                deadline,
-            );
-            if self.stopped {
-                return 0;
-            }
-            if s >= bar {
-                return beta;
-            }
-        }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         if ply == 0 {
@@ -756,13 +738,11 @@ impl Engine {
             None if use_table => self.table_probe(key, depth, ply, alpha, beta),
             None => (NO_MOVE, None),
         };
+        let quiet_node = depth > 0 && list.first().is_some_and(|m| !m.is_capture());
+        self.lists[ply] = list;
         if let Some(score) = cut {
-            self.lists[ply] = list;
             return score;
         }
-        let mut order = std::mem::take(&mut self.orders[ply]);
-        self.order(&list, ply, tt_move, &mut order);
-        self.lists[ply] = list;
         let node = Node {
             depth,
             alpha,
@@ -770,6 +750,15 @@ impl Engine {
             ply,
             quiet,
         };
+        if quiet_node
+            && ply > 0
+            && beta - alpha == 1
+            && let Some(score) = self.pruned(pos, node, deadline)
+        {
+            return score;
+        }
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.order(&self.lists[ply], ply, tt_move, &mut order);
         let mut best = -WIN - 1;
         let mut best_index = NO_MOVE;
         for (n, &(_, i)) in order.iter().enumerate() {
@@ -797,6 +786,49 @@ impl Engine {
             self.remember(key, node, best, best_index);
         }
         best
+    }
+
+    /// A quiet node off the principal line (a null window) that the table
+    /// did not settle, cut without searching its moves in full:
+    /// - near the horizon, where the evaluation clears beta by
+    ///   [`FUTILITY_MARGIN`] a ply of depth left (reverse futility);
+    /// - deeper, where a search [`PROBCUT_REDUCTION`] plies shallower
+    ///   clears beta by [`PROBCUT_MARGIN`] (ProbCut).
+    ///
+    /// Neither is tried near the scores of won and lost endings.
+    fn pruned(&mut self, pos: &Position, node: Node, deadline: &dyn Deadline) -> Option<i32> {
+        let Node {
+            depth,
+            beta,
+            ply,
+            quiet,
+            ..
+        } = node;
+        if beta.abs() >= PRUNE_WITHIN {
+            return None;
+        }
+        if depth <= FUTILITY_DEPTH {
+            let value = self.evaluate(pos, ply);
+            return (value - FUTILITY_MARGIN * depth >= beta).then_some(value);
+        }
+        if depth < PROBCUT_DEPTH {
+            return None;
+        }
+        let bar = beta + PROBCUT_MARGIN;
+        let s = self.negamax(
+            pos,
+            depth - PROBCUT_REDUCTION,
+            bar - 1,
+            bar,
+            ply,
+            quiet,
+            deadline,
+        );
+        if self.stopped {
+            Some(0)
+        } else {
+            (s >= bar).then_some(beta)
+        }
     }
 
     /// Stores a node's result in the table: `best` scored against the
