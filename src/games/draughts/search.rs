@@ -46,6 +46,10 @@ const PROBCUT_REDUCTION: i32 = 4;
 /// Neither cut is tried where beta is twenty men or more from level: near
 /// the scores of won and lost endings.
 const PRUNE_WITHIN: i32 = 20 * MAN;
+/// Nor with this many pieces or fewer: the five-piece database's endings,
+/// where, searched without it, the evaluation cannot tell a won king ending
+/// that makes progress from one that does not, and a cut would hide the win.
+const PRUNE_PIECES: u32 = 5;
 
 /// Late-move reductions, in plies, by remaining depth and move number:
 /// `ln(depth) * ln(n + 1) / 1.3`, at least one. Where it is used it is
@@ -795,7 +799,8 @@ impl Engine {
     /// - deeper, where a search [`PROBCUT_REDUCTION`] plies shallower
     ///   clears beta by [`PROBCUT_MARGIN`] (ProbCut).
     ///
-    /// Neither is tried near the scores of won and lost endings.
+    /// Neither is tried near the scores of won and lost endings, nor in the
+    /// endings of the five-piece database.
     fn pruned(&mut self, pos: &Position, node: Node, deadline: &dyn Deadline) -> Option<i32> {
         let Node {
             depth,
@@ -804,7 +809,7 @@ impl Engine {
             quiet,
             ..
         } = node;
-        if beta.abs() >= PRUNE_WITHIN {
+        if beta.abs() >= PRUNE_WITHIN || pos.piece_count() <= PRUNE_PIECES {
             return None;
         }
         if depth <= FUTILITY_DEPTH {
