@@ -40,6 +40,7 @@ const FUTILITY_MARGIN: i32 = MAN * 3 / 5;
 /// plies shallower clears beta by [`PROBCUT_MARGIN`] (six tenths of a man)
 /// is taken to clear it.
 const PROBCUT_DEPTH: i32 = 5;
+/// Six tenths of a man above beta.
 const PROBCUT_MARGIN: i32 = MAN * 3 / 5;
 /// How much shallower ProbCut's search is.
 const PROBCUT_REDUCTION: i32 = 4;
