@@ -821,6 +821,9 @@ impl Engine {
             return None;
         }
         let bar = beta + PROBCUT_MARGIN;
+        // The shallower search is of this same position at this same ply,
+        // so it leaves `self.lists[ply]` holding the same moves in the same
+        // order: the caller's table move still indexes them.
         let s = self.negamax(
             pos,
             depth - PROBCUT_REDUCTION,
