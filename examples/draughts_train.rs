@@ -44,7 +44,11 @@
 //!   fit and keeps the epoch that predicts them best;
 //! - `--net` fits the net (`net.rs`) on top of the linear weights instead,
 //!   and writes `data/draughts_net.txt` (15 epochs unless `--epochs` says;
-//!   `common/net_fit.rs` says how).
+//!   `common/net_fit.rs` says how);
+//! - `--refine` starts the net's fit from the net compiled in instead of
+//!   seeded random weights, at a smaller first step (`--rate R`, 1e-4; 1e-3
+//!   without `--refine`), and `--k K` keeps the scale that net was fitted at
+//!   (its file's header gives K) instead of fitting it to the new positions.
 //!
 //! Single-threaded; run it under `nice`.
 
@@ -144,8 +148,26 @@ fn main() {
             Some(path) => format!("--positions {path}"),
             None => format!("--games {games} --depth {depth}"),
         };
-        let made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
-        train_net(&samples, lambda, hold_out, epochs, seed, &made, &out);
+        let mut made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
+        let refine = args.iter().any(|a| a == "--refine");
+        let rate: f32 = get("--rate")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(if refine { 1e-4 } else { 1e-3 });
+        if refine {
+            made.push_str(&format!(" --refine --rate {rate:e}"));
+        }
+        let k: f64 = get("--k").and_then(|t| t.parse().ok()).unwrap_or(0.0);
+        if k > 0.0 {
+            made.push_str(&format!(" --k {k}"));
+        }
+        let opts = net_fit::NetFit {
+            k,
+            epochs,
+            rate,
+            seed,
+            start: refine.then(|| tallyho::games::draughts::net::learnt().clone()),
+        };
+        train_net(&samples, lambda, hold_out, opts, &made, &out);
         return;
     }
     let mut all: Vec<Sample> = samples
@@ -209,22 +231,22 @@ fn train_net(
     labelled: &[Labelled],
     lambda: f64,
     hold_out: bool,
-    epochs: usize,
-    seed: u64,
+    mut opts: net_fit::NetFit,
     made: &str,
     out: &str,
 ) {
     let mut samples = net_fit::Samples::new(labelled.iter().map(|l| (&l.pos, l.y, l.score)));
-    let k = samples.fit_k();
+    // A net refined keeps the scale it was fitted at (`--k`, the committed
+    // net's header gives it).
+    let k = if opts.k > 0.0 {
+        opts.k
+    } else {
+        samples.fit_k()
+    };
     samples.blend(k, lambda);
     let (held, fitted): (Vec<usize>, Vec<usize>) =
         (0..samples.len()).partition(|i| hold_out && (i / 100) % 10 == 9);
-    let opts = net_fit::NetFit {
-        k,
-        epochs,
-        rate: 1e-3,
-        seed,
-    };
+    opts.k = k;
     let f = net_fit::fit(&samples, fitted, &held, &opts);
     eprintln!(
         "K = {k:.0}; loss without the net {:.5} (held out {:.5}), with it {:.5} ({:.5}), epoch {}",

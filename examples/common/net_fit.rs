@@ -27,6 +27,9 @@ pub struct NetFit {
     pub rate: f32,
     /// Seeds the starting weights and the order of the positions.
     pub seed: u64,
+    /// Start from this net (the one compiled in, to refine it) instead of
+    /// seeded random weights.
+    pub start: Option<Net>,
 }
 
 /// The positions, as the fit reads them.
@@ -218,14 +221,27 @@ pub struct Fitted {
 pub fn fit(s: &Samples, mut fitted: Vec<usize>, held: &[usize], opts: &NetFit) -> Fitted {
     let k = opts.k as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-    let mut p = Params(vec![0.0; COUNT]);
-    for w in &mut p.0[..BIAS] {
-        *w = (rng.random::<f32>() - 0.5) * 0.2;
-    }
-    for j in 0..HIDDEN {
-        p.0[BIAS + j] = 0.1;
-        p.0[OUTPUT + j] = (rng.random::<f32>() - 0.5) * 0.02;
-    }
+    let mut p = match &opts.start {
+        Some(net) => {
+            let p = Params::from_net(net);
+            eprintln!(
+                "from the net compiled in: held out {:.5}",
+                p.loss(s, held, k)
+            );
+            p
+        }
+        None => {
+            let mut p = Params(vec![0.0; COUNT]);
+            for w in &mut p.0[..BIAS] {
+                *w = (rng.random::<f32>() - 0.5) * 0.2;
+            }
+            for j in 0..HIDDEN {
+                p.0[BIAS + j] = 0.1;
+                p.0[OUTPUT + j] = (rng.random::<f32>() - 0.5) * 0.02;
+            }
+            p
+        }
+    };
     // The model without the net: every weight of the output zero.
     let without = Params({
         let mut z = p.0.clone();
