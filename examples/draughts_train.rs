@@ -156,10 +156,17 @@ fn main() {
         if refine {
             made.push_str(&format!(" --refine --rate {rate:e}"));
         }
-        let k: f64 = get("--k").and_then(|t| t.parse().ok()).unwrap_or(0.0);
-        if k > 0.0 {
-            made.push_str(&format!(" --k {k}"));
-        }
+        let mut fit = net_fit::Samples::new(samples.iter().map(|l| (&l.pos, l.y, l.score)));
+        // A net refined keeps the scale it was fitted at (`--k`; the
+        // committed net's header gives it).
+        let k = match get("--k").and_then(|t| t.parse::<f64>().ok()) {
+            Some(k) => {
+                made.push_str(&format!(" --k {k}"));
+                k
+            }
+            None => fit.fit_k(),
+        };
+        fit.blend(k, lambda);
         let opts = net_fit::NetFit {
             k,
             epochs,
@@ -167,7 +174,7 @@ fn main() {
             seed,
             start: refine.then(|| tallyho::games::draughts::net::learnt().clone()),
         };
-        train_net(&samples, lambda, hold_out, opts, &made, &out);
+        train_net(&fit, hold_out, &opts, &made, &out);
         return;
     }
     let mut all: Vec<Sample> = samples
@@ -228,26 +235,16 @@ fn main() {
 /// Fits the net on top of the evaluation and writes it to `out`; `made`
 /// is the command line's options, for the file's header.
 fn train_net(
-    labelled: &[Labelled],
-    lambda: f64,
+    samples: &net_fit::Samples,
     hold_out: bool,
-    mut opts: net_fit::NetFit,
+    opts: &net_fit::NetFit,
     made: &str,
     out: &str,
 ) {
-    let mut samples = net_fit::Samples::new(labelled.iter().map(|l| (&l.pos, l.y, l.score)));
-    // A net refined keeps the scale it was fitted at (`--k`, the committed
-    // net's header gives it).
-    let k = if opts.k > 0.0 {
-        opts.k
-    } else {
-        samples.fit_k()
-    };
-    samples.blend(k, lambda);
+    let k = opts.k;
     let (held, fitted): (Vec<usize>, Vec<usize>) =
         (0..samples.len()).partition(|i| hold_out && (i / 100) % 10 == 9);
-    opts.k = k;
-    let f = net_fit::fit(&samples, fitted, &held, &opts);
+    let f = net_fit::fit(samples, fitted, &held, opts);
     eprintln!(
         "K = {k:.0}; loss without the net {:.5} (held out {:.5}), with it {:.5} ({:.5}), epoch {}",
         f.before.0, f.before.1, f.after.0, f.after.1, f.epoch
