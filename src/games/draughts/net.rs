@@ -133,6 +133,45 @@ impl Net {
         }
     }
 
+    /// Writes into `into` the sums of `to` as `view` sees it, mended from
+    /// `sums`, those of `from`: as [`Net::update`], without first copying
+    /// the sums where a move only steps a piece (one row out, one in).
+    #[inline]
+    pub fn mend(
+        &self,
+        sums: &Hidden,
+        into: &mut Hidden,
+        view: Side,
+        from: &Position,
+        to: &Position,
+    ) {
+        let (before, after) = (planes(from, view), planes(to, view));
+        let (mut gone, mut came) = (None, None);
+        let mut rows = 0;
+        for kind in 0..4 {
+            each_input(view, kind, before[kind] & !after[kind], |i| {
+                gone = Some(i);
+                rows += 1;
+            });
+            each_input(view, kind, after[kind] & !before[kind], |i| {
+                came = Some(i);
+                rows += 1;
+            });
+        }
+        match (gone, came) {
+            (Some(g), Some(c)) if rows == 2 => {
+                let (out, inn) = (&self.input[g], &self.input[c]);
+                for (((d, s), o), n) in into.iter_mut().zip(sums).zip(out).zip(inn) {
+                    *d = s - o + n;
+                }
+            }
+            _ => {
+                *into = *sums;
+                self.update(into, view, from, to);
+            }
+        }
+    }
+
     #[inline]
     fn add(&self, hidden: &mut Hidden, input: usize) {
         for (h, w) in hidden.iter_mut().zip(&self.input[input]) {
@@ -338,7 +377,7 @@ mod tests {
     fn sums_mended_move_by_move_are_the_sums_made_anew() {
         // Whole games of moves picked at random with a fixed seed: steps,
         // captures of several pieces and crownings, each view mended along
-        // the game.
+        // the game in place (`update`) and into a second array (`mend`).
         use crate::games::draughts::movegen;
         use rand::rngs::ChaCha8Rng;
         use rand::{RngExt, SeedableRng};
@@ -361,8 +400,11 @@ mod tests {
                 crownings +=
                     usize::from(next.all_kings().count_ones() > pos.all_kings().count_ones());
                 for (sum, view) in sums.iter_mut().zip([Side::Black, Side::White]) {
+                    let mut mended = [0; HIDDEN];
+                    net.mend(sum, &mut mended, view, &pos, &next);
                     net.update(sum, view, &pos, &next);
                     assert_eq!(*sum, net.hidden(&next, view), "{m:?} from {pos:?}");
+                    assert_eq!(mended, *sum, "mended apart: {m:?} from {pos:?}");
                 }
                 pos = next;
                 assert_eq!(

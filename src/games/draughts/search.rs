@@ -113,8 +113,8 @@ impl Line {
         };
         for k in from + 1..=ply {
             let (above, here) = self.hidden.split_at_mut(k);
-            here[0][v] = above[k - 1][v];
-            net.update(
+            net.mend(
+                &above[k - 1][v],
                 &mut here[0][v],
                 view,
                 &self.positions[k - 1],
