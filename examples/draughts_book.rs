@@ -3,7 +3,7 @@
 //! the engine's move after a search to a fixed depth (with the 4-piece
 //! database, and without the book itself).
 //!
-//! `nice -n 19 cargo run --release --example draughts_book -- --depth 18 --out data/draughts_book.txt`
+//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --out data/draughts_book.txt`
 //!
 //! Single-threaded and depth-bound, so the same command gives the same book.
 
@@ -19,7 +19,7 @@ use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, fen};
 fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
-    let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(18);
+    let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(22);
     let out = get("--out").unwrap_or_else(|| "data/draughts_book.txt".into());
     let rules = Setup::STANDARD;
     // Every position up to two plies, then the ballot openings.
