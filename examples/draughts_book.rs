@@ -1,7 +1,8 @@
 //! Makes the opening book, `data/draughts_book.txt`: for the start, every
 //! position after one and two plies, and each of the 156 ballot openings,
-//! the engine's move after a search to a fixed depth (with the 4-piece
-//! database, and without the book itself).
+//! the engine's move after a search to a fixed depth (without the
+//! databases, and without the book itself). `--replies` adds every
+//! position after White's answer to a ballot opening.
 //!
 //! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --out data/draughts_book.txt`
 //!
@@ -32,6 +33,17 @@ fn main() {
         }
     }
     positions.extend(ballot::deck().map(|o| o.position()));
+    // With `--replies`, also every position after White's answer to a
+    // ballot opening: Black's first free move.
+    let replies = args.iter().any(|a| a == "--replies");
+    if replies {
+        for o in ballot::deck() {
+            let pos = o.position();
+            for m in rules.moves(&pos) {
+                positions.push(pos.play(&m));
+            }
+        }
+    }
     let mut book = BTreeMap::new();
     let started = Instant::now();
     let mut engine = Engine::new(rules, 22);
@@ -58,9 +70,10 @@ fn main() {
             );
         }
     }
+    let flag = if replies { " --replies" } else { "" };
     let mut text = format!(
         "# Draughts opening book: FEN MOVE, the engine's move at depth {depth}.\n\
-         # Made by: cargo run --release --example draughts_book -- --depth {depth}\n"
+         # Made by: cargo run --release --example draughts_book -- --depth {depth}{flag}\n"
     );
     for (f, m) in &book {
         text.push_str(&format!("{f} {m}\n"));
