@@ -32,18 +32,18 @@ fn main() {
             positions.push(one.play(&r));
         }
     }
-    positions.extend(ballot::deck().map(|o| o.position()));
     // With `--replies`, also every position after White's answer to a
     // ballot opening: Black's first free move.
     let replies = args.iter().any(|a| a == "--replies");
-    if replies {
-        for o in ballot::deck() {
-            let pos = o.position();
-            for m in rules.moves(&pos) {
-                positions.push(pos.play(&m));
-            }
+    let mut answers = Vec::new();
+    for o in ballot::deck() {
+        let pos = o.position();
+        positions.push(pos);
+        if replies {
+            answers.extend(rules.moves(&pos).iter().map(|m| pos.play(m)));
         }
     }
+    positions.extend(answers);
     let mut book = BTreeMap::new();
     let started = Instant::now();
     let mut engine = Engine::new(rules, 22);
