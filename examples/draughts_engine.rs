@@ -5,9 +5,10 @@
 //!
 //! Then type `position startpos moves 11-15`, `go movetime 1000`, `quit`.
 //! `--threads` defaults to every core; matches give each engine one. The
-//! endgame database of `--pieces` pieces is read from `--db-dir` (the
-//! user's data directory by default); when it is not there, the 4-piece one
-//! is built at once and the larger one built and saved in the background.
+//! endgame database of `--pieces` pieces, and no other, is read from
+//! `--db-dir` (the user's data directory by default); when it is not there,
+//! the 4-piece one is built at once and the larger one built and saved in
+//! the background.
 
 #[path = "common/args.rs"]
 mod args;
@@ -38,10 +39,12 @@ fn main() {
     let endgame = if args.iter().any(|a| a == "--no-db") {
         None
     } else if let (Some(dir), true) = (dir, pieces > MAX_PIECES) {
+        // Exactly the database named, so that a match says what it ran
+        // with; a larger one in the same directory is left alone.
         Some(EndgameSource::from_store(
             rules,
             EndgameStore::new(dir),
-            pieces,
+            pieces..=pieces,
         ))
     } else {
         Some(EndgameSource::build_in_background(

@@ -12,7 +12,7 @@ use tallyho::engines::draughts::session::Session;
 use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::faces::draughts::{DraughtsFace, wants_ascii};
 use tallyho::games::GameKind;
-use tallyho::games::draughts::endgame::{MAX_PIECES, STORED_PIECES};
+use tallyho::games::draughts::endgame::{LARGEST_PIECES, MAX_PIECES, STORED_PIECES};
 use tallyho::games::draughts::{Captures, Setup};
 use tallyho::shell::safe;
 
@@ -75,7 +75,7 @@ pub(super) fn store() -> Option<EndgameStore> {
 fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), AppError> {
     let rules = Setup::with_captures(captures);
     let endgame = Some(match store() {
-        Some(store) => EndgameSource::from_store(rules, store, STORED_PIECES),
+        Some(store) => EndgameSource::from_store(rules, store, STORED_PIECES..=LARGEST_PIECES),
         None => EndgameSource::build_in_background(rules, MAX_PIECES),
     });
     let config = EngineConfig {

@@ -17,6 +17,7 @@
 //! a line longer than [`MAX_LINE`] bytes is refused without being kept.
 
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -70,16 +71,22 @@ impl EndgameSource {
         EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
     }
 
-    /// The largest database of at least `pieces` pieces kept in `store`
-    /// (six pieces when one was built by hand), read on a thread of its
-    /// own; when there is none, the 4-piece one is built in memory
-    /// first (seconds), then the large one built and saved (minutes).
-    pub fn from_store(rules: Setup, store: EndgameStore, pieces: u32) -> EndgameSource {
+    /// The largest database kept in `store` with a number of pieces in
+    /// `pieces` (`5..=6`: six pieces when one was built by hand), read on a
+    /// thread of its own; when there is none, the 4-piece one is built in
+    /// memory first (seconds), then the smallest of `pieces` built and
+    /// saved (minutes).
+    pub fn from_store(
+        rules: Setup,
+        store: EndgameStore,
+        pieces: RangeInclusive<u32>,
+    ) -> EndgameSource {
         EndgameSource::from_thread(move |give| {
-            if let Some(db) = store.largest_from(pieces, rules) {
+            if let Some(db) = store.largest_in(pieces.clone(), rules) {
                 give(Arc::new(db));
                 return;
             }
+            let pieces = *pieces.start();
             give(Arc::new(Endgame::build(MAX_PIECES.min(pieces), rules)));
             if pieces > MAX_PIECES
                 && let Ok(db) = store.load_or_build(pieces, rules, &mut |_, _| true)

@@ -59,7 +59,7 @@ impl SharedEndgame {
             .spawn(move || {
                 let set = |db: Endgame| *lock(&building.db) = Some(Arc::new(db));
                 if let Some((store, big)) = &store
-                    && let Some(db) = store.largest_from(*big, rules)
+                    && let Some(db) = store.largest_in(*big..=endgame::LARGEST_PIECES, rules)
                 {
                     set(db);
                     return;

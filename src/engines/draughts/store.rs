@@ -8,6 +8,7 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES};
@@ -232,14 +233,15 @@ impl EndgameStore {
 
     /// The largest stored database that loads, if any.
     pub fn largest(&self, rules: Setup) -> Option<Endgame> {
-        self.largest_from(2, rules)
+        self.largest_in(2..=LARGEST_PIECES, rules)
     }
 
-    /// The largest stored database of at least `pieces` pieces that loads,
-    /// if any: a six-piece database built by hand is used before the
-    /// five-piece one built on first use.
-    pub fn largest_from(&self, pieces: u32, rules: Setup) -> Option<Endgame> {
-        (pieces.max(2)..=LARGEST_PIECES)
+    /// The largest stored database with a number of pieces in `pieces` that
+    /// loads, if any: with `5..=6`, a six-piece database built by hand is
+    /// used before the five-piece one built on first use; with `5..=5`,
+    /// only the five-piece one (a match that names its database).
+    pub fn largest_in(&self, pieces: RangeInclusive<u32>, rules: Setup) -> Option<Endgame> {
+        ((*pieces.start()).max(2)..=(*pieces.end()).min(LARGEST_PIECES))
             .rev()
             .find_map(|n| self.load(n, rules).ok().flatten())
     }
@@ -290,15 +292,17 @@ mod tests {
         let dir = temp_dir("largest");
         let store = EndgameStore::new(&dir);
         let rules = Setup::STANDARD;
-        assert_eq!(store.largest_from(2, rules), None);
+        assert_eq!(store.largest(rules), None);
         let two = store.build(2, rules, &mut |_, _| true).unwrap();
-        assert_eq!(store.largest_from(2, rules), Some(two.clone()));
-        assert_eq!(store.largest_from(3, rules), None);
+        assert_eq!(store.largest(rules), Some(two.clone()));
+        assert_eq!(store.largest_in(3..=LARGEST_PIECES, rules), None);
         let three = store.build(3, rules, &mut |_, _| true).unwrap();
         // As a six-piece database built by hand is used before the
         // five-piece one built on first use.
-        assert_eq!(store.largest_from(2, rules), Some(three.clone()));
-        assert_eq!(store.largest_from(3, rules), Some(three));
+        assert_eq!(store.largest(rules), Some(three.clone()));
+        assert_eq!(store.largest_in(3..=LARGEST_PIECES, rules), Some(three));
+        // A range that stops short of the larger one keeps to it.
+        assert_eq!(store.largest_in(2..=2, rules), Some(two.clone()));
         // Written a slice at a time, read back the same, byte for byte.
         assert_eq!(fs::read(store.path(2, rules)).unwrap(), two.to_bytes());
         // A file cut short, or one named for other pieces, is not used.
@@ -311,9 +315,9 @@ mod tests {
             store.load(3, rules),
             Err(StoreError::Misnamed { pieces: 2, .. })
         ));
-        assert_eq!(store.largest_from(2, rules), None);
+        assert_eq!(store.largest(rules), None);
         fs::write(store.path(2, rules), &bytes).unwrap();
-        assert_eq!(store.largest_from(2, rules), Some(two.clone()));
+        assert_eq!(store.largest(rules), Some(two.clone()));
         // A FIFO in a database's place is refused at once, not waited on.
         fs::remove_file(store.path(3, rules)).unwrap();
         let made = std::process::Command::new("mkfifo")
@@ -323,7 +327,7 @@ mod tests {
         assert!(made.success());
         let err = store.load(3, rules).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");
-        assert_eq!(store.largest_from(2, rules), Some(two));
+        assert_eq!(store.largest(rules), Some(two));
     }
 
     #[test]
