@@ -1,6 +1,6 @@
 //! The opening book: the engine's own choice, searched deep, for the start,
-//! every position after one or two plies, and each of the 156 three-move
-//! ballot openings, kept in `data/draughts_book.txt` (`FEN MOVE` lines,
+//! every position after one or two plies, each of the 156 three-move
+//! ballot openings and each position after White's answer to one, kept in `data/draughts_book.txt` (`FEN MOVE` lines,
 //! made by `examples/draughts_book.rs`). Overpowered plays from it under
 //! compulsory captures, where it was computed.
 
@@ -74,8 +74,14 @@ mod tests {
                 "{pos}: {m}"
             );
         }
+        // Each ballot opening, and each of White's answers to it: Black's
+        // first free move.
         for o in ballot::deck() {
-            assert!(lookup(&rules, &o.position()).is_some(), "{o}");
+            let pos = o.position();
+            assert!(lookup(&rules, &pos).is_some(), "{o}");
+            for m in rules.moves(&pos) {
+                assert!(lookup(&rules, &pos.play(&m)).is_some(), "{o} {m}");
+            }
         }
         assert!(lookup(&rules, &Position::START).is_some());
         assert_eq!(len(), parsed.len());
