@@ -2,9 +2,9 @@
 //! position after one and two plies, and each of the 156 ballot openings,
 //! the engine's move after a search to a fixed depth (without the
 //! databases, and without the book itself). `--replies` adds every
-//! position after White's answer to a ballot opening.
+//! position after White's answer to a ballot opening. The committed book:
 //!
-//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --out data/draughts_book.txt`
+//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --replies --out data/draughts_book.txt`
 //!
 //! Single-threaded and depth-bound, so the same command gives the same book.
 
