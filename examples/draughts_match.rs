@@ -4,13 +4,15 @@
 //! judged by tallyho's rules (no moves loses; threefold repetition and forty
 //! moves a side without a capture or a man's move draw); a game that reaches
 //! the ply cap is a draw, and an engine that answers late, wrongly or not at
-//! all loses that game.
+//! all loses that game. The cap (`--max-plies`, 1,000 by default) only bounds
+//! a game the rules have not ended; at 300, the default before, it cut short
+//! endings that one side was winning (the README's match section).
 //!
 //! ```text
 //! cargo run --release --example draughts_match -- \
 //!     --a "target/release/examples/draughts_engine --threads 1" \
 //!     --b "target/old_engine/draughts_old_engine" \
-//!     --movetime 100 [--openings 1-156] [--max-plies 300] [--jobs 1] [--log games.txt]
+//!     --movetime 100 [--openings 1-156] [--max-plies 1000] [--jobs 1] [--log games.txt]
 //! ```
 //!
 //! Each engine is its own process, started once per worker and told
@@ -73,7 +75,7 @@ fn options() -> Result<Options, String> {
         movetime,
         first,
         last,
-        max_plies: num("--max-plies", 300)? as usize,
+        max_plies: num("--max-plies", 1000)? as usize,
         jobs: num("--jobs", 1)?.max(1) as usize,
         timeout: Duration::from_millis(num("--timeout", movetime * 10 + 5000)?),
         log: get("--log"),
