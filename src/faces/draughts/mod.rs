@@ -169,11 +169,20 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
         };
         let capture = path.windows(2).any(|w| is_jump(w[0], w[1]));
         let step = path.windows(2).any(|w| !is_jump(w[0], w[1]));
+        // The letter is blamed only where the move is legal without it;
+        // otherwise the move's own refusal says more (the piece on 11 is
+        // the other side's, say).
+        let legal = || {
+            path.iter()
+                .map(|&s| pdn(s))
+                .collect::<Option<Vec<_>>>()
+                .is_some_and(|p| notation::resolve(&rules.rules, pos, &p).is_ok())
+        };
         let shown = text::path_text(&numbers(&path));
-        if letter == 'M' && capture {
+        if letter == 'M' && capture && legal() {
             return Err(text::wrong_letter('M', &shown));
         }
-        if matches!(letter, 'C' | 'x') && step && !capture {
+        if matches!(letter, 'C' | 'x') && step && !capture && legal() {
             return Err(text::wrong_letter(letter, &shown));
         }
     }
@@ -388,6 +397,11 @@ mod tests {
             read(START, &[], "C 11-15"),
             Err("C is for a capture, but 11-15 is a plain move: type M, or no letter".into())
         );
+        // Where the move is not legal without the letter either, the
+        // letter is not what is wrong: the move's own refusal follows.
+        assert_eq!(read(START, &[], "C 22-18"), Ok(vec![22, 18]));
+        assert_eq!(read(START, &[], "22x18"), Ok(vec![22, 18]));
+        assert_eq!(read("B:W14,22:B10", &[], "M 10x19"), Ok(vec![10, 19]));
         assert_eq!(
             read(START, &[], "c"),
             Err("type the squares after C, like C 22x15".into())
