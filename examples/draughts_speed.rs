@@ -1,9 +1,10 @@
 //! The engine's speed: nodes a second and the depth reached in a fixed time,
 //! on one thread and on more, from the start and from ballot openings.
 //!
-//! `cargo run --release --example draughts_speed -- [--ms 1000] [--threads 1,2] [--positions 8] [--depth D]`
+//! `cargo run --release --example draughts_speed -- [--ms 1000] [--threads 1,2] [--positions 8] [--depth D] [--bits 20]`
 //!
-//! Each search starts from an empty table; the figures are the mean over the
+//! Each search starts from an empty table of `2^bits` entries (20, as
+//! `overpowered` plays); the figures are the mean over the
 //! positions (the start, then ballot openings 1, 21, 41, …). With `--depth`,
 //! each search goes to that depth instead, however long it takes, and the
 //! figures are the time and nodes over all the positions: the same search
@@ -53,11 +54,12 @@ fn main() {
             .map(|o| o.positions())
             .take(count.saturating_sub(1)),
     );
+    let bits: u32 = get("--bits").and_then(|t| t.parse().ok()).unwrap_or(20);
     let rules = Setup::STANDARD;
     for &t in &threads {
         let (mut nodes, mut depth, mut secs) = (0u64, 0u32, 0.0f64);
         for history in &games {
-            let mut engine = Engine::new(rules, 20).with_threads(t);
+            let mut engine = Engine::new(rules, bits).with_threads(t);
             let start = Instant::now();
             let r = match to_depth {
                 Some(d) => engine.search(

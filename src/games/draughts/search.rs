@@ -342,6 +342,7 @@ impl Engine {
         limits: Limits,
         deadline: &dyn Deadline,
     ) -> Report {
+        self.table.next_search();
         if self.threads <= 1 {
             return self.search_alone(history, limits, deadline);
         }
