@@ -100,3 +100,38 @@ fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error>
     session.expect(Eof)?;
     Ok(())
 }
+
+/// `board` draws for the screen as it is when asked, not as it was when
+/// the turn began.
+#[test]
+fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
+    let mut session = spawn("resize")?;
+    session
+        .get_process_mut()
+        .set_window_size(100, 30)
+        .map_err(std::io::Error::from)?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    // Narrower than the framed board: the next `board` is the compact one.
+    session
+        .get_process_mut()
+        .set_window_size(30, 30)
+        .map_err(std::io::Error::from)?;
+    session.send("board\r")?;
+    // Row 1 of the compact board: the framed one has no such line.
+    let seen = session.expect("1 o   o   o   o   1")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    // From the letters over the board down to row 2 (the typed word comes
+    // before them, broken up by the line editor's redrawing).
+    let board: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("A B C D"))
+        .collect();
+    assert!(board.len() >= 8, "{text}");
+    for line in &board {
+        assert!(line.chars().count() <= 30, "wider than 30 columns: {line:?}");
+    }
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

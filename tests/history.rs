@@ -127,6 +127,28 @@ fn round_trip_and_numbering() {
 }
 
 #[test]
+fn a_record_too_long_to_read_back_is_refused_not_written() {
+    let (_dir, path) = temp_path("too-long");
+    let log = Log::new(path.clone());
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 1);
+    // A tag of control characters carried from a loaded file: each is six
+    // bytes in JSON, so 200,000 of them pass the 1 MiB a line may hold.
+    let mut long = record();
+    long.setup.insert("Event".into(), "\u{1}".repeat(200_000));
+    let err = log.append(&long, &mut no_wait()).unwrap_err();
+    assert!(
+        matches!(err, LogError::TooLong(_, n) if n > 1 << 20),
+        "{err}"
+    );
+    assert!(err.to_string().contains("so it is not kept"), "{err}");
+    // Nothing was written: the next game takes the next number, and every
+    // record reads back whole.
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 2);
+    assert_eq!(numbers(&log), [1, 2]);
+    assert_eq!(read(&log).1, 0);
+}
+
+#[test]
 fn a_log_of_the_first_release_stays_readable() {
     let log = Log::new(PathBuf::from("tests/data/history-v1.jsonl"));
     let (records, damaged) = read(&log);

@@ -53,7 +53,9 @@ pub fn history(options: &Options, number: Option<u64>) -> Result<Ending, AppErro
     let mut out = io::BufWriter::new(io::stdout().lock());
     let damaged = match options.look.pdn {
         true => {
-            super::draughts::write_pdn(&log, number, &mut out)?;
+            // Tags carried from a loaded file may hold anything: they come
+            // out escaped, as everything else read from the log does.
+            super::draughts::write_pdn(&log, number, &mut safe::Escaping(&mut out))?;
             0
         }
         false if options.look.json => write_json(&log, &mut out)?,

@@ -5,6 +5,8 @@
 //! them the bidirectional overrides) are shown escaped, as `\u{1b}`, so no
 //! file can move the cursor, retitle the window or turn text around.
 
+use std::io::{self, Write};
+
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::ask::is_format;
@@ -37,6 +39,36 @@ pub fn json(raw: &str) -> String {
         }
     }
     out
+}
+
+/// A writer that passes text on with every character that could control
+/// a terminal escaped, as [`text`] does, line ends kept: for whole
+/// documents made of text from outside (PDN from the game log). Each write
+/// is read as text on its own, so a writer should be given whole strings
+/// (as `write!` and `write_all` of a `&str` do); bytes that are not UTF-8
+/// come out as U+FFFD.
+pub struct Escaping<W: Write>(pub W);
+
+impl<W: Write> Write for Escaping<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let raw = String::from_utf8_lossy(buf);
+        let mut out = String::with_capacity(raw.len());
+        for line in raw.split_inclusive('\n') {
+            match line.strip_suffix('\n') {
+                Some(body) => {
+                    out.push_str(&text(body));
+                    out.push('\n');
+                }
+                None => out.push_str(&text(line)),
+            }
+        }
+        self.0.write_all(out.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// The columns `text` takes in a terminal.
@@ -225,5 +257,16 @@ mod tests {
         assert_eq!(cut("abcdefgh", 5), "abcd…");
         assert_eq!(cut("狐狸狐狸", 5), "狐狸…");
         assert_eq!(width(&pad(&"x".repeat(70_000), 20, false)), 20);
+    }
+
+    #[test]
+    fn a_document_passes_through_escaped_with_its_line_ends() {
+        let mut out = Escaping(Vec::new());
+        write!(out, "[Event \"\u{1b}]0;title\u{7}\u{202e}\"]\r\n").unwrap();
+        out.write_all("1. 11-15 *\n".as_bytes()).unwrap();
+        assert_eq!(
+            String::from_utf8(out.0).unwrap(),
+            "[Event \"\\u{1b}]0;title\\u{7}\\u{202e}\"]\\u{d}\n1. 11-15 *\n"
+        );
     }
 }

@@ -56,6 +56,11 @@ pub fn choose_help(answers: &[String]) -> String {
     )
 }
 
+/// Said when a command's word comes with more after it at a move prompt.
+pub fn command_alone(word: &str) -> String {
+    format!("{word} takes nothing after it: type {word} alone.")
+}
+
 /// Said when a player names again the square already chosen at a move prompt.
 pub fn already_chosen(square: &str) -> String {
     format!("{square} is already chosen: now name where it goes.")

@@ -192,6 +192,11 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
+        // `undo 2`, `board --key`: a command's word with more after it.
+        if let Some(command) = Command::from_word(first).filter(|c| commands.contains(c)) {
+            console.refuse(&text::command_alone(command.word()))?;
+            continue;
+        }
         if let Some(i) = squares_typed(console, turn, &mut path, &typed, &line, &paths)? {
             return Ok(Turn::Play(legal[i].clone()));
         }
@@ -222,6 +227,7 @@ fn squares_typed<R: Rules, F: Face<R>>(
             return Ok(None);
         }
     };
+    let before = path.clone();
     let found = match extend(path, typed, &tried, paths) {
         Extended::Whole(i) => return Ok(Some(i)),
         Extended::Part => true,
@@ -229,10 +235,18 @@ fn squares_typed<R: Rules, F: Face<R>>(
     };
     if !found {
         console.refuse(&face.refusal(&View::new(rules, history), typed, &tried))?;
-    } else if path.iter().map(|s| s.square).eq(typed.iter().copied())
+        return Ok(None);
+    }
+    let mut filled = path.clone();
+    fill_in(&mut filled, paths);
+    if filled.iter().map(|s| s.square).eq(typed.iter().copied())
         && let Some(&last) = typed.last()
     {
-        // Nothing new was named: say so, rather than ask again in silence.
+        // Nothing new was named (the squares chosen, or those the game
+        // filled in as the only way on): say so, rather than ask again in
+        // silence, and leave the choices as they were, so that `undo` still
+        // means what it did.
+        *path = before;
         console.say(&text::already_chosen(&face.square(rules, last)))?;
     }
     Ok(None)
@@ -256,7 +270,13 @@ fn command_at<R: Rules, F: Face<R>>(
             console.say(&face.legal_moves_line(&View::new(rules, history), legal))?
         }
         (Command::Board, _) => {
-            console.write(&face.board(&View::new(rules, history), turn.last, &turn.canvas))?
+            // As wide as the screen is now: it may have been resized since
+            // the turn began.
+            let canvas = Canvas {
+                width: console.width(),
+                ..turn.canvas
+            };
+            console.write(&face.board(&View::new(rules, history), turn.last, &canvas))?
         }
         (Command::Hint, _) => hint(console, typed)?,
         (Command::Undo, Some(path)) => drop_last_choice(path),

@@ -137,8 +137,10 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
     for part in &parts {
         match PdnSquare::parse(part) {
             Ok(sq) => squares.push(sq),
-            Err(PdnSquareError::Syntax(t)) if squares.is_empty() && parts.len() == 1 => {
-                return Err(text::not_a_square(&safe::cut(&t, 20)));
+            // One word that is no square: quoted whole, as typed (`xyz`,
+            // not the `yz` left once an x is read as a capture's mark).
+            Err(PdnSquareError::Syntax(_)) if squares.is_empty() && parts.len() == 1 => {
+                return Err(text::not_a_square(&safe::cut(body, 20)));
             }
             Err(e) => return Err(safe::text(&safe::cut(&e.to_string(), 120))),
         }
@@ -405,6 +407,13 @@ mod tests {
         assert_eq!(
             read(START, &[], "c"),
             Err("type the squares after C, like C 22x15".into())
+        );
+        assert_eq!(
+            read(START, &[], "xyz"),
+            Err(
+                "\"xyz\" is neither a square nor a command: type a square like 11 or C3, or help"
+                    .into()
+            )
         );
         assert_eq!(
             read(START, &[], "hello"),

@@ -428,7 +428,7 @@ pub fn rough_time(seconds: f64) -> String {
         .unwrap_or(UNITS[0]);
     let n = (seconds / size).round().max(1.0);
     if n >= 1e6 {
-        return "longer than anyone will wait".to_string();
+        return "more than a billion years".to_string();
     }
     format!("{n} {}", if n == 1.0 { one } else { many })
 }
@@ -441,10 +441,15 @@ pub fn perft_will_take(from: u32, to: u32, seconds: f64, growth: f64) -> String 
     } else {
         format!("depths {from}-{to}")
     };
+    let time = rough_time(seconds);
+    let time = if time.starts_with("more") {
+        time
+    } else {
+        format!("about {time} more")
+    };
     format!(
-        "perft: {depths} would take about {} more at this rate (each depth about {growth:.1} \
-         times as long as the one before); Ctrl-C stops it.",
-        rough_time(seconds)
+        "perft: {depths} would take {time} at this rate (each depth about {growth:.1} times \
+         as long as the one before); Ctrl-C stops it."
     )
 }
 
@@ -495,6 +500,20 @@ pub fn intro_within(rules: &Setup, drawing: Drawing, width: usize) -> String {
 #[cfg(test)]
 mod welcome_tests {
     use super::*;
+
+    #[test]
+    fn perft_warns_in_a_whole_sentence_however_long_the_wait() {
+        assert_eq!(
+            perft_will_take(9, 12, 7_200.0, 4.5),
+            "perft: depths 9-12 would take about 2 hours more at this rate (each depth about \
+             4.5 times as long as the one before); Ctrl-C stops it."
+        );
+        assert_eq!(
+            perft_will_take(9, 40, 1e30, 5.0),
+            "perft: depths 9-40 would take more than a billion years at this rate (each depth \
+             about 5.0 times as long as the one before); Ctrl-C stops it."
+        );
+    }
 
     #[test]
     fn the_welcome_box_stays_whole_on_a_narrow_screen() {

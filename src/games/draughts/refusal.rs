@@ -68,6 +68,16 @@ pub fn refusal(rules: &Setup, pos: &Position, typed: &[PdnSquare], tried: &[PdnS
         return picked(rules, pos, &legal, first);
     }
     if tried.len() == 1 {
+        // The last landing of more than one capture under way: which one
+        // is meant is what is missing, not the square.
+        let ending_there = legal
+            .iter()
+            .filter(|m| m.squares().starts_with(typed) && m.to() == first)
+            .count();
+        if ending_there > 1 {
+            let path: Vec<PdnSquare> = typed.iter().chain(tried).copied().collect();
+            return path_refusal(rules, pos, &legal, &path);
+        }
         return landing(&legal, typed, first);
     }
     // A path: from its own first square, or going on from those typed when
@@ -207,6 +217,12 @@ mod tests {
         assert!(matches!(
             why("B:W30:B9,10", &[9], &[20]),
             Refusal::NotADestination { own, .. } if own.len() == 2
+        ));
+        // 22 ends two of 6's captures (over 9 and 17, or over 10 and 18):
+        // the landing between is what is missing.
+        assert!(matches!(
+            why("B:W9,10,17,18:B6,1", &[6], &[22]),
+            Refusal::Move(MoveError::Ambiguous { options, .. }) if options.len() == 2
         ));
     }
 }

@@ -121,6 +121,15 @@ pub enum LogError {
         shown(.0)
     )]
     Full(PathBuf),
+    /// The record would be a line longer than reading takes, so it would
+    /// be skipped as damaged: it is not written.
+    #[error(
+        "the game's record would take {size} bytes, more than the {max} a line of {log} may hold, so it is not kept",
+        size = .1,
+        log = shown(.0),
+        max = MAX_RECORD
+    )]
+    TooLong(PathBuf, usize),
     /// The file could not be read or written.
     #[error("{}: {}", shown(.0), safe::text(&.1.to_string()))]
     Io(PathBuf, #[source] io::Error),
@@ -279,6 +288,9 @@ impl Log {
             ..record.clone()
         };
         serde_json::to_writer(&mut line, &numbered).map_err(|e| self.io(io::Error::other(e)))?;
+        if line.len() > MAX_RECORD {
+            return Err(LogError::TooLong(self.path.clone(), line.len()));
+        }
         line.push(b'\n');
         let written = file.write_all(&line).and_then(|()| file.sync_data());
         if let Err(e) = written {

@@ -1,0 +1,63 @@
+//! What a player sees at a draughts move prompt for lines that used to get
+//! no answer or the wrong one: a command's word with more after it, a
+//! square the game had already filled in, and a last landing two captures
+//! share.
+
+mod draughts_common;
+mod scratch;
+
+use draughts_common::{folder, play};
+
+#[test]
+fn a_command_with_more_after_it_is_refused_by_name() {
+    let home = folder("prompt", "words");
+    let (_, shown, _) = play(&home, None, "undo 2\nboard --key\nquit now\nxyz\nquit\n");
+    for word in ["undo", "board", "quit"] {
+        assert!(
+            shown.contains(&format!("{word} takes nothing after it: type {word} alone.")),
+            "{shown}"
+        );
+    }
+    assert!(!shown.contains("is not a square"), "{shown}");
+    assert!(
+        shown.contains("\"xyz\" is neither a square nor a command"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_square_the_game_filled_in_gets_an_answer_and_undo_still_means_the_move() {
+    let home = folder("prompt", "filled");
+    // 6x15 is Black's only first jump; from 15 it goes on to 22 or 24.
+    let file = home.join("one.pdn");
+    std::fs::write(&file, "[FEN \"B:W10,18,19,30:B6,1\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "6\nundo\n15\n24\nquit\n");
+    let asked = "Jump 6x15 on to (22, 24)? ";
+    assert_eq!(shown.matches(asked).count(), 4, "{shown}");
+    assert_eq!(
+        shown
+            .matches("15 is already chosen: now name where it goes.")
+            .count(),
+        2,
+        "{shown}"
+    );
+    assert!(
+        shown.contains("There is no move of yours to take back."),
+        "{shown}"
+    );
+    assert!(shown.contains("1. Ann moved 6x15x24."), "{shown}");
+}
+
+#[test]
+fn a_last_landing_two_captures_share_asks_for_every_landing() {
+    let home = folder("prompt", "shared");
+    let file = home.join("two.pdn");
+    std::fs::write(&file, "[FEN \"B:W9,10,17,18:B6,1\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "6\n22\n6x13x22\nquit\n");
+    assert!(
+        shown.contains("6x22 could be 6x13x22 or 6x15x22: name every landing"),
+        "{shown}"
+    );
+    assert!(!shown.contains("cannot go to 22"), "{shown}");
+    assert!(shown.contains("1. Ann moved 6x13x22."), "{shown}");
+}
