@@ -260,6 +260,69 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
 }
 
+/// Loads game `number` of `file`, resigns it at once, and returns the game
+/// as the log writes it in PDN.
+fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
+    let out = tallyho(home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(file)
+        .args(["--game", number])
+        .write_stdin("resign\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = stdout(tallyho(home).args(["history", "--pdn"]));
+    std::fs::remove_file(home.join("history.jsonl")).expect("the log, removed");
+    text
+}
+
+#[test]
+fn load_finds_each_game_by_its_number_whatever_lies_between() {
+    let home = folder("numbers");
+    // A stray line after game a's result is a damaged game of its own:
+    // games b and c keep numbers of their own and load.
+    let junk = home.join("junk.pdn");
+    std::fs::write(
+        &junk,
+        "[Event \"a\"]\n\n1. 11-15 *\njunk\n[Event \"b\"]\n\n1. 9-13 *\n\n[Event \"c\"]\n\n1. 10-14 *\n",
+    )
+    .unwrap();
+    assert!(loaded_and_resigned(&home, &junk, "1").contains("[Event \"a\"]"));
+    let why = load_error(&home, &junk, &["--game", "2"]);
+    assert!(
+        why.contains("game 2, \"junk\": after the result of game 1, a game begins with its tags or with move 1"),
+        "{why}"
+    );
+    let b = loaded_and_resigned(&home, &junk, "3");
+    assert!(b.contains("[Event \"b\"]") && b.contains("1. 9-13 "), "{b}");
+    let c = loaded_and_resigned(&home, &junk, "4");
+    assert!(
+        c.contains("[Event \"c\"]") && c.contains("1. 10-14 "),
+        "{c}"
+    );
+    assert!(load_error(&home, &junk, &["--game", "5"]).contains("the file holds 4 games"));
+    // Two files that each begin with a byte order mark, end to end.
+    let one = |round: u32| {
+        format!("\u{feff}[Event \"E\"]\n[Round \"{round}\"]\n[Result \"*\"]\n\n1. 11-15 23-19 *\n")
+    };
+    let bom = home.join("bom2.pdn");
+    std::fs::write(&bom, one(1) + &one(2)).unwrap();
+    for n in ["1", "2"] {
+        let text = loaded_and_resigned(&home, &bom, n);
+        assert!(text.contains(&format!("[Round \"{n}\"]")), "{text}");
+    }
+    assert!(load_error(&home, &bom, &["--game", "3"]).contains("the file holds 2 games"));
+}
+
 #[test]
 fn load_starts_from_a_published_games_last_position() {
     let home = folder("published");
