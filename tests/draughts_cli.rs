@@ -84,7 +84,16 @@ fn options_belong_to_their_commands() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--load"));
+        .stderr(predicate::str::contains("--game needs --load"));
+    // The same beside --opening, which clap lets waive what --game needs.
+    tallyho(&home)
+        .args(["draughts", "--game", "2", "--opening", "5"])
+        .args(["--players", "2", "--names", "a,b"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--game needs --load"));
     tallyho(&home)
         .args(["draughts", "--opening", "7", "--load", "x.pdn"])
         .assert()
