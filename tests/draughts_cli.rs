@@ -333,6 +333,89 @@ fn load_finds_each_game_by_its_number_whatever_lies_between() {
 }
 
 #[test]
+fn load_refuses_a_game_too_big_to_keep_in_the_log() {
+    let home = folder("big");
+    let write = |name: &str, text: &str| {
+        let path = home.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let moves = "\n1. 11-15 23-19 *\n";
+    let control = write(
+        "control.pdn",
+        &format!("[Event \"{}\"]\n{moves}", "\u{1}".repeat(200_000)),
+    );
+    let why = load_error(&home, &control, &[]);
+    assert!(
+        why.contains("game 1: the value of tag Event is 200000 characters long; a tag's value may be at most 500"),
+        "{why}"
+    );
+    let many: String = (0..60_000).map(|i| format!("[T{i} \"x\"]\n")).collect();
+    let many = write("many.pdn", &(many + moves));
+    let why = load_error(&home, &many, &[]);
+    assert!(
+        why.contains("game 1: it has 60000 tags; a game to load may have at most 50"),
+        "{why}"
+    );
+    let name = write("name.pdn", &format!("[{} \"x\"]{moves}", "E".repeat(100)));
+    let why = load_error(&home, &name, &[]);
+    assert!(
+        why.contains(&format!(
+            "game 1: the name of tag {}… is 100 characters long; a tag's name may be at most 40",
+            "E".repeat(20)
+        )),
+        "{why}"
+    );
+    // Moves that go on past the game's end (a third repetition) would make
+    // a game as long as the file: refused where it ended.
+    let shuffles = write(
+        "shuffles.pdn",
+        &format!(
+            "[FEN \"B:WK32:BK1\"]\n{}*\n",
+            "1-5 32-27 5-1 27-32 ".repeat(40_000)
+        ),
+    );
+    let why = load_error(&home, &shuffles, &[]);
+    assert!(
+        why.contains(
+            "game 1 was over after move 4 (white): the same position came round a third time, \
+             a draw (1/2-1/2); its moves go on past its end"
+        ),
+        "{why}"
+    );
+    // A game at every limit loads, and its record, every character
+    // escaped, stays far below the log's 1 MiB a line.
+    let most: String = (0..50)
+        .map(|i| format!("[T{i:0>39} \"{}\"]\n", "\u{1}".repeat(500)))
+        .collect();
+    let most = write("most.pdn", &(most + moves));
+    let out = tallyho(&home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(&most)
+        .write_stdin("resign\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = std::fs::read_to_string(home.join("history.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(log.len() < 256 << 10, "{} bytes", log.len());
+    let text = stdout(tallyho(&home).args(["history", "--pdn"]));
+    assert_eq!(
+        pdn::read(&text, Setup::STANDARD).unwrap()[0].tags.len(),
+        50 + 9
+    );
+}
+
+#[test]
 fn load_starts_from_a_published_games_last_position() {
     let home = folder("published");
     let text = stdout(

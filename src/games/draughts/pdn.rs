@@ -170,6 +170,69 @@ impl PdnGame {
     }
 }
 
+/// The most tags a game may carry on into play (see [`PdnGame::check_carried`]).
+pub const MAX_TAGS: usize = 50;
+/// The longest tag name a game may carry on, in characters.
+pub const MAX_TAG_NAME: usize = 40;
+/// The longest tag value a game may carry on, in characters.
+pub const MAX_TAG_VALUE: usize = 500;
+
+/// Why a game carries too much to go on from.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum Oversized {
+    /// More than [`MAX_TAGS`] tags: how many.
+    #[error("it has {0} tags; a game to load may have at most {MAX_TAGS}")]
+    Tags(usize),
+    /// A tag name longer than [`MAX_TAG_NAME`].
+    #[error(
+        "the name of tag {start}… is {len} characters long; a tag's name may be at most {MAX_TAG_NAME}"
+    )]
+    Name {
+        /// Its first 20 characters.
+        start: String,
+        /// Its length, in characters.
+        len: usize,
+    },
+    /// A tag value longer than [`MAX_TAG_VALUE`].
+    #[error(
+        "the value of tag {name} is {len} characters long; a tag's value may be at most {MAX_TAG_VALUE}"
+    )]
+    Value {
+        /// The tag's name.
+        name: String,
+        /// The value's length, in characters.
+        len: usize,
+    },
+}
+
+impl PdnGame {
+    /// Checks that the game's tags are few and short enough to go on from.
+    /// A game played on keeps them in its log record, a line of at most
+    /// 1 MiB: at these limits they take under 170 KB even with every
+    /// character escaped (`\u0001`, six bytes). The moves need no bound of
+    /// their own once a game that went on past its end is refused: the rules
+    /// end any game within about 13,500 plies (at most 144 steps of men and
+    /// 23 captures, with fewer than 80 quiet plies between), about 110 KB.
+    pub fn check_carried(&self) -> Result<(), Oversized> {
+        if self.tags.len() > MAX_TAGS {
+            return Err(Oversized::Tags(self.tags.len()));
+        }
+        for (name, value) in &self.tags {
+            let len = name.chars().count();
+            if len > MAX_TAG_NAME {
+                let start = name.chars().take(20).collect();
+                return Err(Oversized::Name { start, len });
+            }
+            let len = value.chars().count();
+            if len > MAX_TAG_VALUE {
+                let name = name.clone();
+                return Err(Oversized::Value { name, len });
+            }
+        }
+        Ok(())
+    }
+}
+
 fn quote(value: &str) -> String {
     let mut out = String::from("\"");
     for c in value.chars() {
@@ -938,5 +1001,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!((games.len(), games[0].moves.len()), (1, 1));
+    }
+
+    #[test]
+    fn tags_at_every_limit_keep_a_log_record_far_below_a_mebibyte() {
+        let mut g = game_from(&["11-15"]);
+        for i in 0..MAX_TAGS {
+            let name = format!("T{i:0>39}");
+            assert_eq!(name.chars().count(), MAX_TAG_NAME);
+            g.tags.push((name, "\u{1}".repeat(MAX_TAG_VALUE)));
+        }
+        assert_eq!(g.check_carried(), Ok(()));
+        // As the log keeps them: tags as PDN, in a JSON string.
+        let record = serde_json::to_string(&write_tags(&g.tags)).unwrap();
+        assert!(record.len() < 170_000, "{}", record.len());
+        g.tags.push(("Event".into(), "x".into()));
+        assert_eq!(g.check_carried(), Err(Oversized::Tags(MAX_TAGS + 1)));
+        g.tags = vec![("Event".into(), "é".repeat(MAX_TAG_VALUE + 1))];
+        assert_eq!(
+            g.check_carried().unwrap_err().to_string(),
+            "the value of tag Event is 501 characters long; a tag's value may be at most 500"
+        );
+        g.tags = vec![("E".repeat(41), String::new())];
+        assert_eq!(
+            g.check_carried().unwrap_err().to_string(),
+            "the name of tag EEEEEEEEEEEEEEEEEEEE… is 41 characters long; a tag's name may be at most 40"
+        );
     }
 }
