@@ -418,6 +418,15 @@ fn load_refuses_a_game_too_big_to_keep_in_the_log() {
 #[test]
 fn load_starts_from_a_published_games_last_position() {
     let home = folder("published");
+    // Loy resigned: the game is over, so it is loaded with its result `*`.
+    let text = std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap();
+    let (head, moves) = text.rsplit_once("[Result \"0-1\"]").unwrap();
+    let unfinished = home.join("loy.pdn");
+    std::fs::write(
+        &unfinished,
+        format!("{head}[Result \"*\"]{}", moves.replace("} 0-1", "} *")),
+    )
+    .unwrap();
     let text = stdout(
         tallyho(&home)
             .args([
@@ -428,7 +437,9 @@ fn load_starts_from_a_published_games_last_position() {
                 "Ann,Bob",
                 "--no-history",
             ])
-            .args(["--load", "tests/data/draughts/published.pdn", "--game", "2"])
+            .arg("--load")
+            .arg(&unfinished)
+            .args(["--game", "2"])
             .write_stdin("quit\n"),
     );
     // Loy resigned after 19... 22-17: Black to move, four men and a king down.

@@ -66,6 +66,22 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>),
             shown_path(path)
         )));
     }
+    // Over by its result alone: a resignation, an agreed draw, a loss on time.
+    if game.result != GameResult::Unfinished {
+        let how = match game.result.winner() {
+            Some(side) => format!("{side} won"),
+            None => "a draw".to_string(),
+        };
+        let why = match game.tag("Termination").map(str::trim) {
+            Some(t) if !t.is_empty() => format!(" ({})", safe::text(&safe::cut(t, 40))),
+            _ => String::new(),
+        };
+        return Err(AppError::Usage(format!(
+            "--load {}: game {number} is over: {}, {how}{why}",
+            shown_path(path),
+            game.result.token()
+        )));
+    }
     Ok((rules, Some(game)))
 }
 
