@@ -84,7 +84,16 @@ fn options_belong_to_their_commands() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--load"));
+        .stderr(predicate::str::contains("--game needs --load"));
+    // The same beside --opening, which clap lets waive what --game needs.
+    tallyho(&home)
+        .args(["draughts", "--game", "2", "--opening", "5"])
+        .args(["--players", "2", "--names", "a,b"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--game needs --load"));
     tallyho(&home)
         .args(["draughts", "--opening", "7", "--load", "x.pdn"])
         .assert()
@@ -260,9 +269,164 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
 }
 
+/// Loads game `number` of `file`, resigns it at once, and returns the game
+/// as the log writes it in PDN.
+fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
+    let out = tallyho(home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(file)
+        .args(["--game", number])
+        .write_stdin("resign\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = stdout(tallyho(home).args(["history", "--pdn"]));
+    std::fs::remove_file(home.join("history.jsonl")).expect("the log, removed");
+    text
+}
+
+#[test]
+fn load_finds_each_game_by_its_number_whatever_lies_between() {
+    let home = folder("numbers");
+    // A stray line after game a's result is a damaged game of its own:
+    // games b and c keep numbers of their own and load.
+    let junk = home.join("junk.pdn");
+    std::fs::write(
+        &junk,
+        "[Event \"a\"]\n\n1. 11-15 *\njunk\n[Event \"b\"]\n\n1. 9-13 *\n\n[Event \"c\"]\n\n1. 10-14 *\n",
+    )
+    .unwrap();
+    assert!(loaded_and_resigned(&home, &junk, "1").contains("[Event \"a\"]"));
+    let why = load_error(&home, &junk, &["--game", "2"]);
+    assert!(
+        why.contains("game 2, \"junk\": after the result of game 1, a game begins with its tags or with move 1"),
+        "{why}"
+    );
+    let b = loaded_and_resigned(&home, &junk, "3");
+    assert!(b.contains("[Event \"b\"]") && b.contains("1. 9-13 "), "{b}");
+    let c = loaded_and_resigned(&home, &junk, "4");
+    assert!(
+        c.contains("[Event \"c\"]") && c.contains("1. 10-14 "),
+        "{c}"
+    );
+    assert!(load_error(&home, &junk, &["--game", "5"]).contains("the file holds 4 games"));
+    // Two files that each begin with a byte order mark, end to end.
+    let one = |round: u32| {
+        format!("\u{feff}[Event \"E\"]\n[Round \"{round}\"]\n[Result \"*\"]\n\n1. 11-15 23-19 *\n")
+    };
+    let bom = home.join("bom2.pdn");
+    std::fs::write(&bom, one(1) + &one(2)).unwrap();
+    for n in ["1", "2"] {
+        let text = loaded_and_resigned(&home, &bom, n);
+        assert!(text.contains(&format!("[Round \"{n}\"]")), "{text}");
+    }
+    assert!(load_error(&home, &bom, &["--game", "3"]).contains("the file holds 2 games"));
+}
+
+#[test]
+fn load_refuses_a_game_too_big_to_keep_in_the_log() {
+    let home = folder("big");
+    let write = |name: &str, text: &str| {
+        let path = home.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let moves = "\n1. 11-15 23-19 *\n";
+    let control = write(
+        "control.pdn",
+        &format!("[Event \"{}\"]\n{moves}", "\u{1}".repeat(200_000)),
+    );
+    let why = load_error(&home, &control, &[]);
+    assert!(
+        why.contains("game 1: the value of tag Event is 200000 characters long; a tag's value may be at most 500"),
+        "{why}"
+    );
+    let many: String = (0..60_000).map(|i| format!("[T{i} \"x\"]\n")).collect();
+    let many = write("many.pdn", &(many + moves));
+    let why = load_error(&home, &many, &[]);
+    assert!(
+        why.contains("game 1: it has 60000 tags; a game to load may have at most 50"),
+        "{why}"
+    );
+    let name = write("name.pdn", &format!("[{} \"x\"]{moves}", "E".repeat(100)));
+    let why = load_error(&home, &name, &[]);
+    assert!(
+        why.contains(&format!(
+            "game 1: the name of tag {}… is 100 characters long; a tag's name may be at most 40",
+            "E".repeat(20)
+        )),
+        "{why}"
+    );
+    // Moves that go on past the game's end (a third repetition) would make
+    // a game as long as the file: refused where it ended.
+    let shuffles = write(
+        "shuffles.pdn",
+        &format!(
+            "[FEN \"B:WK32:BK1\"]\n{}*\n",
+            "1-5 32-27 5-1 27-32 ".repeat(40_000)
+        ),
+    );
+    let why = load_error(&home, &shuffles, &[]);
+    assert!(
+        why.contains(
+            "game 1 was over after move 4 (white): the same position came round a third time, \
+             a draw (1/2-1/2); its moves go on past its end"
+        ),
+        "{why}"
+    );
+    // A game at every limit loads, and its record, every character
+    // escaped, stays far below the log's 1 MiB a line.
+    let most: String = (0..50)
+        .map(|i| format!("[T{i:0>39} \"{}\"]\n", "\u{1}".repeat(500)))
+        .collect();
+    let most = write("most.pdn", &(most + moves));
+    let out = tallyho(&home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(&most)
+        .write_stdin("resign\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = std::fs::read_to_string(home.join("history.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(log.len() < 256 << 10, "{} bytes", log.len());
+    let text = stdout(tallyho(&home).args(["history", "--pdn"]));
+    assert_eq!(
+        pdn::read(&text, Setup::STANDARD).unwrap()[0].tags.len(),
+        50 + 9
+    );
+}
+
 #[test]
 fn load_starts_from_a_published_games_last_position() {
     let home = folder("published");
+    // Loy resigned: the game is over, so it is loaded with its result `*`.
+    let text = std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap();
+    let (head, moves) = text.rsplit_once("[Result \"0-1\"]").unwrap();
+    let unfinished = home.join("loy.pdn");
+    std::fs::write(
+        &unfinished,
+        format!("{head}[Result \"*\"]{}", moves.replace("} 0-1", "} *")),
+    )
+    .unwrap();
     let text = stdout(
         tallyho(&home)
             .args([
@@ -273,7 +437,9 @@ fn load_starts_from_a_published_games_last_position() {
                 "Ann,Bob",
                 "--no-history",
             ])
-            .args(["--load", "tests/data/draughts/published.pdn", "--game", "2"])
+            .arg("--load")
+            .arg(&unfinished)
+            .args(["--game", "2"])
             .write_stdin("quit\n"),
     );
     // Loy resigned after 19... 22-17: Black to move, four men and a king down.

@@ -1,6 +1,7 @@
 //! `tallyho draughts --load` keeps the loaded game's past: its positions
 //! count toward a repetition, the forty-move count goes on, the move numbers
-//! go on, a game already over is refused with its result, and the game
+//! go on, a game already over (by the rules or by its recorded result) is
+//! refused with its result, and the game
 //! written out as PDN carries the loaded game's tags and moves.
 
 use std::collections::HashSet;
@@ -8,7 +9,7 @@ mod draughts_common;
 mod scratch;
 
 use draughts_common::{exported, folder, play};
-use tallyho::games::draughts::{PdnGame, Position, Setup, fen, pdn};
+use tallyho::games::draughts::{GameResult, PdnGame, Position, Setup, fen, pdn};
 
 /// Two kings each walking about: a game of `plies` quiet plies in which no
 /// position comes twice and no capture is ever on.
@@ -173,6 +174,22 @@ fn a_loaded_game_already_over_is_refused_with_its_result() {
         why.contains("game 1 is over: black is to move and has no move, and has lost (0-1)"),
         "{why}"
     );
+    // A game ended by its result alone: a resignation, an agreed draw.
+    let why = refused("resigned.pdn", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n");
+    assert!(why.contains("game 1 is over: 1-0, black won\n"), "{why}");
+    let why = refused("tagged.pdn", "[Result \"0-1\"]\n1. 11-15 23-19 *\n");
+    assert!(why.contains("game 1 is over: 0-1, white won\n"), "{why}");
+    let mut exported = wandering(6);
+    exported.result = GameResult::WhiteWins;
+    exported.set_tag("Termination", "resigned");
+    let why = refused("exported.pdn", &pdn::write(&exported));
+    assert!(
+        why.contains("game 1 is over: 0-1, white won (resigned)\n"),
+        "{why}"
+    );
+    let published = std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap();
+    let why = refused("published.pdn", &published);
+    assert!(why.contains("game 1 is over: 1/2-1/2, a draw\n"), "{why}");
     // The same game one move short of its end loads.
     let file = home.join("short.pdn");
     std::fs::write(&file, pdn::write(&wandering(79))).unwrap();

@@ -69,15 +69,28 @@ fn a_second_fen_and_moves_after_the_result_are_refused_as_such() {
         why.contains("a second FEN tag: a game has one start position"),
         "{why}"
     );
+    // Moves after a result are a damaged game of their own: the game
+    // before stands, and keeps its number.
     let after = home.join("after.pdn");
-    std::fs::write(&after, "1. 11-15 23-19 1-0 22-17 *\n").unwrap();
-    let (status, _, why) = play(&home, Some(&after), "");
-    assert_eq!(status, Some(2));
+    std::fs::write(&after, "1. 11-15 23-19 * 22-17 *\n").unwrap();
+    let (status, shown, why) = play(&home, Some(&after), "quit\n");
+    assert_eq!(status, Some(4), "{why}");
+    assert!(shown.contains("Black (Ann) next"), "{shown}");
+    let out = draughts_common::tallyho(&home)
+        .args(["draughts", "--players", "2", "--names", "Ann,Bob"])
+        .arg("--load")
+        .arg(&after)
+        .args(["--game", "2"])
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&out.stderr);
     assert!(
-        why.contains("game 1, \"22-17\": a move after the game's result"),
+        why.contains(
+            "game 2, \"22-17\": after the result of game 1, a game begins with its tags or with move 1"
+        ),
         "{why}"
     );
-    assert!(!why.contains("game 2"), "{why}");
 }
 
 /// `cunning` answers a move as it did before an undo, whatever was tried in

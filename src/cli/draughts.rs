@@ -25,7 +25,9 @@ pub struct DraughtsArgs {
     pub load: Option<PathBuf>,
 
     /// With --load: which game of the file, from 1 (default 1).
-    #[arg(long, global = true, value_name = "K", requires = "load",
+    // Not `requires = "load"`: clap waives that whenever --opening, which
+    // conflicts with --load, is given; `cli::parse` checks it instead.
+    #[arg(long, global = true, value_name = "K",
           value_parser = super::number::<u64>(1, None))]
     pub game: Option<u64>,
 

@@ -328,20 +328,50 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
         let shown = command_line(&path);
         let name = long_name(&command, id);
         // The chosen command's own usage line goes with the refusal.
-        let mut here = &command;
-        for word in &path {
-            match here.find_subcommand(word) {
-                Some(sub) => here = sub,
-                None => break,
-            }
-        }
-        let e = here.clone().error(
+        let e = subcommand(&command, &path).clone().error(
             clap::error::ErrorKind::ArgumentConflict,
             format!("{name} means nothing to `{shown}`; see `{shown} --help`"),
         );
         return Err(refusal(e));
     }
+    let given_ids: Vec<&str> = given(leaf).collect();
+    if let Some((id, needed, why)) = NEEDS
+        .iter()
+        .find(|(id, needed, _)| given_ids.contains(id) && !given_ids.contains(needed))
+    {
+        let e = subcommand(&command, &path).clone().error(
+            clap::error::ErrorKind::MissingRequiredArgument,
+            format!(
+                "{} needs {}: {why}",
+                long_name(&command, id),
+                long_name(&command, needed)
+            ),
+        );
+        return Err(refusal(e));
+    }
     Cli::from_arg_matches(&matches).map_err(refusal)
+}
+
+/// Options that mean something only beside another (by clap id), and why.
+/// Checked here rather than with clap's `requires`, which clap waives
+/// whenever an option that conflicts with the needed one is given
+/// (`--game 2 --opening 5`: --opening conflicts with --load).
+const NEEDS: &[(&str, &str, &str)] = &[(
+    "game",
+    "load",
+    "it picks which game of that PDN file to go on from",
+)];
+
+/// The command at `path`, for its own usage line.
+fn subcommand<'a>(command: &'a clap::Command, path: &[&str]) -> &'a clap::Command {
+    let mut here = command;
+    for word in path {
+        match here.find_subcommand(word) {
+            Some(sub) => here = sub,
+            None => break,
+        }
+    }
+    here
 }
 
 /// `tallyho --pdn 3 history`: clap takes the 3 for a command. The number

@@ -47,15 +47,57 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>),
     rules = Setup::with_captures(game.rules.captures).starting(start);
     // The whole game is the history: a repetition or the forty-move count
     // may have ended it before its last position.
-    if let Some(outcome) = rules.outcome(&game.positions()) {
+    let positions = game.positions();
+    if let Some((plies, outcome)) = ended(&rules, &positions) {
+        let result = GameResult::from_outcome(Some(outcome)).token();
+        let how = over(outcome, positions[plies].to_move());
+        let why = if plies == game.moves.len() {
+            format!("game {number} is over: {how} ({result})")
+        } else {
+            // Moves after the end would make the game as long as the file.
+            let (n, side) = move_number(&positions, plies - 1);
+            format!(
+                "game {number} was over after move {n} ({side}): {how} ({result}); \
+                 its moves go on past its end"
+            )
+        };
         return Err(AppError::Usage(format!(
-            "--load {}: game {number} is over: {} ({})",
+            "--load {}: {why}",
+            shown_path(path)
+        )));
+    }
+    // Over by its result alone: a resignation, an agreed draw, a loss on time.
+    if game.result != GameResult::Unfinished {
+        let how = match game.result.winner() {
+            Some(side) => format!("{side} won"),
+            None => "a draw".to_string(),
+        };
+        let why = match game.tag("Termination").map(str::trim) {
+            Some(t) if !t.is_empty() => format!(" ({})", safe::text(&safe::cut(t, 40))),
+            _ => String::new(),
+        };
+        return Err(AppError::Usage(format!(
+            "--load {}: game {number} is over: {}, {how}{why}",
             shown_path(path),
-            over(outcome, game.end().to_move()),
-            GameResult::from_outcome(Some(outcome)).token()
+            game.result.token()
         )));
     }
     Ok((rules, Some(game)))
+}
+
+/// The first position at which the rules end the game: the plies played by
+/// then, and how it ended.
+fn ended(rules: &Setup, positions: &[Position]) -> Option<(usize, Outcome<Side>)> {
+    (1..=positions.len()).find_map(|n| rules.outcome(&positions[..n]).map(|o| (n - 1, o)))
+}
+
+/// The move number and side of ply `ply` (from 0) of a game's positions.
+fn move_number(positions: &[Position], ply: usize) -> (usize, Side) {
+    let first_white = positions[0].to_move() == Side::White;
+    (
+        (ply + usize::from(first_white)) / 2 + 1,
+        positions[ply].to_move(),
+    )
 }
 
 /// How a loaded game ended, in words.
@@ -139,6 +181,9 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     let game = games
         .swap_remove((number - 1) as usize)
         .map_err(|e| bad(pdn_error(&e)))?;
+    // Its tags go into the log's record of every game played on from it.
+    game.check_carried()
+        .map_err(|e| bad(format!("game {number}: {}", safe::text(&e.to_string()))))?;
     if let Some(asked) = captures
         && asked != game.rules.captures
     {

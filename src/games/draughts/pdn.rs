@@ -11,8 +11,11 @@
 //! codes, captures written in full (`11x18x25`) or short (`11x25`, resolved to
 //! the one legal capture that fits) or with a dash as old books write them,
 //! and the results `1-0`, `0-1`, `1/2-1/2` and `*` (read before any move: a
-//! result looks like one). A result token ends a game. Errors name the game,
-//! the move and the token.
+//! result looks like one). A result token ends a game, and tags after
+//! movetext begin one; text after a result that is neither tags nor move 1
+//! is a damaged game of its own, so no game takes another's number. A byte
+//! order mark (U+FEFF, as each of several files joined end to end begins)
+//! is blank. Errors name the game, the move and the token.
 //!
 //! Results follow the draughts programs' convention: the first score is the
 //! first player's, so `1-0` is a win for Black and `0-1` a win for White.
@@ -164,6 +167,69 @@ impl PdnGame {
     /// The position after the last move.
     pub fn end(&self) -> Position {
         self.moves.iter().fold(self.start, |p, m| p.play(m))
+    }
+}
+
+/// The most tags a game may carry on into play (see [`PdnGame::check_carried`]).
+pub const MAX_TAGS: usize = 50;
+/// The longest tag name a game may carry on, in characters.
+pub const MAX_TAG_NAME: usize = 40;
+/// The longest tag value a game may carry on, in characters.
+pub const MAX_TAG_VALUE: usize = 500;
+
+/// Why a game carries too much to go on from.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum Oversized {
+    /// More than [`MAX_TAGS`] tags: how many.
+    #[error("it has {0} tags; a game to load may have at most {MAX_TAGS}")]
+    Tags(usize),
+    /// A tag name longer than [`MAX_TAG_NAME`].
+    #[error(
+        "the name of tag {start}… is {len} characters long; a tag's name may be at most {MAX_TAG_NAME}"
+    )]
+    Name {
+        /// Its first 20 characters.
+        start: String,
+        /// Its length, in characters.
+        len: usize,
+    },
+    /// A tag value longer than [`MAX_TAG_VALUE`].
+    #[error(
+        "the value of tag {name} is {len} characters long; a tag's value may be at most {MAX_TAG_VALUE}"
+    )]
+    Value {
+        /// The tag's name.
+        name: String,
+        /// The value's length, in characters.
+        len: usize,
+    },
+}
+
+impl PdnGame {
+    /// Checks that the game's tags are few and short enough to go on from.
+    /// A game played on keeps them in its log record, a line of at most
+    /// 1 MiB: at these limits they take under 170 KB even with every
+    /// character escaped (`\u0001`, six bytes). The moves need no bound of
+    /// their own once a game that went on past its end is refused: the rules
+    /// end any game within about 13,500 plies (at most 144 steps of men and
+    /// 23 captures, with fewer than 80 quiet plies between), about 110 KB.
+    pub fn check_carried(&self) -> Result<(), Oversized> {
+        if self.tags.len() > MAX_TAGS {
+            return Err(Oversized::Tags(self.tags.len()));
+        }
+        for (name, value) in &self.tags {
+            let len = name.chars().count();
+            if len > MAX_TAG_NAME {
+                let start = name.chars().take(20).collect();
+                return Err(Oversized::Name { start, len });
+            }
+            let len = value.chars().count();
+            if len > MAX_TAG_VALUE {
+                let name = name.clone();
+                return Err(Oversized::Value { name, len });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -420,6 +486,12 @@ impl Reading {
     }
 }
 
+/// Whether `c` is blank between tokens: whitespace, or the byte order mark
+/// (U+FEFF) that each of several files joined end to end begins with.
+fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
 /// A cursor over the text, by characters.
 struct Cursor<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
@@ -429,8 +501,13 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     fn next(&mut self) -> Option<char> {
         let c = self.chars.next();
-        // A lone CR ends a line too, as old Macintosh files end them.
-        self.at_line_start = matches!(c, Some('\n' | '\r'));
+        // A lone CR ends a line too, as old Macintosh files end them; a
+        // byte order mark leaves the line's start where it was.
+        self.at_line_start = match c {
+            Some('\n' | '\r') => true,
+            Some('\u{feff}') => self.at_line_start,
+            _ => false,
+        };
         c
     }
 
@@ -439,7 +516,7 @@ impl Cursor<'_> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
+        while self.peek().is_some_and(is_blank) {
             self.next();
         }
     }
@@ -523,7 +600,7 @@ pub fn read_each(text: &str, default: Setup) -> Vec<Result<PdnGame, PdnError>> {
         ended: false,
         number: None,
         broken: false,
-        past_moves: false,
+        in_moves: false,
     };
     while let Some(step) = reader.step() {
         if let Err(e) = step {
@@ -546,14 +623,15 @@ struct Reader<'a> {
     /// The games read so far, each whole or why not.
     games: Vec<Result<PdnGame, PdnError>>,
     /// Whether a result has just ended a game: a game with no tags after it
-    /// must start at move 1, or its moves belong to no game.
+    /// must start at move 1, or it is damaged (a stray line between games).
     ended: bool,
     /// The move number last written.
     number: Option<usize>,
     /// Whether the game being read is damaged: the rest of it is skipped.
     broken: bool,
-    /// Whether the damaged game has reached its moves: then tags begin the next.
-    past_moves: bool,
+    /// Whether the game being read has reached its movetext (a move, or
+    /// trouble outside its tags): then tags begin the next game.
+    in_moves: bool,
 }
 
 impl Reader<'_> {
@@ -566,25 +644,17 @@ impl Reader<'_> {
             self.games.push(done);
         }
         self.broken = false;
-        self.past_moves = false;
+        self.in_moves = false;
     }
 
     /// Notes why the game being read is damaged; the rest of it is skipped.
+    /// The error is that game's alone: the games before and after it keep
+    /// their numbers.
     fn fail(&mut self, e: PdnError) {
-        if self.broken {
-            return;
-        }
-        if e.game + 1 == self.game.number && self.game.is_empty() {
-            // Moves after a game's result: that game's text is damaged.
-            if let Some(last) = self.games.last_mut() {
-                *last = Err(e);
-            }
-            self.game.number -= 1;
-        } else {
+        if !self.broken {
             self.games.push(Err(e));
+            self.broken = true;
         }
-        self.past_moves = !self.game.moves.is_empty();
-        self.broken = true;
     }
 
     /// Reads the next token; `None` at the end of the text.
@@ -593,7 +663,10 @@ impl Reader<'_> {
         self.cur.skip_spaces();
         let line_start = line_start || self.cur.at_line_start;
         let c = self.cur.peek()?;
-        Some(match c {
+        if c == '[' {
+            return Some(self.tag());
+        }
+        let step = match c {
             '%' if line_start => {
                 self.cur.skip_line();
                 Ok(())
@@ -602,7 +675,6 @@ impl Reader<'_> {
                 self.cur.skip_line();
                 Ok(())
             }
-            '[' => self.tag(),
             '{' => self.comment(),
             '(' => self.variation(),
             ']' | '}' | ')' => {
@@ -611,19 +683,18 @@ impl Reader<'_> {
                 Err(self.game.error(Some(&c.to_string()), why))
             }
             _ => self.word(),
-        })
+        };
+        // Trouble outside the tags is in the movetext: the next tags begin
+        // the next game, not more of this one.
+        self.in_moves |= step.is_err();
+        Some(step)
     }
 
     fn tag(&mut self) -> Result<(), PdnError> {
         self.cur.next();
-        // Tags after moves begin a new game (one without a result token);
-        // so do tags after a damaged game's moves.
-        let new_game = if self.broken {
-            self.past_moves
-        } else {
-            !self.game.moves.is_empty()
-        };
-        if new_game {
+        // Tags after movetext begin a new game (one without a result token,
+        // or a damaged one).
+        if self.in_moves {
             let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
             let number = done.number;
             let finished = (!self.broken).then(|| done.finish(None));
@@ -674,7 +745,7 @@ impl Reader<'_> {
     fn word(&mut self) -> Result<(), PdnError> {
         let mut word = String::new();
         while let Some(c) = self.cur.peek() {
-            if c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';') {
+            if is_blank(c) || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';') {
                 break;
             }
             word.push(c);
@@ -689,23 +760,24 @@ impl Reader<'_> {
             self.ended = true;
             return Ok(());
         }
-        if self.broken {
-            self.past_moves |= move_part(&word).is_some();
-            return Ok(());
-        }
         if let Some(n) = move_number(&word) {
             self.number = Some(n);
         }
         let Some(mv) = move_part(&word) else {
             return Ok(());
         };
+        self.in_moves = true;
+        if self.broken {
+            return Ok(());
+        }
+        // Text after a result that is neither tags nor move 1 is a damaged
+        // game of its own, not more of the game before: each keeps its number.
         if self.ended && self.game.tags.is_empty() && self.number != Some(1) {
-            return Err(PdnError {
-                game: self.game.number - 1,
-                at: None,
-                token: Some(word.clone()),
-                why: "a move after the game's result".into(),
-            });
+            let why = format!(
+                "after the result of game {}, a game begins with its tags or with move 1",
+                self.game.number - 1
+            );
+            return Err(self.game.error(Some(&word), why));
         }
         self.ended = false;
         self.number = None;
@@ -874,5 +946,86 @@ mod tests {
             let games = read(&format!("1. 11-15 {t}"), Setup::STANDARD).unwrap();
             assert_eq!((games.len(), games[0].result), (1, r));
         }
+    }
+
+    #[test]
+    fn text_after_a_result_is_a_game_of_its_own_and_renumbers_none() {
+        let text = "[Event \"a\"]\n\n1. 11-15 *\njunk\n[Event \"b\"]\n\n1. 9-13 *\n\n[Event \"c\"]\n\n1. 10-14 *\n";
+        let games = read_each(text, Setup::STANDARD);
+        assert_eq!(games.len(), 4, "{games:?}");
+        let event = |i: usize| games[i].as_ref().ok().and_then(|g| g.tag("Event"));
+        assert_eq!(event(0), Some("a"));
+        assert_eq!(
+            games[1].as_ref().unwrap_err().to_string(),
+            "game 2, \"junk\": after the result of game 1, a game begins with its tags or with move 1"
+        );
+        assert_eq!((event(2), event(3)), (Some("b"), Some("c")));
+        // Moves after a result, with no tags and not from move 1, likewise.
+        let games = read_each(
+            "1. 11-15 23-19 * 2. 8-11\n[Event \"b\"] 1. 9-13 *",
+            Setup::STANDARD,
+        );
+        assert_eq!(games.len(), 3, "{games:?}");
+        assert!(games[0].is_ok() && games[2].is_ok(), "{games:?}");
+        assert_eq!(games[1].as_ref().unwrap_err().game, 2);
+        // A damaged game with no result ends at the next tags.
+        let games = read_each(
+            "[Event \"a\"]\n1. 11-15 99-1\n[Event \"b\"]\n1. 9-13 *\n[Event \"c\"] } \n[Event \"d\"] 1. 9-14 *",
+            Setup::STANDARD,
+        );
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g.as_ref().map(|g| g.tag("Event")).map_err(|e| e.game))
+            .collect();
+        assert_eq!(events, vec![Err(1), Ok(Some("b")), Err(3), Ok(Some("d"))]);
+        // A comment after a result is no game.
+        let games = read(
+            "[Event \"a\"] 1. 11-15 1-0 {resigned}\n[Event \"b\"] 1. 9-13 *",
+            Setup::STANDARD,
+        )
+        .unwrap();
+        assert_eq!(games.len(), 2);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_blank() {
+        let one = "\u{feff}[Event \"E\"]\n\n1. 11-15 23-19 *\n";
+        let games = read_each(&one.repeat(2), Setup::STANDARD);
+        assert_eq!(games.len(), 2, "{games:?}");
+        for g in &games {
+            assert_eq!(g.as_ref().map(|g| g.moves.len()), Ok(2));
+        }
+        let games = read(
+            "\u{feff}\u{feff}% note\n1.\u{feff}11-15 \u{feff}*",
+            Setup::STANDARD,
+        )
+        .unwrap();
+        assert_eq!((games.len(), games[0].moves.len()), (1, 1));
+    }
+
+    #[test]
+    fn tags_at_every_limit_keep_a_log_record_far_below_a_mebibyte() {
+        let mut g = game_from(&["11-15"]);
+        for i in 0..MAX_TAGS {
+            let name = format!("T{i:0>39}");
+            assert_eq!(name.chars().count(), MAX_TAG_NAME);
+            g.tags.push((name, "\u{1}".repeat(MAX_TAG_VALUE)));
+        }
+        assert_eq!(g.check_carried(), Ok(()));
+        // As the log keeps them: tags as PDN, in a JSON string.
+        let record = serde_json::to_string(&write_tags(&g.tags)).unwrap();
+        assert!(record.len() < 170_000, "{}", record.len());
+        g.tags.push(("Event".into(), "x".into()));
+        assert_eq!(g.check_carried(), Err(Oversized::Tags(MAX_TAGS + 1)));
+        g.tags = vec![("Event".into(), "é".repeat(MAX_TAG_VALUE + 1))];
+        assert_eq!(
+            g.check_carried().unwrap_err().to_string(),
+            "the value of tag Event is 501 characters long; a tag's value may be at most 500"
+        );
+        g.tags = vec![("E".repeat(41), String::new())];
+        assert_eq!(
+            g.check_carried().unwrap_err().to_string(),
+            "the name of tag EEEEEEEEEEEEEEEEEEEE… is 41 characters long; a tag's name may be at most 40"
+        );
     }
 }
