@@ -380,12 +380,17 @@ mod tests {
     use super::*;
 
     fn talk(script: &str) -> String {
+        talk_with(1, None, script)
+    }
+
+    /// The engine's answers to `script`, seeded, with a database if given.
+    fn talk_with(seed: u64, endgame: Option<Arc<Endgame>>, script: &str) -> String {
         let config = Config {
             rules: Setup::STANDARD,
             threads: 1,
-            seed: 1,
+            seed,
             book: true,
-            endgame: None,
+            endgame: endgame.map(EndgameSource::Ready),
         };
         let mut out = Vec::new();
         run(script.as_bytes(), &mut out, config).unwrap();
@@ -461,5 +466,39 @@ mod tests {
             talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"),
             "bestmove none\n"
         );
+    }
+
+    #[test]
+    fn in_database_positions_the_line_starts_with_the_move_played() {
+        // The player picks at random among moves of equal exact value; the
+        // line it reports must be the one from the move it plays.
+        let db = Arc::new(Endgame::build(4, Setup::STANDARD));
+        let positions = [
+            "W:WK32:BK1,K2",
+            "B:WK32:BK1,K2",
+            "B:WK20:BK1,K2",
+            "W:WK14:BK1,K30",
+            "B:WK28:BK1,K2,K3",
+            "W:WK28:BK1,K2,K3",
+            "B:WK6,K30:BK1,K2",
+        ];
+        let script: String = positions
+            .iter()
+            .map(|p| format!("position fen {p}\ngo depth 10\ngo depth 10\n"))
+            .collect();
+        let mut lines_checked = 0;
+        for seed in 1..=4 {
+            let out = talk_with(seed, Some(Arc::clone(&db)), &script);
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 4 * positions.len(), "{out}");
+            for pair in lines.chunks(2) {
+                let pv = pair[0].split(" pv ").nth(1).unwrap_or_default();
+                let first = pv.split(' ').next().unwrap_or_default();
+                assert!(!first.is_empty(), "{out}");
+                assert_eq!(pair[1], format!("bestmove {first}"), "{out}");
+                lines_checked += 1;
+            }
+        }
+        assert_eq!(lines_checked, 8 * positions.len());
     }
 }
