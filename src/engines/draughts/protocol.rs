@@ -25,7 +25,11 @@ use crate::engines::draughts::store::EndgameStore;
 use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::search::{Report, Score};
-use crate::games::draughts::{Level, Perft, Player, Position, Setup, fen, notation};
+use crate::games::draughts::{
+    Level, Move, MoveError, PdnSquare, Perft, Player, Position, Refusal, Setup, fen, notation,
+    refusal,
+};
+use crate::games::or_list;
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
@@ -316,11 +320,64 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     let mut history = vec![start];
     for (i, text) in moves.iter().enumerate() {
         let pos = history[history.len() - 1];
-        let m = notation::parse_move(&rules, &pos, text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let m =
+            read_move(&rules, &pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
         history.push(pos.play(&m));
     }
     Ok(history)
+}
+
+/// The legal move `text` names in `pos`, or why it is none. An `x` is held
+/// to what it says, as the game holds it: `11x15` is refused where 11-15
+/// is a plain move, and a jump that is none of the piece's captures
+/// (`23x16x12`) says what it can take rather than that a capture is
+/// compulsory. Old books' captures with a dash (`10-26`) are still read.
+fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> {
+    let typed = text.trim();
+    let marked = typed.contains(['x', 'X']);
+    let e = match notation::parse_move(rules, pos, typed) {
+        Ok(m) if marked && !m.is_capture() => {
+            return Err(format!("{typed} is a plain move, not a capture: write {m}"));
+        }
+        Ok(m) => return Ok(m),
+        Err(e) => e,
+    };
+    let Ok(squares) = notation::parse_squares(typed) else {
+        return Err(e.to_string());
+    };
+    let takes = |from: PdnSquare| -> Vec<Move> {
+        rules
+            .moves(pos)
+            .into_iter()
+            .filter(|m| m.is_capture() && m.from() == from)
+            .collect()
+    };
+    Err(match refusal::refusal(rules, pos, &[], &squares) {
+        Refusal::CrowningEnds { crowning, .. } => {
+            format!("a man crowned ends its move: {typed} stops at {crowning}")
+        }
+        Refusal::NotLegal { start, .. } if !takes(start).is_empty() => {
+            no_capture(typed, start, &takes(start))
+        }
+        Refusal::Move(MoveError::CaptureCompulsory { captures }) if marked => {
+            match squares.first() {
+                Some(&from) if !takes(from).is_empty() => no_capture(typed, from, &takes(from)),
+                _ => format!(
+                    "{typed} is no capture here: the capture is {}",
+                    or_list(&captures)
+                ),
+            }
+        }
+        _ => e.to_string(),
+    })
+}
+
+/// Why a capture typed is none of the captures of the piece on `from`.
+fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
+    format!(
+        "{typed} is no capture here: the piece on {from} can take {}",
+        or_list(takes)
+    )
 }
 
 fn go(state: &mut State, args: &[&str]) -> Reply {
@@ -500,5 +557,45 @@ mod tests {
             }
         }
         assert_eq!(lines_checked, 8 * positions.len());
+    }
+
+    #[test]
+    fn a_capture_mark_on_a_plain_move_is_refused() {
+        let out = talk("position startpos moves 11x15\nposition startpos moves 11-15 24x20\n");
+        assert_eq!(
+            out,
+            "error move 1 (11x15): 11x15 is a plain move, not a capture: write 11-15\n\
+             error move 2 (24x20): 24x20 is a plain move, not a capture: write 24-20\n"
+        );
+        // A capture written with a dash, as old books do, is still read.
+        assert_eq!(
+            talk("position fen B:W14,22:B10 moves 10-26\nperft 1\n"),
+            "perft 1 0\n"
+        );
+    }
+
+    #[test]
+    fn a_malformed_capture_gets_its_true_reason() {
+        let out = talk(
+            "position startpos moves 11-15 24-20 15-19 23x16x12\n\
+             position fen B:W10:B6,7 moves 7x1\n\
+             position fen B:W10:B1,6,7 moves 1x10\n\
+             position fen B:W10:B6,7 moves 6-9\n\
+             position fen B:W26,27:B22 moves 22x31x24\n\
+             position startpos moves 11-15 24-20 15-19 23x16\nperft 1\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "error move 4 (23x16x12): 23x16x12 is no capture here: the piece on 23 can take 23x16",
+                "error move 1 (7x1): 7x1 is no capture here: the piece on 7 can take 7x14",
+                "error move 1 (1x10): 1x10 is no capture here: the capture is 6x15 or 7x14",
+                "error move 1 (6-9): a capture is compulsory: 6x15 or 7x14",
+                "error move 1 (22x31x24): a man crowned ends its move: 22x31x24 stops at 22x31",
+                "perft 1 1",
+            ],
+            "{out}"
+        );
     }
 }
