@@ -5,8 +5,9 @@
 //!
 //! ```text
 //! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
-//! go movetime MS | go depth N                 answered `bestmove M` (`bestmove none` when lost),
-//!                                             after `info depth D nodes N score cp V pv M…` when it searched
+//! go movetime MS | go depth N                 answered `bestmove M`, after `info depth D nodes N
+//!                                             score cp V pv M…` when it searched; when the rules have
+//!                                             ended the game, `info string game over: …` then `bestmove none`
 //! perft N                                     answered `perft N COUNT`
 //! newgame                                     forget what the last game taught the table
 //! isready                                     answered `readyok` once the database is in
@@ -22,14 +23,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engines::draughts::store::EndgameStore;
-use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::search::{Report, Score};
 use crate::games::draughts::{
-    Level, Move, MoveError, PdnSquare, Perft, Player, Position, Refusal, Setup, fen, notation,
-    refusal,
+    Level, Move, MoveError, PdnSquare, Perft, Player, Position, Refusal, Setup, Side, fen, how,
+    notation, refusal,
 };
 use crate::games::or_list;
+use crate::games::{Deadline, Outcome, Rules};
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
@@ -397,8 +398,14 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
         },
         _ => return error("go wants movetime MS or depth N"),
     };
-    state.catch_up(false);
     let rules = state.config.rules;
+    if let Some(outcome) = rules.outcome(&state.history) {
+        return Reply::Lines(vec![
+            format!("info string game over: {}", game_over(&outcome)),
+            "bestmove none".into(),
+        ]);
+    }
+    state.catch_up(false);
     let best = state
         .player
         .best_move(&rules, &state.history, &deadline, depth);
@@ -408,6 +415,19 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
         None => "bestmove none".into(),
     });
     Reply::Lines(lines)
+}
+
+/// How the rules ended the game, after `info string game over:`.
+fn game_over(outcome: &Outcome<Side>) -> String {
+    match *outcome {
+        Outcome::Win { winner, how } if how == how::NO_MOVES => {
+            format!("{winner} wins, {} has no move", winner.other())
+        }
+        Outcome::Win { winner, how } => format!("{winner} wins ({how})"),
+        Outcome::Draw { how } if how == how::REPETITION => "draw by threefold repetition".into(),
+        Outcome::Draw { how } if how == how::FORTY_MOVES => "draw by the forty-move rule".into(),
+        Outcome::Draw { how } => format!("draw ({how})"),
+    }
 }
 
 /// The search's line before `bestmove`: the last depth it finished, the
@@ -515,14 +535,9 @@ mod tests {
 
     #[test]
     fn a_lost_position_has_no_move() {
-        assert_eq!(
-            talk("position fen B:W18:B\ngo depth 2\n"),
-            "bestmove none\n"
-        );
-        assert_eq!(
-            talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"),
-            "bestmove none\n"
-        );
+        let over = "info string game over: white wins, black has no move\nbestmove none\n";
+        assert_eq!(talk("position fen B:W18:B\ngo depth 2\n"), over);
+        assert_eq!(talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"), over);
     }
 
     #[test]
@@ -597,5 +612,60 @@ mod tests {
             ],
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_finished_game_is_answered_game_over() {
+        // White's king and Black's go back and forth: the start a third time.
+        let out = talk(
+            "position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1 27-32\ngo depth 5\n\
+             position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1\ngo depth 5\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "info string game over: draw by threefold repetition",
+                "bestmove none"
+            ],
+            "{out}"
+        );
+        assert!(lines[3].starts_with("bestmove 27-"), "{out}");
+        // Forty moves each with kings, no capture offered, each move to the
+        // position seen least so far: none comes a third time.
+        let rules = Setup::STANDARD;
+        let start = fen::parse("B:WK29,K32:BK1,K4").unwrap();
+        let mut history = vec![start];
+        let mut moves = Vec::new();
+        while moves.len() < 80 {
+            let here = history[history.len() - 1];
+            let seen = |p: Position| history.iter().filter(|&&h| h == p).count();
+            let m = rules
+                .moves(&here)
+                .into_iter()
+                .filter(|m| rules.moves(&here.play(m)).iter().all(|r| !r.is_capture()))
+                .min_by_key(|m| seen(here.play(m)))
+                .unwrap();
+            assert!(seen(here.play(&m)) < 2, "{}", moves.join(" "));
+            moves.push(m.to_string());
+            history.push(here.play(&m));
+        }
+        let game = |plies: usize| {
+            format!(
+                "position fen B:WK29,K32:BK1,K4 moves {}\ngo depth 3\n",
+                moves[..plies].join(" ")
+            )
+        };
+        assert_eq!(
+            talk(&game(80)),
+            "info string game over: draw by the forty-move rule\nbestmove none\n"
+        );
+        let out = talk(&game(79));
+        let last = out.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("bestmove ") && last != "bestmove none",
+            "{out}"
+        );
+        assert!(!out.contains("game over"), "{out}");
     }
 }
