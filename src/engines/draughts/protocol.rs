@@ -1,7 +1,8 @@
 //! The draughts engine mode: a line protocol in the spirit of UCI, spoken
 //! over any reader and writer, so match tools, GUIs and scripts can use the
 //! engine with its game history. The shell owns the clock here: `go movetime`
-//! becomes a [`Deadline`] built from `Instant`.
+//! becomes a [`Deadline`] built from `Instant`, which a `stop` read on the
+//! input's own thread also passes.
 //!
 //! ```text
 //! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
@@ -11,15 +12,24 @@
 //! perft N                                     answered `perft N COUNT`
 //! newgame                                     forget what the last game taught the table
 //! isready                                     answered `readyok` once the database is in
+//! stop                                        end the search under way: its `bestmove` at once
 //! quit
 //! ```
+//!
+//! During a search, `stop` ends it with the best move so far, `quit` ends
+//! it the same way and then the program, `isready` is answered at once
+//! (when no line waits), and any other line waits its turn, answered after
+//! the search's `bestmove`. Every `go` gets one `bestmove`.
 //!
 //! A bad line is answered `error …` and changes nothing; nothing panics, and
 //! a line longer than [`MAX_LINE`] bytes is refused without being kept.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::engines::draughts::store::EndgameStore;
@@ -136,6 +146,18 @@ impl Deadline for Until {
     }
 }
 
+/// A search's deadline here: its clock, or a `stop` or `quit` read meanwhile.
+struct Stoppable<'a> {
+    until: Until,
+    stop: &'a AtomicBool,
+}
+
+impl Deadline for Stoppable<'_> {
+    fn passed(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.until.passed()
+    }
+}
+
 struct State {
     config: Config,
     player: Player,
@@ -199,31 +221,204 @@ fn new_player(config: &Config) -> Player {
 /// What one line asks for.
 enum Reply {
     Lines(Vec<String>),
+    /// A search, run while the input is read on (see [`search`]).
+    Search(Go),
     Quit,
 }
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, mut output: impl Write, config: Config) -> io::Result<()> {
-    let mut input = input;
+/// A search `go` asks for: until a moment, or to a depth.
+struct Go {
+    until: Instant,
+    depth: u32,
+}
+
+/// What the protocol waits for: a line (or why it cannot be used), the end
+/// of the input (or the error that ended it), or the end of a search.
+enum Event {
+    Line(Result<String, String>),
+    End(io::Result<()>),
+    Searched,
+}
+
+/// The lines from the reader's thread, with those read during a search
+/// waiting their turn.
+struct Inbox {
+    events: Receiver<Event>,
+    /// For a search to say that it has ended.
+    sender: Sender<Event>,
+    waiting: VecDeque<Result<String, String>>,
+    /// How the input ended, kept until the lines waiting are answered.
+    ended: Option<io::Result<()>>,
+}
+
+impl Inbox {
+    /// The next line to answer, or how the input ended.
+    fn next(&mut self) -> Result<Result<String, String>, io::Result<()>> {
+        if let Some(line) = self.waiting.pop_front() {
+            return Ok(line);
+        }
+        if let Some(end) = self.ended.take() {
+            return Err(end);
+        }
+        loop {
+            match self.events.recv() {
+                Ok(Event::Line(line)) => return Ok(line),
+                Ok(Event::End(end)) => return Err(end),
+                // Only a search sends it, and it is waited for there.
+                Ok(Event::Searched) => continue,
+                Err(_) => return Err(Ok(())),
+            }
+        }
+    }
+}
+
+/// Runs the protocol until `quit` or the end of the input. The input is
+/// read on a thread of its own, so that `stop`, `quit` and `isready` are
+/// heard while a search runs.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    config: Config,
+) -> io::Result<()> {
+    let (sender, events) = mpsc::channel();
+    read_on_a_thread(input, sender.clone())?;
+    let mut inbox = Inbox {
+        events,
+        sender,
+        waiting: VecDeque::new(),
+        ended: None,
+    };
     let mut state = State::new(config);
     loop {
-        let line = match read_line(&mut input)? {
-            None => return Ok(()),
-            Some(Ok(line)) => line,
-            Some(Err(e)) => {
+        let line = match inbox.next() {
+            Err(end) => return end,
+            Ok(Ok(line)) => line,
+            Ok(Err(e)) => {
                 writeln!(output, "error {e}")?;
                 output.flush()?;
                 continue;
             }
         };
-        match answer(&mut state, &line) {
+        let (lines, quit) = match answer(&mut state, &line) {
             Reply::Quit => return Ok(()),
-            Reply::Lines(lines) => {
-                for l in lines {
-                    writeln!(output, "{l}")?;
+            Reply::Lines(lines) => (lines, false),
+            Reply::Search(go) => search(&mut state, go, &mut inbox, &mut output)?,
+        };
+        for l in lines {
+            writeln!(output, "{l}")?;
+        }
+        output.flush()?;
+        if quit {
+            return Ok(());
+        }
+    }
+}
+
+/// Reads `input` on a thread of its own into `events`: each line, then how
+/// the input ended. It stops after `quit`, and once nobody listens.
+fn read_on_a_thread(
+    mut input: impl BufRead + Send + 'static,
+    events: Sender<Event>,
+) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name("engine input".into())
+        .spawn(move || {
+            loop {
+                let line = match read_line(&mut input) {
+                    Ok(Some(line)) => line,
+                    Ok(None) => {
+                        let _ = events.send(Event::End(Ok(())));
+                        return;
+                    }
+                    Err(e) => {
+                        let _ = events.send(Event::End(Err(e)));
+                        return;
+                    }
+                };
+                let quit = matches!(&line, Ok(l) if first_word(l) == Some("quit"));
+                if events.send(Event::Line(line)).is_err() || quit {
+                    return;
                 }
+            }
+        })?;
+    Ok(())
+}
+
+fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}
+
+/// Runs the search `go` asks for on a thread of its own while this one
+/// reads on: `stop` ends it at once with the best move so far, `quit` too
+/// and then the program (`true`), `isready` is answered at once when no
+/// line waits, and other lines wait their turn until the search is
+/// answered. At the end of the input the search runs its course.
+fn search(
+    state: &mut State,
+    go: Go,
+    inbox: &mut Inbox,
+    output: &mut impl Write,
+) -> io::Result<(Vec<String>, bool)> {
+    state.catch_up(false);
+    let rules = state.config.rules;
+    let stop = AtomicBool::new(false);
+    let mut quit = false;
+    let (player, history) = (&mut state.player, &state.history);
+    let best = std::thread::scope(|scope| {
+        let deadline = Stoppable {
+            until: Until(go.until),
+            stop: &stop,
+        };
+        let sender = inbox.sender.clone();
+        let searching = scope.spawn(move || {
+            let best = player.best_move(&rules, history, &deadline, go.depth);
+            let _ = sender.send(Event::Searched);
+            best
+        });
+        let heard = listen(inbox, &stop, &mut quit, output);
+        // Whatever was heard, the search ends before its answer.
+        stop.store(true, Ordering::Relaxed);
+        let best = searching
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        heard.map(|()| best)
+    })?;
+    let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
+    lines.push(match best {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".into(),
+    });
+    Ok((lines, quit))
+}
+
+/// The lines read while a search runs, until it says it has ended.
+fn listen(
+    inbox: &mut Inbox,
+    stop: &AtomicBool,
+    quit: &mut bool,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    loop {
+        let line = match inbox.events.recv() {
+            Ok(Event::Searched) | Err(_) => return Ok(()),
+            Ok(Event::End(end)) => {
+                inbox.ended = Some(end);
+                continue;
+            }
+            Ok(Event::Line(line)) => line,
+        };
+        match line.as_deref().map(first_word) {
+            Ok(Some("stop")) => stop.store(true, Ordering::Relaxed),
+            Ok(Some("quit")) => {
+                *quit = true;
+                stop.store(true, Ordering::Relaxed);
+            }
+            Ok(Some("isready")) if inbox.waiting.is_empty() => {
+                writeln!(output, "readyok")?;
                 output.flush()?;
             }
+            Ok(None) => {}
+            _ => inbox.waiting.push_back(line),
         }
     }
 }
@@ -256,6 +451,8 @@ fn answer(state: &mut State, line: &str) -> Reply {
     };
     match command {
         "quit" => Reply::Quit,
+        // Nothing to stop: a search heard it while it ran.
+        "stop" => Reply::Lines(Vec::new()),
         "isready" => {
             state.catch_up(true);
             Reply::Lines(vec!["readyok".into()])
@@ -287,7 +484,7 @@ fn answer(state: &mut State, line: &str) -> Reply {
             _ => error("perft wants one depth: perft N"),
         },
         other => error(format!(
-            "unknown command {other}: position, go, perft, newgame, isready, quit"
+            "unknown command {other}: position, go, stop, perft, newgame, isready, quit"
         )),
     }
 }
@@ -382,17 +579,15 @@ fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
 }
 
 fn go(state: &mut State, args: &[&str]) -> Reply {
-    let (deadline, depth) = match args {
+    let (until, depth) = match args {
         ["movetime", ms] => match ms.parse::<u64>() {
-            Ok(ms) if ms <= MAX_MOVETIME => {
-                (Until(Instant::now() + Duration::from_millis(ms)), MAX_DEPTH)
-            }
+            Ok(ms) if ms <= MAX_MOVETIME => (Instant::now() + Duration::from_millis(ms), MAX_DEPTH),
             _ => return error(format!("go movetime wants 0 to {MAX_MOVETIME} ms: {ms}")),
         },
         ["depth", n] => match n.parse::<u32>() {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                 // A far deadline: the depth ends the search.
-                (Until(Instant::now() + Duration::from_secs(1 << 32)), d)
+                (Instant::now() + Duration::from_secs(1 << 32), d)
             }
             _ => return error(format!("go depth wants 1 to {MAX_DEPTH}: {n}")),
         },
@@ -405,16 +600,7 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
             "bestmove none".into(),
         ]);
     }
-    state.catch_up(false);
-    let best = state
-        .player
-        .best_move(&rules, &state.history, &deadline, depth);
-    let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
-    lines.push(match best {
-        Some(m) => format!("bestmove {m}"),
-        None => "bestmove none".into(),
-    });
-    Reply::Lines(lines)
+    Reply::Search(Go { until, depth })
 }
 
 /// How the rules ended the game, after `info string game over:`.
@@ -460,6 +646,17 @@ mod tests {
         talk_with(1, None, script)
     }
 
+    /// The answers to `script`, or `None` when they take longer than ten
+    /// seconds (a bound no sound run comes near, so never flaky).
+    fn talk_within_ten_seconds(script: &str) -> Option<String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let script = script.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(talk(&script));
+        });
+        rx.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
     /// The engine's answers to `script`, seeded, with a database if given.
     fn talk_with(seed: u64, endgame: Option<Arc<Endgame>>, script: &str) -> String {
         let config = Config {
@@ -470,7 +667,12 @@ mod tests {
             endgame: endgame.map(EndgameSource::Ready),
         };
         let mut out = Vec::new();
-        run(script.as_bytes(), &mut out, config).unwrap();
+        run(
+            io::Cursor::new(script.as_bytes().to_vec()),
+            &mut out,
+            config,
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -667,5 +869,36 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("game over"), "{out}");
+    }
+
+    #[test]
+    fn stop_ends_a_search_at_once_with_its_best_move() {
+        let go = "position fen W:W21,22,23,24,25:B5,9,10,11,12\ngo movetime 60000\n";
+        let out = talk_within_ten_seconds(&format!("{go}stop\n")).expect("stopped at once");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[0].starts_with("info depth "), "{out}");
+        let first = lines[0]
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        assert_eq!(Some(&lines[1][9..]), first, "{out}");
+        // `isready` is answered at once; other lines wait their turn.
+        let out = talk_within_ten_seconds(&format!("{go}isready\nperft 1\nstop\nperft 2\n"))
+            .expect("stopped at once");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert_eq!(lines[0], "readyok", "{out}");
+        assert!(lines[2].starts_with("bestmove "), "{out}");
+        assert_eq!(lines[3..], ["perft 1 7", "perft 2 49"], "{out}");
+        // `quit` ends the search, answered, and the program: nothing after.
+        let out = talk_within_ten_seconds(&format!("{go}quit\nperft 1\n")).expect("quit at once");
+        assert!(
+            out.lines()
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove ")),
+            "{out}"
+        );
+        assert!(!out.contains("perft"), "{out}");
     }
 }
