@@ -17,9 +17,10 @@
 //! ```
 //!
 //! During a search, `stop` ends it with the best move so far, `quit` ends
-//! it the same way and then the program, `isready` is answered at once
-//! (when no line waits), and any other line waits its turn, answered after
-//! the search's `bestmove`. Every `go` gets one `bestmove`.
+//! it the same way and then the program, `isready` is answered at once,
+//! and any other line waits its turn, answered after the search's
+//! `bestmove`; behind a line waiting, every line waits (a script's `quit`
+//! comes after its last search). Every `go` gets one `bestmove`.
 //!
 //! A bad line is answered `error …` and changes nothing; nothing panics, and
 //! a line longer than [`MAX_LINE`] bytes is refused without being kept.
@@ -350,9 +351,9 @@ fn first_word(line: &str) -> Option<&str> {
 
 /// Runs the search `go` asks for on a thread of its own while this one
 /// reads on: `stop` ends it at once with the best move so far, `quit` too
-/// and then the program (`true`), `isready` is answered at once when no
-/// line waits, and other lines wait their turn until the search is
-/// answered. At the end of the input the search runs its course.
+/// and then the program (`true`), `isready` is answered at once, and other
+/// lines wait their turn until the search is answered, as do all lines
+/// behind one waiting. At the end of the input the search runs its course.
 fn search(
     state: &mut State,
     go: Go,
@@ -407,13 +408,19 @@ fn listen(
             }
             Ok(Event::Line(line)) => line,
         };
+        // Behind a line waiting, a line waits too: a script's lines are
+        // answered in order, its `quit` after its last search.
+        if !inbox.waiting.is_empty() {
+            inbox.waiting.push_back(line);
+            continue;
+        }
         match line.as_deref().map(first_word) {
             Ok(Some("stop")) => stop.store(true, Ordering::Relaxed),
             Ok(Some("quit")) => {
                 *quit = true;
                 stop.store(true, Ordering::Relaxed);
             }
-            Ok(Some("isready")) if inbox.waiting.is_empty() => {
+            Ok(Some("isready")) => {
                 writeln!(output, "readyok")?;
                 output.flush()?;
             }
@@ -646,6 +653,9 @@ mod tests {
         talk_with(1, None, script)
     }
 
+    /// A position out of the book with a choice of moves: the engine searches.
+    const SEARCHED: &str = "position fen W:W21,22,23,24,25:B5,9,10,11,12";
+
     /// The answers to `script`, or `None` when they take longer than ten
     /// seconds (a bound no sound run comes near, so never flaky).
     fn talk_within_ten_seconds(script: &str) -> Option<String> {
@@ -873,7 +883,7 @@ mod tests {
 
     #[test]
     fn stop_ends_a_search_at_once_with_its_best_move() {
-        let go = "position fen W:W21,22,23,24,25:B5,9,10,11,12\ngo movetime 60000\n";
+        let go = format!("{SEARCHED}\ngo movetime 60000\n");
         let out = talk_within_ten_seconds(&format!("{go}stop\n")).expect("stopped at once");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2, "{out}");
@@ -884,7 +894,7 @@ mod tests {
             .and_then(|pv| pv.split(' ').next());
         assert_eq!(Some(&lines[1][9..]), first, "{out}");
         // `isready` is answered at once; other lines wait their turn.
-        let out = talk_within_ten_seconds(&format!("{go}isready\nperft 1\nstop\nperft 2\n"))
+        let out = talk_within_ten_seconds(&format!("{go}isready\nstop\nperft 1\nperft 2\n"))
             .expect("stopped at once");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 5, "{out}");
@@ -900,5 +910,13 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("perft"), "{out}");
+        // Behind a line waiting, `quit` waits too: a script is answered whole.
+        let script = format!("{SEARCHED}\ngo depth 4\nperft 1\ngo depth 3\nquit\nperft 2\n");
+        let out = talk_within_ten_seconds(&script).expect("answered");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        assert!(answers[0].starts_with("bestmove "), "{out}");
+        assert_eq!(answers[1], "perft 1 7", "{out}");
+        assert!(answers[2].starts_with("bestmove "), "{out}");
     }
 }
