@@ -59,8 +59,9 @@ fn main() {
         book: !args.iter().any(|a| a == "--no-book"),
         endgame,
     };
-    let stdin = io::stdin();
-    if let Err(e) = protocol::run(BufReader::new(stdin.lock()), io::stdout().lock(), config) {
+    // Standard input itself, not its lock: the protocol reads it on a
+    // thread of its own, so that `stop` is heard during a search.
+    if let Err(e) = protocol::run(BufReader::new(io::stdin()), io::stdout().lock(), config) {
         eprintln!("{e}");
         std::process::exit(1);
     }

@@ -1,31 +1,47 @@
 //! The draughts engine mode: a line protocol in the spirit of UCI, spoken
 //! over any reader and writer, so match tools, GUIs and scripts can use the
 //! engine with its game history. The shell owns the clock here: `go movetime`
-//! becomes a [`Deadline`] built from `Instant`.
+//! becomes a [`Deadline`] built from `Instant`, which a `stop` read on the
+//! input's own thread also passes.
 //!
 //! ```text
 //! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
-//! go movetime MS | go depth N                 answered `bestmove M` (`bestmove none` when lost),
-//!                                             after `info depth D nodes N score cp V pv M…` when it searched
+//! go movetime MS | go depth N                 answered `bestmove M`, after `info depth D nodes N
+//!                                             score cp V pv M…` when it searched; when the rules have
+//!                                             ended the game, `info string game over: …` then `bestmove none`
 //! perft N                                     answered `perft N COUNT`
 //! newgame                                     forget what the last game taught the table
 //! isready                                     answered `readyok` once the database is in
+//! stop                                        end the search under way: its `bestmove` at once
 //! quit
 //! ```
+//!
+//! During a search, `stop` ends it with the best move so far, `quit` ends
+//! it the same way and then the program, `isready` is answered at once,
+//! and any other line waits its turn, answered after the search's
+//! `bestmove`; behind a line waiting, every line waits (a script's `quit`
+//! comes after its last search). Every `go` gets one `bestmove`.
 //!
 //! A bad line is answered `error …` and changes nothing; nothing panics, and
 //! a line longer than [`MAX_LINE`] bytes is refused without being kept.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::engines::draughts::store::EndgameStore;
-use crate::games::Deadline;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::search::{Report, Score};
-use crate::games::draughts::{Level, Perft, Player, Position, Setup, fen, notation};
+use crate::games::draughts::{
+    Level, Move, MoveError, PdnSquare, Perft, Player, Position, Refusal, Setup, Side, fen, how,
+    notation, refusal,
+};
+use crate::games::or_list;
+use crate::games::{Deadline, Outcome, Rules};
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
@@ -131,6 +147,18 @@ impl Deadline for Until {
     }
 }
 
+/// A search's deadline here: its clock, or a `stop` or `quit` read meanwhile.
+struct Stoppable<'a> {
+    until: Until,
+    stop: &'a AtomicBool,
+}
+
+impl Deadline for Stoppable<'_> {
+    fn passed(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.until.passed()
+    }
+}
+
 struct State {
     config: Config,
     player: Player,
@@ -194,31 +222,210 @@ fn new_player(config: &Config) -> Player {
 /// What one line asks for.
 enum Reply {
     Lines(Vec<String>),
+    /// A search, run while the input is read on (see [`search`]).
+    Search(Go),
     Quit,
 }
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, mut output: impl Write, config: Config) -> io::Result<()> {
-    let mut input = input;
+/// A search `go` asks for: until a moment, or to a depth.
+struct Go {
+    until: Instant,
+    depth: u32,
+}
+
+/// What the protocol waits for: a line (or why it cannot be used), the end
+/// of the input (or the error that ended it), or the end of a search.
+enum Event {
+    Line(Result<String, String>),
+    End(io::Result<()>),
+    Searched,
+}
+
+/// The lines from the reader's thread, with those read during a search
+/// waiting their turn.
+struct Inbox {
+    events: Receiver<Event>,
+    /// For a search to say that it has ended.
+    sender: Sender<Event>,
+    waiting: VecDeque<Result<String, String>>,
+    /// How the input ended, kept until the lines waiting are answered.
+    ended: Option<io::Result<()>>,
+}
+
+impl Inbox {
+    /// The next line to answer, or how the input ended.
+    fn next(&mut self) -> Result<Result<String, String>, io::Result<()>> {
+        if let Some(line) = self.waiting.pop_front() {
+            return Ok(line);
+        }
+        if let Some(end) = self.ended.take() {
+            return Err(end);
+        }
+        loop {
+            match self.events.recv() {
+                Ok(Event::Line(line)) => return Ok(line),
+                Ok(Event::End(end)) => return Err(end),
+                // Only a search sends it, and it is waited for there.
+                Ok(Event::Searched) => continue,
+                Err(_) => return Err(Ok(())),
+            }
+        }
+    }
+}
+
+/// Runs the protocol until `quit` or the end of the input. The input is
+/// read on a thread of its own, so that `stop`, `quit` and `isready` are
+/// heard while a search runs.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    config: Config,
+) -> io::Result<()> {
+    let (sender, events) = mpsc::channel();
+    read_on_a_thread(input, sender.clone())?;
+    let mut inbox = Inbox {
+        events,
+        sender,
+        waiting: VecDeque::new(),
+        ended: None,
+    };
     let mut state = State::new(config);
     loop {
-        let line = match read_line(&mut input)? {
-            None => return Ok(()),
-            Some(Ok(line)) => line,
-            Some(Err(e)) => {
+        let line = match inbox.next() {
+            Err(end) => return end,
+            Ok(Ok(line)) => line,
+            Ok(Err(e)) => {
                 writeln!(output, "error {e}")?;
                 output.flush()?;
                 continue;
             }
         };
-        match answer(&mut state, &line) {
+        let (lines, quit) = match answer(&mut state, &line) {
             Reply::Quit => return Ok(()),
-            Reply::Lines(lines) => {
-                for l in lines {
-                    writeln!(output, "{l}")?;
+            Reply::Lines(lines) => (lines, false),
+            Reply::Search(go) => search(&mut state, go, &mut inbox, &mut output)?,
+        };
+        for l in lines {
+            writeln!(output, "{l}")?;
+        }
+        output.flush()?;
+        if quit {
+            return Ok(());
+        }
+    }
+}
+
+/// Reads `input` on a thread of its own into `events`: each line, then how
+/// the input ended. It stops after `quit`, and once nobody listens.
+fn read_on_a_thread(
+    mut input: impl BufRead + Send + 'static,
+    events: Sender<Event>,
+) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name("engine input".into())
+        .spawn(move || {
+            loop {
+                let line = match read_line(&mut input) {
+                    Ok(Some(line)) => line,
+                    Ok(None) => {
+                        let _ = events.send(Event::End(Ok(())));
+                        return;
+                    }
+                    Err(e) => {
+                        let _ = events.send(Event::End(Err(e)));
+                        return;
+                    }
+                };
+                let quit = matches!(&line, Ok(l) if first_word(l) == Some("quit"));
+                if events.send(Event::Line(line)).is_err() || quit {
+                    return;
                 }
+            }
+        })?;
+    Ok(())
+}
+
+fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}
+
+/// Runs the search `go` asks for on a thread of its own while this one
+/// reads on: `stop` ends it at once with the best move so far, `quit` too
+/// and then the program (`true`), `isready` is answered at once, and other
+/// lines wait their turn until the search is answered, as do all lines
+/// behind one waiting. At the end of the input the search runs its course.
+fn search(
+    state: &mut State,
+    go: Go,
+    inbox: &mut Inbox,
+    output: &mut impl Write,
+) -> io::Result<(Vec<String>, bool)> {
+    state.catch_up(false);
+    let rules = state.config.rules;
+    let stop = AtomicBool::new(false);
+    let mut quit = false;
+    let (player, history) = (&mut state.player, &state.history);
+    let best = std::thread::scope(|scope| {
+        let deadline = Stoppable {
+            until: Until(go.until),
+            stop: &stop,
+        };
+        let sender = inbox.sender.clone();
+        let searching = scope.spawn(move || {
+            let best = player.best_move(&rules, history, &deadline, go.depth);
+            let _ = sender.send(Event::Searched);
+            best
+        });
+        let heard = listen(inbox, &stop, &mut quit, output);
+        // Whatever was heard, the search ends before its answer.
+        stop.store(true, Ordering::Relaxed);
+        let best = searching
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        heard.map(|()| best)
+    })?;
+    let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
+    lines.push(match best {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".into(),
+    });
+    Ok((lines, quit))
+}
+
+/// The lines read while a search runs, until it says it has ended.
+fn listen(
+    inbox: &mut Inbox,
+    stop: &AtomicBool,
+    quit: &mut bool,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    loop {
+        let line = match inbox.events.recv() {
+            Ok(Event::Searched) | Err(_) => return Ok(()),
+            Ok(Event::End(end)) => {
+                inbox.ended = Some(end);
+                continue;
+            }
+            Ok(Event::Line(line)) => line,
+        };
+        // Behind a line waiting, a line waits too: a script's lines are
+        // answered in order, its `quit` after its last search.
+        if !inbox.waiting.is_empty() {
+            inbox.waiting.push_back(line);
+            continue;
+        }
+        match line.as_deref().map(first_word) {
+            Ok(Some("stop")) => stop.store(true, Ordering::Relaxed),
+            Ok(Some("quit")) => {
+                *quit = true;
+                stop.store(true, Ordering::Relaxed);
+            }
+            Ok(Some("isready")) => {
+                writeln!(output, "readyok")?;
                 output.flush()?;
             }
+            Ok(None) => {}
+            _ => inbox.waiting.push_back(line),
         }
     }
 }
@@ -251,6 +458,8 @@ fn answer(state: &mut State, line: &str) -> Reply {
     };
     match command {
         "quit" => Reply::Quit,
+        // Nothing to stop: a search heard it while it ran.
+        "stop" => Reply::Lines(Vec::new()),
         "isready" => {
             state.catch_up(true);
             Reply::Lines(vec!["readyok".into()])
@@ -282,7 +491,7 @@ fn answer(state: &mut State, line: &str) -> Reply {
             _ => error("perft wants one depth: perft N"),
         },
         other => error(format!(
-            "unknown command {other}: position, go, perft, newgame, isready, quit"
+            "unknown command {other}: position, go, stop, perft, newgame, isready, quit"
         )),
     }
 }
@@ -316,41 +525,102 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     let mut history = vec![start];
     for (i, text) in moves.iter().enumerate() {
         let pos = history[history.len() - 1];
-        let m = notation::parse_move(&rules, &pos, text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let m =
+            read_move(&rules, &pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
         history.push(pos.play(&m));
     }
     Ok(history)
 }
 
-fn go(state: &mut State, args: &[&str]) -> Reply {
-    let (deadline, depth) = match args {
-        ["movetime", ms] => match ms.parse::<u64>() {
-            Ok(ms) if ms <= MAX_MOVETIME => {
-                (Until(Instant::now() + Duration::from_millis(ms)), MAX_DEPTH)
+/// The legal move `text` names in `pos`, or why it is none. An `x` is held
+/// to what it says, as the game holds it: `11x15` is refused where 11-15
+/// is a plain move, and a jump that is none of the piece's captures
+/// (`23x16x12`) says what it can take rather than that a capture is
+/// compulsory. Old books' captures with a dash (`10-26`) are still read.
+fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> {
+    let typed = text.trim();
+    let marked = typed.contains(['x', 'X']);
+    let e = match notation::parse_move(rules, pos, typed) {
+        Ok(m) if marked && !m.is_capture() => {
+            return Err(format!("{typed} is a plain move, not a capture: write {m}"));
+        }
+        Ok(m) => return Ok(m),
+        Err(e) => e,
+    };
+    let Ok(squares) = notation::parse_squares(typed) else {
+        return Err(e.to_string());
+    };
+    let takes = |from: PdnSquare| -> Vec<Move> {
+        rules
+            .moves(pos)
+            .into_iter()
+            .filter(|m| m.is_capture() && m.from() == from)
+            .collect()
+    };
+    Err(match refusal::refusal(rules, pos, &[], &squares) {
+        Refusal::CrowningEnds { crowning, .. } => {
+            format!("a man crowned ends its move: {typed} stops at {crowning}")
+        }
+        Refusal::NotLegal { start, .. } if !takes(start).is_empty() => {
+            no_capture(typed, start, &takes(start))
+        }
+        Refusal::Move(MoveError::CaptureCompulsory { captures }) if marked => {
+            match squares.first() {
+                Some(&from) if !takes(from).is_empty() => no_capture(typed, from, &takes(from)),
+                _ => format!(
+                    "{typed} is no capture here: the capture is {}",
+                    or_list(&captures)
+                ),
             }
+        }
+        _ => e.to_string(),
+    })
+}
+
+/// Why a capture typed is none of the captures of the piece on `from`.
+fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
+    format!(
+        "{typed} is no capture here: the piece on {from} can take {}",
+        or_list(takes)
+    )
+}
+
+fn go(state: &mut State, args: &[&str]) -> Reply {
+    let (until, depth) = match args {
+        ["movetime", ms] => match ms.parse::<u64>() {
+            Ok(ms) if ms <= MAX_MOVETIME => (Instant::now() + Duration::from_millis(ms), MAX_DEPTH),
             _ => return error(format!("go movetime wants 0 to {MAX_MOVETIME} ms: {ms}")),
         },
         ["depth", n] => match n.parse::<u32>() {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                 // A far deadline: the depth ends the search.
-                (Until(Instant::now() + Duration::from_secs(1 << 32)), d)
+                (Instant::now() + Duration::from_secs(1 << 32), d)
             }
             _ => return error(format!("go depth wants 1 to {MAX_DEPTH}: {n}")),
         },
         _ => return error("go wants movetime MS or depth N"),
     };
-    state.catch_up(false);
     let rules = state.config.rules;
-    let best = state
-        .player
-        .best_move(&rules, &state.history, &deadline, depth);
-    let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
-    lines.push(match best {
-        Some(m) => format!("bestmove {m}"),
-        None => "bestmove none".into(),
-    });
-    Reply::Lines(lines)
+    if let Some(outcome) = rules.outcome(&state.history) {
+        return Reply::Lines(vec![
+            format!("info string game over: {}", game_over(&outcome)),
+            "bestmove none".into(),
+        ]);
+    }
+    Reply::Search(Go { until, depth })
+}
+
+/// How the rules ended the game, after `info string game over:`.
+fn game_over(outcome: &Outcome<Side>) -> String {
+    match *outcome {
+        Outcome::Win { winner, how } if how == how::NO_MOVES => {
+            format!("{winner} wins, {} has no move", winner.other())
+        }
+        Outcome::Win { winner, how } => format!("{winner} wins ({how})"),
+        Outcome::Draw { how } if how == how::REPETITION => "draw by threefold repetition".into(),
+        Outcome::Draw { how } if how == how::FORTY_MOVES => "draw by the forty-move rule".into(),
+        Outcome::Draw { how } => format!("draw ({how})"),
+    }
 }
 
 /// The search's line before `bestmove`: the last depth it finished, the
@@ -380,15 +650,39 @@ mod tests {
     use super::*;
 
     fn talk(script: &str) -> String {
+        talk_with(1, None, script)
+    }
+
+    /// A position out of the book with a choice of moves: the engine searches.
+    const SEARCHED: &str = "position fen W:W21,22,23,24,25:B5,9,10,11,12";
+
+    /// The answers to `script`, or `None` when they take longer than ten
+    /// seconds (a bound no sound run comes near, so never flaky).
+    fn talk_within_ten_seconds(script: &str) -> Option<String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let script = script.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(talk(&script));
+        });
+        rx.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// The engine's answers to `script`, seeded, with a database if given.
+    fn talk_with(seed: u64, endgame: Option<Arc<Endgame>>, script: &str) -> String {
         let config = Config {
             rules: Setup::STANDARD,
             threads: 1,
-            seed: 1,
+            seed,
             book: true,
-            endgame: None,
+            endgame: endgame.map(EndgameSource::Ready),
         };
         let mut out = Vec::new();
-        run(script.as_bytes(), &mut out, config).unwrap();
+        run(
+            io::Cursor::new(script.as_bytes().to_vec()),
+            &mut out,
+            config,
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -453,13 +747,176 @@ mod tests {
 
     #[test]
     fn a_lost_position_has_no_move() {
+        let over = "info string game over: white wins, black has no move\nbestmove none\n";
+        assert_eq!(talk("position fen B:W18:B\ngo depth 2\n"), over);
+        assert_eq!(talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"), over);
+    }
+
+    #[test]
+    fn in_database_positions_the_line_starts_with_the_move_played() {
+        // The player picks at random among moves of equal exact value; the
+        // line it reports must be the one from the move it plays.
+        let db = Arc::new(Endgame::build(4, Setup::STANDARD));
+        let positions = [
+            "W:WK32:BK1,K2",
+            "B:WK32:BK1,K2",
+            "B:WK20:BK1,K2",
+            "W:WK14:BK1,K30",
+            "B:WK28:BK1,K2,K3",
+            "W:WK28:BK1,K2,K3",
+            "B:WK6,K30:BK1,K2",
+        ];
+        let script: String = positions
+            .iter()
+            .map(|p| format!("position fen {p}\ngo depth 10\ngo depth 10\n"))
+            .collect();
+        let mut lines_checked = 0;
+        for seed in 1..=4 {
+            let out = talk_with(seed, Some(Arc::clone(&db)), &script);
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 4 * positions.len(), "{out}");
+            for pair in lines.chunks(2) {
+                let pv = pair[0].split(" pv ").nth(1).unwrap_or_default();
+                let first = pv.split(' ').next().unwrap_or_default();
+                assert!(!first.is_empty(), "{out}");
+                assert_eq!(pair[1], format!("bestmove {first}"), "{out}");
+                lines_checked += 1;
+            }
+        }
+        assert_eq!(lines_checked, 8 * positions.len());
+    }
+
+    #[test]
+    fn a_capture_mark_on_a_plain_move_is_refused() {
+        let out = talk("position startpos moves 11x15\nposition startpos moves 11-15 24x20\n");
         assert_eq!(
-            talk("position fen B:W18:B\ngo depth 2\n"),
-            "bestmove none\n"
+            out,
+            "error move 1 (11x15): 11x15 is a plain move, not a capture: write 11-15\n\
+             error move 2 (24x20): 24x20 is a plain move, not a capture: write 24-20\n"
         );
+        // A capture written with a dash, as old books do, is still read.
         assert_eq!(
-            talk("position fen B:W5,6,9,10:B1\ngo movetime 10\n"),
-            "bestmove none\n"
+            talk("position fen B:W14,22:B10 moves 10-26\nperft 1\n"),
+            "perft 1 0\n"
         );
+    }
+
+    #[test]
+    fn a_malformed_capture_gets_its_true_reason() {
+        let out = talk(
+            "position startpos moves 11-15 24-20 15-19 23x16x12\n\
+             position fen B:W10:B6,7 moves 7x1\n\
+             position fen B:W10:B1,6,7 moves 1x10\n\
+             position fen B:W10:B6,7 moves 6-9\n\
+             position fen B:W26,27:B22 moves 22x31x24\n\
+             position startpos moves 11-15 24-20 15-19 23x16\nperft 1\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "error move 4 (23x16x12): 23x16x12 is no capture here: the piece on 23 can take 23x16",
+                "error move 1 (7x1): 7x1 is no capture here: the piece on 7 can take 7x14",
+                "error move 1 (1x10): 1x10 is no capture here: the capture is 6x15 or 7x14",
+                "error move 1 (6-9): a capture is compulsory: 6x15 or 7x14",
+                "error move 1 (22x31x24): a man crowned ends its move: 22x31x24 stops at 22x31",
+                "perft 1 1",
+            ],
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_finished_game_is_answered_game_over() {
+        // White's king and Black's go back and forth: the start a third time.
+        let out = talk(
+            "position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1 27-32\ngo depth 5\n\
+             position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1\ngo depth 5\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "info string game over: draw by threefold repetition",
+                "bestmove none"
+            ],
+            "{out}"
+        );
+        assert!(lines[3].starts_with("bestmove 27-"), "{out}");
+        // Forty moves each with kings, no capture offered, each move to the
+        // position seen least so far: none comes a third time.
+        let rules = Setup::STANDARD;
+        let start = fen::parse("B:WK29,K32:BK1,K4").unwrap();
+        let mut history = vec![start];
+        let mut moves = Vec::new();
+        while moves.len() < 80 {
+            let here = history[history.len() - 1];
+            let seen = |p: Position| history.iter().filter(|&&h| h == p).count();
+            let m = rules
+                .moves(&here)
+                .into_iter()
+                .filter(|m| rules.moves(&here.play(m)).iter().all(|r| !r.is_capture()))
+                .min_by_key(|m| seen(here.play(m)))
+                .unwrap();
+            assert!(seen(here.play(&m)) < 2, "{}", moves.join(" "));
+            moves.push(m.to_string());
+            history.push(here.play(&m));
+        }
+        let game = |plies: usize| {
+            format!(
+                "position fen B:WK29,K32:BK1,K4 moves {}\ngo depth 3\n",
+                moves[..plies].join(" ")
+            )
+        };
+        assert_eq!(
+            talk(&game(80)),
+            "info string game over: draw by the forty-move rule\nbestmove none\n"
+        );
+        let out = talk(&game(79));
+        let last = out.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("bestmove ") && last != "bestmove none",
+            "{out}"
+        );
+        assert!(!out.contains("game over"), "{out}");
+    }
+
+    #[test]
+    fn stop_ends_a_search_at_once_with_its_best_move() {
+        let go = format!("{SEARCHED}\ngo movetime 60000\n");
+        let out = talk_within_ten_seconds(&format!("{go}stop\n")).expect("stopped at once");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[0].starts_with("info depth "), "{out}");
+        let first = lines[0]
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        assert_eq!(Some(&lines[1][9..]), first, "{out}");
+        // `isready` is answered at once; other lines wait their turn.
+        let out = talk_within_ten_seconds(&format!("{go}isready\nstop\nperft 1\nperft 2\n"))
+            .expect("stopped at once");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert_eq!(lines[0], "readyok", "{out}");
+        assert!(lines[2].starts_with("bestmove "), "{out}");
+        assert_eq!(lines[3..], ["perft 1 7", "perft 2 49"], "{out}");
+        // `quit` ends the search, answered, and the program: nothing after.
+        let out = talk_within_ten_seconds(&format!("{go}quit\nperft 1\n")).expect("quit at once");
+        assert!(
+            out.lines()
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove ")),
+            "{out}"
+        );
+        assert!(!out.contains("perft"), "{out}");
+        // Behind a line waiting, `quit` waits too: a script is answered whole.
+        let script = format!("{SEARCHED}\ngo depth 4\nperft 1\ngo depth 3\nquit\nperft 2\n");
+        let out = talk_within_ten_seconds(&script).expect("answered");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        assert!(answers[0].starts_with("bestmove "), "{out}");
+        assert_eq!(answers[1], "perft 1 7", "{out}");
+        assert!(answers[2].starts_with("bestmove "), "{out}");
     }
 }

@@ -202,20 +202,20 @@ impl Player {
             max_depth,
             use_endgame: true,
         };
-        let report = engine.search(history, limits, deadline);
-        // Where the database knows the value, any move that keeps it will do.
-        let chosen = if report
-            .exact
-            .is_some_and(|e| e != super::endgame::Exact::Draw)
+        let mut report = engine.search(history, limits, deadline);
+        // Where the database knows the value, any move that keeps it will do;
+        // the line reported is then the database's from the move chosen.
+        if report.exact.is_some_and(|e| e != Exact::Draw)
+            && let Some(&chosen) = report.exact_moves.choose(&mut self.rng)
+            && report.pv.first() != Some(&chosen)
         {
-            report
-                .exact_moves
-                .choose(&mut self.rng)
-                .copied()
-                .or(report.best)
-        } else {
-            report.best
-        };
+            report.pv = match self.endgame() {
+                Some(db) => exact_line(&db, rules, pos, chosen),
+                None => vec![chosen],
+            };
+            report.best = Some(chosen);
+        }
+        let chosen = report.best;
         self.last = Some(report);
         chosen
     }
@@ -290,6 +290,24 @@ impl Player {
         let best = report.best.map_or(moves, |m| vec![m]);
         Some(Advice { best, verdict })
     }
+}
+
+/// The longest line read from the database, in plies (as the search's).
+const EXACT_LINE: usize = 60;
+
+/// The database's line from `pos` that starts with `first`: then a move
+/// keeping the exact value each turn, until the game ends.
+fn exact_line(db: &Endgame, rules: &Setup, pos: &Position, first: Move) -> Vec<Move> {
+    let mut line = vec![first];
+    let mut here = pos.play(&first);
+    while line.len() < EXACT_LINE {
+        let Some(m) = db.best_moves(rules, &here).and_then(|m| m.first().copied()) else {
+            break;
+        };
+        line.push(m);
+        here = here.play(&m);
+    }
+    line
 }
 
 /// Greedy's choices: the captures taking the most; else crowning moves; else
@@ -496,6 +514,28 @@ mod tests {
         let mut c = Player::new(Level::Cunning, rules, 1);
         let advice = c.advise(&rules, &[Position::START], &Never).unwrap();
         assert_eq!(advice.best.len(), 1);
+    }
+
+    #[test]
+    fn in_database_positions_the_line_reported_starts_with_the_move_played() {
+        let rules = Setup::STANDARD;
+        let db = Arc::new(Endgame::build(3, rules));
+        for seed in 0..8 {
+            let mut p = Player::new(Level::Overpowered, rules, seed).with_endgame(db.clone());
+            for text in ["W:WK32:BK1,K2", "B:WK32:BK1,K2", "B:WK20:BK1,K2"] {
+                let history = [fen::parse(text).unwrap()];
+                let played = p.best_move(&rules, &history, &Never, 10);
+                let report = p.last_search().unwrap();
+                assert_eq!(report.pv.first().copied(), played, "{text}, seed {seed}");
+                assert_eq!(report.best, played, "{text}, seed {seed}");
+                // The line goes on from the move played, each move legal.
+                let mut here = history[0];
+                for m in &report.pv {
+                    assert!(rules.moves(&here).contains(m), "{text}: {m} in {here}");
+                    here = here.play(m);
+                }
+            }
+        }
     }
 
     #[test]
