@@ -14,7 +14,9 @@ fn a_command_with_more_after_it_is_refused_by_name() {
     let (_, shown, _) = play(&home, None, "undo 2\nboard --key\nquit now\nxyz\nquit\n");
     for word in ["undo", "board", "quit"] {
         assert!(
-            shown.contains(&format!("{word} takes nothing after it: type {word} alone.")),
+            shown.contains(&format!(
+                "{word} takes nothing after it: type {word} alone."
+            )),
             "{shown}"
         );
     }

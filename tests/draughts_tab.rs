@@ -128,7 +128,10 @@ fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
         .collect();
     assert!(board.len() >= 8, "{text}");
     for line in &board {
-        assert!(line.chars().count() <= 30, "wider than 30 columns: {line:?}");
+        assert!(
+            line.chars().count() <= 30,
+            "wider than 30 columns: {line:?}"
+        );
     }
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send(ControlCode::EndOfText)?;
