@@ -19,8 +19,8 @@ pub struct DraughtsArgs {
     #[arg(long, global = true, value_name = "N|random", conflicts_with = "load")]
     pub opening: Option<String>,
 
-    /// Start every game from a PDN file's game: its FEN tag (or the usual
-    /// start), then its moves.
+    /// Start every game from a PDN file's unfinished game (result `*`): its
+    /// FEN tag (or the usual start), then its moves.
     #[arg(long, global = true, value_name = "FILE")]
     pub load: Option<PathBuf>,
 

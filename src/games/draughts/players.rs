@@ -209,10 +209,7 @@ impl Player {
             && let Some(&chosen) = report.exact_moves.choose(&mut self.rng)
             && report.pv.first() != Some(&chosen)
         {
-            report.pv = match self.endgame() {
-                Some(db) => exact_line(&db, rules, pos, chosen),
-                None => vec![chosen],
-            };
+            report.pv = engine.exact_line(*pos, chosen);
             report.best = Some(chosen);
         }
         let chosen = report.best;
@@ -290,24 +287,6 @@ impl Player {
         let best = report.best.map_or(moves, |m| vec![m]);
         Some(Advice { best, verdict })
     }
-}
-
-/// The longest line read from the database, in plies (as the search's).
-const EXACT_LINE: usize = 60;
-
-/// The database's line from `pos` that starts with `first`: then a move
-/// keeping the exact value each turn, until the game ends.
-fn exact_line(db: &Endgame, rules: &Setup, pos: &Position, first: Move) -> Vec<Move> {
-    let mut line = vec![first];
-    let mut here = pos.play(&first);
-    while line.len() < EXACT_LINE {
-        let Some(m) = db.best_moves(rules, &here).and_then(|m| m.first().copied()) else {
-            break;
-        };
-        line.push(m);
-        here = here.play(&m);
-    }
-    line
 }
 
 /// Greedy's choices: the captures taking the most; else crowning moves; else

@@ -506,7 +506,7 @@ impl Engine {
     }
 
     /// The database's line from a position: best moves until the end.
-    fn exact_line(&self, mut pos: Position, first: Move) -> Vec<Move> {
+    pub(crate) fn exact_line(&self, mut pos: Position, first: Move) -> Vec<Move> {
         let mut line = vec![first];
         pos = pos.play(&first);
         let Some(db) = &self.endgame else {
