@@ -119,6 +119,23 @@ impl PerftClock {
     }
 }
 
+/// A line of moves wrapped to `room` columns, a move number never left at
+/// the end of a line apart from its move.
+fn line_wrapped(line: &str, room: usize) -> String {
+    // A move's number is held to it by a character of the same width as
+    // the space, which no line of moves holds, while the line is wrapped.
+    safe::wrap(&line.replace(". ", ".~"), room).replace('~', " ")
+}
+
+/// `1 node`, `2 nodes`.
+fn nodes_text(nodes: u64) -> String {
+    if nodes == 1 {
+        "1 node".to_string()
+    } else {
+        format!("{nodes} nodes")
+    }
+}
+
 /// How many times as long each depth left will take, from how many times
 /// as long the last took as the one before (`timed`) and how many times as
 /// many paths it counted (`branching`). The table of subtree counts slows
@@ -236,16 +253,15 @@ pub(super) fn analyse(
     }
     writeln!(out, "Score:      {}", score_text(analysis.score, side))?;
     if !analysis.pv.is_empty() {
-        let line = analysis.pv_text(1);
-        let wrapped = safe::wrap(&line, 80 - 12);
+        let wrapped = line_wrapped(&analysis.pv_text(1), 80 - 12);
         let indented = wrapped.replace('\n', &format!("\n{}", " ".repeat(12)));
         writeln!(out, "Line:       {indented}")?;
     }
     writeln!(
         out,
-        "Searched:   depth {}, {} nodes in {:.2} s",
+        "Searched:   depth {}, {} in {:.2} s",
         analysis.depth,
-        analysis.nodes,
+        nodes_text(analysis.nodes),
         elapsed.as_secs_f64()
     )?;
     let exact = match analysis.exact {
@@ -272,5 +288,14 @@ mod tests {
         assert_eq!(growth(1.2, 4.5), 1.2);
         assert_eq!(growth(0.5, 4.5), 1.0);
         assert_eq!(estimate(1.0, 2.0, 3), 14.0);
+    }
+
+    #[test]
+    fn a_line_of_moves_keeps_each_number_with_its_move() {
+        let line = "5. 9-14 22-17 6. 12-16 24-19";
+        assert_eq!(line_wrapped(line, 20), "5. 9-14 22-17\n6. 12-16 24-19");
+        assert_eq!(line_wrapped(line, 80), line);
+        assert_eq!(nodes_text(1), "1 node");
+        assert_eq!(nodes_text(2), "2 nodes");
     }
 }
