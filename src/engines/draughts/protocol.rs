@@ -30,7 +30,7 @@ use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use crate::engines::draughts::store::EndgameStore;
@@ -233,20 +233,27 @@ struct Go {
     depth: u32,
 }
 
-/// What the protocol waits for: a line (or why it cannot be used), the end
-/// of the input (or the error that ended it), or the end of a search.
+/// What the reader's thread sends: a line (or why it cannot be used), or
+/// the end of the input (or the error that ended it).
 enum Event {
     Line(Result<String, String>),
     End(io::Result<()>),
-    Searched,
 }
+
+/// The lines read ahead and not yet taken: past them the reader's thread
+/// waits, so input sent faster than it is answered is held in the pipe,
+/// not in memory.
+const READ_AHEAD: usize = 64;
+
+/// How often a search's listener looks whether the search has ended, when
+/// no line comes.
+const LISTEN_EVERY: Duration = Duration::from_millis(5);
 
 /// The lines from the reader's thread, with those read during a search
 /// waiting their turn.
 struct Inbox {
     events: Receiver<Event>,
-    /// For a search to say that it has ended.
-    sender: Sender<Event>,
+    /// At most one line, read during a search and answered after it.
     waiting: VecDeque<Result<String, String>>,
     /// How the input ended, kept until the lines waiting are answered.
     ended: Option<io::Result<()>>,
@@ -261,14 +268,10 @@ impl Inbox {
         if let Some(end) = self.ended.take() {
             return Err(end);
         }
-        loop {
-            match self.events.recv() {
-                Ok(Event::Line(line)) => return Ok(line),
-                Ok(Event::End(end)) => return Err(end),
-                // Only a search sends it, and it is waited for there.
-                Ok(Event::Searched) => continue,
-                Err(_) => return Err(Ok(())),
-            }
+        match self.events.recv() {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::End(end)) => Err(end),
+            Err(_) => Err(Ok(())),
         }
     }
 }
@@ -281,11 +284,10 @@ pub fn run(
     mut output: impl Write,
     config: Config,
 ) -> io::Result<()> {
-    let (sender, events) = mpsc::channel();
-    read_on_a_thread(input, sender.clone())?;
+    let (sender, events) = mpsc::sync_channel(READ_AHEAD);
+    read_on_a_thread(input, sender)?;
     let mut inbox = Inbox {
         events,
-        sender,
         waiting: VecDeque::new(),
         ended: None,
     };
@@ -319,7 +321,7 @@ pub fn run(
 /// the input ended. It stops after `quit`, and once nobody listens.
 fn read_on_a_thread(
     mut input: impl BufRead + Send + 'static,
-    events: Sender<Event>,
+    events: SyncSender<Event>,
 ) -> io::Result<()> {
     std::thread::Builder::new()
         .name("engine input".into())
@@ -370,15 +372,13 @@ fn search(
             until: Until(go.until),
             stop: &stop,
         };
-        let sender = inbox.sender.clone();
-        let searching = scope.spawn(move || {
-            let best = player.best_move(&rules, history, &deadline, go.depth);
-            let _ = sender.send(Event::Searched);
-            best
-        });
-        let heard = listen(inbox, &stop, &mut quit, output);
-        // Whatever was heard, the search ends before its answer.
-        stop.store(true, Ordering::Relaxed);
+        let searching = scope.spawn(move || player.best_move(&rules, history, &deadline, go.depth));
+        let heard = listen(inbox, &|| searching.is_finished(), &stop, &mut quit, output);
+        // Unless the answer cannot be written, the search runs its course
+        // (or until `stop` or `quit` ended it).
+        if heard.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
         let best = searching
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -392,28 +392,27 @@ fn search(
     Ok((lines, quit))
 }
 
-/// The lines read while a search runs, until it says it has ended.
+/// The lines read while a search runs, until it has ended (`done`) or a
+/// line must wait for it: behind a line waiting every line waits too, so a
+/// script's lines are answered in order, its `quit` after its last search,
+/// and the rest are left unread until then.
 fn listen(
     inbox: &mut Inbox,
+    done: &dyn Fn() -> bool,
     stop: &AtomicBool,
     quit: &mut bool,
     output: &mut impl Write,
 ) -> io::Result<()> {
-    loop {
-        let line = match inbox.events.recv() {
-            Ok(Event::Searched) | Err(_) => return Ok(()),
+    while inbox.waiting.is_empty() && inbox.ended.is_none() && !done() {
+        let line = match inbox.events.recv_timeout(LISTEN_EVERY) {
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
             Ok(Event::End(end)) => {
                 inbox.ended = Some(end);
                 continue;
             }
             Ok(Event::Line(line)) => line,
         };
-        // Behind a line waiting, a line waits too: a script's lines are
-        // answered in order, its `quit` after its last search.
-        if !inbox.waiting.is_empty() {
-            inbox.waiting.push_back(line);
-            continue;
-        }
         match line.as_deref().map(first_word) {
             Ok(Some("stop")) => stop.store(true, Ordering::Relaxed),
             Ok(Some("quit")) => {
@@ -428,6 +427,7 @@ fn listen(
             _ => inbox.waiting.push_back(line),
         }
     }
+    Ok(())
 }
 
 /// One line, without its end; `None` at the end of the input; an error for
