@@ -269,9 +269,9 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
 }
 
-/// Loads game `number` of `file`, resigns it at once, and returns the game
-/// as the log writes it in PDN.
-fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
+/// Loads game `number` of `file`, resigns it at once, and checks the run
+/// ended cleanly: the game is then in the log.
+fn load_and_resign(home: &Path, file: &Path, number: &str) {
     let out = tallyho(home)
         .args([
             "draughts",
@@ -289,6 +289,12 @@ fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
         .output()
         .expect("ran");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// Loads game `number` of `file`, resigns it at once, and returns the game
+/// as the log writes it in PDN.
+fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
+    load_and_resign(home, file, number);
     let text = stdout(tallyho(home).args(["history", "--pdn"]));
     std::fs::remove_file(home.join("history.jsonl")).expect("the log, removed");
     text
@@ -389,22 +395,7 @@ fn load_refuses_a_game_too_big_to_keep_in_the_log() {
         .map(|i| format!("[T{i:0>39} \"{}\"]\n", "\u{1}".repeat(500)))
         .collect();
     let most = write("most.pdn", &(most + moves));
-    let out = tallyho(&home)
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "a,b",
-            "--games",
-            "1",
-        ])
-        .arg("--load")
-        .arg(&most)
-        .write_stdin("resign\n")
-        .output()
-        .expect("ran");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    load_and_resign(&home, &most, "1");
     let log = std::fs::read_to_string(home.join("history.jsonl")).unwrap();
     assert_eq!(log.lines().count(), 1);
     assert!(log.len() < 256 << 10, "{} bytes", log.len());
