@@ -53,3 +53,29 @@ fn a_folder_that_cannot_be_written_is_refused_before_the_build() {
     assert!(err.starts_with("error: "), "no bar first: {err:?}");
     assert!(err.contains("Not a directory"), "{err:?}");
 }
+
+#[test]
+fn a_database_already_kept_is_not_built_again_and_a_damaged_one_is() {
+    let home = home("again");
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(
+        err.contains("] 100% of 3 pieces\n"),
+        "built with a bar: {err:?}"
+    );
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(0), "{err}");
+    assert_eq!(
+        err, "The 3-piece database is already built, and its checksum agrees.\n",
+        "no bar the second time"
+    );
+    // A byte changed: the checksum disagrees, so it is built again.
+    let kept = home.join("data/tallyho/draughts-endgame-3-compulsory.bin");
+    let mut bytes = std::fs::read(&kept).expect("kept");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&kept, bytes).expect("damaged");
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(err.contains("] 100% of 3 pieces\n"), "built again: {err:?}");
+}

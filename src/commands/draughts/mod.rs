@@ -95,6 +95,16 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         AppError::Failed("no home directory is known to keep the database in".into())
     })?;
     let mut err = io::stderr();
+    // One already kept, whose checksum agrees, is not built again.
+    if let Ok(Some(db)) = store.load(pieces, rules) {
+        let path = store.path(db.max_pieces(), rules);
+        let _ = writeln!(
+            err,
+            "The {pieces}-piece database is already built, and its checksum agrees."
+        );
+        let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
+        return Ok(());
+    }
     let mut last = usize::MAX;
     let mut progress = |done: usize, total: usize| {
         let percent = done * 100 / total.max(1);
@@ -118,7 +128,7 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
     }
     let db = built?;
     let path = store.path(db.max_pieces(), rules);
-    println!("{}", safe::text(&path.display().to_string()));
+    let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
     Ok(())
 }
 

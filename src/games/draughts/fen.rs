@@ -41,6 +41,8 @@ pub enum FenError {
     Twice(PdnSquare),
     /// The squares do not make a position.
     Placement(PlacementError),
+    /// Neither side has a piece: there is no game to judge.
+    Empty,
 }
 
 const EXAMPLE: &str =
@@ -76,6 +78,7 @@ impl fmt::Display for FenError {
             ),
             FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
             FenError::Placement(e) => write!(f, "{e}"),
+            FenError::Empty => write!(f, "the board is empty: list at least one piece, {EXAMPLE}"),
         }
     }
 }
@@ -166,6 +169,9 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     let [Some(black), Some(white)] = lists else {
         return Err(FenError::Shape(trimmed.to_string()));
     };
+    if black.pieces | white.pieces == 0 {
+        return Err(FenError::Empty);
+    }
     Position::new(
         black.pieces,
         white.pieces,
@@ -258,5 +264,8 @@ mod tests {
             err("B:W1-13:B20"),
             "white has 13 pieces: a side has at most 12"
         );
+        assert!(err("B:W:B").starts_with("the board is empty: list at least one piece, write"));
+        // One side alone is a game its other side has lost.
+        assert!(parse("B:W:BK1").is_ok());
     }
 }

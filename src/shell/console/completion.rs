@@ -71,6 +71,12 @@ impl Completer for Answers {
                 });
             }
         }
+        // Offered in reading order: numbers by value, words as a dictionary
+        // would list them (`B4 D4`, `9 13`).
+        found.sort_by_cached_key(|p| {
+            let n = p.replacement.parse::<u64>().ok();
+            (n.is_none(), n, p.replacement.to_ascii_lowercase())
+        });
         Ok((start, found))
     }
 }
@@ -137,14 +143,14 @@ mod tests {
     #[test]
     fn other_spellings_complete_once_something_is_typed() {
         let answers = Answers {
-            candidates: ["11", "12", "11 15", "11 16", "12 16", "help"]
+            candidates: ["12", "11", "9", "11 16", "11 15", "12 16", "help"]
                 .map(String::from)
                 .to_vec(),
             spellings: ["C3 D4", "C3 B4", "A3 B4"].map(String::from).to_vec(),
         };
-        assert_eq!(offered(&answers, ""), ["11", "12", "help"]);
-        assert_eq!(offered(&answers, "C3 "), ["D4", "B4"]);
-        assert_eq!(offered(&answers, "c3 "), ["D4", "B4"]);
+        assert_eq!(offered(&answers, ""), ["9", "11", "12", "help"]);
+        assert_eq!(offered(&answers, "C3 "), ["B4", "D4"]);
+        assert_eq!(offered(&answers, "c3 "), ["B4", "D4"]);
         assert_eq!(offered(&answers, "C"), ["C3"]);
         assert_eq!(offered(&answers, "11 "), ["15", "16"]);
         assert_eq!(offered(&answers, "11-"), ["15", "16"]);
