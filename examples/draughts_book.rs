@@ -2,78 +2,170 @@
 //! position after one and two plies, and each of the 156 ballot openings,
 //! the engine's move after a search to a fixed depth (without the
 //! databases, and without the book itself). `--replies` adds every
-//! position after White's answer to a ballot opening. The committed book:
+//! position after White's answer to a ballot opening (Black's first free
+//! move); `--second` adds, after Black's book move there, every position
+//! after White's next answer (Black's second free move). The committed
+//! book:
 //!
-//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --replies --out data/draughts_book.txt`
+//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --replies --second --jobs 2 --out data/draughts_book.txt`
 //!
-//! Single-threaded and depth-bound, so the same command gives the same book.
+//! Each position is searched alone, on one thread, to a fixed depth, with
+//! the table cleared first, so the same command gives the same book
+//! whatever `--jobs` is.
 
 #[path = "common/args.rs"]
 mod args;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use tallyho::games::Never;
 use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, fen};
 
+/// Searches every position of `positions` not yet in `book` on `jobs`
+/// threads and adds the engine's move for each.
+fn search_all(
+    positions: &[Position],
+    depth: u32,
+    jobs: usize,
+    book: &mut BTreeMap<String, String>,
+    started: Instant,
+) {
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<(String, Position)> = Vec::new();
+    for pos in positions {
+        let key = fen::write(pos);
+        if !book.contains_key(&key) && seen.insert(key.clone()) {
+            todo.push((key, *pos));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let found = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                let rules = Setup::STANDARD;
+                let mut engine = Engine::new(rules, 22);
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((key, pos)) = todo.get(i) else { break };
+                    engine.clear();
+                    let limits = Limits {
+                        max_depth: depth,
+                        use_endgame: false,
+                    };
+                    let r = engine.search(&[*pos], limits, &Never);
+                    if let Some(m) = r.best {
+                        found
+                            .lock()
+                            .expect("a book thread panicked")
+                            .push((key.clone(), m.to_string()));
+                    }
+                    let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    if n.is_multiple_of(20) || n == todo.len() {
+                        eprintln!(
+                            "{n} of {} positions, {:.0} s",
+                            todo.len(),
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    book.extend(found.into_inner().expect("a book thread panicked"));
+}
+
+/// Every position after a move of `pos`.
+fn after_each_move(rules: &Setup, pos: &Position) -> Vec<Position> {
+    rules.moves(pos).iter().map(|m| pos.play(m)).collect()
+}
+
 fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
     let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(22);
+    let jobs: usize = get("--jobs").and_then(|t| t.parse().ok()).unwrap_or(1);
     let out = get("--out").unwrap_or_else(|| "data/draughts_book.txt".into());
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let (replies, second) = (has("--replies") || has("--second"), has("--second"));
     let rules = Setup::STANDARD;
     // Every position up to two plies, then the ballot openings.
     let mut positions = vec![Position::START];
-    for m in rules.moves(&Position::START) {
-        let one = Position::START.play(&m);
+    for one in after_each_move(&rules, &Position::START) {
         positions.push(one);
-        for r in rules.moves(&one) {
-            positions.push(one.play(&r));
-        }
+        positions.extend(after_each_move(&rules, &one));
     }
-    // With `--replies`, also every position after White's answer to a
-    // ballot opening: Black's first free move.
-    let replies = args.iter().any(|a| a == "--replies");
-    let mut answers = Vec::new();
-    for o in ballot::deck() {
-        let pos = o.position();
-        positions.push(pos);
-        if replies {
-            answers.extend(rules.moves(&pos).iter().map(|m| pos.play(m)));
-        }
-    }
-    positions.extend(answers);
+    let openings: Vec<Position> = ballot::deck().map(|o| o.position()).collect();
+    positions.extend(&openings);
+    // With `--from FILE`, the book begins as that file's, whose positions
+    // are not searched again, and its header lines are kept.
     let mut book = BTreeMap::new();
-    let started = Instant::now();
-    let mut engine = Engine::new(rules, 22);
-    for (n, pos) in positions.iter().enumerate() {
-        let key = fen::write(pos);
-        if book.contains_key(&key) {
-            continue;
-        }
-        engine.clear();
-        let limits = Limits {
-            max_depth: depth,
-            use_endgame: false,
-        };
-        let r = engine.search(&[*pos], limits, &Never);
-        if let Some(m) = r.best {
-            book.insert(key, m.to_string());
-        }
-        if (n + 1) % 20 == 0 {
-            eprintln!(
-                "{} of {} positions, {:.0} s",
-                n + 1,
-                positions.len(),
-                started.elapsed().as_secs_f64()
-            );
+    let mut header = String::new();
+    if let Some(from) = get("--from") {
+        let text = std::fs::read_to_string(&from).expect("cannot read the book to extend");
+        for line in text.lines() {
+            if line.starts_with("# Made by") || line.starts_with("# Extended by") {
+                header.push_str(line);
+                header.push('\n');
+            } else if let Some((f, m)) = line.trim().rsplit_once(' ') {
+                book.insert(f.trim().to_string(), m.to_string());
+            }
         }
     }
-    let flag = if replies { " --replies" } else { "" };
+    let started = Instant::now();
+    search_all(&positions, depth, jobs, &mut book, started);
+    if replies {
+        // Black's first free move: after each White answer.
+        let answers: Vec<Position> = openings
+            .iter()
+            .flat_map(|p| after_each_move(&rules, p))
+            .collect();
+        search_all(&answers, depth, jobs, &mut book, started);
+        if second {
+            // Black's second free move: Black's book move, then each of
+            // White's answers.
+            let mut again = Vec::new();
+            for pos in &answers {
+                let key = fen::write(pos);
+                let Some(text) = book.get(&key) else { continue };
+                let Some(m) = rules
+                    .moves(pos)
+                    .into_iter()
+                    .find(|m| m.to_string() == *text)
+                else {
+                    continue;
+                };
+                again.extend(after_each_move(&rules, &pos.play(&m)));
+            }
+            search_all(&again, depth, jobs, &mut book, started);
+        }
+    }
+    // The command that made it, without what does not change the book.
+    let mut kept = Vec::new();
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        if w == "--jobs" || w == "--out" {
+            words.next();
+        } else {
+            kept.push(w.as_str());
+        }
+    }
+    let command = format!(
+        "cargo run --release --example draughts_book -- {}",
+        kept.join(" ")
+    );
+    let said = if header.is_empty() {
+        "Made"
+    } else {
+        "Extended"
+    };
     let mut text = format!(
-        "# Draughts opening book: FEN MOVE, the engine's move at depth {depth}.\n\
-         # Made by: cargo run --release --example draughts_book -- --depth {depth}{flag}\n"
+        "# Draughts opening book: FEN MOVE, the engine's move after a search to a fixed depth.\n\
+         {header}# {said} by: {command}\n"
     );
     for (f, m) in &book {
         text.push_str(&format!("{f} {m}\n"));

@@ -13,7 +13,12 @@
 //!     --a "target/release/examples/draughts_engine --threads 1" \
 //!     --b "target/old_engine/draughts_old_engine" \
 //!     --movetime 100 [--openings 1-156] [--max-plies 1000] [--jobs 1] [--log games.txt]
+//!     [--colour black|white]
 //! ```
+//!
+//! `--colour` plays only the games where A has that colour: a change that
+//! touches only one colour's moves (a book of Black's moves) is measured
+//! in half the time.
 //!
 //! Each engine is its own process, started once per worker and told
 //! `newgame` before each game; give each `--threads 1` so both think on one
@@ -40,6 +45,8 @@ struct Options {
     b: String,
     movetime: u64,
     first: usize,
+    /// A's colour in the games to play, when not both.
+    colour: Option<Side>,
     last: usize,
     max_plies: usize,
     jobs: usize,
@@ -79,6 +86,12 @@ fn options() -> Result<Options, String> {
         jobs: num("--jobs", 1)?.max(1) as usize,
         timeout: Duration::from_millis(num("--timeout", movetime * 10 + 5000)?),
         log: get("--log"),
+        colour: match get("--colour").as_deref() {
+            None => None,
+            Some("black") => Some(Side::Black),
+            Some("white") => Some(Side::White),
+            Some(t) => return Err(format!("--colour is black or white, not {t}")),
+        },
     })
 }
 
@@ -278,6 +291,11 @@ fn play(
     }
 }
 
+/// A's colour in game `i` (from 0): Black in even games.
+fn side_of(i: usize) -> Side {
+    if i % 2 == 0 { Side::Black } else { Side::White }
+}
+
 fn main() {
     let opts = match options() {
         Ok(o) => Arc::new(o),
@@ -286,8 +304,14 @@ fn main() {
             std::process::exit(2);
         }
     };
-    // Game 2k-1: A black from opening k; game 2k: A white.
-    let total = 2 * (opts.last - opts.first + 1);
+    // Game 2k-1: A black from opening k; game 2k: A white. With
+    // `--colour`, only the games where A has that colour.
+    let games: Arc<Vec<usize>> = Arc::new(
+        (0..2 * (opts.last - opts.first + 1))
+            .filter(|i| opts.colour.is_none_or(|c| c == side_of(*i)))
+            .collect(),
+    );
+    let total = games.len();
     let next = Arc::new(AtomicUsize::new(0));
     let results: Arc<Mutex<Vec<Game>>> = Arc::new(Mutex::new(Vec::new()));
     let log = opts.log.as_ref().map(|path| {
@@ -298,8 +322,9 @@ fn main() {
     let started = Instant::now();
     let workers: Vec<_> = (0..opts.jobs)
         .map(|_| {
-            let (opts, next, results, log) = (
+            let (opts, games, next, results, log) = (
                 Arc::clone(&opts),
+                Arc::clone(&games),
                 Arc::clone(&next),
                 Arc::clone(&results),
                 log.clone(),
@@ -307,10 +332,9 @@ fn main() {
             std::thread::spawn(move || {
                 let mut pair: Option<(Engine, Engine)> = None;
                 loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= total {
+                    let Some(&i) = games.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         return;
-                    }
+                    };
                     if pair.is_none() {
                         match (Engine::start("A", &opts.a), Engine::start("B", &opts.b)) {
                             (Ok(a), Ok(b)) => pair = Some((a, b)),
@@ -322,7 +346,7 @@ fn main() {
                     }
                     let Some((a, b)) = pair.as_mut() else { return };
                     let opening = ballot::Opening::new(opts.first + i / 2).expect("in the deck");
-                    let a_side = if i % 2 == 0 { Side::Black } else { Side::White };
+                    let a_side = side_of(i);
                     let (result, how, moves) = play([a, b], a_side, opening, &opts);
                     // An engine that failed is restarted for the next game.
                     if how.starts_with("engine") || how.starts_with("aborted") {
