@@ -12,7 +12,7 @@
 //! cargo run --release --example draughts_match -- \
 //!     --a "target/release/examples/draughts_engine --threads 1" \
 //!     --b "target/old_engine/draughts_old_engine" \
-//!     --movetime 100 [--openings 1-156] [--max-plies 1000] [--jobs 1] [--log games.txt]
+//!     --movetime 100 [--openings 1-156 or 3,17,40-42] [--max-plies 1000] [--jobs 1] [--log games.txt]
 //!     [--colour black|white]
 //! ```
 //!
@@ -44,10 +44,10 @@ struct Options {
     a: String,
     b: String,
     movetime: u64,
-    first: usize,
+    /// The ballot openings to play, by number.
+    openings: Vec<usize>,
     /// A's colour in the games to play, when not both.
     colour: Option<Side>,
-    last: usize,
     max_plies: usize,
     jobs: usize,
     timeout: Duration,
@@ -65,23 +65,29 @@ fn options() -> Result<Options, String> {
     let a = get("--a").ok_or("--a \"COMMAND\" names engine A")?;
     let b = get("--b").ok_or("--b \"COMMAND\" names engine B")?;
     let movetime = num("--movetime", 100)?;
-    let (first, last) = match get("--openings") {
-        None => (1, ballot::DECK_SIZE),
-        Some(t) => {
-            let (x, y) = t.split_once('-').unwrap_or((&t, &t));
-            let p = |s: &str| s.parse::<usize>().map_err(|_| format!("--openings: {t}"));
-            (p(x)?, p(y)?)
+    // `--openings 1-26`, or a list of numbers and ranges: `3,17,40-42`.
+    let mut openings = Vec::new();
+    for part in get("--openings")
+        .unwrap_or_else(|| format!("1-{}", ballot::DECK_SIZE))
+        .split(',')
+    {
+        let (x, y) = part.split_once('-').unwrap_or((part, part));
+        let p = |s: &str| {
+            s.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("--openings: {part}"))
+        };
+        let (x, y) = (p(x)?, p(y)?);
+        if x < 1 || y > ballot::DECK_SIZE || x > y {
+            return Err(format!("--openings runs within 1-{}", ballot::DECK_SIZE));
         }
-    };
-    if first < 1 || last > ballot::DECK_SIZE || first > last {
-        return Err(format!("--openings runs within 1-{}", ballot::DECK_SIZE));
+        openings.extend(x..=y);
     }
     Ok(Options {
         a,
         b,
         movetime,
-        first,
-        last,
+        openings,
         max_plies: num("--max-plies", 1000)? as usize,
         jobs: num("--jobs", 1)?.max(1) as usize,
         timeout: Duration::from_millis(num("--timeout", movetime * 10 + 5000)?),
@@ -307,7 +313,7 @@ fn main() {
     // Game 2k-1: A black from opening k; game 2k: A white. With
     // `--colour`, only the games where A has that colour.
     let games: Arc<Vec<usize>> = Arc::new(
-        (0..2 * (opts.last - opts.first + 1))
+        (0..2 * opts.openings.len())
             .filter(|i| opts.colour.is_none_or(|c| c == side_of(*i)))
             .collect(),
     );
@@ -345,7 +351,7 @@ fn main() {
                         }
                     }
                     let Some((a, b)) = pair.as_mut() else { return };
-                    let opening = ballot::Opening::new(opts.first + i / 2).expect("in the deck");
+                    let opening = ballot::Opening::new(opts.openings[i / 2]).expect("in the deck");
                     let a_side = side_of(i);
                     let (result, how, moves) = play([a, b], a_side, opening, &opts);
                     // An engine that failed is restarted for the next game.
@@ -430,7 +436,8 @@ fn report(game: &Game, before: &[Game], total: usize, started: Instant) {
         Result3::Loss => l += 1,
     }
     println!(
-        "game {}/{total} opening {} A {}: {:?} ({}, {} plies)  A +{w} ={d} -{l} {:.1}%  {:.0}s",
+        "{}/{total}: game {} opening {} A {}: {:?} ({}, {} plies)  A +{w} ={d} -{l} {:.1}%  {:.0}s",
+        before.len() + 1,
         game.number,
         game.opening,
         game.a_side,
