@@ -108,9 +108,11 @@ fn main() {
     if let Some(from) = get("--from") {
         let text = std::fs::read_to_string(&from).expect("cannot read the book to extend");
         for line in text.lines() {
-            if line.starts_with("# Made by") || line.starts_with("# Extended by") {
-                header.push_str(line);
-                header.push('\n');
+            if line.starts_with('#') {
+                if line.starts_with("# Made by") || line.starts_with("# Extended by") {
+                    header.push_str(line);
+                    header.push('\n');
+                }
             } else if let Some((f, m)) = line.trim().rsplit_once(' ') {
                 book.insert(f.trim().to_string(), m.to_string());
             }
