@@ -299,7 +299,11 @@ fn play(
 
 /// A's colour in game `i` (from 0): Black in even games.
 fn side_of(i: usize) -> Side {
-    if i % 2 == 0 { Side::Black } else { Side::White }
+    if i.is_multiple_of(2) {
+        Side::Black
+    } else {
+        Side::White
+    }
 }
 
 fn main() {
