@@ -4,10 +4,15 @@
 //! databases, and without the book itself). `--replies` adds every
 //! position after White's answer to a ballot opening (Black's first free
 //! move); `--second` adds, after Black's book move there, every position
-//! after White's next answer (Black's second free move). The committed
-//! book:
+//! after White's next answer (Black's second free move). `--from FILE`
+//! starts from a book already made and searches none of its positions
+//! again. The committed book (at commit feeabd1):
 //!
-//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --replies --second --jobs 2 --out data/draughts_book.txt`
+//! `nice -n 19 cargo run --release --example draughts_book -- --depth 22 --replies`
+//!
+//! The second level was made with `--from data/draughts_book.txt --depth 22
+//! --second --jobs 2` and measured, and is not in the book (README, "The
+//! opening book").
 //!
 //! Each position is searched alone, on one thread, to a fixed depth, with
 //! the table cleared first, so the same command gives the same book
