@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use tallyho::games::Never;
-use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, fen};
+use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, book, fen};
 
 /// Searches every position of `positions` not yet in `book` on `jobs`
 /// threads and adds the engine's move for each.
@@ -112,14 +112,12 @@ fn main() {
     let mut header = String::new();
     if let Some(from) = get("--from") {
         let text = std::fs::read_to_string(&from).expect("cannot read the book to extend");
+        let read = book::parse(&text).unwrap_or_else(|e| panic!("{from}: {e}"));
+        book.extend(read.iter().map(|(pos, m)| (fen::write(pos), m.clone())));
         for line in text.lines() {
-            if line.starts_with('#') {
-                if line.starts_with("# Made by") || line.starts_with("# Extended by") {
-                    header.push_str(line);
-                    header.push('\n');
-                }
-            } else if let Some((f, m)) = line.trim().rsplit_once(' ') {
-                book.insert(f.trim().to_string(), m.to_string());
+            if line.starts_with("# Made by") || line.starts_with("# Extended by") {
+                header.push_str(line);
+                header.push('\n');
             }
         }
     }
