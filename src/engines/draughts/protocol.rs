@@ -9,7 +9,7 @@
 //! go movetime MS | go depth N                 answered `bestmove M`, after `info depth D nodes N
 //!                                             score cp V pv M…` when it searched; when the rules have
 //!                                             ended the game, `info string game over: …` then `bestmove none`
-//! perft N                                     answered `perft N COUNT`
+//! perft N                                     answered `perft N COUNT`, or `perft N stopped`
 //! newgame                                     forget what the last game taught the table
 //! isready                                     answered `readyok` once the database is in
 //! stop                                        end the search under way: its `bestmove` at once
@@ -20,7 +20,9 @@
 //! it the same way and then the program, `isready` is answered at once,
 //! and any other line waits its turn, answered after the search's
 //! `bestmove`; behind a line waiting, every line waits (a script's `quit`
-//! comes after its last search). Every `go` gets one `bestmove`.
+//! comes after its last search). Every `go` gets one `bestmove`. A
+//! `perft` count is heard out the same way: `stop` or `quit` ends it, and
+//! it is answered `perft N stopped`.
 //!
 //! A bad line is answered `error …` and changes nothing; nothing panics, and
 //! a line longer than [`MAX_LINE`] bytes is refused without being kept.
@@ -51,9 +53,9 @@ pub const MAX_LINE: usize = 16 * 1024;
 pub const MAX_MOVETIME: u64 = 24 * 60 * 60 * 1000;
 /// The deepest `go depth`.
 pub const MAX_DEPTH: u32 = 64;
-/// The deepest `perft`: seconds from the start with the table, where deeper
-/// runs take minutes to hours and the protocol cannot be interrupted.
-pub const MAX_PERFT: u32 = 14;
+/// The deepest `perft`, as `tallyho draughts perft` counts: past depth 14
+/// a count may take hours, and `stop` ends it.
+pub const MAX_PERFT: u32 = 40;
 /// The most moves after `position`: far past any game the rules let go on.
 pub const MAX_MOVES: usize = 2000;
 
@@ -224,6 +226,8 @@ enum Reply {
     Lines(Vec<String>),
     /// A search, run while the input is read on (see [`search`]).
     Search(Go),
+    /// A perft count to this depth, run while the input is read on.
+    Perft(u32),
     Quit,
 }
 
@@ -306,6 +310,7 @@ pub fn run(
             Reply::Quit => return Ok(()),
             Reply::Lines(lines) => (lines, false),
             Reply::Search(go) => search(&mut state, go, &mut inbox, &mut output)?,
+            Reply::Perft(depth) => perft(&state, depth, &mut inbox, &mut output)?,
         };
         for l in lines {
             writeln!(output, "{l}")?;
@@ -351,11 +356,41 @@ fn first_word(line: &str) -> Option<&str> {
     line.split_whitespace().next()
 }
 
-/// Runs the search `go` asks for on a thread of its own while this one
-/// reads on: `stop` ends it at once with the best move so far, `quit` too
-/// and then the program (`true`), `isready` is answered at once, and other
-/// lines wait their turn until the search is answered, as do all lines
-/// behind one waiting. At the end of the input the search runs its course.
+/// Runs `work` on a thread of its own, with a deadline at `until`, while
+/// this one reads on: `stop` makes the deadline pass, `quit` too and then
+/// ends the program (`true`), `isready` is answered at once, and other
+/// lines wait their turn until the work is answered, as do all lines behind
+/// one waiting. At the end of the input the work runs its course.
+fn while_listening<T: Send>(
+    inbox: &mut Inbox,
+    output: &mut impl Write,
+    until: Instant,
+    work: impl FnOnce(&dyn Deadline) -> T + Send,
+) -> io::Result<(T, bool)> {
+    let stop = AtomicBool::new(false);
+    let mut quit = false;
+    let done = std::thread::scope(|scope| {
+        let deadline = Stoppable {
+            until: Until(until),
+            stop: &stop,
+        };
+        let working = scope.spawn(move || work(&deadline));
+        let heard = listen(inbox, &|| working.is_finished(), &stop, &mut quit, output);
+        // Unless the answer cannot be written, the work runs its course
+        // (or until `stop` or `quit` ended it).
+        if heard.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let done = working
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        heard.map(|()| done)
+    })?;
+    Ok((done, quit))
+}
+
+/// Runs the search `go` asks for while the input is read on
+/// ([`while_listening`]): `stop` ends it at once with the best move so far.
 fn search(
     state: &mut State,
     go: Go,
@@ -364,25 +399,9 @@ fn search(
 ) -> io::Result<(Vec<String>, bool)> {
     state.catch_up(false);
     let rules = state.config.rules;
-    let stop = AtomicBool::new(false);
-    let mut quit = false;
     let (player, history) = (&mut state.player, &state.history);
-    let best = std::thread::scope(|scope| {
-        let deadline = Stoppable {
-            until: Until(go.until),
-            stop: &stop,
-        };
-        let searching = scope.spawn(move || player.best_move(&rules, history, &deadline, go.depth));
-        let heard = listen(inbox, &|| searching.is_finished(), &stop, &mut quit, output);
-        // Unless the answer cannot be written, the search runs its course
-        // (or until `stop` or `quit` ended it).
-        if heard.is_err() {
-            stop.store(true, Ordering::Relaxed);
-        }
-        let best = searching
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        heard.map(|()| best)
+    let (best, quit) = while_listening(inbox, output, go.until, move |deadline| {
+        player.best_move(&rules, history, deadline, go.depth)
     })?;
     let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
     lines.push(match best {
@@ -392,7 +411,33 @@ fn search(
     Ok((lines, quit))
 }
 
-/// The lines read while a search runs, until it has ended (`done`) or a
+/// Counts perft to `depth` from the game's position while the input is
+/// read on ([`while_listening`]): `stop` ends the count, answered
+/// `perft N stopped`.
+fn perft(
+    state: &State,
+    depth: u32,
+    inbox: &mut Inbox,
+    output: &mut impl Write,
+) -> io::Result<(Vec<String>, bool)> {
+    let pos = state.history[state.history.len() - 1];
+    let rules = state.config.rules;
+    // No clock: only `stop` or `quit` ends a count early.
+    let never = Instant::now() + Duration::from_secs(1 << 32);
+    let (count, quit) = while_listening(inbox, output, never, move |stop| {
+        // Shallow counts need no table (a large one is slow to make).
+        let bits = if depth < 6 { 10 } else { 20 };
+        Perft::with_table(rules, bits).count_stoppable(&pos, depth, stop)
+    })?;
+    let line = match count.map(|c| c.get()) {
+        Some(Some(n)) => format!("perft {depth} {n}"),
+        Some(None) => format!("error perft {depth} overflows 128 bits"),
+        None => format!("perft {depth} stopped"),
+    };
+    Ok((vec![line], quit))
+}
+
+/// The lines read while a search or a count runs, until it has ended (`done`) or a
 /// line must wait for it: behind a line waiting every line waits too, so a
 /// script's lines are answered in order, its `quit` after its last search,
 /// and the rest are left unread until then.
@@ -478,14 +523,7 @@ fn answer(state: &mut State, line: &str) -> Reply {
         "go" => go(state, args),
         "perft" => match args {
             [n] => match n.parse::<u32>() {
-                Ok(d) if (1..=MAX_PERFT).contains(&d) => {
-                    let pos = state.history[state.history.len() - 1];
-                    let mut p = Perft::with_table(state.config.rules, 20);
-                    match p.count(&pos, d) {
-                        Some(count) => Reply::Lines(vec![format!("perft {d} {count}")]),
-                        None => error(format!("perft {d} overflows 128 bits")),
-                    }
-                }
+                Ok(d) if (1..=MAX_PERFT).contains(&d) => Reply::Perft(d),
                 _ => error(format!("perft wants a depth from 1 to {MAX_PERFT}: {n}")),
             },
             _ => error("perft wants one depth: perft N"),
@@ -918,5 +956,26 @@ mod tests {
         assert!(answers[0].starts_with("bestmove "), "{out}");
         assert_eq!(answers[1], "perft 1 7", "{out}");
         assert!(answers[2].starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn stop_and_quit_end_a_long_perft_count() {
+        // Twelve kings twenty plies deep: days of counting.
+        let kings = "position fen W:WK1,K2,K3,K4,K5,K6:BK27,K28,K29,K30,K31,K32";
+        let out = talk_within_ten_seconds(&format!("{kings}\nperft 20\nisready\nstop\nperft 3\n"))
+            .expect("stopped at once");
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            ["readyok", "perft 20 stopped", "perft 3 420"],
+            "{out}"
+        );
+        let out = talk_within_ten_seconds(&format!("{kings}\nperft 40\nquit\nperft 1\n"))
+            .expect("quit at once");
+        assert_eq!(out, "perft 40 stopped\n");
+        // The deepest depth is the command line's; one more is refused.
+        assert_eq!(
+            talk("perft 41\n"),
+            "error perft wants a depth from 1 to 40: 41\n"
+        );
     }
 }

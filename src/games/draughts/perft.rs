@@ -82,6 +82,21 @@ impl Perft {
         self.count_until(pos, depth, &Never).ok()
     }
 
+    /// [`Perft::count`], or `None` when `stop` passed before the count was
+    /// whole (it is asked every few hundred leaves).
+    pub fn count_stoppable(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        stop: &dyn Deadline,
+    ) -> Option<Count> {
+        match self.count_until(pos, depth, stop) {
+            Ok(n) => Some(Count(Some(n))),
+            Err(Short::Overflow) => Some(Count(None)),
+            Err(Short::Stopped) => None,
+        }
+    }
+
     /// [`Perft::count`], stopping (with `Err`) soon after `stop` passes.
     fn count_until(
         &mut self,
