@@ -29,6 +29,25 @@ fn tallyho(log: &Path) -> Command {
     cmd
 }
 
+/// The computer playing itself at its weakest level, `games` games from
+/// `seed`, into `log`: real games, quickly.
+fn computer_games(log: &Path, games: u32, seed: u64) -> Command {
+    let mut cmd = tallyho(log);
+    cmd.args(["--players", "0", "--level", "rubbish"]).args([
+        "--games",
+        &games.to_string(),
+        "--seed",
+        &seed.to_string(),
+    ]);
+    cmd
+}
+
+/// The one record a log holds.
+fn only_record(log: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(log).expect("log");
+    serde_json::from_str(text.trim()).expect("one JSON record")
+}
+
 /// The records `tallyho history --json` lists.
 fn records(log: &Path) -> Vec<serde_json::Value> {
     let output = tallyho(log)
@@ -167,19 +186,7 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
 #[test]
 fn history_into_a_closed_pipe_exits_quietly() {
     let (_dir, log) = log_path("pipe");
-    tallyho(&log)
-        .args([
-            "--players",
-            "0",
-            "--level",
-            "rubbish",
-            "--games",
-            "1",
-            "--seed",
-            "3",
-        ])
-        .assert()
-        .success();
+    computer_games(&log, 1, 3).assert().success();
     // Many copies of the record make a table longer than a pipe's buffer.
     let line = std::fs::read_to_string(&log)
         .expect("log")
@@ -216,16 +223,8 @@ fn history_into_a_closed_pipe_exits_quietly() {
 #[test]
 fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
     let (_dir, log) = log_path("none");
-    tallyho(&log)
-        .args([
-            "--players",
-            "0",
-            "--level",
-            "rubbish",
-            "--games",
-            "2",
-            "--no-history",
-        ])
+    computer_games(&log, 2, 1)
+        .arg("--no-history")
         .assert()
         .success();
     assert!(!log.exists());
@@ -234,10 +233,7 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
     // be): each game is said lost, and play goes on.
     let blocked = log.parent().expect("folder").join("folder-not-file");
     std::fs::create_dir_all(&blocked).expect("a folder");
-    let output = tallyho(&blocked)
-        .args(["--players", "0", "--level", "rubbish", "--games", "3"])
-        .output()
-        .expect("ran");
+    let output = computer_games(&blocked, 3, 1).output().expect("ran");
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
@@ -273,17 +269,7 @@ fn a_fifo_or_a_device_is_refused_and_never_hangs() {
                 .stderr(predicate::str::contains("is not a regular file"));
         }
         // While playing, it is a warning and play goes on.
-        tallyho(special)
-            .args([
-                "--players",
-                "0",
-                "--level",
-                "rubbish",
-                "--games",
-                "1",
-                "--seed",
-                "1",
-            ])
+        computer_games(special, 1, 1)
             .timeout(std::time::Duration::from_secs(10))
             .assert()
             .success()
@@ -295,21 +281,8 @@ fn a_fifo_or_a_device_is_refused_and_never_hangs() {
 #[test]
 fn replay_stops_at_the_end_and_reports_moves_after_it() {
     let (_dir, log) = log_path("after-end");
-    tallyho(&log)
-        .args([
-            "--players",
-            "0",
-            "--level",
-            "rubbish",
-            "--games",
-            "1",
-            "--seed",
-            "2",
-        ])
-        .assert()
-        .success();
-    let line = std::fs::read_to_string(&log).expect("log");
-    let mut record: serde_json::Value = serde_json::from_str(line.trim()).expect("json");
+    computer_games(&log, 1, 2).assert().success();
+    let mut record = only_record(&log);
     let moves = record["moves"].as_array_mut().expect("moves");
     let last = moves.last().expect("a move").clone();
     moves.push(last);
@@ -451,21 +424,8 @@ fn replay_steps_forward_back_and_to_a_move_and_a_1978_game_keeps_its_board() {
 #[test]
 fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
     let (_dir, log) = log_path("contradict");
-    tallyho(&log)
-        .args([
-            "--players",
-            "0",
-            "--level",
-            "rubbish",
-            "--games",
-            "1",
-            "--seed",
-            "2",
-        ])
-        .assert()
-        .success();
-    let line = std::fs::read_to_string(&log).expect("log");
-    let record: serde_json::Value = serde_json::from_str(line.trim()).expect("json");
+    computer_games(&log, 1, 2).assert().success();
+    let record = only_record(&log);
     let winner = record["outcome"]["winner"]
         .as_str()
         .expect("a winner")
@@ -509,17 +469,7 @@ fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
             .expect("started"),
     );
     std::thread::sleep(std::time::Duration::from_millis(300));
-    tallyho(&log)
-        .args([
-            "--players",
-            "0",
-            "--level",
-            "rubbish",
-            "--games",
-            "1",
-            "--seed",
-            "1",
-        ])
+    computer_games(&log, 1, 1)
         .timeout(std::time::Duration::from_secs(5))
         .assert()
         .success()
