@@ -16,8 +16,9 @@
 //! quit
 //! ```
 //!
-//! During a search, `stop` ends it with the best move so far, `quit` ends
-//! it the same way and then the program, `isready` is answered at once,
+//! During a search, `stop` ends it with the best move so far (the lines
+//! after it are answered after that), `quit` ends it the same way and then
+//! the program, `isready` is answered at once,
 //! and any other line waits its turn, answered after the search's
 //! `bestmove`; behind a line waiting, every line waits (a script's `quit`
 //! comes after its last search). Every `go` gets one `bestmove`. A
@@ -53,9 +54,11 @@ pub const MAX_LINE: usize = 16 * 1024;
 pub const MAX_MOVETIME: u64 = 24 * 60 * 60 * 1000;
 /// The deepest `go depth`.
 pub const MAX_DEPTH: u32 = 64;
-/// The deepest `perft`, as `tallyho draughts perft` counts: past depth 14
-/// a count may take hours, and `stop` ends it.
-pub const MAX_PERFT: u32 = 40;
+/// The deepest `perft`: minutes at most (a board of kings; seconds from
+/// the start). `stop` ends a count, but a line sent during it that must
+/// wait its turn keeps a later `stop` waiting too, so the count must end by
+/// itself; `tallyho draughts perft` counts deeper.
+pub const MAX_PERFT: u32 = 14;
 /// The most moves after `position`: far past any game the rules let go on.
 pub const MAX_MOVES: usize = 2000;
 
@@ -357,8 +360,9 @@ fn first_word(line: &str) -> Option<&str> {
 }
 
 /// Runs `work` on a thread of its own, with a deadline at `until`, while
-/// this one reads on: `stop` makes the deadline pass, `quit` too and then
-/// ends the program (`true`), `isready` is answered at once, and other
+/// this one reads on: `stop` makes the deadline pass (and the lines after
+/// it are read once the work is answered), `quit` too and then ends the
+/// program (`true`), `isready` is answered at once, and other
 /// lines wait their turn until the work is answered, as do all lines behind
 /// one waiting. At the end of the input the work runs its course.
 fn while_listening<T: Send>(
@@ -458,11 +462,17 @@ fn listen(
             }
             Ok(Event::Line(line)) => line,
         };
+        // After `stop` or `quit` the work ends at once: the lines behind
+        // them are read after its answer, so they are answered after it.
         match line.as_deref().map(first_word) {
-            Ok(Some("stop")) => stop.store(true, Ordering::Relaxed),
+            Ok(Some("stop")) => {
+                stop.store(true, Ordering::Relaxed);
+                return Ok(());
+            }
             Ok(Some("quit")) => {
                 *quit = true;
                 stop.store(true, Ordering::Relaxed);
+                return Ok(());
             }
             Ok(Some("isready")) => {
                 writeln!(output, "readyok")?;
@@ -931,6 +941,12 @@ mod tests {
             .nth(1)
             .and_then(|pv| pv.split(' ').next());
         assert_eq!(Some(&lines[1][9..]), first, "{out}");
+        // After `stop`, `isready` is answered after the search's move.
+        let out = talk_within_ten_seconds(&format!("{go}stop\nisready\n")).expect("stopped");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[1].starts_with("bestmove "), "{out}");
+        assert_eq!(lines[2], "readyok", "{out}");
         // `isready` is answered at once; other lines wait their turn.
         let out = talk_within_ten_seconds(&format!("{go}isready\nstop\nperft 1\nperft 2\n"))
             .expect("stopped at once");
@@ -960,22 +976,25 @@ mod tests {
 
     #[test]
     fn stop_and_quit_end_a_long_perft_count() {
-        // Twelve kings twenty plies deep: days of counting.
+        // Twelve kings fourteen plies deep: minutes of counting.
         let kings = "position fen W:WK1,K2,K3,K4,K5,K6:BK27,K28,K29,K30,K31,K32";
-        let out = talk_within_ten_seconds(&format!("{kings}\nperft 20\nisready\nstop\nperft 3\n"))
+        let out = talk_within_ten_seconds(&format!("{kings}\nperft 14\nisready\nstop\nperft 3\n"))
             .expect("stopped at once");
         assert_eq!(
             out.lines().collect::<Vec<_>>(),
-            ["readyok", "perft 20 stopped", "perft 3 420"],
+            ["readyok", "perft 14 stopped", "perft 3 420"],
             "{out}"
         );
-        let out = talk_within_ten_seconds(&format!("{kings}\nperft 40\nquit\nperft 1\n"))
+        // Lines after `stop` are answered after the count's answer.
+        let out = talk_within_ten_seconds(&format!("{kings}\nperft 14\nstop\nisready\n"))
+            .expect("stopped at once");
+        assert_eq!(out, "perft 14 stopped\nreadyok\n");
+        let out = talk_within_ten_seconds(&format!("{kings}\nperft 14\nquit\nperft 1\n"))
             .expect("quit at once");
-        assert_eq!(out, "perft 40 stopped\n");
-        // The deepest depth is the command line's; one more is refused.
+        assert_eq!(out, "perft 14 stopped\n");
         assert_eq!(
-            talk("perft 41\n"),
-            "error perft wants a depth from 1 to 40: 41\n"
+            talk("perft 15\n"),
+            "error perft wants a depth from 1 to 14: 15\n"
         );
     }
 }
