@@ -441,10 +441,11 @@ fn perft(
     Ok((vec![line], quit))
 }
 
-/// The lines read while a search or a count runs, until it has ended (`done`) or a
-/// line must wait for it: behind a line waiting every line waits too, so a
-/// script's lines are answered in order, its `quit` after its last search,
-/// and the rest are left unread until then.
+/// The lines read while a search or a count runs, until it has ended
+/// (`done`), a `stop` or `quit` ends it, or a line must wait for it: behind
+/// a line waiting every line waits too, so a script's lines are answered in
+/// order, its `quit` after its last search, and the rest are left unread
+/// until then.
 fn listen(
     inbox: &mut Inbox,
     done: &dyn Fn() -> bool,
