@@ -66,23 +66,11 @@ fn options() -> Result<Options, String> {
     let b = get("--b").ok_or("--b \"COMMAND\" names engine B")?;
     let movetime = num("--movetime", 100)?;
     // `--openings 1-26`, or a list of numbers and ranges: `3,17,40-42`.
-    let mut openings = Vec::new();
-    for part in get("--openings")
-        .unwrap_or_else(|| format!("1-{}", ballot::DECK_SIZE))
-        .split(',')
-    {
-        let (x, y) = part.split_once('-').unwrap_or((part, part));
-        let p = |s: &str| {
-            s.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("--openings: {part}"))
-        };
-        let (x, y) = (p(x)?, p(y)?);
-        if x < 1 || y > ballot::DECK_SIZE || x > y {
-            return Err(format!("--openings runs within 1-{}", ballot::DECK_SIZE));
-        }
-        openings.extend(x..=y);
-    }
+    let openings = args::numbers(
+        &get("--openings").unwrap_or_else(|| format!("1-{}", ballot::DECK_SIZE)),
+        "--openings",
+        ballot::DECK_SIZE,
+    )?;
     Ok(Options {
         a,
         b,

@@ -35,6 +35,12 @@
 //! - `--positions A,B,...` reads several kept files; each line is
 //!   `FEN LABEL [SCORE]`, SCORE the depth-bound search's score where the
 //!   engine searched the position (not where it played a random move);
+//! - `--match-games A,B,...` adds the games of match logs (the lines
+//!   `draughts_match --log` writes): each quiet position after the ballot
+//!   opening, labelled by the game's result and with no score; with no
+//!   `--positions`, these are all the positions. `--match-openings 3,40-78`
+//!   takes only those openings' games, so that a match on the others
+//!   measures the net on games it did not learn from;
 //! - `--lambda L` blends the label: `L * result + (1 - L) * the score read
 //!   as a probability`;
 //! - `--patterns` fits the pattern terms too (`eval::WINDOWS` blocks of
@@ -72,7 +78,7 @@ use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::eval::{self, TERMS, Weights};
 use tallyho::games::draughts::{
-    Engine, Limits, Position, Score, Setup, Side, ballot, fen, movegen,
+    Engine, Limits, Position, Score, Setup, Side, ballot, fen, movegen, notation,
 };
 
 fn main() {
@@ -114,9 +120,19 @@ fn main() {
         eval::weights().clone()
     };
 
+    // Games of matches against other engines, with the openings to take.
+    let matches = get("--match-games").map(|paths| {
+        let list = get("--match-openings").unwrap_or_else(|| format!("1-{}", ballot::DECK_SIZE));
+        let openings =
+            args::numbers(&list, "--match-openings", ballot::DECK_SIZE).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2);
+            });
+        (paths, list, openings)
+    });
     let t = Instant::now();
     let mut from = format!("{games} games at depth {depth}");
-    let samples = match cache.as_deref() {
+    let mut samples = match cache.as_deref() {
         Some(path) if Path::new(path).exists() || path.contains(',') => {
             from = format!("{} file(s)", path.split(',').count());
             read_positions(path).unwrap_or_else(|e| {
@@ -136,6 +152,10 @@ fn main() {
             });
             s
         }
+        None if matches.is_some() => {
+            from = "no file".into();
+            Vec::new()
+        }
         None => play_games(games, depth, seed, None),
     };
     eprintln!(
@@ -143,11 +163,26 @@ fn main() {
         samples.len(),
         t.elapsed().as_secs_f64()
     );
+    // The options that say where the positions came from, for the header.
+    let mut source = match &cache {
+        Some(path) => format!("--positions {path}"),
+        None if matches.is_some() => String::new(),
+        None => format!("--games {games} --depth {depth}"),
+    };
+    // The linear fit's header names the games' seed; the net's names its own.
+    let played = cache.is_none() && matches.is_none();
+    if let Some((paths, list, openings)) = &matches {
+        let (n, read) = read_match_games(paths, openings).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2);
+        });
+        eprintln!("{} positions from {n} games of matches", read.len());
+        samples.extend(read);
+        source = format!("{source} --match-games {paths} --match-openings {list}")
+            .trim_start()
+            .to_string();
+    }
     if fit_net {
-        let source = match &cache {
-            Some(path) => format!("--positions {path}"),
-            None => format!("--games {games} --depth {depth}"),
-        };
         let mut made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
         let refine = args.iter().any(|a| a == "--refine");
         let rate: f32 = get("--rate")
@@ -214,18 +249,19 @@ fn main() {
     };
     let w = train(&data, &held, start.clone(), &fit);
     eprintln!("loss after training {:.5}", loss(&data, &w, k));
-    let source = match &cache {
-        Some(path) => format!("--positions {path}"),
-        None => format!("--games {games} --depth {depth} --seed {seed}"),
-    };
     let mut text = format!(
         "# Draughts evaluation weights: NAME OPENING ENDGAME (hundredths of a man).\n\
-         # Made by: cargo run --release --example draughts_train -- {source} \
+         # Made by: cargo run --release --example draughts_train -- {source}{seeded} \
          --epochs {epochs} --l2 {l2:e}{more}\n\
          # from {} positions; K = {k:.0}; loss {:.4} before, {:.4} after.\n",
         data.len(),
         loss(&data, &start, k),
         loss(&data, &w, k),
+        seeded = if played {
+            format!(" --seed {seed}")
+        } else {
+            String::new()
+        },
     );
     text.push_str(&eval::format_weights(&w));
     std::fs::write(&out, text).expect("cannot write the weights");
@@ -469,6 +505,83 @@ fn positions_text(samples: &[Labelled]) -> String {
             None => format!("{} {}\n", fen::write(&l.pos), l.y),
         })
         .collect()
+}
+
+/// Reads the games of match logs (`draughts_match --log`), several files
+/// separated by commas: each line `GAME OPENING COLOUR RESULT HOW MOVES…`
+/// (`#` lines are comments),
+/// COLOUR engine A's and RESULT its result (`Win`, `Draw`, `Loss`). Each
+/// quiet position after the ballot opening with more than four pieces (the
+/// databases know the rest) is labelled by the result for the side to
+/// move. Only the games of `openings` are read, a game logged twice (the
+/// same opening and moves) once, and a game an engine failed in (HOW
+/// `engine …` or `aborted …`) not at all. Gives the games read and their
+/// positions.
+fn read_match_games(paths: &str, openings: &[usize]) -> Result<(usize, Vec<Labelled>), String> {
+    let rules = Setup::STANDARD;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in paths.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let at = || format!("{path}:{}", n + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [_, opening, colour, result, how, moves @ ..] = words.as_slice() else {
+                return Err(format!(
+                    "{}: expected GAME OPENING COLOUR RESULT HOW MOVES",
+                    at()
+                ));
+            };
+            let opening: usize = opening
+                .parse()
+                .map_err(|_| format!("{}: no opening number: {opening}", at()))?;
+            if !openings.contains(&opening)
+                || how.starts_with("engine")
+                || how.starts_with("aborted")
+                || !seen.insert((opening, moves.join(" ")))
+            {
+                continue;
+            }
+            let a_black = match *colour {
+                "black" => true,
+                "white" => false,
+                other => return Err(format!("{}: no colour: {other}", at())),
+            };
+            let black_result = match (*result, a_black) {
+                ("Draw", _) => 0.5,
+                ("Win", true) | ("Loss", false) => 1.0,
+                ("Win", false) | ("Loss", true) => 0.0,
+                (other, _) => return Err(format!("{}: no result: {other}", at())),
+            };
+            let mut pos = Position::START;
+            for (ply, text) in moves.iter().enumerate() {
+                if ply >= 3
+                    && pos.piece_count() > 4
+                    && pos.pieces(Side::Black) != 0
+                    && pos.pieces(Side::White) != 0
+                    && !movegen::has_capture(&pos)
+                {
+                    let y = if pos.to_move() == Side::Black {
+                        black_result
+                    } else {
+                        1.0 - black_result
+                    };
+                    out.push(Labelled {
+                        pos,
+                        y,
+                        score: None,
+                    });
+                }
+                let m = notation::parse_move(&rules, &pos, text)
+                    .map_err(|e| format!("{}: move {} ({text}): {e}", at(), ply + 1))?;
+                pos = pos.play(&m);
+            }
+        }
+    }
+    Ok((seen.len(), out))
 }
 
 /// Reads positions written by [`Kept`] (`#` lines are comments): several
