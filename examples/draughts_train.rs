@@ -381,18 +381,8 @@ fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) 
         };
         let from = out.len();
         for (at, &pos) in history.iter().enumerate().skip(4) {
-            if pos.pieces(Side::Black) != 0
-                && pos.pieces(Side::White) != 0
-                && !movegen::has_capture(&pos)
-            {
-                let y = if pos.to_move() == Side::Black {
-                    black_result
-                } else {
-                    1.0 - black_result
-                };
-                let score = scores.iter().find(|s| s.0 == at).map(|s| s.1);
-                out.push(Labelled { pos, y, score });
-            }
+            let score = scores.iter().find(|s| s.0 == at).map(|s| s.1);
+            out.extend(Labelled::quiet(pos, black_result, score));
         }
         if let Some(k) = kept.as_deref_mut()
             && let Err(e) = k.add(&out[from..])
@@ -486,6 +476,23 @@ struct Labelled {
     score: Option<i32>,
 }
 
+impl Labelled {
+    /// `pos` with a game's result for Black (1, 1/2 or 0) turned to the
+    /// side to move's, if it is quiet (no capture for the side to move) and
+    /// both sides still have pieces.
+    fn quiet(pos: Position, black_result: f64, score: Option<i32>) -> Option<Labelled> {
+        let y = if pos.to_move() == Side::Black {
+            black_result
+        } else {
+            1.0 - black_result
+        };
+        let quiet = pos.pieces(Side::Black) != 0
+            && pos.pieces(Side::White) != 0
+            && !movegen::has_capture(&pos);
+        quiet.then_some(Labelled { pos, y, score })
+    }
+}
+
 /// A search score as a number: wins and losses as +-3000 (thirty men).
 fn score_value(score: Score) -> i32 {
     match score {
@@ -558,22 +565,8 @@ fn read_match_games(paths: &str, openings: &[usize]) -> Result<(usize, Vec<Label
             };
             let mut pos = Position::START;
             for (ply, text) in moves.iter().enumerate() {
-                if ply >= 3
-                    && pos.piece_count() > 4
-                    && pos.pieces(Side::Black) != 0
-                    && pos.pieces(Side::White) != 0
-                    && !movegen::has_capture(&pos)
-                {
-                    let y = if pos.to_move() == Side::Black {
-                        black_result
-                    } else {
-                        1.0 - black_result
-                    };
-                    out.push(Labelled {
-                        pos,
-                        y,
-                        score: None,
-                    });
+                if ply >= 3 && pos.piece_count() > 4 {
+                    out.extend(Labelled::quiet(pos, black_result, None));
                 }
                 let m = notation::parse_move(&rules, &pos, text)
                     .map_err(|e| format!("{}: move {} ({text}): {e}", at(), ply + 1))?;
