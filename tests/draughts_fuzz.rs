@@ -6,34 +6,15 @@
 //!
 //! For a long run: `TALLYHO_FUZZ_CASES=5000 cargo test --release --test draughts_fuzz`.
 
-use std::io::{self, Cursor, Write};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
+mod fuzz_common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use tallyho::engines::draughts::session::Session;
 use tallyho::faces::draughts::DraughtsFace;
 use tallyho::games::draughts::{Captures, Level, Setup, Start, ballot, fen};
-use tallyho::shell::console::Console;
 use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
-
-/// A writer the test reads back once the session is over.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().expect("not poisoned").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// One line, as a player or a broken script might type it.
 fn line() -> impl Strategy<Value = Vec<u8>> {
@@ -61,28 +42,6 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(vec![0xff, 0xfe, b'1', b'1']),
         1 => Just(b"\x1b[2J\x03".to_vec()),
     ]
-}
-
-/// A whole input stream, cut off somewhere.
-fn stream() -> impl Strategy<Value = Vec<u8>> {
-    (
-        proptest::collection::vec(line(), 0..200),
-        any::<proptest::sample::Index>(),
-    )
-        .prop_map(|(lines, cut)| {
-            let mut bytes = Vec::new();
-            for l in lines {
-                bytes.extend_from_slice(&l);
-                bytes.push(b'\n');
-            }
-            let keep = if bytes.is_empty() {
-                0
-            } else {
-                cut.index(bytes.len() + 1)
-            };
-            bytes.truncate(keep);
-            bytes
-        })
 }
 
 /// Starts to play from: the usual one, ballot openings, endings.
@@ -151,46 +110,30 @@ fn options() -> impl Strategy<Value = Case> {
 
 /// Runs one session on a thread, so that a hang fails the test.
 fn run_session(options: Options<Session>, input: Vec<u8>) -> Result<String, String> {
-    let out = Shared::default();
-    let sink = out.clone();
-    let (done, finished) = mpsc::channel();
-    thread::spawn(move || {
-        let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
-        let face = DraughtsFace::default();
-        let result = matchplay::run(&mut console, &face, &options);
-        let _ = done.send(result.map_err(|e| e.to_string()));
-    });
-    match finished.recv_timeout(Duration::from_secs(120)) {
-        Ok(Ok(_)) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
-        Ok(Err(e)) => Err(format!("session failed: {e}")),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err("session did not end in time".into()),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("session panicked".into()),
-    }
-}
-
-fn cases() -> u32 {
-    std::env::var("TALLYHO_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(32)
+    fuzz_common::run_session(input, move |console| {
+        matchplay::run(console, &DraughtsFace::default(), &options)
+    })
 }
 
 #[test]
 fn random_input_never_breaks_a_draughts_session() {
     let mut runner = TestRunner::new(Config {
-        cases: cases(),
+        cases: fuzz_common::cases(32),
         failure_persistence: None,
         ..Config::default()
     });
     runner
-        .run(&(options(), stream()), |(Case(options), input)| {
-            let text = run_session(options, input).map_err(TestCaseError::fail)?;
-            prop_assert!(
-                text.contains("Final score") || text.ends_with("Goodbye.\n"),
-                "unexpected ending: {}",
-                &text[text.len().saturating_sub(300)..]
-            );
-            Ok(())
-        })
+        .run(
+            &(options(), fuzz_common::stream(line(), 200)),
+            |(Case(options), input)| {
+                let text = run_session(options, input).map_err(TestCaseError::fail)?;
+                prop_assert!(
+                    text.contains("Final score") || text.ends_with("Goodbye.\n"),
+                    "unexpected ending: {}",
+                    &text[text.len().saturating_sub(300)..]
+                );
+                Ok(())
+            },
+        )
         .expect("no input breaks a draughts session");
 }

@@ -6,11 +6,7 @@
 //! CI runs a few dozen cases per flow. For a long run:
 //! `TALLYHO_FUZZ_CASES=20000 cargo test --release --test fuzz_sessions`.
 
-use std::io::{self, Cursor, Write};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
+mod fuzz_common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -19,7 +15,6 @@ use tallyho::flows::classic;
 use tallyho::games::fox::players::Level;
 use tallyho::games::fox::{Board, Rules, Setup, Side};
 use tallyho::games::{FoxFlow, GameKind};
-use tallyho::shell::console::Console;
 use tallyho::shell::log::Keeper;
 use tallyho::shell::matchplay::{self, Options};
 
@@ -43,20 +38,6 @@ impl std::fmt::Debug for Session {
                 o.setup, o.games, o.seed, o.level
             ),
         }
-    }
-}
-
-/// A writer the test can read back after the session has it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().expect("not poisoned").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 
@@ -112,28 +93,6 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(vec![0xff, 0xfe, b'B', b'1']),
         1 => Just(b"\x1b[2J\x03\x04".to_vec()),
     ]
-}
-
-/// A whole input stream, cut off at some point.
-fn stream() -> impl Strategy<Value = Vec<u8>> {
-    (
-        proptest::collection::vec(line(), 0..150),
-        any::<proptest::sample::Index>(),
-    )
-        .prop_map(|(lines, cut)| {
-            let mut bytes = Vec::new();
-            for l in lines {
-                bytes.extend_from_slice(&l);
-                bytes.push(b'\n');
-            }
-            let keep = if bytes.is_empty() {
-                0
-            } else {
-                cut.index(bytes.len() + 1)
-            };
-            bytes.truncate(keep);
-            bytes
-        })
 }
 
 fn options() -> impl Strategy<Value = Session> {
@@ -205,51 +164,34 @@ fn options() -> impl Strategy<Value = Session> {
 
 /// Runs one session on a thread, so that a hang fails the test instead of stalling it.
 fn run_session(session: Session, input: Vec<u8>) -> Result<String, String> {
-    let out = Shared::default();
-    let sink = out.clone();
-    let (done, finished) = mpsc::channel();
-    thread::spawn(move || {
-        let mut console = Console::scripted(Box::new(Cursor::new(input)), Box::new(sink), false);
-        let result = match session {
-            Session::Classic(options) => classic::run(&mut console, &options),
-            Session::Match(options) => matchplay::run(&mut console, &FoxFace, &options),
-        };
-        let _ = done.send(result.map_err(|e| e.to_string()));
-    });
-    match finished.recv_timeout(Duration::from_secs(120)) {
-        Ok(Ok(_)) => Ok(String::from_utf8_lossy(&out.0.lock().expect("not poisoned")).to_string()),
-        Ok(Err(e)) => Err(format!("session failed: {e}")),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err("session did not end in time".into()),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("session panicked".into()),
-    }
-}
-
-fn cases() -> u32 {
-    std::env::var("TALLYHO_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
+    fuzz_common::run_session(input, move |console| match session {
+        Session::Classic(options) => classic::run(console, &options).map(drop),
+        Session::Match(options) => matchplay::run(console, &FoxFace, &options).map(drop),
+    })
 }
 
 #[test]
 fn random_input_never_breaks_a_session() {
     let mut runner = TestRunner::new(Config {
-        cases: cases(),
+        cases: fuzz_common::cases(48),
         failure_persistence: None,
         ..Config::default()
     });
     runner
-        .run(&(options(), stream()), |(session, input)| {
-            let text = run_session(session, input).map_err(TestCaseError::fail)?;
-            // Every session says goodbye: the final score or the 1978 farewell.
-            prop_assert!(
-                text.contains("Final score")
-                    || text.contains("THANKS FOR THE HUNT")
-                    || text.ends_with("Goodbye.\n"),
-                "unexpected ending: {}",
-                &text[text.len().saturating_sub(300)..]
-            );
-            Ok(())
-        })
+        .run(
+            &(options(), fuzz_common::stream(line(), 150)),
+            |(session, input)| {
+                let text = run_session(session, input).map_err(TestCaseError::fail)?;
+                // Every session says goodbye: the final score or the 1978 farewell.
+                prop_assert!(
+                    text.contains("Final score")
+                        || text.contains("THANKS FOR THE HUNT")
+                        || text.ends_with("Goodbye.\n"),
+                    "unexpected ending: {}",
+                    &text[text.len().saturating_sub(300)..]
+                );
+                Ok(())
+            },
+        )
         .expect("no input breaks a session");
 }
