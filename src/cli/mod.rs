@@ -144,7 +144,8 @@ pub const MAX_THINK: u64 = 600_000;
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// How many human players: 0 watches the computer play itself; skips the menu.
-    #[arg(long, global = true, value_parser = number::<u8>(0, Some(2)), value_name = "N")]
+    #[arg(long, global = true, value_parser = number::<u8>(0, Some(2)), value_name = "N",
+          allow_negative_numbers = true)]
     pub players: Option<u8>,
 
     /// The players' names, Player 1 first: --names Ann,Bob.
@@ -153,12 +154,14 @@ pub struct PlayArgs {
     pub names: Option<String>,
 
     /// Stop after N games instead of asking to play again.
-    #[arg(long, global = true, value_parser = number::<u32>(1, None), value_name = "N")]
+    #[arg(long, global = true, value_parser = number::<u32>(1, None), value_name = "N",
+          allow_negative_numbers = true)]
     pub games: Option<u32>,
 
     /// Seed for the computer players' randomness: the same seed and input give the same
     /// session, but for players that think for a set time (--think).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = number::<u64>(0, None),
+          allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// The computer's level (see the game's help for its levels).
@@ -177,13 +180,14 @@ pub struct PlayArgs {
 
     /// Pause before each computer move, in milliseconds (at most 10000).
     /// Default: 700 in a terminal, 0 in a script.
-    #[arg(long, global = true, value_name = "MS", value_parser = number::<u64>(0, Some(MAX_DELAY)))]
+    #[arg(long, global = true, value_name = "MS", value_parser = number::<u64>(0, Some(MAX_DELAY)),
+          allow_negative_numbers = true)]
     pub delay: Option<u64>,
 
     /// Draughts and fish: how long the computer may think about a move, in
     /// milliseconds (also for analyse and hints).
     #[arg(long, global = true, value_name = "MS", default_value_t = 1000,
-          value_parser = number::<u64>(1, Some(MAX_THINK)))]
+          value_parser = number::<u64>(1, Some(MAX_THINK)), allow_negative_numbers = true)]
     pub think: u64,
 }
 
@@ -542,16 +546,40 @@ where
     T: TryFrom<u64> + Clone + Send + Sync + 'static,
 {
     move |text: &str| {
-        text.trim()
-            .parse::<u64>()
+        let text = text.trim();
+        let largest = max.unwrap_or(u64::MAX).min(largest::<T>());
+        text.parse::<u64>()
             .ok()
-            .filter(|n| *n >= min && max.is_none_or(|max| *n <= max))
+            .filter(|n| (min..=largest).contains(n))
             .and_then(|n| T::try_from(n).ok())
-            .ok_or_else(|| match max {
-                Some(max) => format!("write a number from {min} to {max}"),
-                None => format!("write a whole number, {min} or more"),
+            .ok_or_else(|| {
+                // Digits past the largest value say so, not "1 or more".
+                let too_large = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                if max.is_some() || too_large {
+                    format!("write a number from {min} to {largest}")
+                } else {
+                    format!("write a whole number, {min} or more")
+                }
             })
     }
+}
+
+/// The largest number a `T` holds (a `u64` at most).
+fn largest<T: TryFrom<u64>>() -> u64 {
+    if T::try_from(u64::MAX).is_ok() {
+        return u64::MAX;
+    }
+    // `T` holds 0 and not u64::MAX: halve the gap between them.
+    let (mut held, mut not) = (0u64, u64::MAX);
+    while not - held > 1 {
+        let mid = held + (not - held) / 2;
+        if T::try_from(mid).is_ok() {
+            held = mid;
+        } else {
+            not = mid;
+        }
+    }
+    held
 }
 
 fn refusal(e: clap::Error) -> Refusal {
@@ -675,6 +703,55 @@ mod tests {
         let long = "x".repeat(100_000);
         let message = refused(&["tallyho", "--board", &long]);
         assert!(message.len() < 400, "{message}");
+    }
+
+    #[test]
+    fn a_number_too_large_or_below_zero_is_refused_with_its_range() {
+        let refused = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(r) => r.message,
+        };
+        let huge = "99999999999999999999";
+        for (args, said) in [
+            (
+                vec!["tallyho", "--games", huge],
+                "write a number from 1 to 4294967295",
+            ),
+            (vec!["tallyho", "replay", huge], "write a number from 1 to"),
+            (
+                vec!["tallyho", "--seed", "18446744073709551616"],
+                "write a number from 0 to 18446744073709551615",
+            ),
+            (
+                vec!["tallyho", "--seed", "-5"],
+                "write a whole number, 0 or more",
+            ),
+            (
+                vec!["tallyho", "--players", "-1"],
+                "write a number from 0 to 2",
+            ),
+            (
+                vec!["tallyho", "--delay", "-1"],
+                "write a number from 0 to 10000",
+            ),
+            (
+                vec!["tallyho", "--think", "-1"],
+                "write a number from 1 to 600000",
+            ),
+            (
+                vec!["tallyho", "--games", "x"],
+                "write a whole number, 1 or more",
+            ),
+        ] {
+            let message = refused(&args);
+            assert!(message.contains(said), "{args:?}: {message}");
+        }
+        assert!(
+            parsed(&["tallyho", "--seed", "18446744073709551615"]).contains("18446744073709551615")
+        );
+        assert_eq!(super::largest::<u8>(), 255);
+        assert_eq!(super::largest::<u32>(), u64::from(u32::MAX));
+        assert_eq!(super::largest::<u64>(), u64::MAX);
     }
 
     #[test]
