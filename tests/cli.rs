@@ -506,3 +506,27 @@ fn bad_values_are_refused_in_one_style() {
     let said = String::from_utf8(out.stderr).expect("utf-8");
     assert!(said.contains("write a number from 2 to 6"), "{said}");
 }
+
+#[test]
+fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
+    let input: &[u8] = b"1\n\xe3\x80\x80\na\x00b\n\x1b]0;x\x07\n\xff\nAnn\nquit\n";
+    let out = tallyho()
+        .arg("--no-history")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let asked = "What should Player 1 be called (starts as fox)? ";
+    for said in [
+        format!("{asked}\\u{{3000}}\nA name needs at least one character.\n"),
+        format!("{asked}a\\0b\nThat line holds control characters; type plain text.\n"),
+        format!(
+            "{asked}\\u{{1b}}]0;x\\u{{7}}\nThat line holds control characters; type plain text.\n"
+        ),
+        format!("{asked}\u{fffd}\nThat line is not valid UTF-8 text; type plain text.\n"),
+    ] {
+        assert!(stdout.contains(&said), "{said:?} not in:\n{stdout}");
+    }
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(!stdout.contains("full-width"), "{stdout}");
+}

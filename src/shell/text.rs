@@ -89,7 +89,9 @@ pub fn plies(n: u32) -> String {
 /// `Ｂ１`), if it has any: every full-width ASCII character made plain.
 pub fn plain_if_full_width(line: &str) -> Option<String> {
     let full = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}';
-    line.chars().any(full).then(|| {
+    // A line of spaces alone, the full-width one among them, is blank.
+    let text = !line.trim().is_empty();
+    (text && line.chars().any(full)).then(|| {
         line.chars()
             .map(|c| match c {
                 '\u{3000}' => ' ',

@@ -618,10 +618,9 @@ impl Console {
         let room = self.width().saturating_sub(safe::width(question)).max(8);
         let shown = match (&reply, read) {
             (Reply::Line(line), _) => line.clone(),
-            // A line too long is echoed cut, so a transcript shows what it was.
-            (Reply::Bad(BadLine::TooLong(..)), Some((bytes, _))) => {
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
+            // A refused line is echoed too, escaped (and a line too long
+            // cut), so a transcript shows what was refused.
+            (Reply::Bad(_), Some((bytes, _))) => String::from_utf8_lossy(&bytes).into_owned(),
             _ => String::new(),
         };
         self.echo(&shown, room)?;
