@@ -159,3 +159,65 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     );
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
+    let data = Scratch::new("join-leave");
+    let running = Serving::start(Config {
+        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ssh_port: None,
+        line_port: Some(0),
+        data: data.to_path_buf(),
+        limits: Limits::default(),
+        rules: server::Rules::default(),
+    });
+    let addr = running.lines.unwrap().to_string();
+    let join = || {
+        KillOnDrop(
+            Command::new(env!("CARGO_BIN_EXE_tallyho"))
+                .args(["join", &addr])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        )
+    };
+    // The end of the player's input, or `quit`: the player left.
+    for typed in ["who\n", "who\nquit\n"] {
+        let mut client = join();
+        let mut input = client.stdin.take().unwrap();
+        input.write_all(typed.as_bytes()).unwrap();
+        drop(input);
+        let seen: Vec<String> = lines(client.stdout.take().unwrap()).iter().collect();
+        assert!(client.wait().unwrap().success());
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("Goodbye."),
+            "{seen:?}"
+        );
+        assert!(!seen.iter().any(|l| l.contains("closed")), "{seen:?}");
+    }
+    // The server stops while the player is still there: the server closed it.
+    let mut client = join();
+    let mut input = client.stdin.take().unwrap();
+    let seen = lines(client.stdout.take().unwrap());
+    input.write_all(b"who\n").unwrap();
+    let wait = Duration::from_secs(10);
+    let listed = seen
+        .recv_timeout(wait)
+        .and_then(|_| seen.recv_timeout(wait));
+    assert!(
+        listed.is_ok_and(|l| l.contains("in the lobby")),
+        "who answered"
+    );
+    running.stop();
+    let rest: Vec<String> = seen.iter().collect();
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("The server closed the connection."),
+        "{rest:?}"
+    );
+    drop(input);
+    assert!(client.wait().unwrap().success());
+}

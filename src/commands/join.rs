@@ -9,6 +9,7 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
@@ -62,11 +63,14 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     }));
     let (tx, rx) = mpsc::channel::<Input>();
     let out = Arc::new(Mutex::new(start_reading(interactive, &view, &tx)?));
+    // The player asked to leave: the connection's end is theirs, not the server's.
+    let leaving = Arc::new(AtomicBool::new(false));
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
+        let leaving = Arc::clone(&leaving);
         std::thread::spawn(move || {
-            read_server(stream, &view, &out);
+            read_server(stream, &view, &out, &leaving);
             let _ = tx.send(Input::ServerGone);
         })
     };
@@ -90,11 +94,18 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                     print(why);
                     continue;
                 }
+                if line.eq_ignore_ascii_case("quit") {
+                    leaving.store(true, Ordering::SeqCst);
+                }
                 if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
                     break;
                 }
             }
             Input::End => {
+                leaving.store(true, Ordering::SeqCst);
+                // The line editor has stopped reading: what is left to say
+                // goes plainly to the terminal, each line ended.
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = Out::Plain;
                 let _ = to_server.write_all(b"quit\n");
                 link.shut_writing(to_server);
                 // The server's last words, then the connection closes.
@@ -403,8 +414,14 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
     }
 }
 
-/// The server's lines, each event said to the player.
-fn read_server(stream: Box<dyn Read + Send>, view: &Mutex<View>, out: &Mutex<Out>) {
+/// The server's lines, each event said to the player; at the end, who
+/// closed the connection: `Goodbye.` when the player had asked to leave.
+fn read_server(
+    stream: Box<dyn Read + Send>,
+    view: &Mutex<View>,
+    out: &Mutex<Out>,
+    leaving: &AtomicBool,
+) {
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
     loop {
@@ -443,7 +460,12 @@ fn read_server(stream: Box<dyn Read + Send>, view: &Mutex<View>, out: &Mutex<Out
             print(out, said);
         }
     }
-    print(out, "The server closed the connection.".to_string());
+    let last = if leaving.load(Ordering::SeqCst) {
+        "Goodbye."
+    } else {
+        "The server closed the connection."
+    };
+    print(out, last.to_string());
 }
 
 /// The player's lines at a terminal, through rustyline.
