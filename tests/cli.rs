@@ -530,3 +530,25 @@ fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
     assert!(!stdout.contains("full-width"), "{stdout}");
 }
+
+#[test]
+fn with_two_players_undo_takes_back_the_movers_own_move_and_the_reply() {
+    let out = tallyho()
+        .args(["--players", "2", "--names", "A,B", "--no-history"])
+        .write_stdin("B7\nundo\nD1 C2\nundo\nquit\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    for said in [
+        "Move (B1, D1, F1, H1)? undo\nThere is no move of yours to take back.\n",
+        "Move fox to (A6, C6, A8, C8)? undo\nTook back D1-C2.\nTook back A8-B7.\n",
+    ] {
+        assert!(stdout.contains(said), "{said:?} not in:\n{stdout}");
+    }
+    // Back at the start: the fox's first question again.
+    let after = stdout
+        .split("Took back A8-B7.\n")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(after.contains("Move fox to (B7)? quit\n"), "{stdout}");
+}
