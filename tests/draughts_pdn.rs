@@ -89,6 +89,16 @@ fn a_move_number_may_be_followed_by_an_ellipsis() {
 }
 
 #[test]
+fn a_move_in_full_width_digits_is_refused_as_the_prompt_refuses_it() {
+    let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. １２-１６ *\n";
+    let e = pdn::read(text, Setup::STANDARD).unwrap_err();
+    assert_eq!(
+        e.why, "\"１２-１６\" uses full-width characters: type plain 12-16",
+        "{e}"
+    );
+}
+
+#[test]
 fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
     let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
     let e = pdn::read(text, Setup::STANDARD).unwrap_err();

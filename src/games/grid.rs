@@ -229,8 +229,10 @@ impl fmt::Display for SquareError {
 
 impl std::error::Error for SquareError {}
 
-/// Full-width ASCII look-alikes (U+FF01 to U+FF5E) as plain ASCII.
-fn plain_ascii(text: &str) -> Option<String> {
+/// Full-width ASCII look-alikes (U+FF01 to U+FF5E) and the full-width
+/// space as plain ASCII, if the text has any: every game's square and move
+/// readers refuse them with the plain form to type.
+pub fn plain_ascii(text: &str) -> Option<String> {
     let mut changed = false;
     let plain = text
         .chars()

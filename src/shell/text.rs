@@ -88,18 +88,11 @@ pub fn plies(n: u32) -> String {
 /// The plain form of a line typed in full-width characters (`１１-１５`,
 /// `Ｂ１`), if it has any: every full-width ASCII character made plain.
 pub fn plain_if_full_width(line: &str) -> Option<String> {
-    let full = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}';
     // A line of spaces alone, the full-width one among them, is blank.
-    let text = !line.trim().is_empty();
-    (text && line.chars().any(full)).then(|| {
-        line.chars()
-            .map(|c| match c {
-                '\u{3000}' => ' ',
-                c if full(c) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                c => c,
-            })
-            .collect()
-    })
+    if line.trim().is_empty() {
+        return None;
+    }
+    crate::games::grid::plain_ascii(line)
 }
 
 /// Said of a line typed in full-width characters.

@@ -45,6 +45,14 @@ pub enum MoveError {
         /// The legal moves that fit.
         options: Vec<Move>,
     },
+    /// Written in full-width characters (`１１-１５`): `plain` is the
+    /// same in plain ones.
+    FullWidth {
+        /// What was written.
+        text: String,
+        /// Its plain form.
+        plain: String,
+    },
     /// The piece cannot make this move; `options` are its legal moves.
     Illegal {
         /// What was typed.
@@ -64,6 +72,10 @@ impl fmt::Display for MoveError {
                 "\"{text}\" is not a move: name the squares joined by - or x, like 11-15, 22x15x6 or C3 D4"
             ),
             MoveError::Square(e) => write!(f, "{e}"),
+            MoveError::FullWidth { text, plain } => write!(
+                f,
+                "\"{text}\" uses full-width characters: type plain {plain}"
+            ),
             MoveError::NoPiece(sq) => write!(f, "there is no piece on {sq} ({})", sq.grid()),
             MoveError::NotYours { square, piece } => write!(
                 f,
@@ -147,6 +159,12 @@ fn run_together(part: &str) -> Option<Vec<String>> {
 /// Reads the squares of a move: at least two playing squares.
 pub fn parse_squares(text: &str) -> Result<Vec<PdnSquare>, MoveError> {
     let trimmed = text.trim();
+    if let Some(plain) = crate::games::grid::plain_ascii(trimmed) {
+        return Err(MoveError::FullWidth {
+            text: trimmed.to_string(),
+            plain,
+        });
+    }
     let parts = square_texts(trimmed);
     if parts.len() < 2 {
         return Err(match parts.first().map(|p| PdnSquare::parse(p)) {
@@ -350,6 +368,14 @@ mod tests {
             check(START, "hello")
                 .unwrap_err()
                 .starts_with("\"hello\" is not a square")
+        );
+        assert_eq!(
+            check(START, "１２-１６"),
+            Err("\"１２-１６\" uses full-width characters: type plain 12-16".into())
+        );
+        assert_eq!(
+            check(START, "Ｃ３　Ｄ４"),
+            Err("\"Ｃ３　Ｄ４\" uses full-width characters: type plain C3 D4".into())
         );
         assert!(
             check(START, "11")

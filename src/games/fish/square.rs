@@ -128,10 +128,7 @@ pub fn parse_square(board: Board, text: &str) -> Result<Square, SquareError> {
         return Err(SquareError::Empty);
     }
     let owned = || trimmed.to_string();
-    if trimmed
-        .chars()
-        .any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}')
-    {
+    if crate::games::grid::plain_ascii(trimmed).is_some() {
         return Err(SquareError::FullWidth { text: owned() });
     }
     let syntax = || SquareError::Syntax {
