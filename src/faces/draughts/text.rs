@@ -74,11 +74,9 @@ fn rules_text(rules: &Setup) -> String {
     format!(
         "  Black (O) starts on squares 1-12 and moves first; White (X) on 21-32.
   A man steps one square diagonally forward; a king, (O) or (X), either way.
-  A capture jumps an enemy piece next to yours, to the empty square beyond,
-  and goes on while the same piece can jump again. {}
+  A capture jumps an enemy piece next to yours, to the empty square beyond, and goes on while the same piece can jump again. {}
   A man reaching the far row is crowned a king, and its move ends there.
-  A player who cannot move loses. The third time a position comes round, or
-  forty moves each with no capture and no man moved, the game is drawn.",
+  A player who cannot move loses. The third time a position comes round, or forty moves each with no capture and no man moved, the game is drawn.",
         capture_rule(rules.captures)
     )
 }
@@ -99,9 +97,7 @@ pub fn intro(rules: &Setup, drawing: Drawing) -> String {
 The rules
 {}
 The controls
-  Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4
-  or E3xG5xE7; an M (move) or C (capture) in front, as the C project's
-  players typed, is fine too.
+  Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4 or E3xG5xE7; an M (move) or C (capture) in front, as the C project's players typed, is fine too.
   Or type one square at a time: the piece, then each square it lands on.
   At every move: help, moves, undo, board, hint, draw, resign or quit.",
         rules_text(rules)
@@ -346,6 +342,18 @@ pub fn swap_notice(names: [&str; 2]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rules_help_and_welcome_are_whole_sentences() {
+        for captures in [Captures::Compulsory, Captures::Optional] {
+            let rules = Setup {
+                captures,
+                ..Setup::STANDARD
+            };
+            crate::faces::assert_whole_sentences(&help(&rules));
+            crate::faces::assert_whole_sentences(&intro(&rules, Drawing::default()));
+        }
+    }
 
     #[test]
     fn results_and_verdicts() {

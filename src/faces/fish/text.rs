@@ -112,15 +112,10 @@ pub fn help(rules: &Setup) -> String {
         "How to play ({b} board, {penguins} penguin{s} each)
   Tiles are worth 1 to 3 points: {deal}.
   A taken tile shows as a dot.
-  P (the first player) and A each start a penguin on a free 1-point tile,
-  P first. Then a penguin moves any distance in a straight line, along a
-  row, a column or a diagonal; every square it passes over and the one it
-  stops on must hold a tile with no penguin on it. The tile it leaves is
-  taken, and its points are the mover's; the tile a penguin ends on stays.
+  P (the first player) and A each start a penguin on a free 1-point tile, P first. Then a penguin moves any distance in a straight line, along a row, a column or a diagonal; every square it passes over and the one it stops on must hold a tile with no penguin on it. The tile it leaves is taken, and its points are the mover's; the tile a penguin ends on stays.
   A player who cannot move is skipped; when neither can, the most points win.
-Typing a square: row, then column, counted from 1 at the top left: 2 4,
-  2,4 or (2,4). A move names the penguin's square and where it goes
-  (1,2 2,3); with one penguin, where it goes is enough.
+Typing a square
+  Row, then column, counted from 1 at the top left: 2 4, 2,4 or (2,4). A move names the penguin's square and where it goes (1,2 2,3); with one penguin, where it goes is enough.
 Commands at a move prompt
   moves    list the legal moves
   hint     the computer's best move, and the points it expects you to win by
@@ -296,6 +291,11 @@ mod tests {
     use crate::games::fish::Board;
     use crate::games::fish::Position;
     use crate::games::fish::at;
+
+    #[test]
+    fn the_help_is_whole_sentences() {
+        crate::faces::assert_whole_sentences(&help(&Setup::default()));
+    }
 
     fn sq(r: u8, c: u8) -> Square {
         at(Board::STANDARD, r, c).unwrap()

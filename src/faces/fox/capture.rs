@@ -209,15 +209,11 @@ impl Face<Setup> for CaptureFace {
     fn help(&self, rules: &Setup) -> String {
         format!(
             "How to play ({board} board, the capture game)
-  The fox (F, orange) starts at the top; the {hounds} hounds (numbered, each
-  in its own colour) start on the bottom row. The fox moves first.
+  The fox (F) starts at the top; the {hounds} hounds (numbered 1-{hounds}) start on the bottom row. The fox moves first.
   Every move is one square diagonally. Nobody jumps.
   The fox moves either way, onto an empty square or onto a hound, which it eats.
-  A hound moves forward (up the board) onto an empty square, or onto the fox,
-  which it catches.
-  The fox wins by reaching the bottom row. The hounds win by catching the fox,
-  or by boxing it in: every square next to it holds a hound. A side that
-  cannot move loses.
+  A hound moves forward (up the board) onto an empty square, or onto the fox, which it catches.
+  The fox wins by reaching the bottom row. The hounds win by catching the fox, or by boxing it in: every square next to it holds a hound. A side that cannot move loses.
 Typing a move
   Fox:     its row, then its column, numbered as on the board: 2 3
   Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3
@@ -423,6 +419,33 @@ impl StartChoice<Setup> for CaptureFace {
 mod tests {
     use super::*;
     use crate::games::fox::{Board, Rules};
+
+    #[test]
+    fn the_helps_are_whole_sentences_and_name_no_colour() {
+        let board = Board::new(8, 8).expect("8x8");
+        let setup = Setup {
+            board,
+            rules: Rules::Capture,
+            fox_start: Some(board.default_fox_start()),
+            first: Side::Fox,
+        };
+        let help = CaptureFace.help(&setup);
+        crate::faces::assert_whole_sentences(&help);
+        // The same words with colour or without it.
+        assert!(
+            !help.contains("orange") && !help.contains("colour"),
+            "{help}"
+        );
+        assert!(help.contains("the 4 hounds (numbered 1-4)"), "{help}");
+        for rules in [
+            Rules::Standard,
+            Rules::Coursework,
+            Rules::Escape,
+            Rules::Capture,
+        ] {
+            crate::faces::assert_whole_sentences(&text::help(board, rules));
+        }
+    }
 
     #[test]
     fn a_skipped_hound_question_is_explained() {

@@ -173,9 +173,9 @@ pub fn help(board: Board, rules: Rules) -> String {
     let ending = match rules {
         Rules::Standard => format!("{home}."),
         Rules::Coursework => format!(
-            "{home}, or as soon as it has got past the hounds:\n  when its square and one square next to it are out of every hound's reach."
+            "{home}, or as soon as it has got past the hounds: when its square and one square next to it are out of every hound's reach."
         ),
-        Rules::Escape => "The fox wins as soon as it has got past the hounds: when its square and\n  one square next to it are out of every hound's reach. Row 1 alone is not enough.".to_string(),
+        Rules::Escape => "The fox wins as soon as it has got past the hounds: when its square and one square next to it are out of every hound's reach. Row 1 alone is not enough.".to_string(),
         Rules::Capture => format!(
             "{home}.\n  The fox eats a hound by stepping onto it; a hound catches the fox so too.\n  The fox also loses when boxed in: a hound on every square next to it."
         ),
