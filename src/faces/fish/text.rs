@@ -197,7 +197,7 @@ pub fn only_move(mv: &Move) -> String {
 
 /// A row or column typed off the board.
 pub fn off_board(typed: &str, what: &str, n: i64, max: u8) -> String {
-    format!("\"{typed}\": {what} {n} is off the board: {what}s go from 1 to {max}")
+    format!("\"{typed}\": {what} {n} is off the board: {what}s 1-{max}")
 }
 
 /// Said when nothing more precise is known about a refused line.
