@@ -307,7 +307,7 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
 }
 
 #[test]
-fn a_megabyte_line_is_refused_and_the_next_line_answered() {
+fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() {
     let running = serve("long", Limits::default(), Duration::from_secs(60));
     let mut c = Client::connect(running.lines.unwrap());
     c.wait_for("> ");
@@ -317,6 +317,9 @@ fn a_megabyte_line_is_refused_and_the_next_line_answered() {
     c.wait_for("That line is 1048576 bytes long; no answer is longer than 1024.");
     c.send("who");
     c.wait_for("1 online:");
+    // A word the lobby does not know is quoted as it was typed.
+    c.send("B7-C8 now");
+    c.wait_for("\"B7-C8\" is not a command here; type help for the list.");
     running.stop();
 }
 

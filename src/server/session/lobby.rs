@@ -87,7 +87,8 @@ impl Session {
             }
             _ => self.refuse(&format!(
                 "\"{}\" is not a command here; type help for the list",
-                safe::cut(&word, 20)
+                // Quoted as typed, not as matched (in lower case).
+                safe::cut(line.split_whitespace().next().unwrap_or(&word), 20)
             ))?,
         }
         Ok(true)
