@@ -221,3 +221,35 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     drop(input);
     assert!(client.wait().unwrap().success());
 }
+
+#[test]
+fn ctrl_d_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<(), expectrl::Error> {
+    use expectrl::{ControlCode, Eof, Expect, Session};
+
+    let data = Scratch::new("join-pty");
+    let running = Serving::start(Config {
+        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ssh_port: None,
+        line_port: Some(0),
+        data: data.to_path_buf(),
+        limits: Limits::default(),
+        rules: server::Rules::default(),
+    });
+    let addr = running.lines.unwrap().to_string();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["join", &addr, "--color", "never"])
+        .env("HOME", data.join("home"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Type help for the commands.")?;
+    session.expect("> ")?;
+    session.send(ControlCode::EndOfTransmission)?;
+    // Its last word ends its line, so the shell's prompt starts on its own.
+    session.expect("Goodbye.\r\n")?;
+    let rest = session.expect(Eof)?;
+    let rest = String::from_utf8_lossy(rest.before()).into_owned();
+    assert!(!rest.contains("closed"), "{rest:?}");
+    running.stop();
+    Ok(())
+}
