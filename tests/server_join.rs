@@ -50,18 +50,23 @@ fn field<'a>(event: &'a Value, name: &str) -> &'a str {
     event.get(name).and_then(Value::as_str).unwrap_or("")
 }
 
-#[test]
-fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
-    // Declared first, dropped last: the server and the client go before it.
-    let data = Scratch::new("join-test");
-    let running = Serving::start(Config {
+/// A server with its line door on a port the system chooses, on loopback.
+fn serve(data: &Scratch) -> Serving {
+    Serving::start(Config {
         bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
         ssh_port: None,
         line_port: Some(0),
         data: data.to_path_buf(),
         limits: Limits::default(),
         rules: server::Rules::default(),
-    });
+    })
+}
+
+#[test]
+fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
+    // Declared first, dropped last: the server and the client go before it.
+    let data = Scratch::new("join-test");
+    let running = serve(&data);
     let addr = running.lines.unwrap();
 
     // The opponent: a machine client that seeks and plays the hounds.
@@ -163,14 +168,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
 #[test]
 fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     let data = Scratch::new("join-leave");
-    let running = Serving::start(Config {
-        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        ssh_port: None,
-        line_port: Some(0),
-        data: data.to_path_buf(),
-        limits: Limits::default(),
-        rules: server::Rules::default(),
-    });
+    let running = serve(&data);
     let addr = running.lines.unwrap().to_string();
     let join = || {
         KillOnDrop(
@@ -227,14 +225,7 @@ fn ctrl_d_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<(), expect
     use expectrl::{ControlCode, Eof, Expect, Session};
 
     let data = Scratch::new("join-pty");
-    let running = Serving::start(Config {
-        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        ssh_port: None,
-        line_port: Some(0),
-        data: data.to_path_buf(),
-        limits: Limits::default(),
-        rules: server::Rules::default(),
-    });
+    let running = serve(&data);
     let addr = running.lines.unwrap().to_string();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
     cmd.args(["join", &addr, "--color", "never"])

@@ -634,6 +634,14 @@ mod tests {
         }
     }
 
+    /// The message a command line is refused with.
+    fn refused(args: &[&str]) -> String {
+        match parse(args.iter().map(OsString::from)) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(r) => r.message,
+        }
+    }
+
     #[test]
     fn an_option_reads_the_same_before_or_after_its_command() {
         let pairs: [(&[&str], &[&str]); 5] = [
@@ -687,10 +695,6 @@ mod tests {
 
     #[test]
     fn an_option_where_it_means_nothing_is_refused_by_name() {
-        let refused = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
-            Ok(_) => panic!("{args:?} was accepted"),
-            Err(r) => r.message,
-        };
         assert!(refused(&["tallyho", "--players", "2", "history"]).contains("--players"));
         assert!(
             refused(&["tallyho", "--pdn", "1", "history"])
@@ -707,10 +711,6 @@ mod tests {
 
     #[test]
     fn a_number_too_large_or_below_zero_is_refused_with_its_range() {
-        let refused = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
-            Ok(_) => panic!("{args:?} was accepted"),
-            Err(r) => r.message,
-        };
         let huge = "99999999999999999999";
         for (args, said) in [
             (
