@@ -94,7 +94,19 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                     print(why);
                     continue;
                 }
-                if line.eq_ignore_ascii_case("quit") {
+                // The lobby's words for leaving the server (in a game,
+                // `quit` goes back to the lobby).
+                let word = line.split_whitespace().next().unwrap_or_default();
+                let in_lobby = view
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .game
+                    .is_none();
+                if in_lobby
+                    && ["quit", "exit", "bye", "q"]
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case(word))
+                {
                     leaving.store(true, Ordering::SeqCst);
                 }
                 if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
