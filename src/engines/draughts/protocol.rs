@@ -20,8 +20,9 @@
 //! after it are answered after that), `quit` ends it the same way and then
 //! the program, `isready` is answered at once,
 //! and any other line waits its turn, answered after the search's
-//! `bestmove`; behind a line waiting, every line waits (a script's `quit`
-//! comes after its last search). Every `go` gets one `bestmove`. A
+//! `bestmove`; behind a line waiting, `quit` and `isready` wait too (a
+//! script's `quit` comes after its last search), but `stop` still ends the
+//! search under way. Every `go` gets one `bestmove`. A
 //! `perft` count is heard out the same way: `stop` or `quit` ends it, and
 //! it is answered `perft N stopped`.
 //!
@@ -55,9 +56,9 @@ pub const MAX_MOVETIME: u64 = 24 * 60 * 60 * 1000;
 /// The deepest `go depth`.
 pub const MAX_DEPTH: u32 = 64;
 /// The deepest `perft`: minutes at most (a board of kings; seconds from
-/// the start). `stop` ends a count, but a line sent during it that must
-/// wait its turn keeps a later `stop` waiting too, so the count must end by
-/// itself; `tallyho draughts perft` counts deeper.
+/// the start). `stop` ends a count, but a `quit` behind a line waiting its
+/// turn waits for the count, so the count must end by itself; `tallyho
+/// draughts perft` counts deeper.
 pub const MAX_PERFT: u32 = 14;
 /// The most moves after `position`: far past any game the rules let go on.
 pub const MAX_MOVES: usize = 2000;
@@ -260,7 +261,8 @@ const LISTEN_EVERY: Duration = Duration::from_millis(5);
 /// waiting their turn.
 struct Inbox {
     events: Receiver<Event>,
-    /// At most one line, read during a search and answered after it.
+    /// At most [`READ_AHEAD`] lines, read during a search and answered
+    /// after it.
     waiting: VecDeque<Result<String, String>>,
     /// How the input ended, kept until the lines waiting are answered.
     ended: Option<io::Result<()>>,
@@ -363,8 +365,9 @@ fn first_word(line: &str) -> Option<&str> {
 /// this one reads on: `stop` makes the deadline pass (and the lines after
 /// it are read once the work is answered), `quit` too and then ends the
 /// program (`true`), `isready` is answered at once, and other
-/// lines wait their turn until the work is answered, as do all lines behind
-/// one waiting. At the end of the input the work runs its course.
+/// lines wait their turn until the work is answered, as do `quit` and
+/// `isready` behind one waiting. At the end of the input the work runs its
+/// course.
 fn while_listening<T: Send>(
     inbox: &mut Inbox,
     output: &mut impl Write,
@@ -442,10 +445,10 @@ fn perft(
 }
 
 /// The lines read while a search or a count runs, until it has ended
-/// (`done`), a `stop` or `quit` ends it, or a line must wait for it: behind
-/// a line waiting every line waits too, so a script's lines are answered in
-/// order, its `quit` after its last search, and the rest are left unread
-/// until then.
+/// (`done`), a `stop` or `quit` ends it, or [`READ_AHEAD`] lines wait for
+/// it: behind a line waiting every line but `stop` waits too, so a script's
+/// lines are answered in order, its `quit` after its last search, and the
+/// rest are left unread until then.
 fn listen(
     inbox: &mut Inbox,
     done: &dyn Fn() -> bool,
@@ -453,7 +456,7 @@ fn listen(
     quit: &mut bool,
     output: &mut impl Write,
 ) -> io::Result<()> {
-    while inbox.waiting.is_empty() && inbox.ended.is_none() && !done() {
+    while inbox.waiting.len() < READ_AHEAD && inbox.ended.is_none() && !done() {
         let line = match inbox.events.recv_timeout(LISTEN_EVERY) {
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => return Ok(()),
@@ -465,17 +468,25 @@ fn listen(
         };
         // After `stop` or `quit` the work ends at once: the lines behind
         // them are read after its answer, so they are answered after it.
+        // `stop` ends the work under way even behind lines waiting (a
+        // `go depth 40` would otherwise hold them for hours); behind them,
+        // `quit` and `isready` wait their turn, so a script is answered whole.
+        let waiting = !inbox.waiting.is_empty();
         match line.as_deref().map(first_word) {
             Ok(Some("stop")) => {
                 stop.store(true, Ordering::Relaxed);
                 return Ok(());
             }
-            Ok(Some("quit")) => {
+            Ok(Some("quit")) if !waiting => {
                 *quit = true;
                 stop.store(true, Ordering::Relaxed);
                 return Ok(());
             }
-            Ok(Some("isready")) => {
+            Ok(Some("quit")) => {
+                inbox.waiting.push_back(line);
+                return Ok(());
+            }
+            Ok(Some("isready")) if !waiting => {
                 writeln!(output, "readyok")?;
                 output.flush()?;
             }
@@ -973,6 +984,18 @@ mod tests {
         assert!(answers[0].starts_with("bestmove "), "{out}");
         assert_eq!(answers[1], "perft 1 7", "{out}");
         assert!(answers[2].starts_with("bestmove "), "{out}");
+        // Behind a line waiting, `stop` still ends the search under way,
+        // however deep it was sent; the lines keep their order.
+        let script = format!("{SEARCHED}\ngo depth 60\nperft 1\nisready\nstop\nperft 2\n");
+        let out = talk_within_ten_seconds(&script).expect("stopped at once");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 4, "{out}");
+        assert!(answers[0].starts_with("bestmove "), "{out}");
+        assert_eq!(
+            answers[1..],
+            ["perft 1 7", "readyok", "perft 2 49"],
+            "{out}"
+        );
     }
 
     #[test]
