@@ -1,10 +1,11 @@
 //! The engine's speed: nodes a second and the depth reached in a fixed time,
 //! on one thread and on more, from the start and from ballot openings.
 //!
-//! `cargo run --release --example draughts_speed -- [--ms 1000] [--threads 1,2] [--positions 8] [--depth D] [--bits 20]`
+//! `cargo run --release --example draughts_speed -- [--ms 1000] [--threads 1,2] [--positions 8] [--depth D] [--bits B]`
 //!
-//! Each search starts from an empty table of `2^bits` entries (20, as
-//! `overpowered` plays); the figures are the mean over the
+//! Each search starts from an empty table of `2^bits` entries (by default
+//! the size `overpowered` gives a move of `--ms`: 16 up to 300 ms, else
+//! 18); the figures are the mean over the
 //! positions (the start, then ballot openings 1, 21, 41, …). With `--depth`,
 //! each search goes to that depth instead, however long it takes, and the
 //! figures are the time and nodes over all the positions: the same search
@@ -17,7 +18,7 @@ mod args;
 use std::time::{Duration, Instant};
 
 use tallyho::games::Deadline;
-use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot};
+use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, table_bits};
 
 struct Until(Instant);
 
@@ -54,7 +55,9 @@ fn main() {
             .map(|o| o.positions())
             .take(count.saturating_sub(1)),
     );
-    let bits: u32 = get("--bits").and_then(|t| t.parse().ok()).unwrap_or(20);
+    let bits: u32 = get("--bits")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(table_bits(ms));
     let rules = Setup::STANDARD;
     for &t in &threads {
         let (mut nodes, mut depth, mut secs) = (0u64, 0u32, 0.0f64);

@@ -141,7 +141,9 @@ fn play(options: &Options) -> Result<Ending, AppError> {
         ascii: ascii_here(options.draughts.ascii),
         flip: options.draughts.flip,
     };
-    let mut session = Session::new(rules).with_threads(threads(&options));
+    let mut session = Session::new(rules)
+        .with_threads(threads(&options))
+        .with_think(options.play.think);
     if let Some(game) = loaded {
         session = session.with_loaded(game);
     }

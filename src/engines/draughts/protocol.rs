@@ -239,6 +239,8 @@ enum Reply {
 struct Go {
     until: Instant,
     depth: u32,
+    /// The time given (`go movetime`), which sizes the search's table.
+    movetime: Option<u64>,
 }
 
 /// What the reader's thread sends: a line (or why it cannot be used), or
@@ -405,6 +407,11 @@ fn search(
     output: &mut impl Write,
 ) -> io::Result<(Vec<String>, bool)> {
     state.catch_up(false);
+    // A table sized for the time given: made afresh only when that size
+    // changes, so a match at one `movetime` keeps it from move to move.
+    if let Some(ms) = go.movetime {
+        state.player.fit_to(ms);
+    }
     let rules = state.config.rules;
     let (player, history) = (&mut state.player, &state.history);
     let (best, quit) = while_listening(inbox, output, go.until, move |deadline| {
@@ -646,15 +653,19 @@ fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
 }
 
 fn go(state: &mut State, args: &[&str]) -> Reply {
-    let (until, depth) = match args {
+    let (until, depth, movetime) = match args {
         ["movetime", ms] => match ms.parse::<u64>() {
-            Ok(ms) if ms <= MAX_MOVETIME => (Instant::now() + Duration::from_millis(ms), MAX_DEPTH),
+            Ok(ms) if ms <= MAX_MOVETIME => (
+                Instant::now() + Duration::from_millis(ms),
+                MAX_DEPTH,
+                Some(ms),
+            ),
             _ => return error(format!("go movetime wants 0 to {MAX_MOVETIME} ms: {ms}")),
         },
         ["depth", n] => match n.parse::<u32>() {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                 // A far deadline: the depth ends the search.
-                (Instant::now() + Duration::from_secs(1 << 32), d)
+                (Instant::now() + Duration::from_secs(1 << 32), d, None)
             }
             _ => return error(format!("go depth wants 1 to {MAX_DEPTH}: {n}")),
         },
@@ -667,7 +678,11 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
             "bestmove none".into(),
         ]);
     }
-    Reply::Search(Go { until, depth })
+    Reply::Search(Go {
+        until,
+        depth,
+        movetime,
+    })
 }
 
 /// How the rules ended the game, after `info string game over:`.
@@ -996,6 +1011,40 @@ mod tests {
             ["perft 1 7", "readyok", "perft 2 49"],
             "{out}"
         );
+    }
+
+    #[test]
+    fn go_movetime_sizes_the_table_for_its_time_and_go_depth_keeps_it() {
+        let config = Config {
+            rules: Setup::STANDARD,
+            threads: 1,
+            seed: 1,
+            book: false,
+            endgame: None,
+        };
+        let mut state = State::new(config);
+        assert_eq!(state.player.table_bits(), Some(18));
+        let (_sender, events) = mpsc::sync_channel(1);
+        let mut inbox = Inbox {
+            events,
+            waiting: VecDeque::new(),
+            ended: None,
+        };
+        let mut out = Vec::new();
+        let mut go = |state: &mut State, line: &str| {
+            let Reply::Search(go) = answer(state, line) else {
+                panic!("{line} is a search");
+            };
+            let (lines, quit) = search(state, go, &mut inbox, &mut out).unwrap();
+            assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
+            assert!(!quit);
+        };
+        go(&mut state, "go movetime 20");
+        assert_eq!(state.player.table_bits(), Some(16));
+        go(&mut state, "go depth 2");
+        assert_eq!(state.player.table_bits(), Some(16));
+        go(&mut state, "go movetime 500");
+        assert_eq!(state.player.table_bits(), Some(18));
     }
 
     #[test]

@@ -111,6 +111,8 @@ pub struct Session {
     endgame: SharedEndgame,
     /// Overpowered's search threads.
     threads: usize,
+    /// The time a computer's move is given, to size its table.
+    think_ms: Option<u64>,
     /// A game read from a PDN file (`--load`): every game of the session
     /// goes on from its last position, its moves the game's past.
     loaded: Option<Arc<PdnGame>>,
@@ -123,6 +125,7 @@ impl Session {
             rules,
             endgame: SharedEndgame::default(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            think_ms: None,
             loaded: None,
         }
     }
@@ -131,6 +134,14 @@ impl Session {
     /// moves already played, its tags kept for the log (see [`LOADED_TAGS`]).
     pub fn with_loaded(mut self, game: PdnGame) -> Session {
         self.loaded = Some(Arc::new(game));
+        self
+    }
+
+    /// The same session whose computer players are given about `think_ms`
+    /// milliseconds a move (`--think`), so that Overpowered's table is sized
+    /// for it.
+    pub fn with_think(mut self, think_ms: u64) -> Session {
+        self.think_ms = Some(think_ms);
         self
     }
 
@@ -255,10 +266,14 @@ impl Computers for Session {
         if level == Level::Overpowered {
             self.endgame.start(self.rules);
         }
+        let mut player = Player::new(level, self.rules, seed)
+            .without_endgame()
+            .with_threads(self.threads);
+        if let Some(think_ms) = self.think_ms {
+            player.fit_to(think_ms);
+        }
         SessionPlayer {
-            player: Player::new(level, self.rules, seed)
-                .without_endgame()
-                .with_threads(self.threads),
+            player,
             endgame: self.endgame.clone(),
             attached: false,
             pieces: 0,
@@ -353,6 +368,19 @@ mod tests {
         assert!(p.choose(&session, &[pos], &Never).is_some());
         assert!(p.attached);
         assert!(p.player.endgame().is_some());
+    }
+
+    #[test]
+    fn overpowered_tables_are_sized_for_the_time_a_move_is_given() {
+        // A second a move, as the game gives by default: 2^18 entries.
+        let session = Session::new(Setup::STANDARD);
+        let p = session.computer(Level::Overpowered, 1);
+        assert_eq!(p.player.table_bits(), Some(18));
+        let quick = Session::new(Setup::STANDARD).with_think(100);
+        let p = quick.computer(Level::Overpowered, 1);
+        assert_eq!(p.player.table_bits(), Some(16));
+        let p = quick.computer(Level::Greedy, 1);
+        assert_eq!(p.player.table_bits(), None);
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub use moves::Move;
 pub use notation::MoveError;
 pub use pdn::{GameResult, PdnError, PdnGame};
 pub use perft::{Count, Perft, perft, perft_each};
-pub use players::{Level, Player};
+pub use players::{Level, Player, table_bits};
 pub use position::{Piece, PlacementError, Position, Side};
 pub use refusal::Refusal;
 pub use rules::{Captures, Setup, Start, how};

@@ -36,8 +36,20 @@ levels! {
 
 /// Cunning's depth in plies (captures are always played out beyond it).
 pub const CUNNING_DEPTH: u32 = 4;
-/// Overpowered's table: 2^20 entries, 16 MB.
-const OVERPOWERED_TABLE_BITS: u32 = 20;
+/// The time a move of Overpowered is sized for when nobody says (the
+/// game's `--think` by default).
+const USUAL_THINK_MS: u64 = 1000;
+
+/// Overpowered's table for moves of about `think_ms` milliseconds: `2^bits`
+/// entries of 16 bytes. A small table that stays in the processor's cache
+/// searches more nodes a second than a large one that the search reaches
+/// into memory for, and a short search fills few entries: 2^16 (1 MB, one
+/// core's second-level cache here) up to 300 ms, 2^18 (4 MB) longer, where
+/// 2^20 was the only size before (the README's "Where the gap is" has the
+/// measures).
+pub fn table_bits(think_ms: u64) -> u32 {
+    if think_ms <= 300 { 16 } else { 18 }
+}
 /// Overpowered builds its database once this few pieces remain (the search
 /// reaches four-piece positions from about here).
 const BUILD_ENDGAME_AT: u32 = 10;
@@ -63,7 +75,7 @@ impl Player {
         let engine = match level {
             Level::Rubbish | Level::Greedy => None,
             Level::Cunning => Some(Engine::new(rules, 16).with_noise(seed)),
-            Level::Overpowered => Some(Engine::new(rules, OVERPOWERED_TABLE_BITS)),
+            Level::Overpowered => Some(Engine::new(rules, table_bits(USUAL_THINK_MS))),
         };
         Player {
             level,
@@ -92,6 +104,30 @@ impl Player {
             self.engine = self.engine.map(|e| e.with_threads(self.threads));
         }
         self
+    }
+
+    /// The same player sized for moves of about `think_ms` milliseconds
+    /// (see [`Player::fit_to`]).
+    pub fn with_think(mut self, think_ms: u64) -> Player {
+        self.fit_to(think_ms);
+        self
+    }
+
+    /// Sizes Overpowered's table for moves of about `think_ms` milliseconds
+    /// ([`table_bits`]); a table of another size is made afresh, so what the
+    /// old one held is forgotten.
+    pub fn fit_to(&mut self, think_ms: u64) {
+        if self.level == Level::Overpowered
+            && let Some(engine) = self.engine.as_mut()
+        {
+            engine.resize_table(table_bits(think_ms));
+        }
+    }
+
+    /// The size of Overpowered's table, `2^bits` entries (`None` for a level
+    /// that does not search).
+    pub fn table_bits(&self) -> Option<u32> {
+        self.engine.as_ref().map(Engine::table_bits)
     }
 
     /// Overpowered's search threads.
@@ -404,6 +440,21 @@ mod tests {
     use super::*;
     use crate::games::Never;
     use crate::games::draughts::fen;
+
+    #[test]
+    fn overpowered_tables_fit_the_time_a_move_is_given() {
+        assert_eq!(table_bits(100), 16);
+        assert_eq!(table_bits(300), 16);
+        assert_eq!(table_bits(301), 18);
+        let p = Player::new(Level::Overpowered, Setup::STANDARD, 1);
+        assert_eq!(p.table_bits(), Some(18));
+        let mut p = p.with_think(100);
+        assert_eq!(p.table_bits(), Some(16));
+        p.fit_to(1000);
+        assert_eq!(p.table_bits(), Some(18));
+        let p = Player::new(Level::Rubbish, Setup::STANDARD, 1).with_think(100);
+        assert_eq!(p.table_bits(), None);
+    }
 
     #[test]
     fn levels_parse_and_describe() {

@@ -318,6 +318,21 @@ impl Engine {
         self.endgame.as_ref()
     }
 
+    /// The table's size: `2^bits` entries.
+    pub fn table_bits(&self) -> u32 {
+        self.table.bits()
+    }
+
+    /// A new, empty table of `2^bits` entries in place of the one it has,
+    /// unless that one is of this size already.
+    pub fn resize_table(&mut self, bits: u32) {
+        if bits != self.table.bits() {
+            self.table = Arc::new(Table::new(bits));
+            // The helpers share the old table: they are made again.
+            self.helpers.clear();
+        }
+    }
+
     /// Forgets what earlier searches learnt.
     pub fn clear(&mut self) {
         self.table.clear();

@@ -99,6 +99,11 @@ impl Table {
         }
     }
 
+    /// The table's size: `2^bits` entries.
+    pub fn bits(&self) -> u32 {
+        self.slots.len().trailing_zeros()
+    }
+
     /// The two entries of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
