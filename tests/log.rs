@@ -230,11 +230,12 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
     assert!(!log.exists());
 
     // A log that cannot take a game (here a folder where the file should
-    // be): each game is said lost, and play goes on.
+    // be): each game is said lost, play goes on, and the exit status tells
+    // a script that results were lost.
     let blocked = log.parent().expect("folder").join("folder-not-file");
     std::fs::create_dir_all(&blocked).expect("a folder");
     let output = computer_games(&blocked, 3, 1).output().expect("ran");
-    assert!(output.status.success());
+    assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         stderr.matches("warning: this game was not kept").count(),
@@ -242,6 +243,33 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
         "{stderr}"
     );
     assert!(String::from_utf8_lossy(&output.stdout).contains("Final score"));
+}
+
+#[test]
+fn a_game_the_log_could_not_take_outranks_a_refused_line_in_the_exit_status() {
+    let (_dir, log) = log_path("lost");
+    let resign = |log: &Path| {
+        tallyho(log)
+            .args(["draughts", "--players", "2", "--names", "Ann,Bob"])
+            .args(["--games", "1"])
+            .write_stdin("\nzz\nresign\ny\n")
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+    };
+    // Kept: the refused line alone decides (3).
+    resign(&log)
+        .code(3)
+        .stdout(predicate::str::contains("Ann:0 - Bob:1"));
+    assert_eq!(numbers(&records(&log)), [1]);
+    // Not kept: the lost result comes first (1), and the score says so.
+    let blocked = log.parent().expect("folder").join("a-folder");
+    std::fs::create_dir_all(&blocked).expect("a folder");
+    resign(&blocked)
+        .code(1)
+        .stderr(predicate::str::contains("warning: this game was not kept"))
+        .stdout(predicate::str::contains(
+            "Final score: Ann:0 - Bob:1 (1 game not in the log)",
+        ));
 }
 
 #[test]
@@ -268,11 +296,12 @@ fn a_fifo_or_a_device_is_refused_and_never_hangs() {
                 .code(1)
                 .stderr(predicate::str::contains("is not a regular file"));
         }
-        // While playing, it is a warning and play goes on.
+        // While playing, it is a warning, play goes on, and the lost game
+        // is the exit status.
         computer_games(special, 1, 1)
             .timeout(std::time::Duration::from_secs(10))
             .assert()
-            .success()
+            .code(1)
             .stderr(predicate::str::contains("warning: this game was not kept"))
             .stdout(predicate::str::contains("Final score"));
     }

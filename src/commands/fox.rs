@@ -93,7 +93,12 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
         log: Keeper::open(super::log::log(&options.log))?.holding(signals::writing),
     };
     let finished = classic::run(console, &classic)?;
-    Ok(super::script_status(console, play.games, finished))
+    Ok(super::script_status(
+        console,
+        &classic.log,
+        play.games,
+        finished,
+    ))
 }
 
 /// A flow's own defaults for the setup options.

@@ -202,7 +202,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
         log: Keeper::open(log::log(&cli.log))?.holding(signals::writing),
     };
     let finished = matchplay::run(&mut console, face, &options)?;
-    Ok(script_status(&console, play.games, finished))
+    Ok(script_status(&console, &options.log, play.games, finished))
 }
 
 /// The two levels of `--levels A,B`, the first side's first.
@@ -223,11 +223,14 @@ fn levels<L: tallyho::games::Level>(text: &str) -> Result<[Option<L>; 2], AppErr
     Ok([level(a)?, level(b)?])
 }
 
-/// How a played session ended, for a script: 0 when every line was taken
-/// and every game asked for was finished.
+/// How a played session ended, for a script: 0 when every line was taken,
+/// every game asked for was finished and every finished game was kept.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Ending {
-    /// Every line taken, every game asked for finished.
+    /// A finished game could not be written to the game log (exit status
+    /// 1, before the others: a script learns first that a result is lost).
+    Lost,
+    /// Every line taken, every game asked for finished and kept.
     Clean,
     /// Some line was refused (exit status 3).
     Refused,
@@ -242,6 +245,7 @@ impl Ending {
     pub fn status(self) -> u8 {
         match self {
             Ending::Clean => 0,
+            Ending::Lost => 1,
             Ending::Refused => 3,
             Ending::Unfinished => 4,
             Ending::RefusedAndUnfinished => 5,
@@ -250,7 +254,10 @@ impl Ending {
 }
 
 /// The ending of a played session.
-fn script_status(console: &Console, games: Option<u32>, finished: u32) -> Ending {
+fn script_status(console: &Console, log: &Keeper, games: Option<u32>, finished: u32) -> Ending {
+    if log.lost() > 0 {
+        return Ending::Lost;
+    }
     let refused = console.refused() > 0;
     let unfinished = games.is_some_and(|n| finished < n);
     match (refused, unfinished) {

@@ -14,7 +14,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::MutexGuard;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::record::{Record, is_blank, number_of, parse_record};
@@ -521,6 +522,9 @@ pub type Hold = fn() -> Option<MutexGuard<'static, ()>>;
 pub struct Keeper {
     log: Option<Log>,
     hold: Hold,
+    /// Finished games the log could not take, shared by the keeper's
+    /// clones: a played session that lost one ends with exit status 1.
+    lost: Arc<AtomicU32>,
 }
 
 impl Default for Keeper {
@@ -532,7 +536,11 @@ impl Default for Keeper {
 impl Keeper {
     /// Keeps games in `log`, or nowhere.
     pub fn new(log: Option<Log>) -> Keeper {
-        Keeper { log, hold: || None }
+        Keeper {
+            log,
+            hold: || None,
+            lost: Arc::default(),
+        }
     }
 
     /// Holds `hold` while each record is written.
@@ -552,6 +560,11 @@ impl Keeper {
     /// The log, if games are kept.
     pub fn log(&self) -> Option<&Log> {
         self.log.as_ref()
+    }
+
+    /// How many finished games the log could not take this session.
+    pub fn lost(&self) -> u32 {
+        self.lost.load(Ordering::Relaxed)
     }
 
     /// Keeps a finished game. A failure is a warning; play goes on, and the
@@ -581,6 +594,7 @@ impl Keeper {
                     Ok(number) => Kept::Logged(number),
                     Err(e) => {
                         warn(&format!("this game was not kept: {e}"));
+                        self.lost.fetch_add(1, Ordering::Relaxed);
                         Kept::Lost(e)
                     }
                 }
