@@ -153,6 +153,52 @@ fn a_damaged_line_is_skipped_by_history_and_by_the_numbering() {
 }
 
 #[test]
+fn records_of_a_newer_version_are_read_with_a_warning() {
+    let (_dir, log) = log_path("newer");
+    computer_games(&log, 1, 3).assert().success();
+    let mut record = only_record(&log);
+    record["version"] = 3.into();
+    record["number"] = 2.into();
+    record["a field of the future"] = "ignored".into();
+    let mut text = std::fs::read_to_string(&log).expect("log");
+    text += &(record.to_string() + "\n");
+    std::fs::write(&log, text).expect("rewritten by the test");
+
+    let said = "warning: 1 record in";
+    let why = "was written by a newer tallyho (record version 3; this one writes 2)";
+    let output = tallyho(&log).arg("history").output().expect("ran");
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(said) && stderr.contains(why), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        3,
+        "a header and two games: {stdout}"
+    );
+    // The JSON listing and a replay read it too; the menu's table says it.
+    assert_eq!(numbers(&records(&log)), [1, 2]);
+    tallyho(&log)
+        .args(["replay", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Game 2"))
+        .stderr(predicate::str::contains(why));
+    tallyho(&log)
+        .args(["replay", "1"])
+        .assert()
+        .success()
+        .stderr("");
+    let output = tallyho(&log).write_stdin("4\n6\n").output().expect("ran");
+    let menu = String::from_utf8_lossy(&output.stdout).replace('\n', " ");
+    assert!(
+        menu.contains("Warning: 1 record in") && menu.contains(why),
+        "{menu}"
+    );
+}
+
+#[test]
 fn replay_prints_every_move_and_refuses_an_unknown_game() {
     let (_dir, log) = log_path("replay");
     tallyho(&log)

@@ -51,12 +51,12 @@ pub fn history(options: &Options, number: Option<u64>) -> Result<Ending, AppErro
     }
     let log = needed_log(&options.log)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let damaged = match options.look.pdn {
+    let skipped = match options.look.pdn {
         true => {
             // Tags carried from a loaded file may hold anything: they come
             // out escaped, as everything else read from the log does.
             super::draughts::write_pdn(&log, number, &mut safe::Escaping(&mut out))?;
-            0
+            log::Skipped::default()
         }
         false if options.look.json => write_json(&log, &mut out)?,
         false => {
@@ -68,14 +68,14 @@ pub fn history(options: &Options, number: Option<u64>) -> Result<Ending, AppErro
         }
     };
     out.flush()?;
-    if damaged > 0 {
-        log::warn(&log::damaged_lines(damaged, log.path()));
+    for warning in skipped.warnings(log.path()) {
+        log::warn(&warning);
     }
     Ok(Ending::Clean)
 }
 
 /// Every record as one JSON array, streamed; the damaged lines skipped.
-fn write_json(log: &Log, out: &mut dyn Write) -> Result<usize, AppError> {
+fn write_json(log: &Log, out: &mut dyn Write) -> Result<log::Skipped, AppError> {
     let mut records = log.stream()?;
     write!(out, "[")?;
     let mut first = true;
@@ -89,7 +89,7 @@ fn write_json(log: &Log, out: &mut dyn Write) -> Result<usize, AppError> {
         out.write_all(safe::json(&text).as_bytes())?;
     }
     writeln!(out, "{}]", if first { "" } else { "\n" })?;
-    Ok(records.damaged())
+    Ok(records.skipped())
 }
 
 /// Finds game `number` in the log, reading no further than it.
@@ -98,6 +98,14 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
     let mut any = false;
     while let Some(record) = records.next_record()? {
         if record.number == number {
+            if record.version > log::VERSION {
+                let newer = log::Skipped {
+                    newer: 1,
+                    newest: record.version,
+                    ..log::Skipped::default()
+                };
+                newer.warnings(log.path()).iter().for_each(|w| log::warn(w));
+            }
             return Ok(record);
         }
         any = true;

@@ -328,8 +328,8 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             break;
         }
     }
-    if records.damaged() > 0 {
-        log::warn(&log::damaged_lines(records.damaged(), log.path()));
+    for warning in records.skipped().warnings(log.path()) {
+        log::warn(&warning);
     }
     match number {
         Some(n) if !found => Err(AppError::Usage(format!(

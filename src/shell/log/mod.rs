@@ -10,24 +10,12 @@ pub mod store;
 pub mod table;
 
 use std::io::{self, Write};
-use std::path::Path;
 
 pub use record::{Ending, Record, Seat, VERSION, parse_record};
-pub use store::{Keeper, Kept, Log, LogError, OpenError, Records, open_regular};
+pub use store::{Keeper, Kept, Log, LogError, OpenError, Records, Skipped, open_regular};
 pub use table::{TableError, Widths, show_in_menu, write_table};
-
-use super::safe;
 
 /// A warning on standard error.
 pub fn warn(text: &str) {
     let _ = writeln!(io::stderr(), "tallyho: warning: {text}");
-}
-
-/// The one warning about damaged lines in the game log.
-pub fn damaged_lines(count: usize, path: &Path) -> String {
-    let lines = if count == 1 { "line" } else { "lines" };
-    format!(
-        "skipped {count} damaged {lines} in {}",
-        safe::text(&path.display().to_string())
-    )
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::record::{Record, is_blank, number_of, parse_record};
+use super::record::{Record, VERSION, is_blank, number_of, parse_record};
 use super::warn;
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
@@ -323,7 +323,7 @@ impl Log {
         };
         Ok(Records {
             lines,
-            damaged: 0,
+            skipped: Skipped::default(),
             path: self.path.clone(),
         })
     }
@@ -437,14 +437,57 @@ impl<'a> Backwards<'a> {
 /// The records of a log, read as they are needed.
 pub struct Records {
     lines: Option<BufReader<File>>,
-    damaged: usize,
+    skipped: Skipped,
     path: PathBuf,
+}
+
+/// What reading a log passed over, or read with a caution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// Lines that were not a record.
+    pub damaged: usize,
+    /// Records a newer tallyho wrote: read as this release reads its own.
+    pub newer: usize,
+    /// The newest record version among them.
+    pub newest: u32,
+}
+
+impl Skipped {
+    /// One warning for each kind of trouble, naming the log.
+    pub fn warnings(&self, path: &Path) -> Vec<String> {
+        let path = safe::text(&path.display().to_string());
+        let mut said = Vec::new();
+        if self.damaged > 0 {
+            let lines = if self.damaged == 1 { "line" } else { "lines" };
+            said.push(format!(
+                "skipped {} damaged {lines} in {path}",
+                self.damaged
+            ));
+        }
+        if self.newer > 0 {
+            let (records, were) = if self.newer == 1 {
+                ("record", "was")
+            } else {
+                ("records", "were")
+            };
+            said.push(format!(
+                "{} {records} in {path} {were} written by a newer tallyho (record version {}; this one writes {VERSION}) and {were} read as far as this one can",
+                self.newer, self.newest
+            ));
+        }
+        said
+    }
 }
 
 impl Records {
     /// How many lines so far were not a record.
     pub fn damaged(&self) -> usize {
-        self.damaged
+        self.skipped.damaged
+    }
+
+    /// What the reading so far passed over or read with a caution.
+    pub fn skipped(&self) -> Skipped {
+        self.skipped
     }
 
     /// The next record, or `None` at the end.
@@ -459,17 +502,23 @@ impl Records {
                 return Ok(None);
             };
             let Some(line) = line else {
-                self.damaged += 1;
+                self.skipped.damaged += 1;
                 continue;
             };
             if is_blank(&line) {
                 continue;
             }
             match parse_record(&line) {
-                Some(record) => return Ok(Some(record)),
+                Some(record) => {
+                    if record.version > VERSION {
+                        self.skipped.newer += 1;
+                        self.skipped.newest = self.skipped.newest.max(record.version);
+                    }
+                    return Ok(Some(record));
+                }
                 // Being written right now, or cut off: its newline will tell.
                 None if !ended => return Ok(None),
-                None => self.damaged += 1,
+                None => self.skipped.damaged += 1,
             }
         }
     }

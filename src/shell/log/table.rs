@@ -3,9 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::damaged_lines;
 use super::record::{Record, Seat};
-use super::store::{Keeper, Log, LogError};
+use super::store::{Keeper, Log, LogError, Skipped};
 use crate::shell::console::Console;
 use crate::shell::safe;
 
@@ -129,13 +128,13 @@ fn short_date(date: &str) -> String {
 
 /// Writes the history table of a log: two passes, one to size the columns
 /// and one to write the rows, so no record is held in memory. Returns the
-/// number of damaged lines. With `columns`, the name columns are cut so a
-/// row fits a terminal that wide.
+/// what the reading skipped or read with a caution. With `columns`, the
+/// name columns are cut so a row fits a terminal that wide.
 pub fn write_table(
     log: &Log,
     out: &mut dyn Write,
     columns: Option<usize>,
-) -> Result<usize, TableError> {
+) -> Result<Skipped, TableError> {
     let mut widths = Widths::default();
     let mut records = log.stream()?;
     let mut any = false;
@@ -148,14 +147,14 @@ pub fn write_table(
     }
     if !any {
         writeln!(out, "No games yet.")?;
-        return Ok(records.damaged());
+        return Ok(records.skipped());
     }
     writeln!(out, "{}", widths.header())?;
     let mut records = log.stream()?;
     while let Some(record) = records.next_record()? {
         writeln!(out, "{}", widths.row(&record))?;
     }
-    Ok(records.damaged())
+    Ok(records.skipped())
 }
 
 /// Why a table or listing stopped.
@@ -176,9 +175,9 @@ pub fn show_in_menu(console: &mut Console, keeper: &Keeper) -> io::Result<()> {
     };
     let mut table = Vec::new();
     match write_table(log, &mut table, Some(console.width())) {
-        Ok(damaged) => {
-            if damaged > 0 {
-                console.say(&format!("Warning: {}.", damaged_lines(damaged, log.path())))?;
+        Ok(skipped) => {
+            for warning in skipped.warnings(log.path()) {
+                console.say(&format!("Warning: {warning}."))?;
             }
             console.write(&String::from_utf8_lossy(&table))
         }
