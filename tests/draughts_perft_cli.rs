@@ -100,3 +100,39 @@ fn a_short_perft_says_nothing_of_time() {
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert_eq!(text.lines().count(), 40);
 }
+
+#[test]
+fn a_full_standard_error_does_not_stop_the_count() {
+    let home = Scratch::new("perft-full");
+    // The warning about time goes to a standard error that takes nothing:
+    // the count goes on past it, and Ctrl-C still stops it.
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["draughts", "perft", "20"])
+            .env("HOME", &home)
+            .stdout(Stdio::piped())
+            .stderr(
+                std::fs::File::options()
+                    .write(true)
+                    .open("/dev/full")
+                    .expect("/dev/full"),
+            )
+            .spawn()
+            .expect("started"),
+    );
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let started = Instant::now();
+    let mut last = String::new();
+    // The warning is written after depth 12, before depth 13 is counted.
+    while !last.starts_with("perft(13)") {
+        last.clear();
+        if out.read_line(&mut last).expect("read") == 0 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{last}");
+    }
+    assert_eq!(last.trim_end(), "perft(13) = 1766623630");
+    let pid = i32::try_from(child.id()).expect("a pid");
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    assert_eq!(child.wait().expect("ended").code(), Some(130));
+}

@@ -319,6 +319,33 @@ fn a_game_the_log_could_not_take_outranks_a_refused_line_in_the_exit_status() {
 }
 
 #[test]
+fn a_session_whose_output_closes_early_says_whether_its_games_were_finished() {
+    use std::io::Read;
+    let (_dir, log) = log_path("closed");
+    // The reader takes a little and goes away (`| head -c 100`); fifty games
+    // fill far more than a pipe holds, so the session meets the closed pipe
+    // before it has finished them.
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("tallyho"))
+        .env("TALLYHO_HISTORY", &log)
+        .env("HOME", log.parent().expect("in a folder"))
+        .args(["--players", "0", "--level", "rubbish"])
+        .args(["--games", "50", "--seed", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("started");
+    let mut out = child.stdout.take().expect("piped");
+    let mut first = [0u8; 100];
+    out.read_exact(&mut first)
+        .expect("the session's first bytes");
+    drop(out);
+    let status = child.wait().expect("ended");
+    assert_eq!(status.code(), Some(4), "fewer games than --games asked for");
+    assert!(records(&log).len() < 50);
+}
+
+#[test]
 fn a_fifo_or_a_device_is_refused_and_never_hangs() {
     let (_dir, dir) = log_path("special");
     let fifo = dir.parent().expect("folder").join("fifo");

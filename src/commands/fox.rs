@@ -92,7 +92,7 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
         log: Keeper::open(super::log::log(&options.log))?.holding(signals::writing),
     };
-    let finished = classic::run(console, &classic)?;
+    let finished = super::cut_short(classic::run(console, &classic), &classic.log)?;
     Ok(super::script_status(
         console,
         &classic.log,

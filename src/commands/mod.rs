@@ -201,7 +201,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
         think_ms: play.think,
         log: Keeper::open(log::log(&cli.log))?.holding(signals::writing),
     };
-    let finished = matchplay::run(&mut console, face, &options)?;
+    let finished = cut_short(matchplay::run(&mut console, face, &options), &options.log)?;
     Ok(script_status(&console, &options.log, play.games, finished))
 }
 
@@ -250,6 +250,17 @@ impl Ending {
             Ending::Unfinished => 4,
             Ending::RefusedAndUnfinished => 5,
         }
+    }
+}
+
+/// The games a played session finished: when its output closed (`| head`),
+/// those the keeper was given, so that the exit status still says whether
+/// every game asked for was finished.
+fn cut_short(played: io::Result<u32>, log: &Keeper) -> Result<u32, AppError> {
+    match played {
+        Ok(finished) => Ok(finished),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(log.finished()),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -40,7 +40,8 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
         out.flush()?;
         counted = d;
         if let Some(warning) = clock.depth_done(d, n.get()) {
-            eprintln!("{warning}");
+            // Standard error may be closed or full: the count goes on.
+            let _ = writeln!(io::stderr(), "{warning}");
         }
     }
     if let Ok(id) = caught {
@@ -48,7 +49,7 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
     }
     if flag.passed() && counted < depth {
         out.flush()?;
-        eprintln!("{}", text::perft_stopped(counted + 1));
+        let _ = writeln!(io::stderr(), "{}", text::perft_stopped(counted + 1));
         std::process::exit(130);
     }
     Ok(())

@@ -574,6 +574,9 @@ pub struct Keeper {
     /// Finished games the log could not take, shared by the keeper's
     /// clones: a played session that lost one ends with exit status 1.
     lost: Arc<AtomicU32>,
+    /// Finished games handed to the keeper, kept or not: what a session
+    /// cut short (its output closed) had finished.
+    finished: Arc<AtomicU32>,
 }
 
 impl Default for Keeper {
@@ -589,6 +592,7 @@ impl Keeper {
             log,
             hold: || None,
             lost: Arc::default(),
+            finished: Arc::default(),
         }
     }
 
@@ -616,6 +620,11 @@ impl Keeper {
         self.lost.load(Ordering::Relaxed)
     }
 
+    /// How many finished games were handed to the keeper this session.
+    pub fn finished(&self) -> u32 {
+        self.finished.load(Ordering::Relaxed)
+    }
+
     /// Keeps a finished game. A failure is a warning; play goes on, and the
     /// next game tries again.
     pub fn keep(&self, record: &Record) -> Kept {
@@ -630,6 +639,7 @@ impl Keeper {
         // A signal that ends the session waits for this game to be kept, or
         // said lost: the wait for another program's lock is bounded.
         let _writing = (self.hold)();
+        self.finished.fetch_add(1, Ordering::Relaxed);
         let kept = match &self.log {
             None => Kept::Off,
             Some(log) => {
