@@ -250,10 +250,16 @@ enum Event {
     End(io::Result<()>),
 }
 
-/// The lines read ahead and not yet taken: past them the reader's thread
-/// waits, so input sent faster than it is answered is held in the pipe,
-/// not in memory.
-const READ_AHEAD: usize = 64;
+/// The lines on their way from the reader's thread: past them it waits.
+const IN_FLIGHT: usize = 64;
+
+/// The most the lines waiting behind a search may hold, in bytes, each
+/// line counted with [`LINE_COST`] more for its keeping: past it the input
+/// waits in the pipe, not in memory (and a `stop` behind it is not heard
+/// until the search ends).
+const READ_AHEAD: usize = 1 << 20;
+/// What keeping a waiting line costs besides its text.
+const LINE_COST: usize = 64;
 
 /// How often a search's listener looks whether the search has ended, when
 /// no line comes.
@@ -263,9 +269,11 @@ const LISTEN_EVERY: Duration = Duration::from_millis(5);
 /// waiting their turn.
 struct Inbox {
     events: Receiver<Event>,
-    /// At most [`READ_AHEAD`] lines, read during a search and answered
-    /// after it.
+    /// Lines read during a search and answered after it, at most
+    /// [`READ_AHEAD`] bytes of them.
     waiting: VecDeque<Result<String, String>>,
+    /// What the lines waiting take, as [`READ_AHEAD`] counts it.
+    waiting_bytes: usize,
     /// How the input ended, kept until the lines waiting are answered.
     ended: Option<io::Result<()>>,
 }
@@ -274,6 +282,7 @@ impl Inbox {
     /// The next line to answer, or how the input ended.
     fn next(&mut self) -> Result<Result<String, String>, io::Result<()>> {
         if let Some(line) = self.waiting.pop_front() {
+            self.waiting_bytes -= cost(&line);
             return Ok(line);
         }
         if let Some(end) = self.ended.take() {
@@ -285,6 +294,22 @@ impl Inbox {
             Err(_) => Err(Ok(())),
         }
     }
+
+    /// Keeps a line read during a search for after it.
+    fn wait(&mut self, line: Result<String, String>) {
+        self.waiting_bytes += cost(&line);
+        self.waiting.push_back(line);
+    }
+
+    /// Whether the lines waiting may take another.
+    fn has_room(&self) -> bool {
+        self.waiting_bytes < READ_AHEAD
+    }
+}
+
+/// What a waiting line counts for against [`READ_AHEAD`].
+fn cost(line: &Result<String, String>) -> usize {
+    LINE_COST + line.as_ref().map_or_else(String::len, String::len)
 }
 
 /// Runs the protocol until `quit` or the end of the input. The input is
@@ -295,11 +320,12 @@ pub fn run(
     mut output: impl Write,
     config: Config,
 ) -> io::Result<()> {
-    let (sender, events) = mpsc::sync_channel(READ_AHEAD);
+    let (sender, events) = mpsc::sync_channel(IN_FLIGHT);
     read_on_a_thread(input, sender)?;
     let mut inbox = Inbox {
         events,
         waiting: VecDeque::new(),
+        waiting_bytes: 0,
         ended: None,
     };
     let mut state = State::new(config);
@@ -338,8 +364,9 @@ fn read_on_a_thread(
     std::thread::Builder::new()
         .name("engine input".into())
         .spawn(move || {
+            let mut first = true;
             loop {
-                let line = match read_line(&mut input) {
+                let line = match read_line(&mut input, std::mem::take(&mut first)) {
                     Ok(Some(line)) => line,
                     Ok(None) => {
                         let _ = events.send(Event::End(Ok(())));
@@ -350,7 +377,7 @@ fn read_on_a_thread(
                         return;
                     }
                 };
-                let quit = matches!(&line, Ok(l) if first_word(l) == Some("quit"));
+                let quit = matches!(&line, Ok(l) if alone(l) == Some("quit"));
                 if events.send(Event::Line(line)).is_err() || quit {
                     return;
                 }
@@ -359,8 +386,13 @@ fn read_on_a_thread(
     Ok(())
 }
 
-fn first_word(line: &str) -> Option<&str> {
-    line.split_whitespace().next()
+/// The line's one word, where it is one word: `stop`, `quit` and
+/// `isready` are heard during a search only so (`stop now` is an error,
+/// answered in its turn).
+fn alone(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    words.next().is_none().then_some(first)
 }
 
 /// Runs `work` on a thread of its own, with a deadline at `until`, while
@@ -452,8 +484,8 @@ fn perft(
 }
 
 /// The lines read while a search or a count runs, until it has ended
-/// (`done`), a `stop` or `quit` ends it, or [`READ_AHEAD`] lines wait for
-/// it: behind a line waiting every line but `stop` waits too, so a script's
+/// (`done`), a `stop` or `quit` ends it, or [`READ_AHEAD`] bytes of lines
+/// wait for it: behind a line waiting every line but `stop` waits too, so a script's
 /// lines are answered in order, its `quit` after its last search, and the
 /// rest are left unread until then.
 fn listen(
@@ -463,7 +495,7 @@ fn listen(
     quit: &mut bool,
     output: &mut impl Write,
 ) -> io::Result<()> {
-    while inbox.waiting.len() < READ_AHEAD && inbox.ended.is_none() && !done() {
+    while inbox.has_room() && inbox.ended.is_none() && !done() {
         let line = match inbox.events.recv_timeout(LISTEN_EVERY) {
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => return Ok(()),
@@ -479,7 +511,7 @@ fn listen(
         // `go depth 40` would otherwise hold them for hours); behind them,
         // `quit` and `isready` wait their turn, so a script is answered whole.
         let waiting = !inbox.waiting.is_empty();
-        match line.as_deref().map(first_word) {
+        match line.as_deref().map(alone) {
             Ok(Some("stop")) => {
                 stop.store(true, Ordering::Relaxed);
                 return Ok(());
@@ -490,31 +522,33 @@ fn listen(
                 return Ok(());
             }
             Ok(Some("quit")) => {
-                inbox.waiting.push_back(line);
+                inbox.wait(line);
                 return Ok(());
             }
             Ok(Some("isready")) if !waiting => {
                 writeln!(output, "readyok")?;
                 output.flush()?;
             }
-            Ok(None) => {}
-            _ => inbox.waiting.push_back(line),
+            Ok(None) if line.as_deref().is_ok_and(|l| l.trim().is_empty()) => {}
+            _ => inbox.wait(line),
         }
     }
     Ok(())
 }
 
-/// One line, without its end; `None` at the end of the input; an error for
-/// a line too long or not UTF-8 (the line is read to its end and dropped).
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<Result<String, String>>> {
-    let Some(line) = read_capped(input, MAX_LINE, Ends::Lf)? else {
+/// One line, without its end (LF, CRLF or a lone CR); `None` at the end of
+/// the input; an error for a line too long or not UTF-8 (the line is read
+/// to its end and dropped). The `first` line may start with a byte order
+/// mark, which is not part of it.
+fn read_line(input: &mut impl BufRead, first: bool) -> io::Result<Option<Result<String, String>>> {
+    let Some(line) = read_capped(input, MAX_LINE, Ends::AnyNewline)? else {
         return Ok(None);
     };
     let Some(mut bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(format!("line longer than {MAX_LINE} bytes"))));
     };
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
+    if first && bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
     }
     Ok(Some(
         String::from_utf8(bytes).map_err(|_| "line is not UTF-8".to_string()),
@@ -530,6 +564,12 @@ fn answer(state: &mut State, line: &str) -> Reply {
     let Some((&command, args)) = words.split_first() else {
         return Reply::Lines(Vec::new());
     };
+    if let ("quit" | "stop" | "isready" | "newgame", [extra, ..]) = (command, args) {
+        return error(format!(
+            "{command} takes nothing after it, not {}",
+            safe::cut(extra, 40)
+        ));
+    }
     match command {
         "quit" => Reply::Quit,
         // Nothing to stop: a search heard it while it ran.
@@ -553,12 +593,16 @@ fn answer(state: &mut State, line: &str) -> Reply {
         "perft" => match args {
             [n] => match n.parse::<u32>() {
                 Ok(d) if (1..=MAX_PERFT).contains(&d) => Reply::Perft(d),
-                _ => error(format!("perft wants a depth from 1 to {MAX_PERFT}: {n}")),
+                _ => error(format!(
+                    "perft wants a depth from 1 to {MAX_PERFT}: {}",
+                    safe::cut(n, 40)
+                )),
             },
             _ => error("perft wants one depth: perft N"),
         },
         other => error(format!(
-            "unknown command {other}: position, go, stop, perft, newgame, isready, quit"
+            "unknown command {}: position, go, stop, perft, newgame, isready, quit",
+            safe::cut(other, 40)
         )),
     }
 }
@@ -576,7 +620,14 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
                 return Err("position fen wants a FEN, such as B:W21-32:B1-12".into());
             }
             let text = rest[..end].join(" ");
-            let pos = fen::parse(&text).map_err(|e| e.to_string())?;
+            let pos = match fen::parse(&text) {
+                Ok(pos) => pos,
+                // `position fen FEN 11-15`: the word `moves` left out.
+                Err(_) if end > 1 && fen::parse(rest[0]).is_ok() => {
+                    return Err(format!("expected moves, not {}", safe::cut(rest[1], 40)));
+                }
+                Err(e) => return Err(safe::cut(&e.to_string(), 160)),
+            };
             (pos, &rest[end..])
         }
         _ => return Err("position wants startpos or fen FEN, then moves M1 M2 …".into()),
@@ -584,7 +635,7 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     let moves = match rest.split_first() {
         None => &[][..],
         Some((&"moves", moves)) => moves,
-        Some((other, _)) => return Err(format!("expected moves, not {other}")),
+        Some((other, _)) => return Err(format!("expected moves, not {}", safe::cut(other, 40))),
     };
     if moves.len() > MAX_MOVES {
         return Err(format!("more than {MAX_MOVES} moves"));
@@ -592,8 +643,14 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     let mut history = vec![start];
     for (i, text) in moves.iter().enumerate() {
         let pos = history[history.len() - 1];
-        let m =
-            read_move(&rules, &pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let m = read_move(&rules, &pos, text).map_err(|e| {
+            format!(
+                "move {} ({}): {}",
+                i + 1,
+                safe::cut(text, 40),
+                safe::cut(&e, 160)
+            )
+        })?;
         history.push(pos.play(&m));
     }
     Ok(history)
@@ -606,6 +663,15 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
 /// compulsory. Old books' captures with a dash (`10-26`) are still read.
 fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> {
     let typed = text.trim();
+    // The C project's players wrote M or C before a move; PDN does not.
+    if let Some(rest) = typed.strip_prefix(['M', 'm', 'C', 'c'])
+        && rest.starts_with(|c: char| c.is_ascii_digit())
+        && notation::parse_move(rules, pos, rest).is_ok()
+    {
+        return Err(format!(
+            "{typed}: moves are written without a letter in front: {rest}"
+        ));
+    }
     let marked = typed.contains(['x', 'X']);
     let e = match notation::parse_move(rules, pos, typed) {
         Ok(m) if marked && !m.is_capture() => {
@@ -660,14 +726,24 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
                 MAX_DEPTH,
                 Some(ms),
             ),
-            _ => return error(format!("go movetime wants 0 to {MAX_MOVETIME} ms: {ms}")),
+            _ => {
+                return error(format!(
+                    "go movetime wants 0 to {MAX_MOVETIME} ms: {}",
+                    safe::cut(ms, 40)
+                ));
+            }
         },
         ["depth", n] => match n.parse::<u32>() {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                 // A far deadline: the depth ends the search.
                 (Instant::now() + Duration::from_secs(1 << 32), d, None)
             }
-            _ => return error(format!("go depth wants 1 to {MAX_DEPTH}: {n}")),
+            _ => {
+                return error(format!(
+                    "go depth wants 1 to {MAX_DEPTH}: {}",
+                    safe::cut(n, 40)
+                ));
+            }
         },
         _ => return error("go wants movetime MS or depth N"),
     };
@@ -1014,6 +1090,79 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_cr_ends_a_line_and_a_byte_order_mark_is_no_part_of_one() {
+        let out = talk("\u{feff}isready\rposition startpos moves 11-15\rgo depth 3\r\r\nquit\r");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 2, "{out}");
+        assert_eq!(answers[0], "readyok", "{out}");
+        assert!(answers[1].starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn a_bare_command_with_words_after_it_is_an_error() {
+        let out = talk("isready now\nstop it\nnewgame please\nquit later\nisready\n");
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "error isready takes nothing after it, not now",
+                "error stop takes nothing after it, not it",
+                "error newgame takes nothing after it, not please",
+                "error quit takes nothing after it, not later",
+                "readyok",
+            ],
+            "{out}"
+        );
+        // During a search too: `stop it` waits its turn, `stop` stops.
+        let script = format!("{SEARCHED}\ngo depth 60\nstop it\nstop\n");
+        let out = talk_within_ten_seconds(&script).expect("stopped at once");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 2, "{out}");
+        assert!(answers[0].starts_with("bestmove "), "{out}");
+        assert_eq!(answers[1], "error stop takes nothing after it, not it");
+    }
+
+    #[test]
+    fn stop_is_heard_behind_hundreds_of_lines_waiting() {
+        let waiting = "perft 1\n".repeat(500);
+        let script = format!("{SEARCHED}\ngo depth 60\n{waiting}stop\n");
+        let out = talk_within_ten_seconds(&script).expect("stopped at once");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 501, "{out}");
+        assert!(answers[0].starts_with("bestmove "), "{out}");
+        assert!(answers[1..].iter().all(|&a| a == "perft 1 7"), "{out}");
+    }
+
+    #[test]
+    fn what_a_refusal_quotes_is_cut_short() {
+        let long = "x".repeat(10_000);
+        for script in [
+            format!("{long}\n"),
+            format!("go depth {long}\n"),
+            format!("position startpos moves {long}\n"),
+            format!("position startpos {long}\n"),
+            format!("isready {long}\n"),
+        ] {
+            let out = talk(&script);
+            assert!(out.starts_with("error "), "{out}");
+            assert!(out.len() < 300, "{} bytes: {}", out.len(), &out[..100]);
+        }
+    }
+
+    #[test]
+    fn a_move_letter_or_a_missing_moves_gets_its_own_reason() {
+        assert_eq!(
+            talk("position startpos moves M11-15\n"),
+            "error move 1 (M11-15): M11-15: moves are written without a letter in front: 11-15\n"
+        );
+        assert_eq!(
+            talk("position fen B:W18:B14 14x23\n"),
+            "error expected moves, not 14x23\n"
+        );
+        // A FEN written with spaces still reads.
+        assert_eq!(talk("position fen B:W18, 19:B14\nperft 1\n"), "perft 1 1\n");
+    }
+
+    #[test]
     fn go_movetime_sizes_the_table_for_its_time_and_go_depth_keeps_it() {
         let config = Config {
             rules: Setup::STANDARD,
@@ -1028,6 +1177,7 @@ mod tests {
         let mut inbox = Inbox {
             events,
             waiting: VecDeque::new(),
+            waiting_bytes: 0,
             ended: None,
         };
         let mut out = Vec::new();
