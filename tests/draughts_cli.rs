@@ -301,6 +301,30 @@ fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
 }
 
 #[test]
+fn a_loaded_games_replay_names_its_rules_not_its_tags() {
+    let home = folder("replay-tags");
+    let file = home.join("club.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"Club night\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 *\n",
+    )
+    .unwrap();
+    load_and_resign(&home, &file, "1");
+    let text = stdout(tallyho(&home).args(["replay", "1"]));
+    // The intro, before the board (wrapped at the terminal's width).
+    let intro = text.split("PDN squares").next().expect("some text");
+    assert!(intro.starts_with("Game 1, "), "{intro}");
+    assert!(intro.contains("captures compulsory"), "{intro}");
+    assert!(
+        !intro.contains("pdn-tags") && !intro.contains("Club"),
+        "{intro}"
+    );
+    // The tags are still the log's, for its PDN.
+    let pdn = stdout(tallyho(&home).args(["history", "--pdn"]));
+    assert!(pdn.contains("[Event \"Club night\"]"), "{pdn}");
+}
+
+#[test]
 fn load_finds_each_game_by_its_number_whatever_lies_between() {
     let home = folder("numbers");
     // A stray line after game a's result is a damaged game of its own:

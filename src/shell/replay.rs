@@ -260,9 +260,12 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
     fn introduce(&self, console: &mut Console) -> io::Result<()> {
         let record = self.record;
         let seats: Vec<String> = record.seats.iter().map(|s| shown(&s.display())).collect();
+        // A field of many lines (a loaded game's PDN tags, kept for its
+        // export) describes no rule: the line leaves it out.
         let setup: Vec<String> = record
             .setup
             .iter()
+            .filter(|(_, v)| !v.contains('\n'))
             .map(|(k, v)| shown(&format!("{k} {v}")))
             .collect();
         console.say(&format!(
