@@ -534,8 +534,16 @@ fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
         .to_string();
     let other = if winner == "fox" { "hounds" } else { "fox" };
     for (field, value, why) in [
-        ("winner", serde_json::json!(other), "but it says"),
-        ("winner", serde_json::Value::Null, "but it says a draw"),
+        (
+            "winner",
+            serde_json::json!(other),
+            "but it says a win for the",
+        ),
+        (
+            "winner",
+            serde_json::Value::Null,
+            "moves end in a win for the",
+        ),
         ("plies", serde_json::json!(99), "it says 99 plies"),
     ] {
         let mut bad = record.clone();
