@@ -103,6 +103,16 @@ fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
     let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
     let e = pdn::read(text, Setup::STANDARD).unwrap_err();
     assert!(e.why.contains("a second FEN tag"), "{e}");
+    for tag in ["GameType \"21\"", "Captures \"optional\"", "Result \"*\""] {
+        let text = format!("[{tag}]\n[{tag}]\n1. 11-15 *\n");
+        let e = pdn::read(&text, Setup::STANDARD).unwrap_err();
+        let name = tag.split(' ').next().unwrap_or_default();
+        assert!(
+            e.why
+                .contains(&format!("a second {name} tag: a game has one")),
+            "{e}"
+        );
+    }
     let text = "[Event \"x\"]\n1. 11-15 23-19 1-0 2. 8-11\n";
     let e = pdn::read(text, Setup::STANDARD).unwrap_err();
     // A damaged game of its own: game 1 ended at its result and stands.

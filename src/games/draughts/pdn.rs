@@ -708,6 +708,15 @@ impl Reader<'_> {
                 "a second FEN tag: a game has one start position",
             ));
         }
+        // The other tags that set the game up, or say how it ended: which
+        // of two would count is no guess to make.
+        if let Some(&name) = DERIVED.iter().find(|&&n| n == tag.0)
+            && self.game.tag(name).is_some()
+        {
+            return Err(self
+                .game
+                .error(Some(&tag.1), format!("a second {name} tag: a game has one")));
+        }
         self.game.tags.push(tag);
         Ok(())
     }
