@@ -761,6 +761,15 @@ impl Reader<'_> {
             self.cur.next();
         }
         if let Some(result) = GameResult::from_token(&word) {
+            // A result straight after a result ends no game: it is a damaged
+            // one of its own, as other text there is.
+            if self.ended && !self.broken && self.game.is_empty() {
+                let why = format!(
+                    "after the result of game {}, another result: a game begins with its tags or with move 1",
+                    self.game.number - 1
+                );
+                return Err(self.game.error(Some(&word), why));
+            }
             let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
             let number = done.number;
             let finished = (!self.broken).then(|| done.finish(Some(result)));
@@ -977,6 +986,14 @@ mod tests {
         assert_eq!(games.len(), 3, "{games:?}");
         assert!(games[0].is_ok() && games[2].is_ok(), "{games:?}");
         assert_eq!(games[1].as_ref().unwrap_err().game, 2);
+        // A result straight after a result, likewise: no empty game 2.
+        let games = read_each("1. 11-15 1-0 *\n[Event \"b\"] 1. 9-13 *", Setup::STANDARD);
+        assert_eq!(games.len(), 3, "{games:?}");
+        assert!(games[0].is_ok() && games[2].is_ok(), "{games:?}");
+        assert_eq!(
+            games[1].as_ref().unwrap_err().to_string(),
+            "game 2, \"*\": after the result of game 1, another result: a game begins with its tags or with move 1"
+        );
         // A damaged game with no result ends at the next tags.
         let games = read_each(
             "[Event \"a\"]\n1. 11-15 99-1\n[Event \"b\"]\n1. 9-13 *\n[Event \"c\"] } \n[Event \"d\"] 1. 9-14 *",
