@@ -198,16 +198,22 @@ fn is_blank(c: char) -> bool {
     matches!(c as u32, 0x115F | 0x1160 | 0x3164 | 0xFFA0 | 0x2800)
 }
 
-/// Unicode's format characters (category Cf), and the line and paragraph
-/// separators: invisible, yet they change how text around them shows, like
-/// zero-width spaces and direction overrides, or break the line.
+/// Unicode's format characters (category Cf), the line and paragraph
+/// separators, and the other code points Unicode says to draw as nothing
+/// (Default_Ignorable_Code_Point: fillers, variation selectors): invisible,
+/// yet they change how text around them shows, like zero-width spaces and
+/// direction overrides, or break the line, or pass for a blank name.
 pub fn is_format(c: char) -> bool {
     matches!(c as u32,
         0x2028 | 0x2029 |
         0x00AD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
         | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
         | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        // The default-ignorable code points that are not Cf.
+        | 0x034F | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x180B..=0x180D | 0x180F
+        | 0x2065 | 0x3164 | 0xFE00..=0xFE0F | 0xFFA0 | 0xFFF0..=0xFFF8
+        | 0xE0000..=0xE0FFF)
 }
 
 #[cfg(test)]

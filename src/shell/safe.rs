@@ -221,6 +221,21 @@ mod tests {
         );
         assert_eq!(text("a\u{2028}b\u{2029}"), "a\\u{2028}b\\u{2029}");
         assert_eq!(text("狐狸 🦊"), "狐狸 🦊");
+        // Fillers and variation selectors draw as nothing too.
+        for c in [
+            '\u{34f}',
+            '\u{115f}',
+            '\u{1160}',
+            '\u{17b4}',
+            '\u{17b5}',
+            '\u{3164}',
+            '\u{ffa0}',
+            '\u{fe00}',
+            '\u{fe0f}',
+            '\u{e0100}',
+        ] {
+            assert_eq!(text(&format!("a{c}b")), format!("a\\u{{{:x}}}b", c as u32));
+        }
     }
 
     #[test]
