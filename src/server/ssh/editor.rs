@@ -167,7 +167,11 @@ impl Editor {
             return;
         }
         if self.overflow > 0 || self.line.len() + c.len_utf8() > MAX_LINE {
-            echo.extend_from_slice(BELL);
+            // One bell for the first key past the end, not one a key: a
+            // paste of a megabyte must not ring a million times.
+            if self.overflow == 0 {
+                echo.extend_from_slice(BELL);
+            }
             self.overflow = self.overflow.saturating_add(c.len_utf8());
             return;
         }
@@ -313,12 +317,16 @@ mod tests {
     }
 
     #[test]
-    fn the_line_is_capped_and_further_keys_ring_the_bell() {
+    fn the_line_is_capped_and_the_first_key_past_it_rings_the_bell() {
         let mut editor = Editor::default();
         let (echo, _) = typed(&mut editor, &vec![b'x'; MAX_LINE]);
         assert_eq!(echo.len(), MAX_LINE);
         let (echo, _) = typed(&mut editor, "yé".as_bytes());
-        assert_eq!(echo, "\x07\x07");
+        assert_eq!(echo, "\x07", "one bell, for the first key past the end");
+        let (echo, _) = typed(&mut editor, &vec![b'z'; 100_000]);
+        assert_eq!(echo, "", "no more bells: {} bytes", echo.len());
+        let (echo, _) = typed(&mut editor, &vec![0x7f; 100_000]);
+        assert_eq!(echo, "", "erasing the unseen keys shows nothing");
         assert_eq!(editor.line().len(), MAX_LINE);
         // Erasing what was typed past the end makes room again.
         let (echo, _) = typed(&mut editor, b"\x7f\x7f\x7f\x7f");
