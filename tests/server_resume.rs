@@ -228,9 +228,9 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     let port = running.ssh.unwrap().port();
     let (ann, mut bob) = start_game(port, &dir, &keys);
     ann.drop_line();
-    bob.wait_for("ann has left the game. They have 1 seconds to come back");
+    bob.wait_for("ann has left the game. They have 1 second to come back");
     bob.send("claim");
-    bob.wait_for("Not yet: ann may still come back for ");
+    bob.wait_for("Not yet: ann may still come back for 1 more second.");
     bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
     bob.send("claim");
     bob.wait_for("ann left the game and did not come back: bob wins.");

@@ -247,13 +247,16 @@ impl Server {
             return Err(format!("not now: {} is still in the game", other.handle));
         }
         if !st.away_past(1 - seat, self.grace(), Instant::now()) {
-            let left = other.left.map_or(0, |l| {
-                self.grace()
-                    .saturating_sub(Instant::now().saturating_duration_since(l))
-                    .as_secs()
+            // Whole seconds, rounded up: never "0 more seconds".
+            let left = other.left.map_or(1, |l| {
+                let rest = self
+                    .grace()
+                    .saturating_sub(Instant::now().saturating_duration_since(l));
+                rest.as_millis().div_ceil(1000).max(1)
             });
+            let seconds = if left == 1 { "second" } else { "seconds" };
             return Err(format!(
-                "not yet: {} may still come back for {left} more seconds",
+                "not yet: {} may still come back for {left} more {seconds}",
                 other.handle
             ));
         }
@@ -320,8 +323,9 @@ impl Server {
                     "{name} has left the game, and as a guest cannot come back: type claim to take the win."
                 )
             } else {
+                let seconds = if grace == 1 { "second" } else { "seconds" };
                 format!(
-                    "{name} has left the game. They have {grace} seconds to come back; then you may claim the win or adjourn."
+                    "{name} has left the game. They have {grace} {seconds} to come back; then you may claim the win or adjourn."
                 )
             };
             self.hub().notify(id, &Notice::Info(told));
