@@ -217,7 +217,35 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
         "{rest:?}"
     );
     drop(input);
-    assert!(client.wait().unwrap().success());
+    // No clean end: a script can tell it from a goodbye.
+    assert_eq!(client.wait().unwrap().code(), Some(1));
+}
+
+#[test]
+fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
+    let have_ssh = Command::new("ssh")
+        .arg("-V")
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have_ssh {
+        return;
+    }
+    let home = Scratch::new("join-ssh-refused");
+    // Port 1 on loopback: nothing listens there, so ssh is refused at once.
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", "carol@127.0.0.1:1"])
+        .env("HOME", &home)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.trim_end(),
+        "The connection ended before the server said anything.",
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -65,17 +65,22 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let out = Arc::new(Mutex::new(start_reading(interactive, &view, &tx)?));
     // The player asked to leave: the connection's end is theirs, not the server's.
     let leaving = Arc::new(AtomicBool::new(false));
+    // The server said something: ssh reached it, or the door answered.
+    let heard = Arc::new(AtomicBool::new(false));
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
         let leaving = Arc::clone(&leaving);
+        let heard = Arc::clone(&heard);
         std::thread::spawn(move || {
-            read_server(stream, &view, &out, &leaving);
+            read_server(stream, &view, &out, &leaving, &heard);
             let _ = tx.send(Input::ServerGone);
         })
     };
     let print = |text: String| print(&out, text);
     let mut gone = false;
+    // The connection ended before the player asked to leave.
+    let mut dropped = false;
     while let Ok(input) = rx.recv() {
         match input {
             Input::Line(line) => {
@@ -110,6 +115,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                     leaving.store(true, Ordering::SeqCst);
                 }
                 if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
+                    dropped = !leaving.load(Ordering::SeqCst);
                     break;
                 }
             }
@@ -131,16 +137,26 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             Input::ServerGone if interactive => {
                 // The line editor holds the terminal until Enter.
                 print("Press Enter to leave.".to_string());
+                dropped = !leaving.load(Ordering::SeqCst);
                 gone = true;
             }
-            Input::ServerGone => break,
+            Input::ServerGone => {
+                dropped = !leaving.load(Ordering::SeqCst);
+                break;
+            }
         }
     }
     link.close();
     if !interactive {
         let _ = net.join();
     }
-    Ok(Ending::Clean)
+    // A connection that ended before the player asked to leave is no clean
+    // end: a script can tell a server that went away from a goodbye.
+    Ok(if dropped || !heard.load(Ordering::SeqCst) {
+        Ending::Dropped
+    } else {
+        Ending::Clean
+    })
 }
 
 /// Starts the thread that reads the player's lines, through the line
@@ -427,12 +443,15 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
 }
 
 /// The server's lines, each event said to the player; at the end, who
-/// closed the connection: `Goodbye.` when the player had asked to leave.
+/// closed the connection: `Goodbye.` when the player had asked to leave,
+/// and that the server never answered when no event came (ssh could not
+/// reach it; its own words are on standard error).
 fn read_server(
     stream: Box<dyn Read + Send>,
     view: &Mutex<View>,
     out: &Mutex<Out>,
     leaving: &AtomicBool,
+    heard: &AtomicBool,
 ) {
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
@@ -467,12 +486,15 @@ fn read_server(
         else {
             continue;
         };
+        heard.store(true, Ordering::SeqCst);
         let said = view.lock().unwrap_or_else(|e| e.into_inner()).event(&event);
         if !said.is_empty() {
             print(out, said);
         }
     }
-    let last = if leaving.load(Ordering::SeqCst) {
+    let last = if !heard.load(Ordering::SeqCst) {
+        "The connection ended before the server said anything."
+    } else if leaving.load(Ordering::SeqCst) {
         "Goodbye."
     } else {
         "The server closed the connection."

@@ -230,6 +230,9 @@ pub enum Ending {
     /// A finished game could not be written to the game log (exit status
     /// 1, before the others: a script learns first that a result is lost).
     Lost,
+    /// `join`: the connection ended before the player asked to leave (the
+    /// server went away, or ssh could not reach it): exit status 1.
+    Dropped,
     /// Every line taken, every game asked for finished and kept.
     Clean,
     /// Some line was refused (exit status 3).
@@ -245,7 +248,7 @@ impl Ending {
     pub fn status(self) -> u8 {
         match self {
             Ending::Clean => 0,
-            Ending::Lost => 1,
+            Ending::Lost | Ending::Dropped => 1,
             Ending::Refused => 3,
             Ending::Unfinished => 4,
             Ending::RefusedAndUnfinished => 5,
