@@ -189,6 +189,43 @@ fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
 }
 
 #[test]
+fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("frozen");
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let running = ssh_server(&dir, Duration::from_secs(60));
+    let port = running.ssh.unwrap().port();
+    let (ann, mut bob) = start_game(port, &dir, &keys);
+    // Ann's client stops answering, its connection still open (a laptop
+    // lid closed, a network gone quiet): the server cannot tell.
+    let pid = i32::try_from(ann.child.id()).unwrap();
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0);
+    bob.send("B1-A2");
+    // Her new login with the same key closes the frozen session and puts
+    // her back in the game at once.
+    let mut again = Player::login(port, &dir, "ann", &keys[0]);
+    again.wait_for("Welcome to tallyho, ann.");
+    again.wait_for("Your other session with this key was closed");
+    again.wait_for("2. bob moved B1-A2.");
+    again.wait_for("Move fox to (");
+    bob.wait_for("ann is back.");
+    again.send("resign");
+    for p in [&mut again, &mut bob] {
+        p.wait_for("ann resigned: bob wins.");
+    }
+    // One ann online, not two.
+    bob.send("who");
+    let who = bob.wait_for("in the lobby");
+    assert_eq!(who.matches("ann").count(), 1, "{who}");
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0);
+    ann.drop_line();
+    drop((again, bob));
+    running.stop();
+}
+
+#[test]
 fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     if !have_openssh() {
         return;

@@ -422,6 +422,38 @@ impl Hub {
             .map(|(id, _)| *id)
     }
 
+    /// Closes the other sessions online with this account, telling each
+    /// why; returns them.
+    pub fn close_others(&self, account: i64, except: SessionId) -> Vec<SessionId> {
+        let state = self.lock();
+        let mut closed = Vec::new();
+        for (&id, o) in &state.online {
+            if id != except && o.account == Some(account) {
+                deliver(
+                    o,
+                    &Notice::Info(
+                        "You logged in again with this key elsewhere: this session is closed."
+                            .into(),
+                    ),
+                );
+                o.outbox.close();
+                // Woken, the session writes, finds its outbox closed and
+                // ends at once, without waiting for its door to notice.
+                o.waker.wake();
+                closed.push(id);
+            }
+        }
+        closed
+    }
+
+    /// Whether a session still holds a seat at a game (until its end has
+    /// parked them).
+    pub fn holds_seat(&self, id: SessionId) -> bool {
+        self.rooms()
+            .iter()
+            .any(|room| room.lock().seat_of(id).is_some())
+    }
+
     /// How many sessions are online.
     pub fn online(&self) -> usize {
         self.lock().online.len()

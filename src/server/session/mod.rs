@@ -18,6 +18,9 @@ mod game;
 mod lobby;
 mod words;
 
+/// How long a login waits for the sessions it closes to be gone.
+const TAKEOVER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Starts a session's thread.
 pub(super) fn spawn(server: Server, link: Link) {
     let _ = std::thread::Builder::new()
@@ -31,7 +34,8 @@ pub(super) fn spawn(server: Server, link: Link) {
             // what is left, then close.
             drop(session);
             // However the session ended (a write that failed, a reader that
-            // fell behind), its games wait for it and its opponents are told.
+            // fell behind, a new login with its key), its games wait for it
+            // and its opponents are told.
             server.hub().leave(id);
             server.left(id);
         });
@@ -197,10 +201,28 @@ impl Session {
         self.server
             .hub()
             .identify(self.id, &self.handle, self.account);
+        // A key is one player: a login with it closes the account's other
+        // sessions (one left frozen by a dropped network holds its seat
+        // until it goes), and waits for them to be gone, their seats parked
+        // for this one to take back.
+        let mut closed = 0;
+        if let Some(account) = self.account {
+            let others = self.server.hub().close_others(account, self.id);
+            let hub = self.server.hub();
+            let until = std::time::Instant::now() + TAKEOVER_WAIT;
+            let going = |o: SessionId| hub.is_connected(o) || hub.holds_seat(o);
+            while others.iter().any(|&o| going(o)) && std::time::Instant::now() < until {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            closed = others.len();
+        }
         let handle = self.handle.clone();
         let rated = self.account.is_some();
         self.event(json!({"event": "welcome", "handle": handle, "rated": rated}))?;
         self.say(&words::welcome(&handle, rated))?;
+        if closed > 0 {
+            self.say(&words::taken_over(closed))?;
+        }
         // A game this account left, still waiting for it: back at once.
         if let Some(account) = self.account
             && self.server.hub().waiting_for(account)

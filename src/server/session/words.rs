@@ -44,6 +44,16 @@ pub fn welcome(handle: &str, rated: bool) -> String {
     format!("Welcome to tallyho, {handle}. {kind} Type help for the commands.")
 }
 
+/// Said at a login that closed the account's other sessions.
+pub fn taken_over(closed: usize) -> String {
+    let sessions = if closed == 1 {
+        "Your other session with this key was".to_string()
+    } else {
+        format!("Your {closed} other sessions with this key were")
+    };
+    format!("{sessions} closed: a key plays in one place at a time.")
+}
+
 /// The first word of a line, lowercased, and the rest.
 pub fn split(line: &str) -> (String, &str) {
     let line = line.trim_start();
