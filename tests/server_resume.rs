@@ -226,6 +226,38 @@ fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
 }
 
 #[test]
+fn resume_passes_over_a_game_whose_opponent_is_away_for_one_that_can_go_on() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("choose");
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let running = ssh_server(&dir, Duration::from_secs(60));
+    let port = running.ssh.unwrap().port();
+    // Game 1, against Bob, adjourned with both gone.
+    let (ann, bob) = start_game(port, &dir, &keys);
+    drop(bob);
+    ann.drop_line();
+    // A later game against the computer, left when Ann's line drops.
+    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    ann.wait_for("Welcome to tallyho, ann.");
+    ann.send("play fox rubbish --side fox");
+    ann.wait_for("Move fox to (B7)? ");
+    ann.drop_line();
+    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    ann.wait_for("Welcome to tallyho, ann.");
+    // Bob is away: the game against the computer is the one to go on with.
+    ann.send("resume");
+    ann.wait_for("Move fox to (B7)? ");
+    ann.send("resign");
+    ann.wait_for("ann resigned");
+    ann.send("resume");
+    ann.wait_for("resumes when both players are online, and bob is not");
+    drop(ann);
+    running.stop();
+}
+
+#[test]
 fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     if !have_openssh() {
         return;

@@ -541,7 +541,12 @@ impl Session {
                 }
             },
         };
-        for room in self.server.hub().rooms() {
+        // Without a number: a game waiting for this player first, then the
+        // adjourned ones, passing over those whose opponent cannot come.
+        let mut rooms = self.server.hub().rooms();
+        rooms.sort_by_key(|room| (room.lock().adjourned, room.number));
+        let mut first_refusal = None;
+        for room in rooms {
             if wanted.is_some_and(|n| n != room.number) {
                 continue;
             }
@@ -558,9 +563,13 @@ impl Session {
             if st.adjourned && st.seats[other].session.is_none() {
                 match self.partner(&mut st, other, room.number) {
                     Ok(id) => wake_other = id,
-                    Err(why) => {
+                    Err(why) if wanted.is_some() => {
                         drop(st);
                         return self.refuse(&why);
+                    }
+                    Err(why) => {
+                        first_refusal.get_or_insert(why);
+                        continue;
                     }
                 }
             }
@@ -585,9 +594,12 @@ impl Session {
             self.server.hub().seat(self.id, &room, false);
             return Ok(());
         }
-        match wanted {
-            Some(n) => self.refuse(&format!("you have no game {n} to resume; games lists them")),
-            None => self.refuse("you have no game to resume"),
+        match (wanted, first_refusal) {
+            (Some(n), _) => {
+                self.refuse(&format!("you have no game {n} to resume; games lists them"))
+            }
+            (None, Some(why)) => self.refuse(&why),
+            (None, None) => self.refuse("you have no game to resume"),
         }
     }
 
