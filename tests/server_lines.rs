@@ -404,8 +404,11 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     let addr = running.lines.unwrap();
     let (mut a, mut b) = people(addr);
     running.stop();
+    // Guests, whose games cannot be resumed: told so, not to come back.
     for c in [&mut a, &mut b] {
-        c.wait_for("The server is shutting down. Games in progress are adjourned");
+        c.wait_for(
+            "The server is shutting down. A guest's game cannot be resumed: a game of yours in progress ends here.",
+        );
     }
     // The connection closes.
     let mut rest = Vec::new();

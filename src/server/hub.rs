@@ -464,10 +464,11 @@ impl Hub {
         self.lock().online.values().all(|o| o.outbox.is_empty())
     }
 
-    /// Tells everyone online.
-    pub fn tell_all(&self, notice: &Notice) {
+    /// Tells everyone online, each what `notice` says to their account
+    /// (`None` for a guest).
+    pub fn tell_each(&self, notice: impl Fn(Option<i64>) -> Notice) {
         for o in self.lock().online.values() {
-            deliver(o, notice);
+            deliver(o, &notice(o.account));
         }
     }
 

@@ -278,9 +278,14 @@ impl Server {
             self.keep_adjourned(&room, &st);
             st.changed(self.hub(), None);
         }
-        self.hub().tell_all(&Notice::Info(
-            "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
-        ));
+        // A guest's game cannot be resumed (the guest is nobody once gone):
+        // a guest is told so, not to come back for it.
+        self.hub().tell_each(|account| {
+            Notice::Info(match account {
+                Some(_) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
+                None => "The server is shutting down. A guest's game cannot be resumed: a game of yours in progress ends here.".into(),
+            })
+        });
     }
 
     /// A session has ended: every seat it held is parked, and it watches
