@@ -483,3 +483,24 @@ fn the_machine_dialect_answers_hint_and_says_when_you_leave() {
     assert_eq!(c.event_named("left")["game"], game);
     running.stop();
 }
+
+#[test]
+fn a_port_in_use_is_named_with_its_door() {
+    let home = Scratch::new("port-in-use");
+    // A port this test holds, on loopback.
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "off", "--line-port", &port, "--data"])
+        .arg(home.join("serve"))
+        .env("HOME", &home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("the line door on 127.0.0.1:{port}: ")),
+        "{stderr}"
+    );
+}

@@ -205,24 +205,29 @@ pub fn start(config: Config) -> std::io::Result<Running> {
         .build()?;
     let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)
         .map_err(std::io::Error::other)?;
-    let bind = |port: Option<u16>| -> std::io::Result<Option<tokio::net::TcpListener>> {
-        match port {
-            None => Ok(None),
-            Some(port) => {
-                let std_listener =
-                    std::net::TcpListener::bind(std::net::SocketAddr::new(config.bind, port))?;
-                std_listener.set_nonblocking(true)?;
-                let _guard = runtime.enter();
-                Ok(Some(tokio::net::TcpListener::from_std(std_listener)?))
+    let bind =
+        |port: Option<u16>, door: &str| -> std::io::Result<Option<tokio::net::TcpListener>> {
+            match port {
+                None => Ok(None),
+                Some(port) => {
+                    let at = std::net::SocketAddr::new(config.bind, port);
+                    // Which door could not open, and where: a port in use says
+                    // only "Address already in use".
+                    let std_listener = std::net::TcpListener::bind(at).map_err(|e| {
+                        std::io::Error::new(e.kind(), format!("the {door} door on {at}: {e}"))
+                    })?;
+                    std_listener.set_nonblocking(true)?;
+                    let _guard = runtime.enter();
+                    Ok(Some(tokio::net::TcpListener::from_std(std_listener)?))
+                }
             }
-        }
-    };
+        };
     if config.ssh_port.is_some() {
         // A host key that cannot be read or made stops the start, not the door.
         ssh::host_key(&config.data).map_err(std::io::Error::other)?;
     }
-    let ssh = bind(config.ssh_port)?;
-    let lines = bind(config.line_port)?;
+    let ssh = bind(config.ssh_port, "ssh")?;
+    let lines = bind(config.line_port, "line")?;
     let ssh_addr = ssh.as_ref().map(|l| l.local_addr()).transpose()?;
     let lines_addr = lines.as_ref().map(|l| l.local_addr()).transpose()?;
     let doors = server.clone();
