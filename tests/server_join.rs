@@ -249,26 +249,36 @@ fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
 }
 
 #[test]
-fn ctrl_d_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<(), expectrl::Error> {
+fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<(), expectrl::Error>
+{
+    use expectrl::process::unix::WaitStatus;
     use expectrl::{ControlCode, Eof, Expect, Session};
 
     let data = Scratch::new("join-pty");
     let running = serve(&data);
     let addr = running.lines.unwrap().to_string();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["join", &addr, "--color", "never"])
-        .env("HOME", data.join("home"))
-        .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
-    session.expect("Type help for the commands.")?;
-    session.expect("> ")?;
-    session.send(ControlCode::EndOfTransmission)?;
-    // Its last word ends its line, so the shell's prompt starts on its own.
-    session.expect("Goodbye.\r\n")?;
-    let rest = session.expect(Eof)?;
-    let rest = String::from_utf8_lossy(rest.before()).into_owned();
-    assert!(!rest.contains("closed"), "{rest:?}");
+    for key in [ControlCode::EndOfTransmission, ControlCode::EndOfText] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+        cmd.args(["join", &addr, "--color", "never"])
+            .env("HOME", data.join("home"))
+            .env("TERM", "xterm");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(Duration::from_secs(20)));
+        session.expect("Type help for the commands.")?;
+        session.expect("> ")?;
+        session.send(key)?;
+        // Its last word ends its line, so the shell's prompt starts on its own.
+        session.expect("Goodbye.\r\n")?;
+        let rest = session.expect(Eof)?;
+        let rest = String::from_utf8_lossy(rest.before()).into_owned();
+        assert!(!rest.contains("closed"), "{rest:?}");
+        let pid = session.get_process().pid();
+        assert_eq!(
+            session.get_process().wait().unwrap(),
+            WaitStatus::Exited(pid, 0),
+            "{key:?}"
+        );
+    }
     running.stop();
     Ok(())
 }

@@ -512,7 +512,8 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
                     return;
                 }
             }
-            Err(rustyline::error::ReadlineError::Interrupted) => {}
+            // Ctrl-C at the prompt leaves, as in local play, and as
+            // Ctrl-D does.
             Err(_) => {
                 let _ = tx.send(Input::End);
                 return;
