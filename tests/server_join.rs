@@ -282,3 +282,28 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
     running.stop();
     Ok(())
 }
+
+#[test]
+fn a_target_that_names_no_host_is_a_usage_error() {
+    for target in [
+        "",
+        "[::1",
+        "::1]",
+        "[]:2323",
+        ":2323",
+        "u@",
+        "u@-oProxyCommand=x",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", target])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{target:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: invalid value ") && stderr.contains("[USER@]HOST[:PORT]"),
+            "{target:?}: {stderr}"
+        );
+    }
+}

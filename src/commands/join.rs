@@ -378,7 +378,16 @@ fn address(target: &str) -> Result<Vec<SocketAddr>, AppError> {
             _ => (target, DEFAULT_PORT),
         },
     };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
+    // `[::1]` is an address; `[::1` or `::1]` is a mistake, not a name.
+    let host = match (host.strip_prefix('['), host.ends_with(']')) {
+        (Some(inner), true) => &inner[..inner.len() - 1],
+        (None, false) => host,
+        _ => return Err(bad("an unclosed [ ]: write an IPv6 address as [::1]:2323")),
+    };
+    if host.is_empty() {
+        return Err(bad("no host: name one, as localhost or 127.0.0.1:2323"));
+    }
     let addrs: Vec<SocketAddr> = (host, port)
         .to_socket_addrs()
         .map_err(|e| {
