@@ -259,8 +259,14 @@ mod tests {
             why("A\u{2028}B"),
             "a name cannot hold invisible characters such as U+2028"
         );
-        for blank in ["\u{115F}", "\u{2800}", "\u{3164}\u{115F}"] {
-            assert_eq!(why(blank), "a name needs a visible character", "{blank:?}");
+        assert_eq!(why("\u{2800}"), "a name needs a visible character");
+        // Hangul fillers draw as nothing: refused as the invisible are.
+        for (filler, code) in [("\u{115F}", "115F"), ("\u{3164}\u{115F}", "3164")] {
+            assert_eq!(
+                why(filler),
+                format!("a name cannot hold invisible characters such as U+{code}"),
+                "{filler:?}"
+            );
         }
         assert_eq!(why("exit"), "\"exit\" is a command: choose another name");
         assert!(same_name("swtp", "SWTP"));
