@@ -169,6 +169,33 @@ fn ssh_server(dir: &Path, grace: Duration) -> Serving {
     })
 }
 
+/// What a test of two players needs: its folder, Ann's and Bob's keys, and
+/// a server with that grace time on its ssh port. `None` (with a note)
+/// where OpenSSH is missing. Fields drop in the order written: the server
+/// before the folder it keeps its data in.
+struct House {
+    running: Serving,
+    port: u16,
+    keys: [PathBuf; 2],
+    dir: Scratch,
+}
+
+fn house(tag: &str, grace: Duration) -> Option<House> {
+    if !have_openssh() {
+        return None;
+    }
+    let dir = scratch(tag);
+    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
+    let running = ssh_server(&dir, grace);
+    let port = running.ssh.unwrap().port();
+    Some(House {
+        dir,
+        keys,
+        running,
+        port,
+    })
+}
+
 /// Ann (the fox) and Bob (the hounds) log in with their keys and start a
 /// rated game of Fox and Hounds; Ann has played A8-B7.
 fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
@@ -190,14 +217,11 @@ fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
 
 #[test]
 fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
-    if !have_openssh() {
+    let Some(h) = house("frozen", Duration::from_secs(60)) else {
         return;
-    }
-    let dir = scratch("frozen");
-    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = ssh_server(&dir, Duration::from_secs(60));
-    let port = running.ssh.unwrap().port();
-    let (ann, mut bob) = start_game(port, &dir, &keys);
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
+    let (ann, mut bob) = start_game(port, dir, keys);
     // Ann's client stops answering, its connection still open (a laptop
     // lid closed, a network gone quiet): the server cannot tell.
     let pid = i32::try_from(ann.child.id()).unwrap();
@@ -205,7 +229,7 @@ fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
     bob.send("B1-A2");
     // Her new login with the same key closes the frozen session and puts
     // her back in the game at once.
-    let mut again = Player::login(port, &dir, "ann", &keys[0]);
+    let mut again = Player::login(port, dir, "ann", &keys[0]);
     again.wait_for("Welcome to tallyho, ann.");
     again.wait_for("Your other session with this key was closed");
     again.wait_for("2. bob moved B1-A2.");
@@ -222,29 +246,26 @@ fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
     assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0);
     ann.drop_line();
     drop((again, bob));
-    running.stop();
+    h.running.stop();
 }
 
 #[test]
 fn resume_passes_over_a_game_whose_opponent_is_away_for_one_that_can_go_on() {
-    if !have_openssh() {
+    let Some(h) = house("choose", Duration::from_secs(60)) else {
         return;
-    }
-    let dir = scratch("choose");
-    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = ssh_server(&dir, Duration::from_secs(60));
-    let port = running.ssh.unwrap().port();
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
     // Game 1, against Bob, adjourned with both gone.
-    let (ann, bob) = start_game(port, &dir, &keys);
+    let (ann, bob) = start_game(port, dir, keys);
     drop(bob);
     ann.drop_line();
     // A later game against the computer, left when Ann's line drops.
-    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    let mut ann = Player::login(port, dir, "ann", &keys[0]);
     ann.wait_for("Welcome to tallyho, ann.");
     ann.send("play fox rubbish --side fox");
     ann.wait_for("Move fox to (B7)? ");
     ann.drop_line();
-    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    let mut ann = Player::login(port, dir, "ann", &keys[0]);
     ann.wait_for("Welcome to tallyho, ann.");
     // Bob is away: the game against the computer is the one to go on with.
     ann.send("resume");
@@ -254,24 +275,21 @@ fn resume_passes_over_a_game_whose_opponent_is_away_for_one_that_can_go_on() {
     ann.send("resume");
     ann.wait_for("resumes when both players are online, and bob is not");
     drop(ann);
-    running.stop();
+    h.running.stop();
 }
 
 #[test]
 fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
-    if !have_openssh() {
+    let Some(h) = house("drop", Duration::from_secs(60)) else {
         return;
-    }
-    let dir = scratch("drop");
-    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = ssh_server(&dir, Duration::from_secs(60));
-    let port = running.ssh.unwrap().port();
-    let (ann, mut bob) = start_game(port, &dir, &keys);
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
+    let (ann, mut bob) = start_game(port, dir, keys);
     ann.drop_line();
     bob.wait_for("ann has left the game. They have 60 seconds to come back");
     // Bob moves while Ann is away; the move waits for her.
     bob.send("B1-A2");
-    let mut ann = Player::login(port, &dir, "ann", &keys[0]);
+    let mut ann = Player::login(port, dir, "ann", &keys[0]);
     ann.wait_for("Welcome to tallyho, ann.");
     ann.wait_for("1. ann moved A8-B7.");
     ann.wait_for("2. bob moved B1-A2.");
@@ -283,19 +301,16 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
         p.wait_for("bob's fox rating: 1500 to ");
     }
     drop((ann, bob));
-    running.stop();
+    h.running.stop();
 }
 
 #[test]
 fn a_player_away_past_the_grace_time_loses_to_a_claim() {
-    if !have_openssh() {
+    let Some(h) = house("grace", Duration::from_secs(1)) else {
         return;
-    }
-    let dir = scratch("grace");
-    let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = ssh_server(&dir, Duration::from_secs(1));
-    let port = running.ssh.unwrap().port();
-    let (ann, mut bob) = start_game(port, &dir, &keys);
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
+    let (ann, mut bob) = start_game(port, dir, keys);
     ann.drop_line();
     bob.wait_for("ann has left the game. They have 1 second to come back");
     bob.send("claim");
@@ -305,7 +320,7 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     bob.wait_for("ann left the game and did not come back: bob wins.");
     bob.wait_for("bob's fox rating: 1500 to ");
     drop(bob);
-    running.stop();
+    h.running.stop();
 }
 
 /// `tallyho serve` as a child process (killed when dropped), and the ssh
