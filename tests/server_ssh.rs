@@ -257,6 +257,27 @@ fn an_rsa_key_is_an_account_too() {
 }
 
 #[test]
+fn a_long_script_over_ssh_is_answered_to_its_last_line() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("long-script");
+    let door = Door::start(&dir.join("serve"));
+    // Far more lines than the session's inbox holds, sent at once: the
+    // door queues them, and the answers still flow while it does.
+    // (250 answers still fit the pipe this test reads only at the end.)
+    let script = "who\n".repeat(250) + "quit\n";
+    let out = run(
+        ssh_command(&door, &dir, "guest", None).arg("-T"),
+        script.as_bytes(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("> who\n").count(), 250, "{stdout}");
+    assert!(stdout.ends_with("> quit\nGoodbye.\n"), "{stdout}");
+}
+
+#[test]
 fn a_guest_needs_no_key_and_others_need_one() {
     if !have_openssh() {
         return;

@@ -28,6 +28,9 @@ const INBOX: usize = 16;
 /// How many pieces of text may wait for a slow reader before it is dropped.
 const OUTBOX: usize = 512;
 
+/// How long a session's own text waits for room in a full outbox.
+const OWN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What a door passes to its session.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Input {
@@ -153,6 +156,31 @@ impl Outbox {
         }
     }
 
+    /// Sends the session's own text, waiting up to [`OWN_PATIENCE`] for
+    /// room: a session that answers a long script writes faster than the
+    /// door sends, and only a reader still full after that long has fallen
+    /// behind. Others' notices ([`Outbox::send`]) never wait.
+    pub fn send_own(&self, bytes: Vec<u8>) -> bool {
+        let until = std::time::Instant::now() + OWN_PATIENCE;
+        let mut bytes = bytes;
+        loop {
+            if self.closed.is_cancelled() {
+                return false;
+            }
+            match self.text.try_send(bytes) {
+                Ok(()) => return true,
+                Err(mpsc::error::TrySendError::Full(back)) if std::time::Instant::now() < until => {
+                    bytes = back;
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                Err(_) => {
+                    self.closed.cancel();
+                    return false;
+                }
+            }
+        }
+    }
+
     /// Whether every text sent has been taken by the door.
     pub fn is_empty(&self) -> bool {
         self.text.capacity() == self.text.max_capacity()
@@ -221,7 +249,7 @@ impl Write for OutboxWriter {
         if self.pending.is_empty() {
             return Ok(());
         }
-        if self.outbox.send(std::mem::take(&mut self.pending)) {
+        if self.outbox.send_own(std::mem::take(&mut self.pending)) {
             Ok(())
         } else {
             Err(io::ErrorKind::BrokenPipe.into())

@@ -434,10 +434,55 @@ struct Channel {
     pty: bool,
     started: bool,
     /// Where lines go, until the client's input ends.
-    input: Option<mpsc::Sender<Input>>,
+    input: Option<Forward>,
     reader: Reader,
     /// Stops the channel's output task when the channel goes.
     _output: Option<DropGuard>,
+}
+
+/// Lines on their way to a session. The handler hands them over at once and
+/// a task of the channel's waits for room in the session's inbox: a handler
+/// that waited itself would hold up russh's loop, and with it the output, so
+/// a script sent faster than it is answered would fill the session's outbox
+/// and be cut off as a reader that fell behind.
+struct Forward {
+    queue: mpsc::UnboundedSender<Input>,
+    /// What the lines queued take, as [`MAX_QUEUED`] counts it.
+    queued: Arc<AtomicUsize>,
+}
+
+/// The most a channel's queued lines may take, in bytes, each counted
+/// [`LINE_COST`] more than its text: past it the client is sending faster
+/// than any script needs, and the connection is closed.
+const MAX_QUEUED: usize = 1 << 20;
+const LINE_COST: usize = 64;
+
+fn cost(input: &Input) -> usize {
+    LINE_COST
+        + match input {
+            Input::Line(bytes, _) => bytes.len(),
+            Input::Interrupt | Input::Wake => 0,
+        }
+}
+
+impl Forward {
+    /// Starts the task that passes the queued lines on to `inbox`; when the
+    /// forward is dropped, the task passes on what is queued and then drops
+    /// `inbox`, and the session reads the end of its input.
+    fn to(inbox: mpsc::Sender<Input>) -> Forward {
+        let (queue, mut lines) = mpsc::unbounded_channel::<Input>();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&queued);
+        tokio::spawn(async move {
+            while let Some(line) = lines.recv().await {
+                counted.fetch_sub(cost(&line), Ordering::SeqCst);
+                if inbox.send(line).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Forward { queue, queued }
+    }
 }
 
 /// One connection's russh handler.
@@ -472,7 +517,7 @@ impl Handler {
             width: Arc::clone(&channel.width),
         });
         channel.started = true;
-        channel.input = Some(input);
+        channel.input = Some(Forward::to(input));
         if channel.pty {
             channel.reader = Reader::Keys(Editor::default());
         }
@@ -492,18 +537,21 @@ impl Handler {
         true
     }
 
-    /// Passes lines to a session, waiting while its inbox is full (which
-    /// slows this connection, and only this one).
-    async fn send(&mut self, id: ChannelId, inputs: Vec<Input>) -> Result<(), russh::Error> {
-        let Some(sender) = self.channels.get(&id).and_then(|c| c.input.clone()) else {
+    /// Passes lines to a session through its channel's queue, never
+    /// waiting; a client that has queued more than [`MAX_QUEUED`] is
+    /// disconnected.
+    fn send(&mut self, id: ChannelId, inputs: Vec<Input>) -> Result<(), russh::Error> {
+        let Some(forward) = self.channels.get(&id).and_then(|c| c.input.as_ref()) else {
             return Ok(());
         };
         for input in inputs {
-            tokio::select! {
-                sent = sender.send(input) => if sent.is_err() {
-                    break;
-                },
-                () = self.watch.kill.cancelled() => return Err(russh::Error::Disconnect),
+            let cost = cost(&input);
+            if forward.queued.fetch_add(cost, Ordering::SeqCst) + cost > MAX_QUEUED {
+                self.watch.kill.cancel();
+                return Err(russh::Error::Disconnect);
+            }
+            if forward.queue.send(input).is_err() {
+                break;
             }
         }
         Ok(())
@@ -748,7 +796,7 @@ impl russh::server::Handler for Handler {
                 }
             }
         }
-        self.send(id, inputs).await?;
+        self.send(id, inputs)?;
         if ended {
             self.end_input(id);
         }
@@ -764,7 +812,7 @@ impl russh::server::Handler for Handler {
             Some(Reader::Lines(cutter)) => cutter.finish(),
             _ => None,
         };
-        self.send(id, last.into_iter().collect()).await?;
+        self.send(id, last.into_iter().collect())?;
         self.end_input(id);
         Ok(())
     }
