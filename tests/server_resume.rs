@@ -305,6 +305,33 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
 }
 
 #[test]
+fn a_grace_time_ends_only_for_the_latest_leaving() {
+    let Some(h) = house("regrace", Duration::from_secs(2)) else {
+        return;
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
+    let (ann, mut bob) = start_game(port, dir, keys);
+    ann.drop_line();
+    bob.wait_for("ann has left the game. They have 2 seconds to come back");
+    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    ann.wait_for("Waiting for bob.");
+    bob.wait_for("ann is back.");
+    std::thread::sleep(Duration::from_secs(1));
+    // She leaves again: a grace time of its own, whole, from now.
+    ann.send("quit");
+    bob.wait_for("ann has left the game. They have 2 seconds to come back");
+    let left = Instant::now();
+    bob.wait_for("ann has not come back: type claim to take the win");
+    assert!(
+        left.elapsed() >= Duration::from_millis(1500),
+        "told after {:?}, before the second grace time was up",
+        left.elapsed()
+    );
+    drop((ann, bob));
+    h.running.stop();
+}
+
+#[test]
 fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     let Some(h) = house("grace", Duration::from_secs(1)) else {
         return;

@@ -345,7 +345,7 @@ impl Server {
         st.changed(self.hub(), None);
         drop(st);
         if !both_gone {
-            self.start_grace(room, seat);
+            self.start_grace(room, seat, now);
         }
     }
 
@@ -396,7 +396,7 @@ impl Server {
     }
 
     /// Tells the opponent when the grace time is up.
-    fn start_grace(&self, room: &Arc<Room>, seat: usize) {
+    fn start_grace(&self, room: &Arc<Room>, seat: usize, left: Instant) {
         let server = self.clone();
         let room = Arc::clone(room);
         let grace = self.grace();
@@ -406,7 +406,9 @@ impl Server {
             .spawn(move || {
                 std::thread::sleep(grace);
                 let mut st = room.lock();
-                if st.seats[seat].session.is_some() || st.table.ending().is_some() || st.adjourned {
+                // The player came back (and perhaps left again, which started
+                // a grace time of its own): this one is over.
+                if st.seats[seat].left != Some(left) || st.table.ending().is_some() || st.adjourned {
                     return;
                 }
                 let name = st.seats[seat].handle.clone();
