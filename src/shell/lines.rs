@@ -12,6 +12,11 @@ pub enum Ends {
     Lf,
     /// LF, CRLF, or a lone CR (old Macintosh files).
     AnyNewline,
+    /// LF or CR, each ending its line at once, without waiting to see
+    /// whether an LF follows a CR: a CRLF is a line and then an empty one,
+    /// for readers that pass over empty lines and must answer a CR-ended
+    /// line before the next byte comes (a program talking line by line).
+    CrOrLf,
 }
 
 /// A line read with a cap.
@@ -54,7 +59,7 @@ pub fn read_capped<R: BufRead + ?Sized>(
         started = true;
         let end = buf
             .iter()
-            .position(|&b| b == b'\n' || (b == b'\r' && ends == Ends::AnyNewline));
+            .position(|&b| b == b'\n' || (b == b'\r' && ends != Ends::Lf));
         let part = &buf[..end.unwrap_or(buf.len())];
         let room = (cap + 1).saturating_sub(line.kept.len());
         line.kept.extend_from_slice(&part[..part.len().min(room)]);
@@ -64,7 +69,8 @@ pub fn read_capped<R: BufRead + ?Sized>(
         input.consume(used);
         if let Some(ending) = ending {
             // The LF of a CRLF belongs to this line's ending.
-            if ending == b'\r' && filled(input)?.first() == Some(&b'\n') {
+            if ending == b'\r' && ends == Ends::AnyNewline && filled(input)?.first() == Some(&b'\n')
+            {
                 input.consume(1);
             }
             line.ended = true;
@@ -118,6 +124,17 @@ mod tests {
             lines(text, 5, Ends::AnyNewline),
             [
                 (b"ab".to_vec(), 2, true),
+                (b"cd".to_vec(), 2, true),
+                (b"ef".to_vec(), 2, true),
+                (b"longer".to_vec(), 11, true),
+                (b"last".to_vec(), 4, false),
+            ]
+        );
+        assert_eq!(
+            lines(text, 5, Ends::CrOrLf),
+            [
+                (b"ab".to_vec(), 2, true),
+                (Vec::new(), 0, true),
                 (b"cd".to_vec(), 2, true),
                 (b"ef".to_vec(), 2, true),
                 (b"longer".to_vec(), 11, true),

@@ -541,7 +541,9 @@ fn listen(
 /// to its end and dropped). The `first` line may start with a byte order
 /// mark, which is not part of it.
 fn read_line(input: &mut impl BufRead, first: bool) -> io::Result<Option<Result<String, String>>> {
-    let Some(line) = read_capped(input, MAX_LINE, Ends::AnyNewline)? else {
+    // A CR-ended line is answered at once; the LF of a CRLF then makes an
+    // empty line, which is passed over.
+    let Some(line) = read_capped(input, MAX_LINE, Ends::CrOrLf)? else {
         return Ok(None);
     };
     let Some(mut bytes) = line.whole(MAX_LINE) else {
@@ -620,6 +622,9 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
                 return Err("position fen wants a FEN, such as B:W21-32:B1-12".into());
             }
             let text = rest[..end].join(" ");
+            if text.len() > MAX_FEN_TEXT {
+                return Err(format!("{} is too long to be a FEN", safe::cut(&text, 40)));
+            }
             let pos = match fen::parse(&text) {
                 Ok(pos) => pos,
                 // `position fen FEN 11-15`: the word `moves` left out.
@@ -663,15 +668,36 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
 /// compulsory. Old books' captures with a dash (`10-26`) are still read.
 fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> {
     let typed = text.trim();
-    // The C project's players wrote M or C before a move; PDN does not.
-    if let Some(rest) = typed.strip_prefix(['M', 'm', 'C', 'c'])
+    if typed.len() > MAX_MOVE_TEXT {
+        return Err(format!("{} is too long to be a move", safe::cut(typed, 40)));
+    }
+    let read = read_pdn_move(rules, pos, typed);
+    // The C project's players wrote M or C before a move; PDN does not. (A
+    // coordinate such as C3 is read first, as a square.)
+    if read.is_err()
+        && let Some(rest) = typed.strip_prefix(['M', 'm', 'C', 'c'])
         && rest.starts_with(|c: char| c.is_ascii_digit())
         && notation::parse_move(rules, pos, rest).is_ok()
     {
-        return Err(format!(
-            "{typed}: moves are written without a letter in front: {rest}"
-        ));
+        return Err(match read_pdn_move(rules, pos, rest) {
+            Ok(m) => format!("{typed}: moves are written without a letter in front: {m}"),
+            // `M11x15`: the letter, and then the mark, are both wrong.
+            Err(e) => format!("{typed}: moves are written without a letter in front, and {e}"),
+        });
     }
+    read
+}
+
+/// The longest text a FEN may be: 24 pieces, each a king written out, and
+/// room to spare.
+const MAX_FEN_TEXT: usize = 120;
+
+/// The longest text a move may be: the longest capture, every landing
+/// square written out, is shorter.
+const MAX_MOVE_TEXT: usize = 40;
+
+/// [`read_move`] for a move in PDN's notation.
+fn read_pdn_move(rules: &Setup, pos: &Position, typed: &str) -> Result<Move, String> {
     let marked = typed.contains(['x', 'X']);
     let e = match notation::parse_move(rules, pos, typed) {
         Ok(m) if marked && !m.is_capture() => {
@@ -1099,6 +1125,42 @@ mod tests {
     }
 
     #[test]
+    fn a_line_ended_by_a_lone_cr_is_answered_before_the_next_byte() {
+        struct Sent(mpsc::Sender<Vec<u8>>);
+        impl Write for Sent {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                let _ = self.0.send(bytes.to_vec());
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let (reader, mut writer) = io::pipe().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let config = Config {
+            rules: Setup::STANDARD,
+            threads: 1,
+            seed: 1,
+            book: false,
+            endgame: None,
+        };
+        let engine = std::thread::spawn(move || run(io::BufReader::new(reader), Sent(tx), config));
+        // A program that ends its lines with CR alone, and waits.
+        writer.write_all(b"isready\r").unwrap();
+        let mut said = Vec::new();
+        while !said.ends_with(b"readyok\n") {
+            let more = rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("answered with no byte after the CR");
+            said.extend(more);
+        }
+        assert_eq!(said, b"readyok\n");
+        drop(writer);
+        engine.join().unwrap().unwrap();
+    }
+
+    #[test]
     fn a_bare_command_with_words_after_it_is_an_error() {
         let out = talk("isready now\nstop it\nnewgame please\nquit later\nisready\n");
         assert_eq!(
@@ -1135,16 +1197,20 @@ mod tests {
     #[test]
     fn what_a_refusal_quotes_is_cut_short() {
         let long = "x".repeat(10_000);
+        let longish = "y".repeat(200);
         for script in [
             format!("{long}\n"),
             format!("go depth {long}\n"),
             format!("position startpos moves {long}\n"),
+            format!("position startpos moves {longish}\n"),
+            format!("position fen {longish}\n"),
             format!("position startpos {long}\n"),
             format!("isready {long}\n"),
         ] {
             let out = talk(&script);
             assert!(out.starts_with("error "), "{out}");
-            assert!(out.len() < 300, "{} bytes: {}", out.len(), &out[..100]);
+            // No more than 40 columns of what was sent, quoted at most twice.
+            assert!(out.len() < 140, "{} bytes: {out}", out.len());
         }
     }
 
@@ -1157,6 +1223,15 @@ mod tests {
         assert_eq!(
             talk("position fen B:W18:B14 14x23\n"),
             "error expected moves, not 14x23\n"
+        );
+        // A coordinate is a square, not a letter: C3-D2 is 11-7 here.
+        assert_eq!(
+            talk("position fen W:W11,K3:B20 moves C3-D2\nperft 1\n"),
+            "perft 1 1\n"
+        );
+        assert_eq!(
+            talk("position startpos moves M11x15\n"),
+            "error move 1 (M11x15): M11x15: moves are written without a letter in front, and 11x15 is a plain move, not a capture: write 11-15\n"
         );
         // A FEN written with spaces still reads.
         assert_eq!(talk("position fen B:W18, 19:B14\nperft 1\n"), "perft 1 1\n");
