@@ -630,7 +630,18 @@ impl Console {
     /// Echoes a line after its prompt, so a transcript reads like a
     /// conversation: escaped, and cut to fit the line.
     fn echo(&mut self, line: &str, room: usize) -> io::Result<()> {
-        let shown: String = line.chars().flat_map(char::escape_debug).collect();
+        // As Rust writes a string's contents, and the characters that draw
+        // as nothing (fillers, variation selectors) escaped as well.
+        let shown: String = line
+            .chars()
+            .map(|c| {
+                if crate::shell::ask::is_format(c) {
+                    format!("\\u{{{:x}}}", c as u32)
+                } else {
+                    c.escape_debug().to_string()
+                }
+            })
+            .collect();
         let keep = room.min(63);
         let shown = if shown.chars().count() > keep {
             let kept: String = shown.chars().take(keep - 3).collect();
