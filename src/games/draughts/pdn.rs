@@ -601,6 +601,7 @@ pub fn read_each(text: &str, default: Setup) -> Vec<Result<PdnGame, PdnError>> {
         number: None,
         broken: false,
         in_moves: false,
+        stray: false,
     };
     while let Some(step) = reader.step() {
         if let Err(e) = step {
@@ -632,6 +633,9 @@ struct Reader<'a> {
     /// Whether the game being read has reached its movetext (a move, or
     /// trouble outside its tags): then tags begin the next game.
     in_moves: bool,
+    /// Whether the damaged game being read is stray text after a result:
+    /// then move 1 begins the next game, as tags do.
+    stray: bool,
 }
 
 impl Reader<'_> {
@@ -645,6 +649,7 @@ impl Reader<'_> {
         }
         self.broken = false;
         self.in_moves = false;
+        self.stray = false;
     }
 
     /// Notes why the game being read is damaged; the rest of it is skipped.
@@ -768,7 +773,11 @@ impl Reader<'_> {
                     "after the result of game {}, another result: a game begins with its tags or with move 1",
                     self.game.number - 1
                 );
-                return Err(self.game.error(Some(&word), why));
+                // A game of its own, ended here: what follows is the next.
+                let e = self.game.error(Some(&word), why);
+                self.fail(e);
+                self.close(None);
+                return Ok(());
             }
             let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
             let number = done.number;
@@ -785,6 +794,11 @@ impl Reader<'_> {
             return Ok(());
         };
         self.in_moves = true;
+        // Move 1 after stray text ends that damaged game: it begins the next.
+        if self.broken && self.stray && self.number == Some(1) {
+            self.close(None);
+            self.in_moves = true;
+        }
         if self.broken {
             return Ok(());
         }
@@ -795,6 +809,7 @@ impl Reader<'_> {
                 "after the result of game {}, a game begins with its tags or with move 1",
                 self.game.number - 1
             );
+            self.stray = true;
             return Err(self.game.error(Some(&word), why));
         }
         self.ended = false;
@@ -994,6 +1009,18 @@ mod tests {
             games[1].as_ref().unwrap_err().to_string(),
             "game 2, \"*\": after the result of game 1, another result: a game begins with its tags or with move 1"
         );
+        // Move 1 after stray text or a stray result begins the next game,
+        // as tags would: nothing after the damage is swallowed.
+        for text in [
+            "1. 11-15 1-0 *\n1. 9-14 *",
+            "1. 11-15 1-0\nhello\n1. 9-14 *",
+        ] {
+            let games = read_each(text, Setup::STANDARD);
+            assert_eq!(games.len(), 3, "{text:?}: {games:?}");
+            assert!(games[1].is_err(), "{text:?}: {games:?}");
+            let third = games[2].as_ref().expect("game 3 reads");
+            assert_eq!(third.moves.len(), 1, "{text:?}: {third:?}");
+        }
         // A damaged game with no result ends at the next tags.
         let games = read_each(
             "[Event \"a\"]\n1. 11-15 99-1\n[Event \"b\"]\n1. 9-13 *\n[Event \"c\"] } \n[Event \"d\"] 1. 9-14 *",
