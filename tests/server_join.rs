@@ -291,7 +291,9 @@ fn a_target_that_names_no_host_is_a_usage_error() {
         "::1]",
         "[]:2323",
         ":2323",
+        "[::1]:",
         "u@",
+        "u@[::1",
         "u@-oProxyCommand=x",
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))

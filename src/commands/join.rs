@@ -232,6 +232,42 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
     Some(text)
 }
 
+/// The host and port of `text` (`HOST`, `HOST:PORT`, an IPv6 address bare
+/// or as `[ADDR]:PORT`), with `default` for a port not given; a usage
+/// error, quoting `target`, for anything else.
+fn host_and_port<'a>(
+    text: &'a str,
+    default: u16,
+    target: &str,
+) -> Result<(&'a str, u16), AppError> {
+    let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
+    let port = |p: &str| p.parse::<u16>().map_err(|_| bad("a port is 0-65535"));
+    let (host, port) = if let Some(inner) = text.strip_prefix('[') {
+        let Some((host, rest)) = inner.split_once(']') else {
+            return Err(bad("an unclosed [ ]: write an IPv6 address as [::1]:2323"));
+        };
+        match rest {
+            "" => (host, default),
+            _ => match rest.strip_prefix(':') {
+                Some(p) => (host, port(p)?),
+                None => return Err(bad("after [ADDR] comes nothing or :PORT")),
+            },
+        }
+    } else if text.contains(']') {
+        return Err(bad("an unclosed [ ]: write an IPv6 address as [::1]:2323"));
+    } else {
+        match text.split_once(':') {
+            // One colon: HOST:PORT. More: an IPv6 address, bare.
+            Some((host, p)) if !p.contains(':') => (host, port(p)?),
+            _ => (text, default),
+        }
+    };
+    if host.is_empty() {
+        return Err(bad("no host: name one, as localhost or 127.0.0.1:2323"));
+    }
+    Ok((host, port))
+}
+
 /// The way to the server: a line door's connection, or the system's `ssh`
 /// running `json` at the ssh door.
 enum Link {
@@ -259,14 +295,8 @@ impl Link {
         if user.is_empty() || user.starts_with('-') || user.chars().any(char::is_whitespace) {
             return Err(bad("the user name is empty or not one word"));
         }
-        let (host, port) = match host.rsplit_once(':') {
-            Some((h, p)) if !h.contains(':') || h.ends_with(']') => {
-                (h, p.parse::<u16>().map_err(|_| bad("a port is 0-65535"))?)
-            }
-            _ => (host, SSH_PORT),
-        };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        if host.is_empty() || host.starts_with('-') || host.chars().any(char::is_whitespace) {
+        let (host, port) = host_and_port(host, SSH_PORT, target)?;
+        if host.starts_with('-') || host.chars().any(char::is_whitespace) {
             return Err(bad("the host is empty or not one word"));
         }
         let child = Command::new("ssh")
@@ -366,28 +396,7 @@ fn print(out: &Mutex<Out>, text: String) {
 
 /// `HOST`, `HOST:PORT`, `[V6]:PORT`.
 fn address(target: &str) -> Result<Vec<SocketAddr>, AppError> {
-    let (host, port) = match target.parse::<SocketAddr>() {
-        Ok(addr) => return Ok(vec![addr]),
-        Err(_) => match target.rsplit_once(':') {
-            Some((host, port)) if !host.contains(':') => {
-                let port = port
-                    .parse::<u16>()
-                    .map_err(|_| AppError::bad_value("HOST:PORT", target, "a port is 0-65535"))?;
-                (host, port)
-            }
-            _ => (target, DEFAULT_PORT),
-        },
-    };
-    let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
-    // `[::1]` is an address; `[::1` or `::1]` is a mistake, not a name.
-    let host = match (host.strip_prefix('['), host.ends_with(']')) {
-        (Some(inner), true) => &inner[..inner.len() - 1],
-        (None, false) => host,
-        _ => return Err(bad("an unclosed [ ]: write an IPv6 address as [::1]:2323")),
-    };
-    if host.is_empty() {
-        return Err(bad("no host: name one, as localhost or 127.0.0.1:2323"));
-    }
+    let (host, port) = host_and_port(target, DEFAULT_PORT, target)?;
     let addrs: Vec<SocketAddr> = (host, port)
         .to_socket_addrs()
         .map_err(|e| {
