@@ -62,21 +62,35 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         legal: Vec::new(),
     }));
     let (tx, rx) = mpsc::channel::<Input>();
-    let out = Arc::new(Mutex::new(start_reading(interactive, &view, &tx)?));
+    // Until the server's first word, ssh may still be asking at the terminal
+    // (a host key to accept, a passphrase): the player's side starts after it.
+    let out = Arc::new(Mutex::new(Out::Plain));
     // The player asked to leave: the connection's end is theirs, not the server's.
     let leaving = Arc::new(AtomicBool::new(false));
     // The server said something: ssh reached it, or the door answered.
     let heard = Arc::new(AtomicBool::new(false));
+    let (first_word, answered) = mpsc::channel::<()>();
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
         let leaving = Arc::clone(&leaving);
         let heard = Arc::clone(&heard);
+        let tx = tx.clone();
         std::thread::spawn(move || {
-            read_server(stream, &view, &out, &leaving, &heard);
+            read_server(stream, &view, &out, &leaving, &heard, first_word);
             let _ = tx.send(Input::ServerGone);
         })
     };
+    // The first event, or the end of a connection that never gave one.
+    let _ = answered.recv();
+    if !heard.load(Ordering::SeqCst) {
+        let _ = net.join();
+        link.close();
+        return Ok(Ending::Dropped);
+    }
+    let reading = start_reading(interactive, &view, &tx)?;
+    *out.lock().unwrap_or_else(|e| e.into_inner()) = reading;
+    drop(tx);
     let print = |text: String| print(&out, text);
     let mut gone = false;
     // The connection ended before the player asked to leave.
@@ -470,7 +484,9 @@ fn read_server(
     out: &Mutex<Out>,
     leaving: &AtomicBool,
     heard: &AtomicBool,
+    first_word: mpsc::Sender<()>,
 ) {
+    let mut first_word = Some(first_word);
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
     loop {
@@ -508,6 +524,10 @@ fn read_server(
         let said = view.lock().unwrap_or_else(|e| e.into_inner()).event(&event);
         if !said.is_empty() {
             print(out, said);
+        }
+        // The welcome said: the player's side may take the terminal now.
+        if let Some(first) = first_word.take() {
+            let _ = first.send(());
         }
     }
     let last = if !heard.load(Ordering::SeqCst) {
