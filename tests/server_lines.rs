@@ -407,7 +407,7 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     // Guests, whose games cannot be resumed: told so, not to come back.
     for c in [&mut a, &mut b] {
         c.wait_for(
-            "The server is shutting down. A guest's game cannot be resumed: a game of yours in progress ends here.",
+            "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.",
         );
     }
     // The connection closes.

@@ -283,7 +283,7 @@ impl Server {
         self.hub().tell_each(|account| {
             Notice::Info(match account {
                 Some(_) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
-                None => "The server is shutting down. A guest's game cannot be resumed: a game of yours in progress ends here.".into(),
+                None => "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.".into(),
             })
         });
     }

@@ -470,9 +470,14 @@ impl Skipped {
             } else {
                 ("records", "were")
             };
+            let versions = if self.newer == 1 {
+                format!("record version {}", self.newest)
+            } else {
+                format!("record versions up to {}", self.newest)
+            };
             said.push(format!(
-                "{} {records} in {path} {were} written by a newer tallyho (record version {}; this one writes {VERSION}) and {were} read as far as this one can",
-                self.newer, self.newest
+                "{} {records} in {path} {were} written by a newer tallyho ({versions}; this one writes {VERSION}) and {were} read as far as this one can",
+                self.newer
             ));
         }
         said
