@@ -844,6 +844,17 @@ mod tests {
         rx.recv_timeout(Duration::from_secs(10)).ok()
     }
 
+    /// One thread, seed 1, no book and no database: the engine alone.
+    fn bare_engine() -> Config {
+        Config {
+            rules: Setup::STANDARD,
+            threads: 1,
+            seed: 1,
+            book: false,
+            endgame: None,
+        }
+    }
+
     /// The engine's answers to `script`, seeded, with a database if given.
     fn talk_with(seed: u64, endgame: Option<Arc<Endgame>>, script: &str) -> String {
         let config = Config {
@@ -1138,13 +1149,7 @@ mod tests {
         }
         let (reader, mut writer) = io::pipe().unwrap();
         let (tx, rx) = mpsc::channel();
-        let config = Config {
-            rules: Setup::STANDARD,
-            threads: 1,
-            seed: 1,
-            book: false,
-            endgame: None,
-        };
+        let config = bare_engine();
         let engine = std::thread::spawn(move || run(io::BufReader::new(reader), Sent(tx), config));
         // A program that ends its lines with CR alone, and waits.
         writer.write_all(b"isready\r").unwrap();
@@ -1239,13 +1244,7 @@ mod tests {
 
     #[test]
     fn go_movetime_sizes_the_table_for_its_time_and_go_depth_keeps_it() {
-        let config = Config {
-            rules: Setup::STANDARD,
-            threads: 1,
-            seed: 1,
-            book: false,
-            endgame: None,
-        };
+        let config = bare_engine();
         let mut state = State::new(config);
         assert_eq!(state.player.table_bits(), Some(18));
         let (_sender, events) = mpsc::sync_channel(1);
