@@ -221,6 +221,16 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     assert_eq!(client.wait().unwrap().code(), Some(1));
 }
 
+/// `tallyho join TARGET` with no input, run to its end.
+fn join_once(target: &str, home: &Scratch) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", target])
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tallyho runs")
+}
+
 #[test]
 fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
     let have_ssh = Command::new("ssh")
@@ -233,12 +243,7 @@ fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
     }
     let home = Scratch::new("join-ssh-refused");
     // Port 1 on loopback: nothing listens there, so ssh is refused at once.
-    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", "carol@127.0.0.1:1"])
-        .env("HOME", &home)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = join_once("carol@127.0.0.1:1", &home);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -285,6 +290,7 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
 
 #[test]
 fn a_target_that_names_no_host_is_a_usage_error() {
+    let home = Scratch::new("join-bad-target");
     for target in [
         "",
         "[::1",
@@ -296,11 +302,7 @@ fn a_target_that_names_no_host_is_a_usage_error() {
         "u@[::1",
         "u@-oProxyCommand=x",
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", target])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let out = join_once(target, &home);
         assert_eq!(out.status.code(), Some(2), "{target:?}: {out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
