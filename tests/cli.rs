@@ -173,6 +173,58 @@ fn a_closed_stdout_ends_quietly() {
 }
 
 #[test]
+fn a_line_ended_by_a_lone_cr_is_answered_before_more_input_comes() {
+    // A program that sends CR for Enter, as a terminal does, and waits for
+    // the answer before it sends the next line.
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["--no-history"])
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("started");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reading = std::thread::spawn(move || {
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = stdout.read(&mut chunk) {
+            if tx.send(chunk[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(b"xyzzy\r").expect("sent");
+    let answer = "\"xyzzy\" is not on the menu";
+    let mut seen = Vec::new();
+    while !String::from_utf8_lossy(&seen).contains(answer) {
+        match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(more) => seen.extend(more),
+            Err(_) => {
+                let _ = child.kill();
+                panic!(
+                    "no answer to a CR-ended line: {}",
+                    String::from_utf8_lossy(&seen)
+                );
+            }
+        }
+    }
+    // The LF of a CRLF that follows is the CR's pair, not an empty answer.
+    stdin.write_all(b"\n6\r\n").expect("sent");
+    drop(stdin);
+    let status = child.wait().expect("exited");
+    reading.join().expect("reader");
+    let rest: Vec<u8> = rx.try_iter().flatten().collect();
+    seen.extend(rest);
+    let seen = String::from_utf8_lossy(&seen);
+    assert_eq!(seen.matches("is not on the menu").count(), 1, "{seen}");
+    assert!(seen.contains("Goodbye."), "{seen}");
+    // One line was refused: status 3.
+    assert_eq!(status.code(), Some(3), "{seen}");
+}
+
+#[test]
 fn analyse_reports_the_solved_start_in_json() {
     let output = tallyho()
         .args(["analyse", "--board", "4x4", "--rules", "standard", "--json"])

@@ -10,12 +10,11 @@ use std::io::{self, BufRead};
 pub enum Ends {
     /// LF alone; a CR before it is the line's own (a program strips it).
     Lf,
-    /// LF, CRLF, or a lone CR (old Macintosh files).
-    AnyNewline,
     /// LF or CR, each ending its line at once, without waiting to see
     /// whether an LF follows a CR: a CRLF is a line and then an empty one,
     /// for readers that pass over empty lines and must answer a CR-ended
     /// line before the next byte comes (a program talking line by line).
+    /// [`AnyNewline`] reads a CRLF as one ending.
     CrOrLf,
 }
 
@@ -29,6 +28,8 @@ pub struct Capped {
     pub length: usize,
     /// Whether an ending was read (not so for a last line cut short).
     pub ended: bool,
+    /// Whether that ending was a CR.
+    pub by_cr: bool,
 }
 
 impl Capped {
@@ -49,6 +50,7 @@ pub fn read_capped<R: BufRead + ?Sized>(
         kept: Vec::new(),
         length: 0,
         ended: false,
+        by_cr: false,
     };
     let mut started = false;
     loop {
@@ -68,14 +70,37 @@ pub fn read_capped<R: BufRead + ?Sized>(
         let used = end.map_or(buf.len(), |i| i + 1);
         input.consume(used);
         if let Some(ending) = ending {
-            // The LF of a CRLF belongs to this line's ending.
-            if ending == b'\r' && ends == Ends::AnyNewline && filled(input)?.first() == Some(&b'\n')
-            {
-                input.consume(1);
-            }
             line.ended = true;
+            line.by_cr = ending == b'\r';
             return Ok(Some(line));
         }
+    }
+}
+
+/// Lines ended by LF, CRLF or a lone CR (old Macintosh files, and programs
+/// that send CR as a terminal's Enter does), each returned as soon as its
+/// ending comes: the LF of a CRLF is passed over when the next line is
+/// read, so a line ended by a lone CR is answered without waiting for a
+/// byte that may not come until the answer has been seen.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct AnyNewline {
+    /// The last line ended with a CR: an LF first in the next is its pair.
+    after_cr: bool,
+}
+
+impl AnyNewline {
+    /// Reads one line, as [`read_capped`] does.
+    pub fn read<R: BufRead + ?Sized>(
+        &mut self,
+        input: &mut R,
+        cap: usize,
+    ) -> io::Result<Option<Capped>> {
+        if std::mem::take(&mut self.after_cr) && filled(input)?.first() == Some(&b'\n') {
+            input.consume(1);
+        }
+        let line = read_capped(input, cap, Ends::CrOrLf)?;
+        self.after_cr = line.as_ref().is_some_and(|l| l.by_cr);
+        Ok(line)
     }
 }
 
@@ -108,6 +133,16 @@ mod tests {
         out
     }
 
+    fn any_newline(text: &[u8], cap: usize) -> Vec<(Vec<u8>, usize, bool)> {
+        let mut input = text;
+        let mut reader = AnyNewline::default();
+        let mut out = Vec::new();
+        while let Some(c) = reader.read(&mut input, cap).expect("read") {
+            out.push((c.kept, c.length, c.ended));
+        }
+        out
+    }
+
     #[test]
     fn lines_end_as_asked_and_long_ones_are_cut() {
         let text = b"ab\r\ncd\ref\nlonger line\nlast";
@@ -121,7 +156,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            lines(text, 5, Ends::AnyNewline),
+            any_newline(text, 5),
             [
                 (b"ab".to_vec(), 2, true),
                 (b"cd".to_vec(), 2, true),
@@ -142,7 +177,40 @@ mod tests {
             ]
         );
         assert!(lines(b"", 5, Ends::Lf).is_empty());
+        // A CR, then an LF: one ending; a CR, then a CR: an empty line.
+        assert_eq!(
+            any_newline(b"a\r\n\r\r\nb\r", 5),
+            [
+                (b"a".to_vec(), 1, true),
+                (Vec::new(), 0, true),
+                (Vec::new(), 0, true),
+                (b"b".to_vec(), 1, true),
+            ]
+        );
         assert_eq!(lines(b"\n", 5, Ends::Lf), [(Vec::new(), 0, true)]);
+    }
+
+    #[test]
+    fn a_line_ended_by_a_lone_cr_comes_back_before_the_next_byte() {
+        use std::io::Write;
+        let (reader, mut writer) = io::pipe().expect("pipe");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reading = std::thread::spawn(move || {
+            let mut input = io::BufReader::new(reader);
+            let mut lines = AnyNewline::default();
+            while let Some(line) = lines.read(&mut input, 80).expect("read") {
+                tx.send(line.kept).expect("send");
+            }
+        });
+        let wait = std::time::Duration::from_secs(10);
+        writer.write_all(b"first\r").expect("write");
+        assert_eq!(rx.recv_timeout(wait).as_deref(), Ok(&b"first"[..]));
+        // The LF that then comes is the CR's pair, not an empty line.
+        writer.write_all(b"\nsecond\r\n").expect("write");
+        assert_eq!(rx.recv_timeout(wait).as_deref(), Ok(&b"second"[..]));
+        drop(writer);
+        reading.join().expect("reader");
+        assert!(rx.try_recv().is_err());
     }
 
     #[test]

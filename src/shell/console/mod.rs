@@ -18,6 +18,7 @@ mod colour;
 mod completion;
 mod read;
 
+use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Redraw};
 pub use read::terminal_columns;
@@ -74,6 +75,7 @@ enum Reader {
     Plain {
         input: Box<dyn BufRead + Send>,
         echo: bool,
+        newlines: AnyNewline,
     },
     /// Lines that come whole from elsewhere (a network connection).
     Source {
@@ -230,10 +232,12 @@ impl Console {
                     stop: Arc::clone(&stop),
                 })),
                 echo: false,
+                newlines: AnyNewline::default(),
             },
             None => Reader::Plain {
                 input: Box::new(io::BufReader::new(io::stdin())),
                 echo: true,
+                newlines: AnyNewline::default(),
             },
         };
         let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
@@ -265,7 +269,11 @@ impl Console {
         colour: bool,
     ) -> Console {
         Console {
-            reader: Reader::Plain { input, echo: true },
+            reader: Reader::Plain {
+                input,
+                echo: true,
+                newlines: AnyNewline::default(),
+            },
             out,
             look: Look {
                 colour,
@@ -596,7 +604,11 @@ impl Console {
     fn ask_plain(&mut self, question: &str) -> io::Result<Reply> {
         let cap = self.max_line;
         let (read, echo, at_line_start) = match &mut self.reader {
-            Reader::Plain { input, echo } => (read_capped(input.as_mut(), cap)?, *echo, false),
+            Reader::Plain {
+                input,
+                echo,
+                newlines,
+            } => (read_capped(input.as_mut(), newlines, cap)?, *echo, false),
             Reader::Source { source, echo } => {
                 let read = source.next_line(cap)?;
                 (read, *echo, source.at_line_start())

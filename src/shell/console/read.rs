@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{BadLine, Reply};
-use crate::shell::lines::{self, Ends};
+use crate::shell::lines::AnyNewline;
 
 /// The terminal's width in columns, if stdout is a terminal.
 pub fn terminal_columns() -> Option<usize> {
@@ -68,13 +68,15 @@ impl io::Read for WatchedStdin {
     }
 }
 
-/// Reads one line without its line ending (LF, CRLF or a lone CR), keeping
-/// at most `cap` bytes of it (plus one, to tell it was longer) and skipping
-/// the rest; also returns its whole length. `None` at end of input.
+/// Reads one line without its line ending (LF, CRLF or a lone CR, a line
+/// ended by a CR returned at once), keeping at most `cap` bytes of it (plus
+/// one, to tell it was longer) and skipping the rest; also returns its whole
+/// length. `None` at end of input.
 pub(super) fn read_capped(
     input: &mut dyn BufRead,
+    newlines: &mut AnyNewline,
     cap: usize,
 ) -> io::Result<Option<(Vec<u8>, usize)>> {
-    let line = lines::read_capped(input, cap, Ends::AnyNewline)?;
+    let line = newlines.read(input, cap)?;
     Ok(line.map(|l| (l.kept, l.length)))
 }
