@@ -172,56 +172,102 @@ fn a_closed_stdout_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// tallyho with these arguments, its stdin a pipe to write to, and what it
+/// writes to stdout coming through a channel as it comes.
+struct Piped {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    said: std::sync::mpsc::Receiver<Vec<u8>>,
+    seen: Vec<u8>,
+}
+
+impl Piped {
+    fn start(args: &[&str]) -> Piped {
+        let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(args)
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("started");
+        let mut stdout = child.stdout.take().expect("stdout");
+        let (tx, said) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut chunk) {
+                if tx.send(chunk[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Piped {
+            child,
+            stdin,
+            said,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.stdin
+            .as_mut()
+            .expect("stdin open")
+            .write_all(bytes)
+            .expect("sent");
+    }
+
+    /// Waits (20 s at most) until stdout has said `answer`, sending nothing.
+    fn wait_for(&mut self, answer: &str) {
+        while !String::from_utf8_lossy(&self.seen).contains(answer) {
+            match self.said.recv_timeout(std::time::Duration::from_secs(20)) {
+                Ok(more) => self.seen.extend(more),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!(
+                        "no {answer:?} without more input: {}",
+                        String::from_utf8_lossy(&self.seen)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Closes stdin and waits for the end: the exit code and all it said.
+    fn finish(mut self) -> (Option<i32>, String) {
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("exited");
+        // The reader's channel closes when stdout does.
+        self.seen.extend(self.said.iter().flatten());
+        (
+            status.code(),
+            String::from_utf8_lossy(&self.seen).into_owned(),
+        )
+    }
+}
+
 #[test]
 fn a_line_ended_by_a_lone_cr_is_answered_before_more_input_comes() {
     // A program that sends CR for Enter, as a terminal does, and waits for
     // the answer before it sends the next line.
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["--no-history"])
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("started");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    let reading = std::thread::spawn(move || {
-        let mut chunk = [0u8; 4096];
-        while let Ok(n @ 1..) = stdout.read(&mut chunk) {
-            if tx.send(chunk[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(b"xyzzy\r").expect("sent");
-    let answer = "\"xyzzy\" is not on the menu";
-    let mut seen = Vec::new();
-    while !String::from_utf8_lossy(&seen).contains(answer) {
-        match rx.recv_timeout(std::time::Duration::from_secs(20)) {
-            Ok(more) => seen.extend(more),
-            Err(_) => {
-                let _ = child.kill();
-                panic!(
-                    "no answer to a CR-ended line: {}",
-                    String::from_utf8_lossy(&seen)
-                );
-            }
-        }
-    }
+    let mut game = Piped::start(&["--no-history"]);
+    game.send(b"xyzzy\r");
+    game.wait_for("\"xyzzy\" is not on the menu");
     // The LF of a CRLF that follows is the CR's pair, not an empty answer.
-    stdin.write_all(b"\n6\r\n").expect("sent");
-    drop(stdin);
-    let status = child.wait().expect("exited");
-    reading.join().expect("reader");
-    let rest: Vec<u8> = rx.try_iter().flatten().collect();
-    seen.extend(rest);
-    let seen = String::from_utf8_lossy(&seen);
+    game.send(b"\n6\r\n");
+    let (code, seen) = game.finish();
     assert_eq!(seen.matches("is not on the menu").count(), 1, "{seen}");
     assert!(seen.contains("Goodbye."), "{seen}");
     // One line was refused: status 3.
-    assert_eq!(status.code(), Some(3), "{seen}");
+    assert_eq!(code, Some(3), "{seen}");
+
+    // `analyse -` reads its lines the same way.
+    let mut analyse = Piped::start(&["analyse", "-", "--board", "4x4"]);
+    analyse.send(b"A4/B1,D1/fox\r");
+    analyse.wait_for("\"winner\"");
+    let (code, seen) = analyse.finish();
+    assert_eq!((code, seen.lines().count()), (Some(0), 1), "{seen}");
 }
 
 #[test]
@@ -479,6 +525,16 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
     // A finished position is answered with its result, not refused.
     assert_eq!(lines[2]["over"], true);
     assert_eq!(lines[2]["how"], "fox-captured");
+    // A hundred lines each ended by a lone CR: a hundred answers, however
+    // many fit the line cap together.
+    let out = tallyho()
+        .args(["analyse", "-", "--board", "4x4"])
+        .write_stdin("A4/B1,D1/fox\r".repeat(100))
+        .output()
+        .expect("ran");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(said.matches("\"winner\"").count(), 100, "{said}");
+    assert!(out.status.success(), "{said}");
     // All good: status 0.
     tallyho()
         .args(["analyse", "-"])

@@ -2,7 +2,7 @@
 //! is the only layer that knows every game; it reaches them through
 //! [`GameKind`](tallyho::games::GameKind) and each game's own command module.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 
 use crate::cli::{Cli, Command, PlayArgs};
 use tallyho::engines::draughts::StoreError;
@@ -10,6 +10,7 @@ use tallyho::games::{Computers, GameKind};
 use tallyho::shell::ask::{parse_name, same_name};
 use tallyho::shell::console::Console;
 use tallyho::shell::face::Face;
+use tallyho::shell::lines::AnyNewline;
 use tallyho::shell::log::{Keeper, LogError, TableError};
 use tallyho::shell::matchplay::{self, Options};
 use tallyho::shell::safe;
@@ -300,12 +301,12 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
 }
 
 /// The longest line `analyse -` reads.
-const MAX_LINE: u64 = 1024;
+const MAX_LINE: usize = 1024;
 
 /// `analyse -` for any game: a JSON object for each line of standard input,
 /// `answer`'s, or an `error` object for a line that is no position. Blank
-/// lines are skipped; a lone CR ends a line too (old Macintosh files), and a
-/// byte order mark may open the input. A bad line makes the exit status 2
+/// lines are skipped; a line ends at LF, CRLF or a lone CR (answered at
+/// once), and a byte order mark may open the input. A bad line makes the exit status 2
 /// once every line is answered.
 pub fn analyse_each_line(
     mut answer: impl FnMut(&str) -> Result<serde_json::Value, String>,
@@ -314,46 +315,27 @@ pub fn analyse_each_line(
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
     let mut failed = 0;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let read = Read::take(&mut input, MAX_LINE + 1).read_until(b'\n', &mut line)?;
-        if read == 0 {
-            break;
+    let mut lines = AnyNewline::default();
+    while let Some(line) = lines.read(&mut input, MAX_LINE)? {
+        let too_long = line.length > MAX_LINE;
+        let text = String::from_utf8_lossy(&line.kept);
+        // A byte order mark may open the input.
+        let text = text.trim_start_matches('\u{feff}').trim();
+        if text.is_empty() && !too_long {
+            continue;
         }
-        let too_long = line.len() as u64 > MAX_LINE && !line.ends_with(b"\n");
-        if too_long {
-            // Skip the rest of that line.
-            let mut rest = Vec::new();
-            loop {
-                rest.clear();
-                let n = Read::take(&mut input, 64 * 1024).read_until(b'\n', &mut rest)?;
-                if n == 0 || rest.ends_with(b"\n") {
-                    break;
-                }
-            }
-        }
-        let text = String::from_utf8_lossy(&line).to_string();
-        // A lone CR ends a line too (old Macintosh files), and a byte order
-        // mark may open the input.
-        for text in text.split('\r') {
-            let text = text.trim_start_matches('\u{feff}').trim().to_string();
-            if text.is_empty() && !too_long {
-                continue;
-            }
-            let answer = if too_long {
-                Err(format!("the line is longer than {MAX_LINE} bytes"))
-            } else {
-                answer(&text)
-            };
-            let object = answer.unwrap_or_else(|why| {
-                failed += 1;
-                let shown: String = text.chars().take(80).collect();
-                serde_json::json!({ "input": shown, "error": why })
-            });
-            // Whatever was read is written back escaped.
-            writeln!(out, "{}", safe::json(&object.to_string()))?;
-        }
+        let answer = if too_long {
+            Err(format!("the line is longer than {MAX_LINE} bytes"))
+        } else {
+            answer(text)
+        };
+        let object = answer.unwrap_or_else(|why| {
+            failed += 1;
+            let shown: String = text.chars().take(80).collect();
+            serde_json::json!({ "input": shown, "error": why })
+        });
+        // Whatever was read is written back escaped.
+        writeln!(out, "{}", safe::json(&object.to_string()))?;
         out.flush()?;
     }
     if failed > 0 {
