@@ -196,6 +196,35 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
         );
         assert!(!seen.iter().any(|l| l.contains("closed")), "{seen:?}");
     }
+    // A line too long for the server is refused here whole, none of it
+    // sent; a line ended by a lone CR is sent at once.
+    let mut client = join();
+    let mut input = client.stdin.take().unwrap();
+    let seen = lines(client.stdout.take().unwrap());
+    input
+        .write_all(format!("{}\nwho\r", "x".repeat(3000)).as_bytes())
+        .unwrap();
+    let wait = Duration::from_secs(10);
+    let mut said = Vec::new();
+    while !said.iter().any(|l: &String| l.contains("in the lobby")) {
+        said.push(
+            seen.recv_timeout(wait)
+                .expect("who answered, with no LF sent"),
+        );
+    }
+    input.write_all(b"\nquit\n").unwrap();
+    drop(input);
+    said.extend(seen.iter());
+    assert!(client.wait().unwrap().success(), "{said:?}");
+    let refused: Vec<&String> = said
+        .iter()
+        .filter(|l| l.contains("xxx") || l.contains("bytes long"))
+        .collect();
+    assert_eq!(
+        refused,
+        ["That line is 3000 bytes long; the server takes at most 1024."],
+        "{said:?}"
+    );
     // The server stops while the player is still there: the server closed it.
     let mut client = join();
     let mut input = client.stdin.take().unwrap();

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use super::{AppError, Ending};
 use tallyho::shell::console::{Look, Terminal, terminal_columns};
+use tallyho::shell::lines::AnyNewline;
 use tallyho::shell::safe;
 use tallyho::shell::table::Table;
 
@@ -97,6 +98,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let mut dropped = false;
     while let Ok(input) = rx.recv() {
         match input {
+            Input::TooLong(length) => print(too_long(length)),
             Input::Line(line) => {
                 if gone {
                     break;
@@ -378,6 +380,8 @@ impl Link {
 enum Input {
     /// A line typed.
     Line(String),
+    /// A line typed longer than the server takes: its length in bytes.
+    TooLong(usize),
     /// The player is done (Ctrl-D, end of input).
     End,
     /// The server closed the connection.
@@ -447,15 +451,17 @@ fn connect(addrs: &[SocketAddr], target: &str) -> Result<TcpStream, AppError> {
 /// A line the server would refuse anyway, refused here with the reason.
 fn check(line: &str) -> Result<(), String> {
     if line.len() > MAX_TYPED {
-        return Err(format!(
-            "That line is {} bytes long; the server takes at most {MAX_TYPED}.",
-            line.len()
-        ));
+        return Err(too_long(line.len()));
     }
     if line.chars().any(|c| c.is_control()) {
         return Err("That line holds control characters; type plain text.".into());
     }
     Ok(())
+}
+
+/// Why a line of `length` bytes is not sent.
+fn too_long(length: usize) -> String {
+    format!("That line is {length} bytes long; the server takes at most {MAX_TYPED}.")
 }
 
 /// Words answered here: the server says nothing to them in the machine
@@ -560,24 +566,20 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
     }
 }
 
-/// The player's lines from a pipe or a file.
+/// The player's lines from a pipe or a file: ended by LF, CRLF or a lone
+/// CR, each passed on as soon as it ends; a line longer than the server
+/// takes is passed on as its length alone, never in pieces.
 fn read_plain(tx: &mpsc::Sender<Input>) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match (&mut input)
-            .take(MAX_TYPED as u64 + 1)
-            .read_until(b'\n', &mut line)
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let text = String::from_utf8_lossy(&line)
-            .trim_end_matches(['\n', '\r'])
-            .to_string();
-        if tx.send(Input::Line(text)).is_err() {
+    let mut lines = AnyNewline::default();
+    while let Ok(Some(line)) = lines.read(&mut input, MAX_TYPED) {
+        let sent = if line.length > MAX_TYPED {
+            Input::TooLong(line.length)
+        } else {
+            Input::Line(String::from_utf8_lossy(&line.kept).into_owned())
+        };
+        if tx.send(sent).is_err() {
             return;
         }
     }
