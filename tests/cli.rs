@@ -262,6 +262,20 @@ fn a_line_ended_by_a_lone_cr_is_answered_before_more_input_comes() {
     // One line was refused: status 3.
     assert_eq!(code, Some(3), "{seen}");
 
+    // A byte order mark opening a script (a file saved on Windows) is no
+    // part of its first line, in play as in `analyse -`.
+    tallyho()
+        .args(["--no-history"])
+        .write_stdin("\u{feff}6\r\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("not on the menu").not());
+    tallyho()
+        .args(["analyse", "-", "--board", "4x4"])
+        .write_stdin("\u{feff}A4/B1,D1/fox\n")
+        .assert()
+        .success();
+
     // `analyse -` reads its lines the same way.
     let mut analyse = Piped::start(&["analyse", "-", "--board", "4x4"]);
     analyse.send(b"A4/B1,D1/fox\r");

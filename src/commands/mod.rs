@@ -319,8 +319,7 @@ pub fn analyse_each_line(
     while let Some(line) = lines.read(&mut input, MAX_LINE)? {
         let too_long = line.length > MAX_LINE;
         let text = String::from_utf8_lossy(&line.kept);
-        // A byte order mark may open the input.
-        let text = text.trim_start_matches('\u{feff}').trim();
+        let text = text.trim();
         if text.is_empty() && !too_long {
             continue;
         }

@@ -81,12 +81,18 @@ pub fn read_capped<R: BufRead + ?Sized>(
 /// that send CR as a terminal's Enter does), each returned as soon as its
 /// ending comes: the LF of a CRLF is passed over when the next line is
 /// read, so a line ended by a lone CR is answered without waiting for a
-/// byte that may not come until the answer has been seen.
+/// byte that may not come until the answer has been seen. A byte order mark
+/// that opens the input (a file saved by some Windows editors) is dropped.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct AnyNewline {
     /// The last line ended with a CR: an LF first in the next is its pair.
     after_cr: bool,
+    /// A line has been read.
+    started: bool,
 }
+
+/// UTF-8's byte order mark.
+const BOM: &[u8] = "\u{feff}".as_bytes();
 
 impl AnyNewline {
     /// Reads one line, as [`read_capped`] does.
@@ -97,6 +103,9 @@ impl AnyNewline {
     ) -> io::Result<Option<Capped>> {
         if std::mem::take(&mut self.after_cr) && filled(input)?.first() == Some(&b'\n') {
             input.consume(1);
+        }
+        if !std::mem::replace(&mut self.started, true) && filled(input)?.starts_with(BOM) {
+            input.consume(BOM.len());
         }
         let line = read_capped(input, cap, Ends::CrOrLf)?;
         self.after_cr = line.as_ref().is_some_and(|l| l.by_cr);
@@ -177,6 +186,14 @@ mod tests {
             ]
         );
         assert!(lines(b"", 5, Ends::Lf).is_empty());
+        // A byte order mark is dropped where it opens the input only.
+        assert_eq!(
+            any_newline("\u{feff}a\n\u{feff}b".as_bytes(), 5),
+            [
+                (b"a".to_vec(), 1, true),
+                ("\u{feff}b".as_bytes().to_vec(), 4, false)
+            ]
+        );
         // A CR, then an LF: one ending; a CR, then a CR: an empty line.
         assert_eq!(
             any_newline(b"a\r\n\r\r\nb\r", 5),
