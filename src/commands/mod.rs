@@ -306,8 +306,8 @@ const MAX_LINE: usize = 1024;
 /// `analyse -` for any game: a JSON object for each line of standard input,
 /// `answer`'s, or an `error` object for a line that is no position. Blank
 /// lines are skipped; a line ends at LF, CRLF or a lone CR (answered at
-/// once), and a byte order mark may open the input. A bad line makes the exit status 2
-/// once every line is answered.
+/// once), and a byte order mark may open the input. A bad line makes the
+/// exit status 2 once every line is answered.
 pub fn analyse_each_line(
     mut answer: impl FnMut(&str) -> Result<serde_json::Value, String>,
 ) -> Result<(), AppError> {
