@@ -11,10 +11,8 @@ pub enum Ends {
     /// LF alone; a CR before it is the line's own (a program strips it).
     Lf,
     /// LF or CR, each ending its line at once, without waiting to see
-    /// whether an LF follows a CR: a CRLF is a line and then an empty one,
-    /// for readers that pass over empty lines and must answer a CR-ended
-    /// line before the next byte comes (a program talking line by line).
-    /// [`AnyNewline`] reads a CRLF as one ending.
+    /// whether an LF follows a CR: a CRLF is a line and then an empty one.
+    /// [`AnyNewline`] reads with it and passes over the LF of a CRLF.
     CrOrLf,
 }
 

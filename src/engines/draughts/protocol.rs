@@ -46,7 +46,7 @@ use crate::games::draughts::{
 };
 use crate::games::or_list;
 use crate::games::{Deadline, Outcome, Rules};
-use crate::shell::lines::{Ends, read_capped};
+use crate::shell::lines::AnyNewline;
 use crate::shell::safe;
 
 /// The longest line read, in bytes: room for a game of several hundred moves.
@@ -364,9 +364,9 @@ fn read_on_a_thread(
     std::thread::Builder::new()
         .name("engine input".into())
         .spawn(move || {
-            let mut first = true;
+            let mut lines = AnyNewline::default();
             loop {
-                let line = match read_line(&mut input, std::mem::take(&mut first)) {
+                let line = match read_line(&mut input, &mut lines) {
                     Ok(Some(line)) => line,
                     Ok(None) => {
                         let _ = events.send(Event::End(Ok(())));
@@ -536,22 +536,20 @@ fn listen(
     Ok(())
 }
 
-/// One line, without its end (LF, CRLF or a lone CR); `None` at the end of
-/// the input; an error for a line too long or not UTF-8 (the line is read
-/// to its end and dropped). The `first` line may start with a byte order
-/// mark, which is not part of it.
-fn read_line(input: &mut impl BufRead, first: bool) -> io::Result<Option<Result<String, String>>> {
-    // A CR-ended line is answered at once; the LF of a CRLF then makes an
-    // empty line, which is passed over.
-    let Some(line) = read_capped(input, MAX_LINE, Ends::CrOrLf)? else {
+/// One line, without its end (LF, CRLF or a lone CR, a CR-ended line
+/// answered at once; a byte order mark opening the input is dropped);
+/// `None` at the end of the input; an error for a line too long or not
+/// UTF-8 (the line is read to its end and dropped).
+fn read_line(
+    input: &mut impl BufRead,
+    lines: &mut AnyNewline,
+) -> io::Result<Option<Result<String, String>>> {
+    let Some(line) = lines.read(input, MAX_LINE)? else {
         return Ok(None);
     };
-    let Some(mut bytes) = line.whole(MAX_LINE) else {
+    let Some(bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(format!("line longer than {MAX_LINE} bytes"))));
     };
-    if first && bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
     Ok(Some(
         String::from_utf8(bytes).map_err(|_| "line is not UTF-8".to_string()),
     ))
