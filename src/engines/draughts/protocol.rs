@@ -90,47 +90,36 @@ pub enum EndgameSource {
 impl EndgameSource {
     /// A database of `pieces` pieces built now on a thread of its own.
     pub fn build_in_background(rules: Setup, pieces: u32) -> EndgameSource {
-        EndgameSource::from_thread(move |give| give(Arc::new(Endgame::build(pieces, rules))))
+        EndgameSource::from_thread(move |give| {
+            give(Arc::new(Endgame::build(pieces, rules)));
+        })
     }
 
     /// The largest database kept in `store` with a number of pieces in
     /// `pieces` (`5..=6`: six pieces when one was built by hand), read on a
-    /// thread of its own; when there is none, the 4-piece one is built in
-    /// memory first (seconds), then the smallest of `pieces` built and
-    /// saved (minutes).
+    /// thread of its own; when there is none, the 4-piece one is read or
+    /// built first (seconds, and kept), then the smallest of `pieces` built
+    /// and saved (minutes): [`EndgameStore::supply`].
     pub fn from_store(
         rules: Setup,
         store: EndgameStore,
         pieces: RangeInclusive<u32>,
     ) -> EndgameSource {
         EndgameSource::from_thread(move |give| {
-            if let Some(db) = store.largest_in(pieces.clone(), rules) {
-                give(Arc::new(db));
-                return;
-            }
-            let pieces = *pieces.start();
-            give(Arc::new(Endgame::build(MAX_PIECES.min(pieces), rules)));
-            if pieces > MAX_PIECES
-                && let Ok(db) = store.load_or_build(pieces, rules, &mut |_, _| true)
-            {
-                give(Arc::new(db));
-            }
+            store.supply(rules, MAX_PIECES, pieces, &mut |db| give(Arc::new(db)));
         })
     }
 
     /// Databases that `make` hands over, one or more, larger each time, on
-    /// a thread of its own (built, or read from disk).
+    /// a thread of its own (built, or read from disk); handing one over
+    /// answers `false` once the engine has gone, so `make` can stop.
     pub fn from_thread(
-        make: impl FnOnce(&mut dyn FnMut(Arc<Endgame>)) + Send + 'static,
+        make: impl FnOnce(&mut dyn FnMut(Arc<Endgame>) -> bool) + Send + 'static,
     ) -> EndgameSource {
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("endgame".into())
-            .spawn(move || {
-                make(&mut |db| {
-                    let _ = tx.send(db);
-                })
-            });
+            .spawn(move || make(&mut |db| tx.send(db).is_ok()));
         if spawned.is_err() {
             return EndgameSource::Later(Box::new(|_| None));
         }

@@ -21,8 +21,9 @@ use crate::games::{self, Advice, Computers, Deadline, Outcome, Rules, Square};
 pub const LOADED_TAGS: &str = "pdn-tags";
 
 /// An endgame database being built, or built, shared by handles. With a
-/// store on disk it is read from there; else the 4-piece one is built in
-/// memory (seconds), then the larger one built and saved for next time.
+/// store on disk it is read from there; else the 4-piece one is read or
+/// built (seconds, and kept), then the larger one built and saved for next
+/// time ([`EndgameStore::supply`]).
 #[derive(Clone, Default)]
 pub struct SharedEndgame(Arc<Building>);
 
@@ -57,19 +58,17 @@ impl SharedEndgame {
         let spawned = std::thread::Builder::new()
             .name("endgame".into())
             .spawn(move || {
-                let set = |db: Endgame| *lock(&building.db) = Some(Arc::new(db));
-                if let Some((store, big)) = &store
-                    && let Some(db) = store.largest_in(*big..=endgame::LARGEST_PIECES, rules)
-                {
-                    set(db);
-                    return;
-                }
-                set(Endgame::build(pieces, rules));
-                if let Some((store, big)) = store
-                    && big > pieces
-                    && let Ok(db) = store.load_or_build(big, rules, &mut |_, _| true)
-                {
-                    set(db);
+                let mut set = |db: Endgame| {
+                    *lock(&building.db) = Some(Arc::new(db));
+                    true
+                };
+                match store {
+                    Some((store, big)) => {
+                        store.supply(rules, pieces, big..=endgame::LARGEST_PIECES, &mut set);
+                    }
+                    None => {
+                        set(Endgame::build(pieces, rules));
+                    }
                 }
             });
         if spawned.is_err() {

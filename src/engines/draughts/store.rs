@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES};
+use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES, MAX_PIECES};
 use crate::games::draughts::{Captures, Setup};
 use crate::shell::log::{OpenError, open_regular};
 
@@ -231,6 +231,41 @@ impl EndgameStore {
         Ok(db)
     }
 
+    /// Hands `give` the databases a player needs, larger each time, while
+    /// it answers `true`: the largest stored one with a number of pieces in
+    /// `wanted`, when there is one; else first a quick one of `quick`
+    /// pieces (seconds), then the smallest of `wanted`, read or built
+    /// (minutes) and saved. The quick 4-piece one is kept on disk too, so a
+    /// short-lived engine that never finishes the large one reads it next
+    /// time instead of building it again; smaller ones are only built.
+    pub fn supply(
+        &self,
+        rules: Setup,
+        quick: u32,
+        wanted: RangeInclusive<u32>,
+        give: &mut dyn FnMut(Endgame) -> bool,
+    ) {
+        if let Some(db) = self.largest_in(wanted.clone(), rules) {
+            give(db);
+            return;
+        }
+        let quick = quick.clamp(2, MAX_PIECES);
+        let first = if quick == MAX_PIECES {
+            self.load_or_build(quick, rules, &mut |_, _| true).ok()
+        } else {
+            None
+        };
+        if !give(first.unwrap_or_else(|| Endgame::build(quick, rules))) {
+            return;
+        }
+        let big = *wanted.start();
+        if big > quick
+            && let Ok(db) = self.load_or_build(big, rules, &mut |_, _| true)
+        {
+            give(db);
+        }
+    }
+
     /// The largest stored database that loads, if any.
     pub fn largest(&self, rules: Setup) -> Option<Endgame> {
         self.largest_in(2..=LARGEST_PIECES, rules)
@@ -285,6 +320,49 @@ mod tests {
         let again = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
         assert_eq!(again, built);
         assert_eq!(store.load(3, rules).unwrap(), Some(built));
+    }
+
+    #[test]
+    fn the_quick_four_piece_database_is_kept_and_read_the_next_time() {
+        let dir = temp_dir("quick");
+        let store = EndgameStore::new(&dir);
+        let rules = Setup::STANDARD;
+        let mut given = Vec::new();
+        // Stopped after the quick one: the five-piece build takes minutes.
+        store.supply(rules, MAX_PIECES, 5..=5, &mut |db| {
+            given.push(db.max_pieces());
+            false
+        });
+        assert_eq!(given, [4]);
+        let path = store.path(4, rules);
+        let kept = fs::metadata(&path).unwrap().modified().unwrap();
+        assert!(store.load(4, rules).unwrap().is_some());
+        // The next start reads it: the file is not written again.
+        given.clear();
+        store.supply(rules, MAX_PIECES, 5..=5, &mut |db| {
+            given.push(db.max_pieces());
+            false
+        });
+        assert_eq!(given, [4]);
+        assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), kept);
+        // A smaller quick one is built, not kept; the larger one is saved.
+        given.clear();
+        let other = temp_dir("quick-small");
+        let store = EndgameStore::new(&other);
+        store.supply(rules, 2, 3..=3, &mut |db| {
+            given.push(db.max_pieces());
+            true
+        });
+        assert_eq!(given, [2, 3]);
+        assert!(matches!(store.load(2, rules), Ok(None)));
+        assert!(store.load(3, rules).unwrap().is_some());
+        // Once the larger one is kept, it is the only one handed over.
+        given.clear();
+        store.supply(rules, 2, 3..=3, &mut |db| {
+            given.push(db.max_pieces());
+            true
+        });
+        assert_eq!(given, [3]);
     }
 
     #[test]
