@@ -4,12 +4,15 @@
 //!
 //! One file per size and capture rule: `draughts-endgame-5-compulsory.bin`.
 //! Files are written whole under a temporary name and then renamed, so a
-//! build stopped half way leaves no half file behind.
+//! build stopped half way leaves no half file behind; what a run that was
+//! killed while writing leaves is removed by a later save, once it has not
+//! changed for ten minutes.
 
 use std::fs;
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::games::draughts::endgame::{BytesError, Endgame, LARGEST_PIECES, MAX_PIECES};
 use crate::games::draughts::{Captures, Setup};
@@ -18,10 +21,16 @@ use crate::shell::log::{OpenError, open_regular};
 /// Bytes a file may hold beyond its entries (its header and checksum).
 const HEADER_SLACK: u64 = 256;
 
+/// How long a half-written file may go unchanged before it is taken for
+/// the leftover of a killed run and removed.
+const STALE_PART: Duration = Duration::from_secs(600);
+
 /// Writes a database as [`Endgame::to_bytes`] lays it out, a part at a
 /// time: a six-piece database is never copied whole.
 fn write(path: &Path, db: &Endgame) -> io::Result<()> {
-    let mut out = io::BufWriter::new(fs::File::create(path)?);
+    // A new file only: whatever stands at the name (a link someone left
+    // there) is neither followed nor written through.
+    let mut out = io::BufWriter::new(fs::File::create_new(path)?);
     db.write_parts(&mut |part: &[u8]| out.write_all(part))?;
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
@@ -182,7 +191,8 @@ impl EndgameStore {
 
     /// The folder made if need be, and the name of a file that was just
     /// created and removed there: where a database of `path` is written
-    /// before it is renamed into place.
+    /// before it is renamed into place. Half-written files that a killed
+    /// run left under other names are removed first.
     fn writable(&self, path: &Path) -> Result<PathBuf, StoreError> {
         let temp = path.with_extension(format!("part{}", std::process::id()));
         let io = |path: &Path| {
@@ -190,9 +200,41 @@ impl EndgameStore {
             move |source| StoreError::Io { path, source }
         };
         fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
-        fs::File::create(&temp).map_err(io(&temp))?;
+        self.remove_stale_parts(path);
+        // Removing first unlinks whatever stands at the name, a link
+        // included, without touching what it points to.
+        let _ = fs::remove_file(&temp);
+        fs::File::create_new(&temp).map_err(io(&temp))?;
         let _ = fs::remove_file(&temp);
         Ok(temp)
+    }
+
+    /// Removes the half-written files of `path` (`NAME.partPID`) that have
+    /// not changed for [`STALE_PART`]: a run killed while it wrote. A run
+    /// that is writing one changes it all the time.
+    fn remove_stale_parts(&self, path: &Path) {
+        let (Some(stem), Ok(entries)) = (path.file_stem(), fs::read_dir(&self.dir)) else {
+            return;
+        };
+        let prefix = format!("{}.part", stem.to_string_lossy());
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix.as_str())) else {
+                continue;
+            };
+            if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age >= STALE_PART);
+            if stale {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Builds the database of `pieces` pieces and saves it, telling
@@ -363,6 +405,45 @@ mod tests {
             true
         });
         assert_eq!(given, [3]);
+    }
+
+    #[test]
+    fn saving_neither_writes_through_a_link_nor_keeps_what_a_killed_run_left() {
+        let dir = temp_dir("parts");
+        let store = EndgameStore::new(&dir);
+        let rules = Setup::STANDARD;
+        let db = Endgame::build(2, rules);
+        fs::create_dir_all(&dir).unwrap();
+        let path = store.path(2, rules);
+        let part = |pid: &str| path.with_extension(format!("part{pid}"));
+        // A killed run's half file, an hour old; one being written now; and
+        // a file that only looks alike.
+        let old = part("4000000");
+        fs::write(&old, b"half").unwrap();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+        let busy = part("4000001");
+        fs::write(&busy, b"busy").unwrap();
+        let other = part("s");
+        fs::write(&other, b"other").unwrap();
+        #[cfg(unix)]
+        let victim = {
+            let victim = dir.join("victim.txt");
+            fs::write(&victim, b"precious").unwrap();
+            std::os::unix::fs::symlink(&victim, part(&std::process::id().to_string())).unwrap();
+            victim
+        };
+        store.save(&db).unwrap();
+        assert_eq!(store.load(2, rules).unwrap(), Some(db));
+        assert!(!old.exists());
+        assert!(busy.exists() && other.exists());
+        #[cfg(unix)]
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
     }
 
     #[test]
