@@ -14,6 +14,15 @@
 //! --second --jobs 2` and measured, and is not in the book (README, "The
 //! opening book").
 //!
+//! `--hard CP` goes further for Black where the engine's own search (at
+//! `--depth`) sees White at least CP hundredths of a man ahead after the
+//! ballot: there every position of Black's first `--hard-moves` free moves
+//! (default 3; after each of White's answers, Black's book move) is
+//! searched again to `--hard-depth` (default `--depth` + 2), replacing what
+//! the book held. Made with `--from data/draughts_book.txt --depth 22
+//! --hard 40 --hard-depth 24 --hard-moves 2 --jobs 2` and measured, it is
+//! not in the book either.
+//!
 //! Each position is searched alone, on one thread, to a fixed depth, with
 //! the table cleared first, so the same command gives the same book
 //! whatever `--jobs` is.
@@ -27,7 +36,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use tallyho::games::Never;
-use tallyho::games::draughts::{Engine, Limits, Position, Setup, ballot, book, fen};
+use tallyho::games::draughts::{Engine, Limits, Position, Score, Setup, ballot, book, fen};
 
 /// Searches every position of `positions` not yet in `book` on `jobs`
 /// threads and adds the engine's move for each.
@@ -84,6 +93,51 @@ fn search_all(
     book.extend(found.into_inner().expect("a book thread panicked"));
 }
 
+/// The score of each position for the side to move, searched as
+/// `search_all` searches, in hundredths of a man (a forced win or loss as
+/// a hundred men).
+fn scores(positions: &[Position], depth: u32, jobs: usize) -> Vec<i32> {
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(vec![0; positions.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                let mut engine = Engine::new(Setup::STANDARD, 22);
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(pos) = positions.get(i) else { break };
+                    engine.clear();
+                    let limits = Limits {
+                        max_depth: depth,
+                        use_endgame: false,
+                    };
+                    let score = match engine.search(&[*pos], limits, &Never).score {
+                        Score::Points(cp) => cp,
+                        Score::Win(_) => 10_000,
+                        Score::Loss(_) => -10_000,
+                    };
+                    found.lock().expect("a book thread panicked")[i] = score;
+                }
+            });
+        }
+    });
+    found.into_inner().expect("a book thread panicked")
+}
+
+/// The position after the book's move at `pos`, if the book has one.
+fn after_book_move(
+    rules: &Setup,
+    book: &BTreeMap<String, String>,
+    pos: &Position,
+) -> Option<Position> {
+    let text = book.get(&fen::write(pos))?;
+    let m = rules
+        .moves(pos)
+        .into_iter()
+        .find(|m| m.to_string() == *text)?;
+    Some(pos.play(&m))
+}
+
 /// Every position after a move of `pos`.
 fn after_each_move(rules: &Setup, pos: &Position) -> Vec<Position> {
     rules.moves(pos).iter().map(|m| pos.play(m)).collect()
@@ -133,20 +187,48 @@ fn main() {
         if second {
             // Black's second free move: Black's book move, then each of
             // White's answers.
-            let mut again = Vec::new();
-            for pos in &answers {
-                let key = fen::write(pos);
-                let Some(text) = book.get(&key) else { continue };
-                let Some(m) = rules
-                    .moves(pos)
-                    .into_iter()
-                    .find(|m| m.to_string() == *text)
-                else {
-                    continue;
-                };
-                again.extend(after_each_move(&rules, &pos.play(&m)));
-            }
+            let again: Vec<Position> = answers
+                .iter()
+                .filter_map(|pos| after_book_move(&rules, &book, pos))
+                .flat_map(|p| after_each_move(&rules, &p))
+                .collect();
             search_all(&again, depth, jobs, &mut book, started);
+        }
+    }
+    if let Some(cp) = get("--hard").and_then(|t| t.parse::<i32>().ok()) {
+        let hard_depth: u32 = get("--hard-depth")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(depth + 2);
+        let moves: usize = get("--hard-moves")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(3);
+        // The ballot position has White to move: its score is White's.
+        let seen = scores(&openings, depth, jobs);
+        let hard: Vec<Position> = openings
+            .iter()
+            .zip(&seen)
+            .enumerate()
+            .filter(|(_, (_, s))| **s >= cp)
+            .map(|(i, (p, s))| {
+                eprintln!("opening {}: White {s}", i + 1);
+                *p
+            })
+            .collect();
+        eprintln!("{} openings where White is {cp} or more ahead", hard.len());
+        let mut level = hard;
+        for _ in 0..moves {
+            let answers: Vec<Position> = level
+                .iter()
+                .flat_map(|p| after_each_move(&rules, p))
+                .collect();
+            for pos in &answers {
+                book.remove(&fen::write(pos));
+            }
+            search_all(&answers, hard_depth, jobs, &mut book, started);
+            level = answers
+                .iter()
+                .filter_map(|pos| after_book_move(&rules, &book, pos))
+                .collect();
         }
     }
     // The command that made it, without what does not change the book.
