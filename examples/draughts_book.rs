@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use tallyho::games::Never;
-use tallyho::games::draughts::{Engine, Limits, Position, Score, Setup, ballot, book, fen};
+use tallyho::games::draughts::{Engine, Limits, Position, Report, Score, Setup, ballot, book, fen};
 
 /// Searches every position of `positions` not yet in `book` on `jobs`
 /// threads and adds the engine's move for each.
@@ -48,57 +48,46 @@ fn search_all(
     started: Instant,
 ) {
     let mut seen = BTreeSet::new();
-    let mut todo: Vec<(String, Position)> = Vec::new();
+    let mut keys = Vec::new();
+    let mut todo = Vec::new();
     for pos in positions {
         let key = fen::write(pos);
         if !book.contains_key(&key) && seen.insert(key.clone()) {
-            todo.push((key, *pos));
+            keys.push(key);
+            todo.push(*pos);
         }
     }
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let found = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let rules = Setup::STANDARD;
-                let mut engine = Engine::new(rules, 22);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((key, pos)) = todo.get(i) else { break };
-                    engine.clear();
-                    let limits = Limits {
-                        max_depth: depth,
-                        use_endgame: false,
-                    };
-                    let r = engine.search(&[*pos], limits, &Never);
-                    if let Some(m) = r.best {
-                        found
-                            .lock()
-                            .expect("a book thread panicked")
-                            .push((key.clone(), m.to_string()));
-                    }
-                    let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-                    if n.is_multiple_of(20) || n == todo.len() {
-                        eprintln!(
-                            "{n} of {} positions, {:.0} s",
-                            todo.len(),
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
+    for (key, report) in keys
+        .into_iter()
+        .zip(search_each(&todo, depth, jobs, started))
+    {
+        if let Some(m) = report.best {
+            book.insert(key, m.to_string());
         }
-    });
-    book.extend(found.into_inner().expect("a book thread panicked"));
+    }
 }
 
 /// The score of each position for the side to move, searched as
 /// `search_all` searches, in hundredths of a man (a forced win or loss as
 /// a hundred men).
-fn scores(positions: &[Position], depth: u32, jobs: usize) -> Vec<i32> {
+fn scores(positions: &[Position], depth: u32, jobs: usize, started: Instant) -> Vec<i32> {
+    search_each(positions, depth, jobs, started)
+        .into_iter()
+        .map(|report| match report.score {
+            Score::Points(cp) => cp,
+            Score::Win(_) => 10_000,
+            Score::Loss(_) => -10_000,
+        })
+        .collect()
+}
+
+/// Searches each position alone to `depth` (without the databases, the
+/// table cleared first) on `jobs` threads, and gives the reports in the
+/// order of `positions`, saying every twentieth how far it has come.
+fn search_each(positions: &[Position], depth: u32, jobs: usize, started: Instant) -> Vec<Report> {
     let next = AtomicUsize::new(0);
-    let found = Mutex::new(vec![0; positions.len()]);
+    let done = AtomicUsize::new(0);
+    let found = Mutex::new(vec![None; positions.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {
@@ -111,17 +100,26 @@ fn scores(positions: &[Position], depth: u32, jobs: usize) -> Vec<i32> {
                         max_depth: depth,
                         use_endgame: false,
                     };
-                    let score = match engine.search(&[*pos], limits, &Never).score {
-                        Score::Points(cp) => cp,
-                        Score::Win(_) => 10_000,
-                        Score::Loss(_) => -10_000,
-                    };
-                    found.lock().expect("a book thread panicked")[i] = score;
+                    let report = engine.search(&[*pos], limits, &Never);
+                    found.lock().expect("a book thread panicked")[i] = Some(report);
+                    let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    if n.is_multiple_of(20) || n == positions.len() {
+                        eprintln!(
+                            "{n} of {} positions, {:.0} s",
+                            positions.len(),
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
                 }
             });
         }
     });
-    found.into_inner().expect("a book thread panicked")
+    found
+        .into_inner()
+        .expect("a book thread panicked")
+        .into_iter()
+        .map(|r| r.expect("every position is searched"))
+        .collect()
 }
 
 /// The position after the book's move at `pos`, if the book has one.
@@ -203,7 +201,7 @@ fn main() {
             .and_then(|t| t.parse().ok())
             .unwrap_or(3);
         // The ballot position has White to move: its score is White's.
-        let seen = scores(&openings, depth, jobs);
+        let seen = scores(&openings, depth, jobs, started);
         let hard: Vec<Position> = openings
             .iter()
             .zip(&seen)
