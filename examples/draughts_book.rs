@@ -136,6 +136,19 @@ fn after_book_move(
     Some(pos.play(&m))
 }
 
+/// The number an option was given, if it was; a word that is not one
+/// stops the program with status 2 rather than being passed over.
+fn number<T: std::str::FromStr>(text: Option<String>, name: &str) -> Option<T> {
+    let text = text?;
+    match text.parse() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            eprintln!("{name} wants a number: {text}");
+            std::process::exit(2)
+        }
+    }
+}
+
 /// Every position after a move of `pos`.
 fn after_each_move(rules: &Setup, pos: &Position) -> Vec<Position> {
     rules.moves(pos).iter().map(|m| pos.play(m)).collect()
@@ -144,8 +157,11 @@ fn after_each_move(rules: &Setup, pos: &Position) -> Vec<Position> {
 fn main() {
     let args = args::words();
     let get = |name: &str| args::value(&args, name);
-    let depth: u32 = get("--depth").and_then(|t| t.parse().ok()).unwrap_or(22);
-    let jobs: usize = get("--jobs").and_then(|t| t.parse().ok()).unwrap_or(1);
+    let depth: u32 = number(get("--depth"), "--depth").unwrap_or(22);
+    let jobs: usize = number(get("--jobs"), "--jobs").unwrap_or(1);
+    let hard: Option<i32> = number(get("--hard"), "--hard");
+    let hard_depth: u32 = number(get("--hard-depth"), "--hard-depth").unwrap_or(depth + 2);
+    let moves: usize = number(get("--hard-moves"), "--hard-moves").unwrap_or(3);
     let out = get("--out").unwrap_or_else(|| "data/draughts_book.txt".into());
     let has = |flag: &str| args.iter().any(|a| a == flag);
     let (replies, second) = (has("--replies") || has("--second"), has("--second"));
@@ -193,13 +209,7 @@ fn main() {
             search_all(&again, depth, jobs, &mut book, started);
         }
     }
-    if let Some(cp) = get("--hard").and_then(|t| t.parse::<i32>().ok()) {
-        let hard_depth: u32 = get("--hard-depth")
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(depth + 2);
-        let moves: usize = get("--hard-moves")
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(3);
+    if let Some(cp) = hard {
         // The ballot position has White to move: its score is White's.
         let seen = scores(&openings, depth, jobs, started);
         let hard: Vec<Position> = openings
