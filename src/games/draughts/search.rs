@@ -580,7 +580,11 @@ impl Engine {
     }
 
     /// The table's move for `key`, and its score where the stored bound
-    /// settles the node at this depth.
+    /// settles the node at this depth. A node with an open window (on the
+    /// line the search expects to play) is always searched: a stored score
+    /// may come from another path, with another history of repetitions
+    /// and another forty-move count, and a cut there would end the line
+    /// the root plays by.
     #[inline]
     fn table_probe(
         &self,
@@ -593,7 +597,7 @@ impl Engine {
         let Some(e) = self.table.probe(key) else {
             return (NO_MOVE, None);
         };
-        if ply > 0 && e.depth as i32 >= depth {
+        if ply > 0 && beta - alpha == 1 && e.depth as i32 >= depth {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
