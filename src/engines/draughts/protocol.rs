@@ -7,7 +7,8 @@
 //! ```text
 //! position startpos|fen FEN [moves M1 M2 …]   set the game (its whole past)
 //! go movetime MS | go depth N                 answered `bestmove M`, after `info depth D nodes N
-//!                                             score cp V pv M…` when it searched; when the rules have
+//!                                             score cp V pv M…` (or `score win N` / `score loss N`,
+//!                                             in plies) when it searched; when the rules have
 //!                                             ended the game, `info string game over: …` then `bestmove none`
 //! perft N                                     answered `perft N COUNT`, or `perft N stopped`
 //! newgame                                     forget what the last game taught the table
