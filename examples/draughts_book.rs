@@ -23,6 +23,21 @@
 //! --hard 40 --hard-depth 24 --hard-moves 2 --jobs 2` and measured, it is
 //! not in the book either.
 //!
+//! `--learn FILE` learns from the engine's own games, as Chinook's and
+//! Cake's books did: FILE holds one game a line (the engine's colour, its
+//! result, the moves). Where a move of the engine's after the ballot has
+//! scored a quarter of the points or less over `--learn-games` games or
+//! more (default 3), each lost game through it gets another move at the
+//! first such position where one will do: a move that scored half or more
+//! there over two games or more, or else the engine's best other move if
+//! its score at `--depth` is within `--learn-margin` (default 30 hundredths
+//! of a man) of the move that lost. `--learn-plies` (default 40) bounds how
+//! far into each game it looks. `data/draughts_games.txt` is the record
+//! of the README's matches against GuiNN. The book learned from it with
+//! `--from data/draughts_book.txt --learn data/draughts_games.txt --depth
+//! 20 --jobs 2` (49 positions) was measured and is not the committed one
+//! (README, "The opening book").
+//!
 //! Each position is searched alone, on one thread, to a fixed depth, with
 //! the table cleared first, so the same command gives the same book
 //! whatever `--jobs` is.
@@ -30,7 +45,7 @@
 #[path = "common/args.rs"]
 mod args;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -120,6 +135,160 @@ fn search_each(positions: &[Position], depth: u32, jobs: usize, started: Instant
         .into_iter()
         .map(|r| r.expect("every position is searched"))
         .collect()
+}
+
+/// One game of a match record: whether the engine had Black, what it
+/// scored in half points (0, 1 or 2), and the moves from the start.
+struct Record {
+    black: bool,
+    halves: u32,
+    moves: Vec<String>,
+}
+
+/// Reads a match record: lines of `COLOUR RESULT MOVES…` (the engine's
+/// colour, `black` or `white`, and its result, `Win`, `Draw` or `Loss`),
+/// as `draughts_match --log` writes them after its first three words.
+/// `#` lines are comments. A line it cannot read stops the program.
+fn read_records(path: &str) -> Vec<Record> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(2)
+    });
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else { continue };
+        if first.starts_with('#') {
+            continue;
+        }
+        let black = match first {
+            "black" => true,
+            "white" => false,
+            _ => {
+                eprintln!("{path}:{}: black or white first, not {first}", n + 1);
+                std::process::exit(2)
+            }
+        };
+        let halves = match words.next() {
+            Some("Win") => 2,
+            Some("Draw") => 1,
+            Some("Loss") => 0,
+            other => {
+                eprintln!("{path}:{}: Win, Draw or Loss, not {other:?}", n + 1);
+                std::process::exit(2)
+            }
+        };
+        out.push(Record {
+            black,
+            halves,
+            moves: words.map(str::to_string).collect(),
+        });
+    }
+    out
+}
+
+/// Learns from the engine's own games: where a move of the engine's has
+/// scored a quarter or less over `min_games` games or more, the first such
+/// position of each lost game gets the engine's best other move, if its
+/// score at `depth` is within `margin` of the move that lost (or another
+/// move scored half or more over two games or more there); otherwise the
+/// next such position of that game is tried. Gives the new book entries.
+fn learn(
+    records: &[Record],
+    plies: usize,
+    min_games: u32,
+    depth: u32,
+    margin: i32,
+    jobs: usize,
+    started: Instant,
+) -> BTreeMap<String, String> {
+    let rules = Setup::STANDARD;
+    // The engine's decision points of each game: (FEN, move) at each ply
+    // after the ballot where it was to move and had a choice.
+    let mut stats: HashMap<(String, String), (u32, u32)> = HashMap::new();
+    let mut paths = Vec::new();
+    for (g, r) in records.iter().enumerate() {
+        let mut pos = Position::START;
+        let mut path = Vec::new();
+        for (ply, text) in r.moves.iter().enumerate().take(plies) {
+            let legal = rules.moves(&pos);
+            let Some(m) = legal.iter().find(|m| m.to_string() == *text) else {
+                eprintln!("game {}: {text} is not a move at ply {}", g + 1, ply + 1);
+                std::process::exit(2)
+            };
+            let engine_to_move = (ply % 2 == 0) == r.black;
+            if ply >= 3 && engine_to_move && legal.len() > 1 {
+                let key = (fen::write(&pos), text.clone());
+                let e = stats.entry(key.clone()).or_default();
+                e.0 += 1;
+                e.1 += r.halves;
+                path.push((key, pos));
+            }
+            pos = pos.play(m);
+        }
+        paths.push(path);
+    }
+    let bad = |key: &(String, String)| {
+        stats
+            .get(key)
+            .is_some_and(|&(n, h)| n >= min_games && 2 * h <= n)
+    };
+    let mut learned = BTreeMap::new();
+    for (r, path) in records.iter().zip(&paths) {
+        if r.halves > 0 {
+            continue;
+        }
+        for (key, pos) in path {
+            if learned.contains_key(&key.0) {
+                break;
+            }
+            if !bad(key) {
+                continue;
+            }
+            let legal = rules.moves(pos);
+            let others: Vec<_> = legal
+                .iter()
+                .filter(|m| !bad(&(key.0.clone(), m.to_string())))
+                .collect();
+            if others.is_empty() {
+                continue;
+            }
+            // A move that did well here in the record.
+            let tried = others
+                .iter()
+                .filter_map(|m| {
+                    let &(n, h) = stats.get(&(key.0.clone(), m.to_string()))?;
+                    (n >= 2 && h >= n).then_some((h * 1000 / n, m.to_string()))
+                })
+                .max();
+            if let Some((_, m)) = tried {
+                eprintln!("{}: {} scored well in the record", key.0, m);
+                learned.insert(key.0.clone(), m);
+                break;
+            }
+            let children: Vec<Position> = legal.iter().map(|m| pos.play(m)).collect();
+            let seen = scores(&children, depth.saturating_sub(1), jobs, started);
+            let lost = legal
+                .iter()
+                .position(|m| m.to_string() == key.1)
+                .map(|i| -seen[i])
+                .unwrap_or(i32::MIN);
+            let best = legal
+                .iter()
+                .zip(&seen)
+                .filter(|(m, _)| !bad(&(key.0.clone(), m.to_string())))
+                .map(|(m, s)| (-s, m.to_string()))
+                .max();
+            if let Some((score, m)) = best
+                && score >= lost - margin
+            {
+                eprintln!("{}: {} ({score}) for {} ({lost})", key.0, m, key.1);
+                learned.insert(key.0.clone(), m);
+                break;
+            }
+        }
+    }
+    learned
 }
 
 /// The position after the book's move at `pos`, if the book has one.
@@ -238,6 +407,19 @@ fn main() {
                 .filter_map(|pos| after_book_move(&rules, &book, pos))
                 .collect();
         }
+    }
+    if let Some(path) = get("--learn") {
+        let records = read_records(&path);
+        let plies: usize = number(get("--learn-plies"), "--learn-plies").unwrap_or(40);
+        let min_games: u32 = number(get("--learn-games"), "--learn-games").unwrap_or(3);
+        let margin: i32 = number(get("--learn-margin"), "--learn-margin").unwrap_or(30);
+        let learned = learn(&records, plies, min_games, depth, margin, jobs, started);
+        eprintln!(
+            "{} positions learned from {} games",
+            learned.len(),
+            records.len()
+        );
+        book.extend(learned);
     }
     // The command that made it, without what does not change the book.
     let mut kept = Vec::new();

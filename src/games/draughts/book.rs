@@ -91,4 +91,30 @@ mod tests {
         );
         assert!(parse("B:W21-32:B1-12").is_err());
     }
+
+    /// The record `draughts_book --learn` reads is of games of draughts:
+    /// each line's colour and result read, and its moves play from the
+    /// start, every one legal where it stands.
+    #[test]
+    fn the_record_to_learn_from_replays_move_by_move() {
+        let text = include_str!("../../../data/draughts_games.txt");
+        let rules = Setup::STANDARD;
+        let mut games = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let mut words = line.split_whitespace();
+            assert!(matches!(words.next(), Some("black" | "white")), "{line}");
+            assert!(
+                matches!(words.next(), Some("Win" | "Draw" | "Loss")),
+                "{line}"
+            );
+            let mut pos = Position::START;
+            for w in words {
+                let legal = rules.moves(&pos);
+                let m = legal.iter().find(|m| m.to_string() == w);
+                pos = pos.play(m.unwrap_or_else(|| panic!("{w} in {line}")));
+            }
+            games += 1;
+        }
+        assert!(games > 2000, "{games} games");
+    }
 }
