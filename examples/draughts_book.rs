@@ -280,7 +280,7 @@ fn learn(
                 .map(|(m, s)| (-s, m.to_string()))
                 .max();
             if let Some((score, m)) = best
-                && score >= lost - margin
+                && score >= lost.saturating_sub(margin)
             {
                 eprintln!("{}: {} ({score}) for {} ({lost})", key.0, m, key.1);
                 learned.insert(key.0.clone(), m);
