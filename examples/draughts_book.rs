@@ -51,7 +51,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use tallyho::games::Never;
-use tallyho::games::draughts::{Engine, Limits, Position, Report, Score, Setup, ballot, book, fen};
+use tallyho::games::draughts::{
+    Engine, Limits, Move, Position, Report, Score, Setup, ballot, book, fen,
+};
 
 /// Searches every position of `positions` not yet in `book` on `jobs`
 /// threads and adds the engine's move for each.
@@ -211,20 +213,19 @@ fn learn(
         let mut pos = Position::START;
         let mut path = Vec::new();
         for (ply, text) in r.moves.iter().enumerate().take(plies) {
-            let legal = rules.moves(&pos);
-            let Some(m) = legal.iter().find(|m| m.to_string() == *text) else {
+            let Some(m) = rules.find(&pos, text) else {
                 eprintln!("game {}: {text} is not a move at ply {}", g + 1, ply + 1);
                 std::process::exit(2)
             };
             let engine_to_move = (ply % 2 == 0) == r.black;
-            if ply >= 3 && engine_to_move && legal.len() > 1 {
+            if ply >= 3 && engine_to_move && rules.moves(&pos).len() > 1 {
                 let key = (fen::write(&pos), text.clone());
                 let e = stats.entry(key.clone()).or_default();
                 e.0 += 1;
                 e.1 += r.halves;
                 path.push((key, pos));
             }
-            pos = pos.play(m);
+            pos = pos.play(&m);
         }
         paths.push(path);
     }
@@ -246,18 +247,15 @@ fn learn(
                 continue;
             }
             let legal = rules.moves(pos);
-            let others: Vec<_> = legal
-                .iter()
-                .filter(|m| !bad(&(key.0.clone(), m.to_string())))
-                .collect();
-            if others.is_empty() {
+            let here = |m: &Move| (key.0.clone(), m.to_string());
+            if legal.iter().all(|m| bad(&here(m))) {
                 continue;
             }
             // A move that did well here in the record.
-            let tried = others
+            let tried = legal
                 .iter()
                 .filter_map(|m| {
-                    let &(n, h) = stats.get(&(key.0.clone(), m.to_string()))?;
+                    let &(n, h) = stats.get(&here(m))?;
                     (n >= 2 && h >= n).then_some((h * 1000 / n, m.to_string()))
                 })
                 .max();
@@ -268,19 +266,16 @@ fn learn(
             }
             let children: Vec<Position> = legal.iter().map(|m| pos.play(m)).collect();
             let seen = scores(&children, depth.saturating_sub(1), jobs, started);
-            let lost = legal
-                .iter()
-                .position(|m| m.to_string() == key.1)
-                .map(|i| -seen[i])
-                .unwrap_or(i32::MIN);
+            let played = legal.iter().position(|m| m.to_string() == key.1);
+            let lost = -seen[played.expect("the record's move is legal where it was played")];
             let best = legal
                 .iter()
                 .zip(&seen)
-                .filter(|(m, _)| !bad(&(key.0.clone(), m.to_string())))
+                .filter(|(m, _)| !bad(&here(m)))
                 .map(|(m, s)| (-s, m.to_string()))
                 .max();
             if let Some((score, m)) = best
-                && score >= lost.saturating_sub(margin)
+                && score >= lost - margin
             {
                 eprintln!("{}: {} ({score}) for {} ({lost})", key.0, m, key.1);
                 learned.insert(key.0.clone(), m);

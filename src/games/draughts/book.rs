@@ -109,9 +109,8 @@ mod tests {
             );
             let mut pos = Position::START;
             for w in words {
-                let legal = rules.moves(&pos);
-                let m = legal.iter().find(|m| m.to_string() == w);
-                pos = pos.play(m.unwrap_or_else(|| panic!("{w} in {line}")));
+                let m = rules.find(&pos, w);
+                pos = pos.play(&m.unwrap_or_else(|| panic!("{w} in {line}")));
             }
             games += 1;
         }
