@@ -134,6 +134,59 @@ fn options_before_a_command_are_read_by_it() {
 }
 
 #[test]
+fn an_option_a_command_does_not_use_is_refused_for_that_whatever_its_value() {
+    // Values that would be wrong anyway: the option's place is the news.
+    for (args, said) in [
+        (
+            &["draughts", "--fox-level", "greedy"][..],
+            "--fox-level means nothing to `tallyho draughts`",
+        ),
+        (
+            &["--fox-level", "greedy", "draughts"],
+            "--fox-level means nothing to `tallyho draughts`",
+        ),
+        (
+            &["draughts", "perft", "--think", "abc", "3"],
+            "--think means nothing to `tallyho draughts perft`",
+        ),
+    ] {
+        tallyho()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(format!("error: {said}")));
+    }
+    // Where the option belongs, its value is what is wrong.
+    tallyho()
+        .args(["fox", "--fox-level", "greedy"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"greedy\" is not a level"));
+}
+
+#[test]
+fn negative_numbers_are_refused_as_numbers() {
+    for (args, said) in [
+        (
+            &["draughts", "--game", "-1"][..],
+            "write a whole number, 1 or more",
+        ),
+        (
+            &["draughts", "build-db", "--pieces", "-1"],
+            "write a number from 2 to 6",
+        ),
+        (&["draughts", "perft", "-1"], "write a number from 1 to 40"),
+        (&["replay", "-1"], "write a whole number, 1 or more"),
+    ] {
+        tallyho()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
+}
+
+#[test]
 fn options_set_the_board_rules_and_first_mover() {
     tallyho()
         .args(TWO)
@@ -596,7 +649,7 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
 fn bad_values_are_refused_in_one_style() {
     let cases: [&[&str]; 6] = [
         &["fish", "--penguins", "5"],
-        &["--think", "0"],
+        &["fish", "--think", "0"],
         &["--level", "god"],
         &["draughts", "--opening", "999"],
         &["replay", "abc"],

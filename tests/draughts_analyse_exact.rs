@@ -15,11 +15,16 @@ fn home(name: &str) -> Scratch {
 
 /// `analyse FEN` in a fresh data directory: its lines.
 fn analyse(home: &Path, fen: &str) -> Vec<String> {
+    analyse_within(home, fen, "1000")
+}
+
+/// `analyse FEN --think MS` in a fresh data directory: its lines.
+fn analyse_within(home: &Path, fen: &str, think: &str) -> Vec<String> {
     let out = Command::cargo_bin("tallyho")
         .expect("binary built")
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
-        .args(["draughts", "analyse", fen, "--think", "1000", "--ascii"])
+        .args(["draughts", "analyse", fen, "--think", think, "--ascii"])
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .expect("ran");
@@ -31,11 +36,20 @@ fn analyse(home: &Path, fen: &str) -> Vec<String> {
         .collect()
 }
 
-fn line<'a>(lines: &'a [String], label: &str) -> &'a str {
-    lines
+/// The text after `label`, with the lines wrapped under it joined.
+fn line(lines: &[String], label: &str) -> String {
+    let Some(at) = lines.iter().position(|l| l.starts_with(label)) else {
+        return String::new();
+    };
+    let mut text = lines[at][label.len()..].trim().to_string();
+    for more in lines[at + 1..]
         .iter()
-        .find(|l| l.starts_with(label))
-        .map_or("", |l| l[label.len()..].trim())
+        .take_while(|l| l.starts_with("            "))
+    {
+        text.push(' ');
+        text.push_str(more.trim());
+    }
+    text
 }
 
 #[test]
@@ -57,5 +71,24 @@ fn more_pieces_than_the_database_holds_says_how_many() {
     assert_eq!(
         line(&lines, "Exact:"),
         "not known: 7 pieces are on the board, and the endgame database holds at most 6"
+    );
+}
+
+#[test]
+fn more_pieces_than_any_database_here_holds_is_the_reason_however_short_the_think() {
+    // No database is ready within a millisecond, but none here could hold
+    // six pieces anyway: no six-piece one has been built.
+    let home = home("six");
+    let lines = analyse_within(&home, "B:W18,24,K10:B12,16,K22", "1");
+    assert_eq!(
+        line(&lines, "Exact:"),
+        "not known: 6 pieces are on the board, and the endgame database holds at most 5 \
+         (`tallyho draughts build-db --pieces 6` builds one of 6)"
+    );
+    // Three pieces: the database would hold them; it was not ready.
+    let lines = analyse_within(&home, "B:W18,K10:B12", "1");
+    assert_eq!(
+        line(&lines, "Exact:"),
+        "not known: the endgame database was not ready within --think"
     );
 }

@@ -103,7 +103,12 @@ fn a_second_fen_tag_and_moves_after_the_result_are_errors() {
     let text = "[FEN \"W:W21:B1\"]\n[FEN \"B:W21:B1\"]\n*\n";
     let e = pdn::read(text, Setup::STANDARD).unwrap_err();
     assert!(e.why.contains("a second FEN tag"), "{e}");
-    for tag in ["GameType \"21\"", "Captures \"optional\"", "Result \"*\""] {
+    for tag in [
+        "GameType \"21\"",
+        "Captures \"optional\"",
+        "Result \"*\"",
+        "Event \"two\"",
+    ] {
         let text = format!("[{tag}]\n[{tag}]\n1. 11-15 *\n");
         let e = pdn::read(&text, Setup::STANDARD).unwrap_err();
         let name = tag.split(' ').next().unwrap_or_default();
@@ -266,4 +271,13 @@ proptest! {
         let _ = notation::parse_move(&Setup::STANDARD, &Position::START, &text);
         let _ = tallyho::games::draughts::PdnSquare::parse(&text);
     }
+}
+
+#[test]
+fn a_tag_name_holding_a_control_character_is_refused_for_that() {
+    let e = pdn::read("[Ev\u{1b}[31ment \"x\"]\n1. 11-15 *\n", Setup::STANDARD).unwrap_err();
+    assert_eq!(
+        e.why, "a tag's name is letters, digits and _: tag Ev is followed by \u{1b}",
+        "{e}"
+    );
 }

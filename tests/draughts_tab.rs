@@ -35,15 +35,16 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
     session.expect("Move from (9, 10, 11, 12)? ")?;
     // C3 is 11: its men go to D4 (15) or B4 (16).
     // Each key waits for the echo of the last, as a person's would.
+    // One Tab lists them.
     session.send("C3 ")?;
     session.expect("C3 ")?;
-    session.send("\t\t")?;
+    session.send("\t")?;
     session.expect("B4  D4")?;
     // The line cleared (Ctrl-U), the same by numbers.
     session.send("\x15")?;
     session.send("11 ")?;
     session.expect("11 ")?;
-    session.send("\t\t")?;
+    session.send("\t")?;
     session.expect("15  16")?;
     // One letter of a coordinate completes to the one square it can be.
     session.send("\x15")?;

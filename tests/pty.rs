@@ -152,7 +152,7 @@ fn tab_in_the_capture_game_offers_the_fox_squares_as_typed() -> Result<(), expec
     let mut session = spawn_with("capture-tab", "xterm", &["capture"])?;
     session.expect("Fox to which row and column: (1,2) or (1,4)? ")?;
     // The row typed, Tab lists the columns that go with it, as `D1 ` lists C2 E2.
-    session.send("1 \t\t")?;
+    session.send("1 \t")?;
     session.expect("2  4")?;
     session.send(ControlCode::EndOfText)?;
     session.expect("Final score: Ann:0 - Bob:0")?;
@@ -167,7 +167,7 @@ fn tab_after_a_first_square_offers_the_second_and_ctrl_l_redraws() -> Result<(),
     session.send_line("B7")?;
     session.expect("Move (B1, D1, F1, H1)? ")?;
     // Two candidates: Tab lists them.
-    session.send("D1 \t\t")?;
+    session.send("D1 \t")?;
     session.expect("C2  E2")?;
     // Ctrl-L clears the screen and draws the board and the question again,
     // with what was typed.

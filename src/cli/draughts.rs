@@ -28,7 +28,7 @@ pub struct DraughtsArgs {
     // Not `requires = "load"`: clap waives that whenever --opening, which
     // conflicts with --load, is given; `cli::parse` checks it instead.
     #[arg(long, global = true, value_name = "K",
-          value_parser = super::number::<u64>(1, None))]
+          value_parser = super::number::<u64>(1, None), allow_negative_numbers = true)]
     pub game: Option<u64>,
 
     /// Draw the board and the welcome box in plain ASCII. Without it, box
@@ -40,7 +40,7 @@ pub struct DraughtsArgs {
     /// The computer's search threads for play, hints and analyse (default:
     /// every core).
     #[arg(long, global = true, value_name = "N",
-          value_parser = super::number::<u16>(1, Some(256)))]
+          value_parser = super::number::<u16>(1, Some(256)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
 
     /// Draw the board from White's side (row 1 at the top), as it is drawn
@@ -56,7 +56,7 @@ pub enum DraughtsTool {
     /// perft(D) = N.
     Perft {
         /// The deepest depth (1-40).
-        #[arg(value_parser = super::number::<u32>(1, Some(40)))]
+        #[arg(value_parser = super::number::<u32>(1, Some(40)), allow_negative_numbers = true)]
         depth: u32,
 
         /// The position, in FEN (B:W21-32:B1-12). Default: the start.
@@ -84,7 +84,7 @@ pub enum DraughtsTool {
     BuildDb {
         /// The most pieces (2-6).
         #[arg(long, value_name = "N", default_value_t = 5,
-              value_parser = super::number::<u32>(2, Some(6)))]
+              value_parser = super::number::<u32>(2, Some(6)), allow_negative_numbers = true)]
         pieces: u32,
     },
 }

@@ -23,7 +23,7 @@ pub struct FishArgs {
 
     /// Penguins each, 1 to 4; they are placed in turn before the first move.
     #[arg(long, global = true, value_name = "N",
-          value_parser = super::number::<u32>(1, Some(4)))]
+          value_parser = super::number::<u32>(1, Some(4)), allow_negative_numbers = true)]
     pub penguins: Option<u32>,
 }
 

@@ -220,13 +220,13 @@ pub enum Command {
     History {
         /// With --pdn: the number of the one game to write.
         #[arg(value_name = "N",
-              value_parser = number::<u64>(1, None))]
+              value_parser = number::<u64>(1, None), allow_negative_numbers = true)]
         number: Option<u64>,
     },
     /// Replay a finished game from the log, move by move.
     Replay {
         /// The game's number, as `tallyho history` lists it.
-        #[arg(value_parser = number::<u64>(1, None))]
+        #[arg(value_parser = number::<u64>(1, None), allow_negative_numbers = true)]
         number: u64,
     },
     /// Run a game server in the foreground: two people on two terminals,
@@ -266,7 +266,7 @@ pub struct ServeArgs {
     /// Seconds a player who dropped may take to come back before the
     /// opponent may claim the win or adjourn.
     #[arg(long, value_name = "SECONDS", default_value = "120",
-          value_parser = number::<u64>(1, Some(86_400)))]
+          value_parser = number::<u64>(1, Some(86_400)), allow_negative_numbers = true)]
     pub grace: u64,
 }
 
@@ -322,7 +322,11 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
     let mut command = command();
     let matches = match command.try_get_matches_from_mut(args.iter()) {
         Ok(matches) => matches,
-        Err(e) => return Err(misplaced_number(&command, &args, &e).unwrap_or_else(|| refusal(e))),
+        Err(e) => {
+            return Err(misplaced_number(&command, &args, &e)
+                .or_else(|| stray_with_a_bad_value(&command, &args, &e))
+                .unwrap_or_else(|| refusal(e)));
+        }
     };
     let (path, leaf) = leaf(&matches);
     let globals = global_ids();
@@ -376,6 +380,48 @@ fn subcommand<'a>(command: &'a clap::Command, path: &[&str]) -> &'a clap::Comman
         }
     }
     here
+}
+
+/// `tallyho draughts --fox-level greedy`: clap checks the value before
+/// tallyho can say that the option means nothing to the command. Say that,
+/// whatever the value.
+fn stray_with_a_bad_value(
+    command: &clap::Command,
+    args: &[OsString],
+    e: &clap::Error,
+) -> Option<Refusal> {
+    use clap::error::ErrorKind::{InvalidValue, ValueValidation};
+    if !matches!(e.kind(), InvalidValue | ValueValidation) {
+        return None;
+    }
+    let Some(clap::error::ContextValue::String(arg)) = e.get(clap::error::ContextKind::InvalidArg)
+    else {
+        return None;
+    };
+    let long = arg.split_whitespace().next()?.strip_prefix("--")?;
+    let id = command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long))?
+        .get_id()
+        .to_string();
+    // The command's words, as clap would have found them.
+    let mut path = Vec::new();
+    let mut here = command;
+    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        if let Some(sub) = here.find_subcommand(word) {
+            path.push(sub.get_name());
+            here = sub;
+        }
+    }
+    if !global_ids().contains(&id) || allowed(&path).contains(&id.as_str()) {
+        return None;
+    }
+    let shown = command_line(&path);
+    let e = subcommand(command, &path).clone().error(
+        clap::error::ErrorKind::ArgumentConflict,
+        format!("--{long} means nothing to `{shown}`; see `{shown} --help`"),
+    );
+    Some(refusal(e))
 }
 
 /// `tallyho --pdn 3 history`: clap takes the 3 for a command. The number
@@ -735,7 +781,7 @@ mod tests {
                 "write a number from 0 to 10000",
             ),
             (
-                vec!["tallyho", "--think", "-1"],
+                vec!["tallyho", "fish", "--think", "-1"],
                 "write a number from 1 to 600000",
             ),
             (

@@ -122,7 +122,9 @@ pub fn wrap(text: &str, width: usize) -> String {
         }
         // A table's row (`  hint    name a best move …`): its description
         // wraps under itself, so the columns stay aligned.
-        if let Some(column) = description_column(line)
+        // A numbered item (`1. Rubbish - random legal moves`) likewise
+        // wraps under its text, not under its number.
+        if let Some(column) = description_column(line).or_else(|| numbered_column(line))
             && width >= column + 12
         {
             let (term, description) = line.split_at(column);
@@ -180,6 +182,15 @@ fn description_column(line: &str) -> Option<usize> {
     (column < line.len()).then_some(column)
 }
 
+/// Where a numbered item's text begins: after an indent, the number and
+/// `. `. `None` for a line that is no such item.
+fn numbered_column(line: &str) -> Option<usize> {
+    let text = line.trim_start();
+    let indent = line.len() - text.len();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && text[digits..].starts_with(". ")).then_some(indent + digits + 2)
+}
+
 /// Words wrapped at `room` columns, each line without its indent.
 fn wrap_words(text: &str, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
@@ -200,6 +211,15 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_numbered_item_wraps_under_its_text() {
+        let item = "2. Greedy - takes the most it can, crowns when it can";
+        assert_eq!(
+            wrap(item, 30),
+            "2. Greedy - takes the most it\n   can, crowns when it can"
+        );
+    }
 
     #[test]
     fn a_table_row_wraps_under_its_own_description() {

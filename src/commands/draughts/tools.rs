@@ -202,23 +202,41 @@ fn score_text(score: Score, side: Side) -> String {
     }
 }
 
-/// Why `analyse` gives no exact result for `pos`: the true reason.
-fn not_exact(pos: &Position, db: Option<&Endgame>) -> String {
+/// Why `analyse` gives no exact result for `pos`: the true reason. `stored`
+/// is the most pieces a database here could hold, had it been ready: six
+/// where `build-db --pieces 6` has built that one, else five.
+fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32) -> String {
     let pieces = pos.piece_count();
     if let Some(none) = Side::ALL.into_iter().find(|&s| pos.pieces(s) == 0) {
         return text::not_exact_without_pieces(none);
     }
-    let holds = db.map_or(LARGEST_PIECES, Endgame::max_pieces);
+    let holds = match db {
+        _ if pieces > LARGEST_PIECES => LARGEST_PIECES,
+        Some(db) => db.max_pieces(),
+        None => stored,
+    };
     match db {
         _ if pieces > 10 => {
             "not known: too many pieces for the endgame database to reach".to_string()
         }
-        _ if pieces > LARGEST_PIECES || db.is_some_and(|db| pieces > db.max_pieces()) => format!(
+        _ if pieces > holds && pieces <= LARGEST_PIECES && stored < pieces => format!(
+            "not known: {pieces} pieces are on the board, and the endgame database holds at most \
+             {holds} (`tallyho draughts build-db --pieces {pieces}` builds one of {pieces})"
+        ),
+        _ if pieces > holds => format!(
             "not known: {pieces} pieces are on the board, and the endgame database holds at most {holds}"
         ),
         Some(_) => "not known".to_string(),
         None => "not known: the endgame database was not ready within --think".to_string(),
     }
+}
+
+/// The most pieces of a database kept in the user's data directory, or that
+/// would be built there on first use: six where one of six is on disk (it
+/// is checked when read, not here), else five.
+fn stored_pieces(rules: &Setup) -> u32 {
+    let six = store().is_some_and(|s| s.path(LARGEST_PIECES, *rules).is_file());
+    if six { LARGEST_PIECES } else { STORED_PIECES }
 }
 
 /// `tallyho draughts analyse`.
@@ -269,9 +287,11 @@ pub(super) fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        None => not_exact(&pos, db.as_deref()),
+        None => not_exact(&pos, db.as_deref(), stored_pieces(rules)),
     };
-    writeln!(out, "Exact:      {exact}")?;
+    let wrapped = line_wrapped(&exact, 80 - 12);
+    let indented = wrapped.replace('\n', &format!("\n{}", " ".repeat(12)));
+    writeln!(out, "Exact:      {indented}")?;
     Ok(())
 }
 

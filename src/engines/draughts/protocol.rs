@@ -635,6 +635,16 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
     }
     let mut history = vec![start];
     for (i, text) in moves.iter().enumerate() {
+        // A move after the rules have ended the game is refused, as
+        // `--load` refuses one.
+        if let Some(outcome) = rules.outcome(&history) {
+            return Err(format!(
+                "move {} ({}): the game was over after move {i}: {}",
+                i + 1,
+                safe::cut(text, 40),
+                game_over(&outcome)
+            ));
+        }
         let pos = history[history.len() - 1];
         let m = read_move(&rules, &pos, text).map_err(|e| {
             format!(
@@ -658,6 +668,23 @@ fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> 
     let typed = text.trim();
     if typed.len() > MAX_MOVE_TEXT {
         return Err(format!("{} is too long to be a move", safe::cut(typed, 40)));
+    }
+    // A word that is no move at all (`extra`), rather than its pieces
+    // split at the `x` read as squares.
+    let parts = typed.split(['x', 'X', '-']).filter(|p| !p.is_empty());
+    if parts.clone().next().is_none()
+        || parts.clone().any(|p| {
+            // A square: a number, or a letter and a number (C3, or M11).
+            let digits = p.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            p.len() - digits.len() > 1
+                || digits.is_empty()
+                || !digits.chars().all(|c| c.is_ascii_digit())
+        })
+    {
+        return Err(format!(
+            "{} is not a move: write one like 11-15, or 22x15 for a capture",
+            safe::cut(typed, 40)
+        ));
     }
     let read = read_pdn_move(rules, pos, typed);
     // The C project's players wrote M or C before a move; PDN does not. (A
@@ -759,6 +786,18 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
                 ));
             }
         },
+        [kind @ ("movetime" | "depth")] => {
+            return error(format!(
+                "go {kind} wants a number: go movetime MS or go depth N"
+            ));
+        }
+        [kind @ ("movetime" | "depth"), n, extra, ..] => {
+            return error(format!(
+                "go {kind} {} takes nothing after it, not {}",
+                safe::cut(n, 40),
+                safe::cut(extra, 40)
+            ));
+        }
         _ => return error("go wants movetime MS or depth N"),
     };
     let rules = state.config.rules;
@@ -1055,6 +1094,24 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("game over"), "{out}");
+    }
+
+    #[test]
+    fn moves_after_the_end_of_a_game_are_refused() {
+        let out = talk(
+            "position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1 27-32 1-5\n\
+             position fen B:W28:B24,15 moves 15-19 28-24\n\
+             isready\n",
+        );
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "error move 9 (1-5): the game was over after move 8: draw by threefold repetition",
+                "error move 2 (28-24): the game was over after move 1: black wins, white has no move",
+                "readyok",
+            ],
+            "{out}"
+        );
     }
 
     #[test]

@@ -110,8 +110,8 @@ pub fn help(rules: &Setup) -> String {
         "How to play English draughts
 {}
 Typing a move
-  11-15  22x15x6    square numbers, as the key beside the board shows them
-  C3 D4  E3xG5xE7   coordinates; M (move) or C (capture) may come first
+  11-15, 22x15x6    square numbers, as the key beside a wide board shows them
+  C3 D4, E3xG5xE7   coordinates; M (move) or C (capture) may come first
   22                the piece on 22; then each square it lands on, one by one
 Commands at a move prompt
   moves    list the legal moves

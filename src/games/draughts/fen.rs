@@ -1,7 +1,7 @@
 //! FEN, the position notation of PDN: the side to move, then each side's
 //! squares with `K` before a king, like `B:W18,24,K10:B12,16,K22`.
 //!
-//! Reading also takes ranges (`W21-32`), either colour first, coordinates for
+//! Reading also takes ranges (`W21-32`, `WK21-K23` or `WK21-23` for kings), either colour first, coordinates for
 //! squares (`c3`), spaces, and a final full stop, as other programs write them.
 
 use std::fmt;
@@ -118,6 +118,12 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
         };
         let squares: Bits = match body.split_once('-') {
             Some((a, b)) => {
+                // A range of kings may name the king again at its end
+                // (`K21-K23`).
+                let b = match b.strip_prefix(['K', 'k']) {
+                    Some(rest) if king => rest,
+                    _ => b,
+                };
                 let (a, b) = (parse_square(side, a)?, parse_square(side, b)?);
                 if a > b {
                     return Err(FenError::Range {
@@ -224,6 +230,9 @@ mod tests {
         assert_eq!(parse("B:W21-32:B1-12"), Ok(Position::START));
         let p = parse("B:W18,24,K10:B12,16,K22").unwrap();
         assert_eq!(write(&p), "B:W18,24,K10:B12,16,K22");
+        // A range of kings, its end named as a king again or not.
+        assert_eq!(write(&parse("B:WK21-K23:B1").unwrap()), "B:WK21,K22,K23:B1");
+        assert_eq!(write(&parse("B:WK21-23:B1").unwrap()), "B:WK21,K22,K23:B1");
         assert_eq!(
             parse(" w : b12 ,16, k22 : W18,24,K10 . ").unwrap(),
             p.with_side(Side::White)

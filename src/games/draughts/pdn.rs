@@ -275,12 +275,12 @@ pub fn write(game: &PdnGame) -> String {
     let mut side = game.start.to_move();
     let mut number = 1;
     for (i, m) in game.moves.iter().enumerate() {
-        match side {
-            Side::Black => words.push(format!("{number}.")),
-            Side::White if i == 0 => words.push(format!("{number}...")),
-            Side::White => {}
-        }
-        words.push(m.to_string());
+        // A move number and its move stay on one line.
+        words.push(match side {
+            Side::Black => format!("{number}. {m}"),
+            Side::White if i == 0 => format!("{number}... {m}"),
+            Side::White => m.to_string(),
+        });
         if side == Side::White {
             number += 1;
         }
@@ -446,6 +446,23 @@ impl Reading {
         let side = self.position.to_move();
         let first_white = start.to_move() == Side::White;
         let number = (ply + usize::from(first_white)) / 2 + 1;
+        // A side with no move has lost: a move after that is past the end.
+        if rules.moves(&self.position).is_empty() {
+            let won = match side.other() {
+                Side::Black => GameResult::BlackWins,
+                Side::White => GameResult::WhiteWins,
+            };
+            return Err(PdnError {
+                game: self.number,
+                at: Some((number, side)),
+                token: Some(token.to_string()),
+                why: format!(
+                    "the game was over before this move: {side} is to move and has no move, \
+                     and has lost ({}); its moves go on past its end",
+                    won.token()
+                ),
+            });
+        }
         let mv = notation::parse_move(&rules, &self.position, token).map_err(|e| PdnError {
             game: self.number,
             at: Some((number, side)),
@@ -472,6 +489,8 @@ impl Reading {
                     format!("the moves end with {e} but the Result tag says {t}"),
                 ));
             }
+            // A result recorded in the tag stands where the moves end with
+            // `*`: the game is over all the same.
             (Some(t), Some(GameResult::Unfinished) | None) => t,
             (_, Some(e)) => e,
             (None, None) => GameResult::Unfinished,
@@ -545,6 +564,13 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
         return Err(game.error(
             None,
             "a tag [ has no name: write tags like [Event \"Club night\"]",
+        ));
+    }
+    // A character no name holds, straight after the name (`[Ev\x1b[31m`).
+    if let Some(c) = cur.peek().filter(|&c| c != '"' && !c.is_whitespace()) {
+        return Err(game.error(
+            Some(&name),
+            format!("a tag's name is letters, digits and _: tag {name} is followed by {c}"),
         ));
     }
     cur.skip_spaces();
@@ -713,11 +739,11 @@ impl Reader<'_> {
                 "a second FEN tag: a game has one start position",
             ));
         }
-        // The other tags that set the game up, or say how it ended: which
-        // of two would count is no guess to make.
-        if let Some(&name) = DERIVED.iter().find(|&&n| n == tag.0)
-            && self.game.tag(name).is_some()
-        {
+        // Any other tag: which of two would count is no guess to make (and
+        // the tags that set the game up, or say how it ended, would change
+        // the game).
+        if self.game.tag(&tag.0).is_some() {
+            let name = &tag.0;
             return Err(self
                 .game
                 .error(Some(&tag.1), format!("a second {name} tag: a game has one")));
@@ -944,6 +970,10 @@ mod tests {
             "game 1, \"0-1\": the moves end with 0-1 but the Result tag says 1-0"
         );
         assert_eq!(
+            err("[Result \"*\"] 1. 11-15 1-0"),
+            "game 1, \"1-0\": the moves end with 1-0 but the Result tag says *"
+        );
+        assert_eq!(
             err("[FEN \"B:W1:B2\"] *"),
             "game 1, \"B:W1:B2\": the FEN tag: a white man stands on 1 (G1), its crowning row: make it a king (K1)"
         );
@@ -966,6 +996,52 @@ mod tests {
             vec![("Event".into(), "a".into())]
         );
         assert_eq!(read_tags(""), vec![]);
+    }
+
+    #[test]
+    fn a_move_after_a_side_had_no_move_is_past_the_end() {
+        let err = |text: &str| read(text, Setup::STANDARD).unwrap_err().to_string();
+        // White's man on 28 is blocked once Black plays 15-19.
+        assert_eq!(
+            err("[FEN \"B:W28:B24,15\"]\n1. 15-19 28-24 *"),
+            "game 1, move 1 (white), \"28-24\": the game was over before this move: white is \
+             to move and has no move, and has lost (1-0); its moves go on past its end"
+        );
+        // White's last piece taken.
+        assert_eq!(
+            err("[FEN \"B:W14:B10\"]\n1. 10x17 18-22 *"),
+            "game 1, move 1 (white), \"18-22\": the game was over before this move: white is \
+             to move and has no move, and has lost (1-0); its moves go on past its end"
+        );
+    }
+
+    #[test]
+    fn a_move_number_is_never_parted_from_its_move() {
+        // Kings wandering, in games whose line breaks fall in many places.
+        let rules = Setup::STANDARD;
+        let start = fen::parse("B:WK29,K30,K31:BK1,K2,K3").unwrap();
+        for choice in 1..8 {
+            let mut game = read("*", rules).unwrap().remove(0);
+            game.start = start;
+            let mut pos = start;
+            for i in 0..60 {
+                let moves = rules.moves(&pos);
+                let Some(&m) = moves.get((i * choice) % moves.len().max(1)) else {
+                    break;
+                };
+                game.moves.push(m);
+                pos = pos.play(&m);
+            }
+            let text = write(&game);
+            let lines: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+            assert!(lines.len() > 1, "{text}");
+            for line in lines {
+                assert!(line.len() <= 79, "{line}");
+                assert!(!line.ends_with('.'), "a number ends the line: {line}");
+            }
+            // And it reads back.
+            assert_eq!(read(&text, rules).unwrap()[0].moves, game.moves);
+        }
     }
 
     #[test]

@@ -203,6 +203,8 @@ impl Console {
                 // Only lines the game took go into the history (see `ask`).
                 .auto_add_history(false)
                 .completion_type(CompletionType::List)
+                // The answers at the first Tab, not after a second.
+                .completion_show_all_if_ambiguous(true)
                 .build();
             Editor::with_config(config).ok().map(|mut editor| {
                 editor.set_helper(Some(Answers::default()));
