@@ -88,8 +88,10 @@ impl Hinter for Answers {
 impl Highlighter for Answers {
     /// The line as typed, with pasted controls, bidirectional overrides and
     /// BEL shown escaped, never sent to the terminal. While such a line is
-    /// on show the cursor may sit short of its end (rustyline counts a
-    /// control as no column); Enter refuses the line anyway.
+    /// on show the cursor may sit short of its end, and a line long enough
+    /// to wrap may be drawn again on rows below (rustyline lays the line
+    /// out counting a control as no column, where its escape takes several);
+    /// Enter refuses the line anyway.
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
         if unsafe_line(line) {
             Cow::Owned(safe::text(line))
