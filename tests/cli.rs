@@ -177,6 +177,22 @@ fn negative_numbers_are_refused_as_numbers() {
         ),
         (&["draughts", "perft", "-1"], "write a number from 1 to 40"),
         (&["replay", "-1"], "write a whole number, 1 or more"),
+        // Zero, below the least, in the same words as below zero.
+        (&["replay", "0"], "write a whole number, 1 or more"),
+        (
+            &["draughts", "--game", "0"],
+            "write a whole number, 1 or more",
+        ),
+        // Options whose values are not numbers say what they want.
+        (&["draughts", "--opening", "-1"], "\"-1\" is not an opening"),
+        (
+            &["draughts", "analyse", "-1"],
+            "\"-1\" is not a FEN position",
+        ),
+        (
+            &["serve", "--ssh-port", "-1"],
+            "a port is a number from 0 to 65535",
+        ),
     ] {
         tallyho()
             .args(args)

@@ -79,12 +79,15 @@ fn more_pieces_than_any_database_here_holds_is_the_reason_however_short_the_thin
     // No database is ready within a millisecond, but none here could hold
     // six pieces anyway: no six-piece one has been built.
     let home = home("six");
-    let lines = analyse_within(&home, "B:W18,24,K10:B12,16,K22", "1");
-    assert_eq!(
-        line(&lines, "Exact:"),
-        "not known: 6 pieces are on the board, and the endgame database holds at most 5 \
-         (`tallyho draughts build-db --pieces 6` builds one of 6)"
-    );
+    for think in ["1", "1000"] {
+        let lines = analyse_within(&home, "B:W18,24,K10:B12,16,K22", think);
+        assert_eq!(
+            line(&lines, "Exact:"),
+            "not known: 6 pieces are on the board, and the endgame database holds at most 5 \
+             (`tallyho draughts build-db --pieces 6` builds one of 6)",
+            "--think {think}"
+        );
+    }
     // Three pieces: the database would hold them; it was not ready.
     let lines = analyse_within(&home, "B:W18,K10:B12", "1");
     assert_eq!(

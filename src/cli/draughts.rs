@@ -16,7 +16,13 @@ pub struct DraughtsArgs {
 
     /// Start every game from a three-move ballot opening: its number in the
     /// deck, 1-156, or random (drawn with --seed).
-    #[arg(long, global = true, value_name = "N|random", conflicts_with = "load")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "N|random",
+        conflicts_with = "load",
+        allow_negative_numbers = true
+    )]
     pub opening: Option<String>,
 
     /// Start every game from a PDN file's unfinished game (result `*`): its
@@ -60,6 +66,7 @@ pub enum DraughtsTool {
         depth: u32,
 
         /// The position, in FEN (B:W21-32:B1-12). Default: the start.
+        #[arg(allow_negative_numbers = true)]
         fen: Option<String>,
     },
     /// The engine's view of a position: the best move, the score, the
@@ -68,6 +75,7 @@ pub enum DraughtsTool {
     #[command(alias = "analyze")]
     Analyse {
         /// The position, in FEN: W:W18,24,K10:B12,16,K22.
+        #[arg(allow_negative_numbers = true)]
         fen: String,
     },
     /// The engine for other programs: a line protocol on standard input and

@@ -18,7 +18,13 @@ pub struct FishArgs {
     /// The tiles' points: rings (1 on the rim, 2 on the next ring, 3 inside,
     /// the assignment's board) or random (dealt from --seed, as the board game
     /// deals them).
-    #[arg(long, global = true, value_enum, value_name = "TILES")]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "TILES",
+        allow_negative_numbers = true
+    )]
     pub tiles: Option<Tiles>,
 
     /// Penguins each, 1 to 4; they are placed in turn before the first move.

@@ -18,7 +18,12 @@ pub struct FoxArgs {
     /// Where the fox starts: a dark square of the top row, or "choose" to ask the
     /// fox's player. Default: the leftmost dark square of the top row on an even
     /// width (A8 on 8x8), the middle one on an odd width (D8 on 7x8).
-    #[arg(long, global = true, value_name = "SQUARE|choose")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "SQUARE|choose",
+        allow_negative_numbers = true
+    )]
     pub fox_start: Option<String>,
 
     /// Who moves first: fox or hounds. Default: fox; hounds for classic.
@@ -41,7 +46,8 @@ pub struct FoxArgs {
 
     /// classic: pace the output as a teletype on a line of this speed: 110,
     /// 300 or 1200 baud (a tenth as many characters a second).
-    #[arg(long, global = true, value_name = "BAUD", value_parser = ["110", "300", "1200"])]
+    #[arg(long, global = true, value_name = "BAUD", value_parser = ["110", "300", "1200"],
+          allow_negative_numbers = true)]
     pub baud: Option<String>,
 }
 

@@ -150,7 +150,7 @@ pub struct PlayArgs {
 
     /// The players' names, Player 1 first: --names Ann,Bob.
     /// Against the computer, your name alone.
-    #[arg(long, global = true, value_name = "A,B")]
+    #[arg(long, global = true, value_name = "A,B", allow_negative_numbers = true)]
     pub names: Option<String>,
 
     /// Stop after N games instead of asking to play again.
@@ -171,7 +171,7 @@ pub struct PlayArgs {
     /// Watching the computer play itself: the first game's levels of the
     /// first side and the second, like --levels cunning,overpowered (the
     /// fox's --fox-level and --hounds-level say the same).
-    #[arg(long, global = true, value_name = "A,B")]
+    #[arg(long, global = true, value_name = "A,B", allow_negative_numbers = true)]
     pub levels: Option<String>,
 
     /// Against the computer: your side in the first game.
@@ -254,10 +254,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub bind: std::net::IpAddr,
     /// The ssh door's port; 0 lets the system choose; off closes it.
-    #[arg(long, value_name = "N", default_value = "2222", value_parser = door_port)]
+    #[arg(long, value_name = "N", default_value = "2222", value_parser = door_port,
+          allow_negative_numbers = true)]
     pub ssh_port: Door,
     /// The line door's port; 0 lets the system choose; off closes it.
-    #[arg(long, value_name = "N", default_value = "2323", value_parser = door_port)]
+    #[arg(long, value_name = "N", default_value = "2323", value_parser = door_port,
+          allow_negative_numbers = true)]
     pub line_port: Door,
     /// Where the server keeps its data [default: serve/ in the user's data
     /// directory].
@@ -599,8 +601,11 @@ where
             .filter(|n| (min..=largest).contains(n))
             .and_then(|n| T::try_from(n).ok())
             .ok_or_else(|| {
-                // Digits past the largest value say so, not "1 or more".
-                let too_large = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+                // Digits past the largest value say so, not "1 or more"
+                // (digits below the least do not: `0` for 1 or more).
+                let too_large = !text.is_empty()
+                    && text.bytes().all(|b| b.is_ascii_digit())
+                    && text.parse::<u64>().map_or(true, |n| n > largest);
                 if max.is_some() || too_large {
                     format!("write a number from {min} to {largest}")
                 } else {

@@ -210,24 +210,22 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32) -> String {
     if let Some(none) = Side::ALL.into_iter().find(|&s| pos.pieces(s) == 0) {
         return text::not_exact_without_pieces(none);
     }
-    let holds = match db {
-        _ if pieces > LARGEST_PIECES => LARGEST_PIECES,
-        Some(db) => db.max_pieces(),
-        None => stored,
-    };
     match db {
         _ if pieces > 10 => {
             "not known: too many pieces for the endgame database to reach".to_string()
         }
-        _ if pieces > holds && pieces <= LARGEST_PIECES && stored < pieces => format!(
+        _ if pieces > LARGEST_PIECES => format!(
             "not known: {pieces} pieces are on the board, and the endgame database holds at most \
-             {holds} (`tallyho draughts build-db --pieces {pieces}` builds one of {pieces})"
+             {LARGEST_PIECES}"
         ),
-        _ if pieces > holds => format!(
-            "not known: {pieces} pieces are on the board, and the endgame database holds at most {holds}"
+        // Whatever is ready in this run: no database here holds so many.
+        _ if pieces > stored => format!(
+            "not known: {pieces} pieces are on the board, and the endgame database holds at most \
+             {stored} (`tallyho draughts build-db --pieces {pieces}` builds one of {pieces})"
         ),
-        Some(_) => "not known".to_string(),
-        None => "not known: the endgame database was not ready within --think".to_string(),
+        Some(db) if pieces <= db.max_pieces() => "not known".to_string(),
+        // The database that holds it is still being built or read.
+        _ => "not known: the endgame database was not ready within --think".to_string(),
     }
 }
 

@@ -669,24 +669,24 @@ fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> 
     if typed.len() > MAX_MOVE_TEXT {
         return Err(format!("{} is too long to be a move", safe::cut(typed, 40)));
     }
-    // A word that is no move at all (`extra`), rather than its pieces
-    // split at the `x` read as squares.
-    let parts = typed.split(['x', 'X', '-']).filter(|p| !p.is_empty());
-    if parts.clone().next().is_none()
-        || parts.clone().any(|p| {
-            // A square: a number, or a letter and a number (C3, or M11).
-            let digits = p.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            p.len() - digits.len() > 1
-                || digits.is_empty()
-                || !digits.chars().all(|c| c.is_ascii_digit())
-        })
-    {
-        return Err(format!(
-            "{} is not a move: write one like 11-15, or 22x15 for a capture",
-            safe::cut(typed, 40)
-        ));
-    }
-    let read = read_pdn_move(rules, pos, typed);
+    let read = read_pdn_move(rules, pos, typed).map_err(|e| {
+        // A word that is no move at all (`extra`, no digit, or letters run
+        // together as no square is written), rather than its pieces split
+        // at the `x` read as squares.
+        let letters_run = typed
+            .as_bytes()
+            .windows(2)
+            .any(|w| w.iter().all(u8::is_ascii_alphabetic));
+        if letters_run || !typed.bytes().any(|b| b.is_ascii_digit()) {
+            format!(
+                "{} is not a move: write one like 11-15, or 22x15 for a capture",
+                safe::cut(typed, 40)
+            )
+        } else {
+            // Here moves are words: a move by coordinates is one too.
+            e.replace("or C3 D4", "or C3-D4")
+        }
+    });
     // The C project's players wrote M or C before a move; PDN does not. (A
     // coordinate such as C3 is read first, as a square.)
     if read.is_err()
@@ -1285,6 +1285,22 @@ mod tests {
         );
         // A FEN written with spaces still reads.
         assert_eq!(talk("position fen B:W18, 19:B14\nperft 1\n"), "perft 1 1\n");
+        // Every spelling the game reads, the engine reads: coordinates run
+        // together, a colon or a comma between squares.
+        let plain = talk("position startpos moves 11-15 22-18 15x22 26x17\nperft 2\n");
+        assert!(plain.starts_with("perft 2 "), "{plain}");
+        for spelled in ["c3d4 22:18 15x22 26,17", "C3:D4 22-18 15:22 26:17"] {
+            let script = format!("position startpos moves {spelled}\nperft 2\n");
+            assert_eq!(talk(&script), plain, "{spelled}");
+        }
+        // A word that is none, and a square alone, each with its reason.
+        assert_eq!(
+            talk("position startpos moves 11-15 extra\n"),
+            "error move 2 (extra): extra is not a move: write one like 11-15, or 22x15 for a capture\n"
+        );
+        let alone = talk("position startpos moves C3 D4\n");
+        assert!(alone.starts_with("error move 1 (C3): "), "{alone}");
+        assert!(alone.ends_with("or C3-D4\n"), "{alone}");
     }
 
     #[test]
