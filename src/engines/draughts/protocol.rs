@@ -683,8 +683,7 @@ fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> 
                 safe::cut(typed, 40)
             )
         } else {
-            // Here moves are words: a move by coordinates is one too.
-            e.replace("or C3 D4", "or C3-D4")
+            e
         }
     });
     // The C project's players wrote M or C before a move; PDN does not. (A

@@ -69,7 +69,7 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Syntax(text) => write!(
                 f,
-                "\"{text}\" is not a move: name the squares joined by - or x, like 11-15, 22x15x6 or C3 D4"
+                "\"{text}\" is not a move: name the squares joined by - or x, like 11-15, 22x15x6 or C3-D4"
             ),
             MoveError::Square(e) => write!(f, "{e}"),
             MoveError::FullWidth { text, plain } => write!(
