@@ -37,6 +37,20 @@ pub enum FenError {
         /// What was typed.
         text: String,
     },
+    /// A range that starts with a man and ends with a king (`21-K23`).
+    MixedRange {
+        /// The side concerned.
+        side: Side,
+        /// What was typed.
+        text: String,
+    },
+    /// An entry that marks its king twice (`KK21`).
+    KingTwice {
+        /// The side concerned.
+        side: Side,
+        /// What was typed.
+        text: String,
+    },
     /// A square listed more than once.
     Twice(PdnSquare),
     /// The squares do not make a position.
@@ -74,6 +88,16 @@ impl fmt::Display for FenError {
             FenError::Range { side, text } => write!(
                 f,
                 "{}'s range \"{text}\" runs backwards: write the smaller square first",
+                title(*side)
+            ),
+            FenError::MixedRange { side, text } => write!(
+                f,
+                "{}'s range \"{text}\" ends with a king but starts with a man: a range is all men or all kings; for kings write K before its first square (K21-23)",
+                title(*side)
+            ),
+            FenError::KingTwice { side, text } => write!(
+                f,
+                "{}'s \"{text}\" marks its king twice: write K once, before the square (K21)",
                 title(*side)
             ),
             FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
@@ -116,13 +140,25 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
             Some(rest) => (true, rest),
             None => (false, entry),
         };
+        if king && body.starts_with(['K', 'k']) {
+            return Err(FenError::KingTwice {
+                side,
+                text: entry.to_string(),
+            });
+        }
         let squares: Bits = match body.split_once('-') {
             Some((a, b)) => {
                 // A range of kings may name the king again at its end
                 // (`K21-K23`).
                 let b = match b.strip_prefix(['K', 'k']) {
                     Some(rest) if king => rest,
-                    _ => b,
+                    Some(_) => {
+                        return Err(FenError::MixedRange {
+                            side,
+                            text: entry.to_string(),
+                        });
+                    }
+                    None => b,
                 };
                 let (a, b) = (parse_square(side, a)?, parse_square(side, b)?);
                 if a > b {
@@ -261,6 +297,14 @@ mod tests {
         assert_eq!(
             err("B:Wb3:B1"),
             "White's \"b3\": B3 is a light square: draughts is played on the dark squares, like A1, C3 or D4"
+        );
+        assert_eq!(
+            err("B:W21-K23:B1"),
+            "White's range \"21-K23\" ends with a king but starts with a man: a range is all men or all kings; for kings write K before its first square (K21-23)"
+        );
+        assert_eq!(
+            err("B:W5:BKK21"),
+            "Black's \"KK21\" marks its king twice: write K once, before the square (K21)"
         );
         assert_eq!(err("B:W5,K5:B1"), "square 5 is listed twice");
         assert_eq!(err("B:W5:B5"), "square 5 is listed twice");
