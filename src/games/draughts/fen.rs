@@ -44,7 +44,7 @@ pub enum FenError {
         /// What was typed.
         text: String,
     },
-    /// An entry that marks its king twice (`KK21`).
+    /// An entry that marks its king twice (`KK21`, `K21-KK23`).
     KingTwice {
         /// The side concerned.
         side: Side,
@@ -97,7 +97,7 @@ impl fmt::Display for FenError {
             ),
             FenError::KingTwice { side, text } => write!(
                 f,
-                "{}'s \"{text}\" marks its king twice: write K once, before the square (K21)",
+                "{}'s \"{text}\" marks its king twice: write K once, before the first square (K21, K21-23)",
                 title(*side)
             ),
             FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
@@ -151,6 +151,12 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
                 // A range of kings may name the king again at its end
                 // (`K21-K23`).
                 let b = match b.strip_prefix(['K', 'k']) {
+                    Some(rest) if king && rest.starts_with(['K', 'k']) => {
+                        return Err(FenError::KingTwice {
+                            side,
+                            text: entry.to_string(),
+                        });
+                    }
                     Some(rest) if king => rest,
                     Some(_) => {
                         return Err(FenError::MixedRange {
@@ -304,7 +310,11 @@ mod tests {
         );
         assert_eq!(
             err("B:W5:BKK21"),
-            "Black's \"KK21\" marks its king twice: write K once, before the square (K21)"
+            "Black's \"KK21\" marks its king twice: write K once, before the first square (K21, K21-23)"
+        );
+        assert_eq!(
+            err("B:W5:BK21-KK23"),
+            "Black's \"K21-KK23\" marks its king twice: write K once, before the first square (K21, K21-23)"
         );
         assert_eq!(err("B:W5,K5:B1"), "square 5 is listed twice");
         assert_eq!(err("B:W5:B5"), "square 5 is listed twice");
