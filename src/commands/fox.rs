@@ -205,13 +205,13 @@ fn analyse(
         writeln!(out, "{}", json(&setup, &pos))?;
         return Ok(());
     }
+    write!(out, "{}", render::board(&pos, colour))?;
+    writeln!(
+        out,
+        "Position:    {pos} ({} board, {} rules)",
+        setup.board, setup.rules
+    )?;
     if let Some(ending) = pos.ending(setup.rules) {
-        write!(out, "{}", render::board(&pos, colour))?;
-        writeln!(
-            out,
-            "Position:    {pos} ({} board, {} rules)",
-            setup.board, setup.rules
-        )?;
         writeln!(
             out,
             "Result:      the game is over: {}",
@@ -223,12 +223,6 @@ fn analyse(
     let analysis = solver::analyse(&pos, setup.rules);
     let elapsed = started.elapsed();
     let best: Vec<String> = analysis.best.iter().map(ToString::to_string).collect();
-    write!(out, "{}", render::board(&pos, colour))?;
-    writeln!(
-        out,
-        "Position:    {pos} ({} board, {} rules)",
-        setup.board, setup.rules
-    )?;
     writeln!(
         out,
         "Verdict:     {} ({}; a ply is one side's move)",

@@ -157,9 +157,9 @@ pub fn not_a_destination(side: Side, from: Square, to: Square, choices: &[Square
 /// Said when Enter is pressed at a question that needs an answer.
 pub const NEED_SQUARE: &str = "Type one of the squares listed, or help.";
 
-/// The rules and the commands, for `help` and the menu's rules entry.
-pub fn help(board: Board, rules: Rules) -> String {
-    // The examples are real: the first hound and its first step.
+/// A real move for the help's examples: the first hound and its first
+/// step.
+fn example_step(board: Board) -> (Square, Square) {
     let hound = board
         .dark_squares_of_row(0)
         .next()
@@ -168,7 +168,12 @@ pub fn help(board: Board, rules: Rules) -> String {
         .offset(hound, 1, 1)
         .or_else(|| board.offset(hound, -1, 1))
         .unwrap_or(hound);
-    let example = (hound, step);
+    (hound, step)
+}
+
+/// The rules and the commands, for `help` and the menu's rules entry.
+pub fn help(board: Board, rules: Rules) -> String {
+    let example = example_step(board);
     let home = "The fox wins by reaching row 1";
     let ending = match rules {
         Rules::Standard => format!("{home}."),
@@ -211,7 +216,7 @@ Commands at a move prompt
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
 pub mod classic {
-    use crate::games::fox::{Board, Ending, Rules, Side, Square};
+    use crate::games::fox::{Board, Ending, Rules, Side};
 
     /// The banner.
     pub const BANNER: &str =
@@ -222,15 +227,7 @@ pub mod classic {
 
     /// The instructions.
     pub fn instructions(board: Board, rules: Rules, first: Side) -> String {
-        // The example move is a real one: the first hound's first step.
-        let hound = board
-            .dark_squares_of_row(0)
-            .next()
-            .unwrap_or(Square::new(1, 0));
-        let step = board
-            .offset(hound, 1, 1)
-            .or_else(|| board.offset(hound, -1, 1))
-            .unwrap_or(hound);
+        let (hound, step) = super::example_step(board);
         let example = format!(
             "{},{} {},{}",
             hound.row() + 1,

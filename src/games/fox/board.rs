@@ -19,8 +19,7 @@ pub const MAX_SIDE: u8 = 8;
 /// A board size: a width and a height from 4 to 8.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
-    width: u8,
-    height: u8,
+    size: Size,
 }
 
 /// Why a board size was refused.
@@ -58,8 +57,7 @@ impl std::error::Error for BoardError {}
 impl Board {
     /// The standard 8x8 checkerboard.
     pub const STANDARD: Board = Board {
-        width: 8,
-        height: 8,
+        size: Size::new(8, 8).expect("8x8 is a grid"),
     };
 
     /// A board of the given size, if it is supported.
@@ -70,71 +68,73 @@ impl Board {
         if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
             return Err(BoardError::Height(height));
         }
-        Ok(Board { width, height })
+        Ok(Board::fitting(width, height))
+    }
+
+    /// A board of a size already checked to be supported.
+    fn fitting(width: u8, height: u8) -> Board {
+        Board {
+            size: Size::new(width, height).expect("a fox board is at most 8x8"),
+        }
     }
 
     /// Every supported board size, smallest first (by width, then height).
     pub fn all() -> impl Iterator<Item = Board> {
-        (MIN_SIDE..=MAX_SIDE).flat_map(|w| {
-            (MIN_SIDE..=MAX_SIDE).map(move |h| Board {
-                width: w,
-                height: h,
-            })
-        })
+        (MIN_SIDE..=MAX_SIDE).flat_map(|w| (MIN_SIDE..=MAX_SIDE).map(move |h| Board::fitting(w, h)))
     }
 
     /// Number of columns.
     pub const fn width(self) -> u8 {
-        self.width
+        self.size.width()
     }
 
     /// Number of rows.
     pub const fn height(self) -> u8 {
-        self.height
+        self.size.height()
     }
 
     /// The number of hounds at the start: one for every dark square of row 1,
     /// ceil(width / 2). Under the capture rules the fox may eat some of them.
     pub const fn hound_count(self) -> usize {
-        self.width.div_ceil(2) as usize
+        self.width().div_ceil(2) as usize
     }
 
     /// Whether a square of this board is dark: `B1` on even widths, `A1` on odd ones.
     pub const fn is_dark(self, sq: Square) -> bool {
-        (sq.col() + sq.row() + self.width) % 2 == 1
+        (sq.col() + sq.row() + self.width()) % 2 == 1
     }
 
     /// The zero-based row the fox starts on.
     pub const fn top_row(self) -> u8 {
-        self.height - 1
+        self.height() - 1
     }
 
     /// The square at a zero-based column and row, if it is on this board.
     pub fn square(self, col: u8, row: u8) -> Option<Square> {
-        (col < self.width && row < self.height).then(|| Square::new(col, row))
+        self.size.square(col, row)
     }
 
     /// Whether a square lies on this board.
     pub fn contains(self, sq: Square) -> bool {
-        sq.col() < self.width && sq.row() < self.height
+        self.size.contains(sq)
     }
 
     /// The square `dc` columns and `dr` rows from `sq`, if it is on this board.
     pub fn offset(self, sq: Square, dc: i8, dr: i8) -> Option<Square> {
-        sq.offset(dc, dr).filter(|&s| self.contains(s))
+        self.size.offset(sq, dc, dr)
     }
 
     /// Mask of every dark square of this board.
     pub fn dark_mask(self) -> u64 {
-        (0..self.height)
-            .flat_map(|row| (0..self.width).map(move |col| Square::new(col, row)))
+        self.size
+            .squares()
             .filter(|&sq| self.is_dark(sq))
             .fold(0, |mask, sq| mask | sq.bit())
     }
 
     /// The dark squares of one zero-based row, left to right.
     pub fn dark_squares_of_row(self, row: u8) -> impl Iterator<Item = Square> {
-        (0..self.width)
+        (0..self.width())
             .map(move |col| Square::new(col, row))
             .filter(move |&sq| self.is_dark(sq))
     }
@@ -145,10 +145,10 @@ impl Board {
     /// dark square nearest the middle, the left one of two (`C7` on 7x7).
     pub fn default_fox_start(self) -> Square {
         let middle = |sq: &Square| {
-            if self.width.is_multiple_of(2) {
+            if self.width().is_multiple_of(2) {
                 0
             } else {
-                (2 * sq.col()).abs_diff(self.width - 1)
+                (2 * sq.col()).abs_diff(self.width() - 1)
             }
         };
         let top = self.top_row();
@@ -171,7 +171,7 @@ impl Board {
 
     /// The board as a plain grid size.
     pub fn size(self) -> Size {
-        Size::new(self.width, self.height).expect("a fox board is at most 8x8")
+        self.size
     }
 
     /// Reads a square such as `B1` or ` b1 `: a column letter, then a row number.
@@ -188,7 +188,7 @@ impl Default for Board {
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.width, self.height)
+        write!(f, "{}", self.size)
     }
 }
 
