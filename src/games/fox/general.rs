@@ -15,8 +15,8 @@
 use super::board::{Board, Square};
 use super::position::{FOX_STEPS, HOUND_STEPS, Position, Rules, Side};
 use super::solver::{
-    Analysis, GameCount, UNKNOWN, Value, best_of, binomials, cones, dark_squares, decode, encode,
-    from_score, numbering, score, step_masks, subsets,
+    Analysis, GameCount, UNKNOWN, Value, best_of, binomials, bits, cones, dark_squares, decode,
+    encode, from_score, numbering, score, step_masks, subsets,
 };
 
 /// The most hounds a board has: ceil(8 / 2).
@@ -257,17 +257,6 @@ impl Graph {
             }
         }
     }
-}
-
-/// The bits of a mask, lowest first.
-fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            bit
-        })
-    })
 }
 
 /// A game count: a `u128`, which holds every count met in practice, or a

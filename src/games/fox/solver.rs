@@ -618,7 +618,7 @@ fn covers(board: Board, rules: Rules, captures: bool) -> bool {
 }
 
 /// The bits of a mask, lowest first.
-fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
+pub(super) fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let bit = mask.trailing_zeros() as u8;

@@ -240,16 +240,10 @@ impl Session {
         seat: usize,
         table: &dyn Table,
     ) -> io::Result<Result<Asked, Option<After>>> {
-        let Some(line) = self.read("")? else {
-            self.leave(room, seat)?;
-            return Ok(Err(Some(After::Gone)));
+        let line = match self.read_seated(room, seat, "")? {
+            Ok(line) => line,
+            Err(after) => return Ok(Err(after)),
         };
-        if line.trim().is_empty() {
-            return Ok(Err(None));
-        }
-        if let Some(after) = self.game_word(room, Some(seat), &line)? {
-            return Ok(Err(after));
-        }
         if let Some(command) = Command::from_word(&line) {
             return Ok(Ok(Asked::Command(command)));
         }
@@ -383,6 +377,29 @@ impl Session {
         }
     }
 
+    /// A line from a seated player at `prompt`, or `Err` with what follows
+    /// when there is nothing more to do with it: the player has gone (and
+    /// left the seat), the line was empty, or it was a word every game
+    /// prompt answers ([`Session::game_word`]).
+    fn read_seated(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        prompt: &str,
+    ) -> io::Result<Result<String, Option<After>>> {
+        let Some(line) = self.read(prompt)? else {
+            self.leave(room, seat)?;
+            return Ok(Err(Some(After::Gone)));
+        };
+        if line.trim().is_empty() {
+            return Ok(Err(None));
+        }
+        match self.game_word(room, Some(seat), &line)? {
+            Some(after) => Ok(Err(after)),
+            None => Ok(Ok(line)),
+        }
+    }
+
     /// Waiting for the other player: commands still work.
     pub(super) fn their_turn(
         &mut self,
@@ -398,16 +415,10 @@ impl Session {
             Away::ForGood => format!("{other} has gone. (claim, say, board, resign, quit) > "),
             Away::Here => format!("Waiting for {other}. (say, board, resign, quit) > "),
         };
-        let Some(line) = self.read(&prompt)? else {
-            self.leave(room, seat)?;
-            return Ok(Some(After::Gone));
+        let line = match self.read_seated(room, seat, &prompt)? {
+            Ok(line) => line,
+            Err(after) => return Ok(after),
         };
-        if line.trim().is_empty() {
-            return Ok(None);
-        }
-        if let Some(step) = self.game_word(room, Some(seat), &line)? {
-            return Ok(step);
-        }
         match Command::from_word(&line) {
             Some(Command::Resign) => {
                 self.server.resign(room, seat, self.id);
@@ -450,16 +461,10 @@ impl Session {
         };
         self.event(json!({"event": "offer", "game": room.number, "by": by,
             "offer": if matches!(offer, Some(Offer::Draw(_))) { "draw" } else { "undo" }}))?;
-        let Some(line) = self.read(&question)? else {
-            self.leave(room, seat)?;
-            return Ok(Some(After::Gone));
+        let line = match self.read_seated(room, seat, &question)? {
+            Ok(line) => line,
+            Err(after) => return Ok(after),
         };
-        if line.trim().is_empty() {
-            return Ok(None);
-        }
-        if let Some(step) = self.game_word(room, Some(seat), &line)? {
-            return Ok(step);
-        }
         match crate::shell::ask::parse_yes_no(&line) {
             Ok(yes) => self.server.answer(room, seat, yes, self.id),
             Err(why) => self.refuse(&why)?,
