@@ -23,8 +23,9 @@ use crate::games::Deadline;
 pub const WIN: i32 = 30_000;
 /// The deepest a search line may go, captures included.
 pub const MAX_PLY: usize = 120;
-/// Scores beyond this are wins or losses, not evaluations.
-const DECISIVE: i32 = WIN - 2 * MAX_PLY as i32;
+/// Scores beyond this are wins or losses, not evaluations: room for a
+/// database win of up to 255 plies found at the deepest ply.
+const DECISIVE: i32 = WIN - MAX_PLY as i32 - 256;
 /// What a draw by repetition or the forty-move rule is worth to the side
 /// the search is for: a little less than nothing, so a side that is better
 /// looks for progress instead of going round.
@@ -564,7 +565,9 @@ impl Engine {
     #[inline]
     fn settled(&self, pos: &Position, ply: usize, quiet: u32) -> Option<i32> {
         let floor = self.path.len().saturating_sub(quiet as usize + 1);
-        if self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32 {
+        // As the rules have it, a side with no move has lost, whatever the
+        // forty-move count says.
+        if (self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32) && movegen::has_move(pos) {
             // Even plies are the searching side's turns.
             return Some(if ply.is_multiple_of(2) {
                 -CONTEMPT
@@ -986,6 +989,36 @@ mod tests {
     use super::*;
     use crate::games::Never;
     use crate::games::draughts::fen;
+
+    #[test]
+    fn a_side_with_no_move_loses_on_the_eightieth_quiet_ply() {
+        // Black's man on 28 is blocked by the men on 32 and the king on 23.
+        let pos = fen::parse("B:W32,K23:B28").unwrap();
+        assert!(!movegen::has_move(&pos));
+        let mut e = Engine::new(Setup::STANDARD, 16);
+        e.path = vec![0, zobrist::key(&pos)];
+        for quiet in [79, 80, 90] {
+            let s = e.negamax(&pos, 3, -WIN - 1, WIN + 1, 1, quiet, &Never);
+            assert_eq!(s, -(WIN - 1), "with {quiet} quiet plies");
+        }
+        // With a move, the eightieth quiet ply is a draw.
+        let free = fen::parse("B:W32,K23:B27").unwrap();
+        e.path = vec![0, zobrist::key(&free)];
+        let s = e.negamax(&free, 3, -WIN - 1, WIN + 1, 1, 80, &Never);
+        assert_eq!(s, CONTEMPT);
+    }
+
+    #[test]
+    fn a_long_database_win_deep_in_the_search_is_still_a_win() {
+        // The longest six-piece win is 167 plies; found at ply 100 of the
+        // search it is still a win, and keeps its length through the table.
+        let s = WIN - 100 - 167;
+        assert_eq!(Score::from_internal(s), Score::Win(267));
+        assert_eq!(from_table(to_table(s, 100), 10), WIN - 10 - 167);
+        assert_eq!(from_table(to_table(-s, 100), 10), -(WIN - 10 - 167));
+        // An evaluation is nowhere near.
+        assert_eq!(Score::from_internal(5000), Score::Points(5000));
+    }
 
     fn best(fen_text: &str, depth: u32) -> Report {
         let pos = fen::parse(fen_text).unwrap();
