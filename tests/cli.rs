@@ -71,7 +71,9 @@ fn bad_options_are_usage_errors_with_status_2() {
         .args(["--board", "9x5"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the width must be 4 to 8"));
+        .stderr(predicate::str::contains(
+            "9x5 is not a supported board: the width and the height must each be 4 to 8",
+        ));
     tallyho()
         .args(["--fox-start", "B8"])
         .assert()

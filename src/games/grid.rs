@@ -153,6 +153,67 @@ impl fmt::Display for Size {
     }
 }
 
+/// The smallest side of a playing board: the games' boards are 4x4 to 8x8.
+pub const MIN_SIDE: u8 = 4;
+
+/// Why a board size was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SizeError {
+    /// Not of the form `WxH`.
+    Syntax(String),
+    /// A side outside [`MIN_SIDE`] to [`GRID`].
+    Range {
+        /// The width asked for.
+        width: u32,
+        /// The height asked for.
+        height: u32,
+    },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SizeError::Syntax(text) => write!(
+                f,
+                "\"{text}\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
+            ),
+            SizeError::Range { width, height } => write!(
+                f,
+                "{width}x{height} is not a supported board: the width and the height must each be {MIN_SIDE} to {GRID}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+impl Size {
+    /// A playing board `width` columns wide and `height` rows high, each
+    /// side [`MIN_SIDE`] to [`GRID`].
+    pub fn playing(width: u32, height: u32) -> Result<Size, SizeError> {
+        let side = |n: u32| u8::try_from(n).ok().filter(|n| *n >= MIN_SIDE);
+        side(width)
+            .zip(side(height))
+            .and_then(|(w, h)| Size::new(w, h))
+            .ok_or(SizeError::Range { width, height })
+    }
+
+    /// Reads a playing board's size written `WxH` (or `WXH`), spaces allowed
+    /// around each part.
+    pub fn parse_playing(text: &str) -> Result<Size, SizeError> {
+        let syntax = || SizeError::Syntax(text.trim().to_string());
+        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let w: u32 = w.trim().parse().map_err(|_| syntax())?;
+        let h: u32 = h.trim().parse().map_err(|_| syntax())?;
+        Size::playing(w, h)
+    }
+
+    /// Every playing board's size, smallest first (by width, then height).
+    pub fn all_playing() -> impl Iterator<Item = Size> {
+        (MIN_SIDE..=GRID).flat_map(|w| (MIN_SIDE..=GRID).filter_map(move |h| Size::new(w, h)))
+    }
+}
+
 /// Why some text is not a square of the board.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum SquareError {
@@ -314,6 +375,33 @@ impl Size {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn playing_sizes_are_four_to_eight_a_side() {
+        let parse = |t: &str| Size::parse_playing(t).map(|s| s.to_string());
+        assert_eq!(parse(" 5 X 7 "), Ok("5x7".to_string()));
+        let msg = |t: &str| Size::parse_playing(t).unwrap_err().to_string();
+        let range = "is not a supported board: the width and the height must each be 4 to 8";
+        assert_eq!(msg("3x6"), format!("3x6 {range}"));
+        assert_eq!(msg("8x9"), format!("8x9 {range}"));
+        assert_eq!(msg("4x99999"), format!("4x99999 {range}"));
+        assert_eq!(
+            msg(" six "),
+            "\"six\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
+        );
+        assert!(matches!(
+            Size::parse_playing("4x99999999999"),
+            Err(SizeError::Syntax(_))
+        ));
+        let all: Vec<Size> = Size::all_playing().collect();
+        assert_eq!(all.len(), 25);
+        assert_eq!(all.first().map(ToString::to_string).as_deref(), Some("4x4"));
+        assert_eq!(all.last().map(ToString::to_string).as_deref(), Some("8x8"));
+        assert!(
+            all.iter()
+                .all(|s| Size::playing(s.width().into(), s.height().into()) == Ok(*s))
+        );
+    }
 
     #[test]
     fn squares_parse_like_the_coursework_table_but_stricter() {

@@ -10,47 +10,13 @@ use rand::seq::SliceRandom;
 
 use crate::games::grid::{Size, Square};
 
-/// The smallest width or height.
-pub const MIN_SIDE: u8 = 4;
-/// The largest width or height: the shared grid is 8x8.
-pub const MAX_SIDE: u8 = 8;
+pub use crate::games::grid::{GRID as MAX_SIDE, MIN_SIDE, SizeError as BoardError};
 
 /// A board size, 4x4 to 8x8.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     size: Size,
 }
-
-/// Why a board size was refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum BoardError {
-    /// Not `WxH`.
-    Syntax(String),
-    /// A side outside 4-8.
-    Range {
-        /// The width asked for.
-        width: u32,
-        /// The height asked for.
-        height: u32,
-    },
-}
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Syntax(text) => write!(
-                f,
-                "\"{text}\" is not a board size: write WIDTHxHEIGHT, like 6x6"
-            ),
-            BoardError::Range { width, height } => write!(
-                f,
-                "a {width}x{height} board is not allowed: width and height are {MIN_SIDE} to {MAX_SIDE}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
 
 impl Board {
     /// The assignment's board.
@@ -63,14 +29,13 @@ impl Board {
 
     /// A board `width` columns wide and `height` rows high.
     pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        let range = MIN_SIDE..=MAX_SIDE;
-        match Size::new(width, height) {
-            Some(size) if range.contains(&width) && range.contains(&height) => Ok(Board { size }),
-            _ => Err(BoardError::Range {
-                width: width.into(),
-                height: height.into(),
-            }),
-        }
+        Size::playing(width.into(), height.into()).map(|size| Board { size })
+    }
+
+    /// A board of the size counted in some text, however large.
+    pub fn counted(width: usize, height: usize) -> Result<Board, BoardError> {
+        let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Size::playing(side(width), side(height)).map(|size| Board { size })
     }
 
     /// Number of columns.
@@ -125,17 +90,7 @@ impl FromStr for Board {
     type Err = BoardError;
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
-        let syntax = || BoardError::Syntax(text.trim().to_string());
-        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
-        let w: u32 = w.trim().parse().map_err(|_| syntax())?;
-        let h: u32 = h.trim().parse().map_err(|_| syntax())?;
-        match (u8::try_from(w), u8::try_from(h)) {
-            (Ok(w8), Ok(h8)) => Board::new(w8, h8),
-            _ => Err(BoardError::Range {
-                width: w,
-                height: h,
-            }),
-        }
+        Size::parse_playing(text).map(|size| Board { size })
     }
 }
 
@@ -333,15 +288,15 @@ mod tests {
         let err = |t: &str| t.parse::<Board>().unwrap_err().to_string();
         assert_eq!(
             err("3x6"),
-            "a 3x6 board is not allowed: width and height are 4 to 8"
+            "3x6 is not a supported board: the width and the height must each be 4 to 8"
         );
         assert_eq!(
             err("9x300"),
-            "a 9x300 board is not allowed: width and height are 4 to 8"
+            "9x300 is not a supported board: the width and the height must each be 4 to 8"
         );
         assert_eq!(
             err("six"),
-            "\"six\" is not a board size: write WIDTHxHEIGHT, like 6x6"
+            "\"six\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
         );
     }
 }

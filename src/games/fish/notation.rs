@@ -230,17 +230,7 @@ fn parse_rows(text: &str) -> Result<(Board, Tiles), NotationError> {
             });
         }
     }
-    let size_error = || {
-        NotationError::Size(BoardError::Range {
-            width: first.try_into().unwrap_or(u32::MAX),
-            height: rows.len().try_into().unwrap_or(u32::MAX),
-        })
-    };
-    let (width, height) = (u8::try_from(first), u8::try_from(rows.len()));
-    let board = match (width, height) {
-        (Ok(w), Ok(h)) => Board::new(w, h).map_err(|_| size_error())?,
-        _ => return Err(size_error()),
-    };
+    let board = Board::counted(first, rows.len()).map_err(NotationError::Size)?;
     let mut tiles = Tiles::default();
     for (r, row) in rows.iter().enumerate() {
         for (c, ch) in row.bytes().enumerate() {
@@ -348,7 +338,7 @@ mod tests {
         );
         assert_eq!(
             err("111/121/111 next:P"),
-            "a 3x3 board is not allowed: width and height are 4 to 8"
+            "3x3 is not a supported board: the width and the height must each be 4 to 8"
         );
         assert_eq!(
             err("1111/1221/1221/1111 who:P"),
