@@ -164,6 +164,28 @@ fn an_option_a_command_does_not_use_is_refused_for_that_whatever_its_value() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("\"greedy\" is not a level"));
+    tallyho()
+        .args(["draughts", "--threads", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("write a number from 1 to 256"));
+}
+
+#[test]
+fn the_game_takes_threads_for_its_computer_players() {
+    for args in [
+        &["draughts", "--threads", "1"][..],
+        &["--threads", "2", "draughts"],
+    ] {
+        tallyho()
+            .args(args)
+            .args(["--players", "0", "--levels", "overpowered,greedy"])
+            .args(["--think", "50", "--color", "never"])
+            .write_stdin("n\n")
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("Final score"));
+    }
 }
 
 #[test]

@@ -71,7 +71,8 @@ pub enum DraughtsTool {
     },
     /// The engine's view of a position: the best move, the score, the
     /// expected line, and the exact result where the endgame database
-    /// (four pieces or fewer) covers it.
+    /// covers it (five pieces or fewer, six once `build-db --pieces 6` has
+    /// built that one).
     #[command(alias = "analyze")]
     Analyse {
         /// The position, in FEN: W:W18,24,K10:B12,16,K22.
@@ -101,7 +102,9 @@ pub enum DraughtsTool {
 pub const AFTER_HELP: &str = "\
 Levels (--level): rubbish (random moves), greedy (takes when it can, the C
 project's computer), cunning (a shallow search), overpowered (the full
-engine, within --think, and perfect play with four pieces or fewer).
+engine, within --think, and perfect play with five pieces or fewer: four
+while that database is first built, a minute or two; six once `tallyho
+draughts build-db --pieces 6` has built that one).
 
 Examples:
   tallyho draughts                          the welcome, the menu, the names

@@ -562,7 +562,7 @@ fn allowed(path: &[&str]) -> Vec<&'static str> {
         ["analyse"] | ["fox", "analyse"] => &[FOX, &["json", "color"]],
         ["draughts"] => &[
             &[
-                "captures", "opening", "load", "game", "ascii", "flip", "think",
+                "captures", "opening", "load", "game", "ascii", "flip", "think", "threads",
             ],
             PLAY,
             LOOK,

@@ -22,8 +22,10 @@
 //! the program, `isready` is answered at once,
 //! and any other line waits its turn, answered after the search's
 //! `bestmove`; behind a line waiting, `quit` and `isready` wait too (a
-//! script's `quit` comes after its last search), but `stop` still ends the
-//! search under way. Every `go` gets one `bestmove`. A
+//! script's `quit` comes after its last search). A `stop` is the last
+//! `go` or `perft`'s that has none: one waiting ends as it starts, so a
+//! script's lines keep their order; where none waits, the search under way
+//! ends, however many lines wait behind it. Every `go` gets one `bestmove`. A
 //! `perft` count is heard out the same way: `stop` or `quit` ends it, and
 //! it is answered `perft N stopped`.
 //!
@@ -261,18 +263,40 @@ struct Inbox {
     events: Receiver<Event>,
     /// Lines read during a search and answered after it, at most
     /// [`READ_AHEAD`] bytes of them.
-    waiting: VecDeque<Result<String, String>>,
+    waiting: VecDeque<Waiting>,
     /// What the lines waiting take, as [`READ_AHEAD`] counts it.
     waiting_bytes: usize,
     /// How the input ended, kept until the lines waiting are answered.
     ended: Option<io::Result<()>>,
+    /// Whether the line last taken was stopped while it waited: the work
+    /// it starts ends as it starts.
+    taken_stopped: bool,
+}
+
+/// A line read during a search, waiting its turn.
+struct Waiting {
+    line: Result<String, String>,
+    /// A `stop` read after this line, which starts work, is this work's.
+    stopped: bool,
 }
 
 impl Inbox {
+    fn new(events: Receiver<Event>) -> Inbox {
+        Inbox {
+            events,
+            waiting: VecDeque::new(),
+            waiting_bytes: 0,
+            ended: None,
+            taken_stopped: false,
+        }
+    }
+
     /// The next line to answer, or how the input ended.
     fn next(&mut self) -> Result<Result<String, String>, io::Result<()>> {
-        if let Some(line) = self.waiting.pop_front() {
+        self.taken_stopped = false;
+        if let Some(Waiting { line, stopped }) = self.waiting.pop_front() {
             self.waiting_bytes -= cost(&line);
+            self.taken_stopped = stopped;
             return Ok(line);
         }
         if let Some(end) = self.ended.take() {
@@ -288,7 +312,28 @@ impl Inbox {
     /// Keeps a line read during a search for after it.
     fn wait(&mut self, line: Result<String, String>) {
         self.waiting_bytes += cost(&line);
-        self.waiting.push_back(line);
+        self.waiting.push_back(Waiting {
+            line,
+            stopped: false,
+        });
+    }
+
+    /// Gives a `stop` to the last work waiting (a `go` or `perft`) that
+    /// has none yet, as a script that sent them in order meant; `false`
+    /// where there is none, so the `stop` is the work's under way.
+    fn stop_waiting_work(&mut self) -> bool {
+        let starts_work = |w: &Waiting| {
+            w.line
+                .as_deref()
+                .is_ok_and(|l| matches!(l.split_whitespace().next(), Some("go" | "perft")))
+        };
+        match self.waiting.iter_mut().rev().find(|w| starts_work(w)) {
+            Some(work) if !work.stopped => {
+                work.stopped = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Whether the lines waiting may take another.
@@ -312,12 +357,7 @@ pub fn run(
 ) -> io::Result<()> {
     let (sender, events) = mpsc::sync_channel(IN_FLIGHT);
     read_on_a_thread(input, sender)?;
-    let mut inbox = Inbox {
-        events,
-        waiting: VecDeque::new(),
-        waiting_bytes: 0,
-        ended: None,
-    };
+    let mut inbox = Inbox::new(events);
     let mut state = State::new(config);
     loop {
         let line = match inbox.next() {
@@ -398,7 +438,8 @@ fn while_listening<T: Send>(
     until: Instant,
     work: impl FnOnce(&dyn Deadline) -> T + Send,
 ) -> io::Result<(T, bool)> {
-    let stop = AtomicBool::new(false);
+    // A `stop` read while this work waited ends it as it starts.
+    let stop = AtomicBool::new(std::mem::take(&mut inbox.taken_stopped));
     let mut quit = false;
     let done = std::thread::scope(|scope| {
         let deadline = Stoppable {
@@ -497,11 +538,14 @@ fn listen(
         };
         // After `stop` or `quit` the work ends at once: the lines behind
         // them are read after its answer, so they are answered after it.
-        // `stop` ends the work under way even behind lines waiting (a
-        // `go depth 40` would otherwise hold them for hours); behind them,
-        // `quit` and `isready` wait their turn, so a script is answered whole.
+        // `stop` is the last work's that has none: a `go` or `perft`
+        // waiting, which it ends as it starts, or else the work under way,
+        // even behind lines waiting (a `go depth 40` would otherwise hold
+        // them for hours). Behind lines waiting, `quit` and `isready` wait
+        // their turn, so a script is answered whole.
         let waiting = !inbox.waiting.is_empty();
         match line.as_deref().map(alone) {
+            Ok(Some("stop")) if inbox.stop_waiting_work() => {}
             Ok(Some("stop")) => {
                 stop.store(true, Ordering::Relaxed);
                 return Ok(());
@@ -1156,18 +1200,44 @@ mod tests {
         assert!(answers[0].starts_with("bestmove "), "{out}");
         assert_eq!(answers[1], "perft 1 7", "{out}");
         assert!(answers[2].starts_with("bestmove "), "{out}");
-        // Behind a line waiting, `stop` still ends the search under way,
+        // Behind lines waiting, `stop` still ends the search under way,
         // however deep it was sent; the lines keep their order.
-        let script = format!("{SEARCHED}\ngo depth 60\nperft 1\nisready\nstop\nperft 2\n");
+        let script =
+            format!("{SEARCHED}\ngo depth 60\nposition startpos\nisready\nstop\nperft 2\n");
         let out = talk_within_ten_seconds(&script).expect("stopped at once");
         let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
-        assert_eq!(answers.len(), 4, "{out}");
+        assert_eq!(answers.len(), 3, "{out}");
         assert!(answers[0].starts_with("bestmove "), "{out}");
-        assert_eq!(
-            answers[1..],
-            ["perft 1 7", "readyok", "perft 2 49"],
+        assert_eq!(answers[1..], ["readyok", "perft 2 49"], "{out}");
+    }
+
+    #[test]
+    fn a_stop_behind_a_waiting_search_is_that_search_s() {
+        // The first search runs its time; the `stop` sent after the second
+        // `go` ends the second, which would otherwise search for hours.
+        let script = format!("{SEARCHED}\ngo movetime 300\ngo depth 60\nstop\nperft 1\n");
+        let started = std::time::Instant::now();
+        let out = talk_within_ten_seconds(&script).expect("the second search stopped");
+        assert!(started.elapsed() >= Duration::from_millis(300), "{out}");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        assert!(
+            answers[..2].iter().all(|a| a.starts_with("bestmove ")),
             "{out}"
         );
+        assert_eq!(answers[2], "perft 1 7", "{out}");
+        // Two `stop`s: the waiting search's, then the one under way's.
+        let script = format!("{SEARCHED}\ngo depth 60\ngo depth 60\nstop\nstop\nperft 1\n");
+        let out = talk_within_ten_seconds(&script).expect("both searches stopped");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        assert_eq!(answers[2], "perft 1 7", "{out}");
+        // A count waiting takes its `stop` the same way.
+        let script = format!("{SEARCHED}\ngo movetime 100\nperft 14\nstop\nperft 1\n");
+        let out = talk_within_ten_seconds(&script).expect("the count stopped");
+        let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        assert_eq!(answers[1..], ["perft 14 stopped", "perft 1 7"], "{out}");
     }
 
     #[test]
@@ -1234,13 +1304,15 @@ mod tests {
 
     #[test]
     fn stop_is_heard_behind_hundreds_of_lines_waiting() {
-        let waiting = "perft 1\n".repeat(500);
-        let script = format!("{SEARCHED}\ngo depth 60\n{waiting}stop\n");
+        // No work waits, so the `stop` is the search's under way.
+        let waiting = "position startpos\nisready\n".repeat(250);
+        let script = format!("{SEARCHED}\ngo depth 60\n{waiting}stop\nperft 1\n");
         let out = talk_within_ten_seconds(&script).expect("stopped at once");
         let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
-        assert_eq!(answers.len(), 501, "{out}");
+        assert_eq!(answers.len(), 252, "{out}");
         assert!(answers[0].starts_with("bestmove "), "{out}");
-        assert!(answers[1..].iter().all(|&a| a == "perft 1 7"), "{out}");
+        assert!(answers[1..251].iter().all(|&a| a == "readyok"), "{out}");
+        assert_eq!(answers[251], "perft 1 7", "{out}");
     }
 
     #[test]
@@ -1308,12 +1380,7 @@ mod tests {
         let mut state = State::new(config);
         assert_eq!(state.player.table_bits(), Some(18));
         let (_sender, events) = mpsc::sync_channel(1);
-        let mut inbox = Inbox {
-            events,
-            waiting: VecDeque::new(),
-            waiting_bytes: 0,
-            ended: None,
-        };
+        let mut inbox = Inbox::new(events);
         let mut out = Vec::new();
         let mut go = |state: &mut State, line: &str| {
             let Reply::Search(go) = answer(state, line) else {
