@@ -267,6 +267,32 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     );
     let empty = write("empty.pdn", b"% nothing\n");
     assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
+    // Without --captures the file's tag sets the rule, and the player is told.
+    let first_turn = |file: &Path| {
+        let out = tallyho(&home)
+            .args([
+                "draughts",
+                "--players",
+                "2",
+                "--names",
+                "a,b",
+                "--games",
+                "1",
+            ])
+            .args(["--color", "never", "--load"])
+            .arg(file)
+            .write_stdin("quit\n")
+            .output()
+            .expect("ran");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let told = first_turn(&optional);
+    assert!(
+        told.contains("Captures are optional in this game, as its Captures tag says"),
+        "{told}"
+    );
+    let plain = first_turn(&write("plain.pdn", b"1. 11-15 *"));
+    assert!(!plain.contains("optional"), "{plain}");
 }
 
 /// Loads game `number` of `file`, resigns it at once, and checks the run

@@ -136,6 +136,11 @@ impl Session {
         self
     }
 
+    /// The game read from a PDN file, if any (`--load`).
+    pub fn loaded(&self) -> Option<&PdnGame> {
+        self.loaded.as_deref()
+    }
+
     /// The same session whose computer players are given about `think_ms`
     /// milliseconds a move (`--think`), so that Overpowered's table is sized
     /// for it.

@@ -261,6 +261,14 @@ impl Face<Session> for DraughtsFace {
         {
             lines.push(line);
         }
+        // A loaded file's Captures tag may have changed the rule: said on
+        // the turn the game goes on from.
+        if let Some(game) = rules.loaded()
+            && view.history.len() == game.moves.len() + 1
+            && let Some(line) = text::loaded_rule_line(game.rules.captures)
+        {
+            lines.push(line.to_string());
+        }
         let held: Vec<String> = Side::ALL
             .into_iter()
             .map(|s| text::holding(s, pos.men(s).count_ones(), pos.kings(s).count_ones()))

@@ -61,6 +61,17 @@ pub fn opening_line(start: Start) -> Option<String> {
     }
 }
 
+/// Said on the first turn of a game loaded from a file whose Captures tag
+/// makes captures optional.
+pub fn loaded_rule_line(captures: Captures) -> Option<&'static str> {
+    match captures {
+        Captures::Compulsory => None,
+        Captures::Optional => Some(
+            "Captures are optional in this game, as its Captures tag says: a capture need not be taken, but a jump once begun must be finished.",
+        ),
+    }
+}
+
 /// The capture rule in a sentence.
 fn capture_rule(captures: Captures) -> &'static str {
     match captures {
