@@ -72,7 +72,7 @@ fn bad_options_are_usage_errors_with_status_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "9x5 is not a supported board: the width and the height must each be 4 to 8",
+            "a board 9 squares wide is not supported: the width must be 4 to 8",
         ));
     tallyho()
         .args(["--fox-start", "B8"])

@@ -156,18 +156,17 @@ impl fmt::Display for Size {
 /// The smallest side of a playing board: the games' boards are 4x4 to 8x8.
 pub const MIN_SIDE: u8 = 4;
 
-/// Why a board size was refused.
+/// Why a board size was refused. Sides out of range are kept as written.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum SizeError {
     /// Not of the form `WxH`.
     Syntax(String),
-    /// A side outside [`MIN_SIDE`] to [`GRID`].
-    Range {
-        /// The width asked for.
-        width: u32,
-        /// The height asked for.
-        height: u32,
-    },
+    /// The width is outside [`MIN_SIDE`] to [`GRID`].
+    Width(String),
+    /// The height is.
+    Height(String),
+    /// Both are: the width and the height.
+    Sides(String, String),
 }
 
 impl fmt::Display for SizeError {
@@ -177,9 +176,17 @@ impl fmt::Display for SizeError {
                 f,
                 "\"{text}\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
             ),
-            SizeError::Range { width, height } => write!(
+            SizeError::Width(w) => write!(
                 f,
-                "{width}x{height} is not a supported board: the width and the height must each be {MIN_SIDE} to {GRID}"
+                "a board {w} squares wide is not supported: the width must be {MIN_SIDE} to {GRID}"
+            ),
+            SizeError::Height(h) => write!(
+                f,
+                "a board {h} squares high is not supported: the height must be {MIN_SIDE} to {GRID}"
+            ),
+            SizeError::Sides(w, h) => write!(
+                f,
+                "{w}x{h} is not a supported board: the width and the height must each be {MIN_SIDE} to {GRID}"
             ),
         }
     }
@@ -187,25 +194,47 @@ impl fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
+/// `text` trimmed, where it is one or more ASCII digits.
+fn digits(text: &str) -> Option<&str> {
+    let text = text.trim();
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
+}
+
 impl Size {
     /// A playing board `width` columns wide and `height` rows high, each
     /// side [`MIN_SIDE`] to [`GRID`].
-    pub fn playing(width: u32, height: u32) -> Result<Size, SizeError> {
-        let side = |n: u32| u8::try_from(n).ok().filter(|n| *n >= MIN_SIDE);
-        side(width)
-            .zip(side(height))
-            .and_then(|(w, h)| Size::new(w, h))
-            .ok_or(SizeError::Range { width, height })
+    pub fn playing(width: impl Into<u64>, height: impl Into<u64>) -> Result<Size, SizeError> {
+        let (w, h) = (width.into(), height.into());
+        Size::sides(&w.to_string(), &h.to_string())
+    }
+
+    /// A playing board's size from its two sides written in digits.
+    fn sides(width: &str, height: &str) -> Result<Size, SizeError> {
+        let side = |n: &str| {
+            n.parse::<u8>()
+                .ok()
+                .filter(|n| (MIN_SIDE..=GRID).contains(n))
+        };
+        match (side(width), side(height)) {
+            (Some(w), Some(h)) => {
+                Size::new(w, h).ok_or(SizeError::Sides(width.into(), height.into()))
+            }
+            (None, Some(_)) => Err(SizeError::Width(width.into())),
+            (Some(_), None) => Err(SizeError::Height(height.into())),
+            (None, None) => Err(SizeError::Sides(width.into(), height.into())),
+        }
     }
 
     /// Reads a playing board's size written `WxH` (or `WXH`), spaces allowed
-    /// around each part.
+    /// around each part; a side of any number of digits out of range is
+    /// refused as such.
     pub fn parse_playing(text: &str) -> Result<Size, SizeError> {
         let syntax = || SizeError::Syntax(text.trim().to_string());
         let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
-        let w: u32 = w.trim().parse().map_err(|_| syntax())?;
-        let h: u32 = h.trim().parse().map_err(|_| syntax())?;
-        Size::playing(w, h)
+        match (digits(w), digits(h)) {
+            (Some(w), Some(h)) => Size::sides(w, h),
+            _ => Err(syntax()),
+        }
     }
 
     /// Every playing board's size, smallest first (by width, then height).
@@ -381,25 +410,42 @@ mod tests {
         let parse = |t: &str| Size::parse_playing(t).map(|s| s.to_string());
         assert_eq!(parse(" 5 X 7 "), Ok("5x7".to_string()));
         let msg = |t: &str| Size::parse_playing(t).unwrap_err().to_string();
-        let range = "is not a supported board: the width and the height must each be 4 to 8";
-        assert_eq!(msg("3x6"), format!("3x6 {range}"));
-        assert_eq!(msg("8x9"), format!("8x9 {range}"));
-        assert_eq!(msg("4x99999"), format!("4x99999 {range}"));
         assert_eq!(
-            msg(" six "),
-            "\"six\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6"
+            msg("3x6"),
+            "a board 3 squares wide is not supported: the width must be 4 to 8"
         );
-        assert!(matches!(
-            Size::parse_playing("4x99999999999"),
-            Err(SizeError::Syntax(_))
-        ));
+        assert_eq!(
+            msg("8x9"),
+            "a board 9 squares high is not supported: the height must be 4 to 8"
+        );
+        assert_eq!(
+            msg("4x99999999999999999999999"),
+            "a board 99999999999999999999999 squares high is not supported: the height must be 4 to 8"
+        );
+        assert_eq!(
+            msg("9x300"),
+            "9x300 is not a supported board: the width and the height must each be 4 to 8"
+        );
+        for bad in [" six ", "-4x4", "4x", "x4", "4x4x4", "+5x5"] {
+            assert_eq!(
+                msg(bad),
+                format!(
+                    "\"{}\" is not a board size: write WIDTHxHEIGHT, like 8x8 or 6x6",
+                    bad.trim()
+                )
+            );
+        }
+        assert_eq!(
+            Size::playing(9u8, 2u8),
+            Err(SizeError::Sides("9".into(), "2".into()))
+        );
         let all: Vec<Size> = Size::all_playing().collect();
         assert_eq!(all.len(), 25);
         assert_eq!(all.first().map(ToString::to_string).as_deref(), Some("4x4"));
         assert_eq!(all.last().map(ToString::to_string).as_deref(), Some("8x8"));
         assert!(
             all.iter()
-                .all(|s| Size::playing(s.width().into(), s.height().into()) == Ok(*s))
+                .all(|s| Size::playing(s.width(), s.height()) == Ok(*s))
         );
     }
 

@@ -29,12 +29,12 @@ impl Board {
 
     /// A board `width` columns wide and `height` rows high.
     pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        Size::playing(width.into(), height.into()).map(|size| Board { size })
+        Size::playing(width, height).map(|size| Board { size })
     }
 
     /// A board of the size counted in some text, however large.
     pub fn counted(width: usize, height: usize) -> Result<Board, BoardError> {
-        let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let side = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         Size::playing(side(width), side(height)).map(|size| Board { size })
     }
 
@@ -288,7 +288,7 @@ mod tests {
         let err = |t: &str| t.parse::<Board>().unwrap_err().to_string();
         assert_eq!(
             err("3x6"),
-            "3x6 is not a supported board: the width and the height must each be 4 to 8"
+            "a board 3 squares wide is not supported: the width must be 4 to 8"
         );
         assert_eq!(
             err("9x300"),

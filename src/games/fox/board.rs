@@ -27,7 +27,7 @@ impl Board {
 
     /// A board of the given size, if it is supported.
     pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
-        Size::playing(width.into(), height.into()).map(|size| Board { size })
+        Size::playing(width, height).map(|size| Board { size })
     }
 
     /// Every supported board size, smallest first (by width, then height).
@@ -212,11 +212,14 @@ mod tests {
     fn board_sizes_parse_with_precise_errors() {
         assert_eq!("6x6".parse::<Board>(), Board::new(6, 6));
         assert_eq!("5x6".parse::<Board>(), Board::new(5, 6));
-        let range = |width, height| Err(BoardError::Range { width, height });
-        assert_eq!("9x6".parse::<Board>(), range(9, 6));
-        assert_eq!("3x6".parse::<Board>(), range(3, 6));
-        assert_eq!("8x9".parse::<Board>(), range(8, 9));
-        assert_eq!("8x300".parse::<Board>(), range(8, 300));
+        let side = |n: &str| n.to_string();
+        assert_eq!("9x6".parse::<Board>(), Err(BoardError::Width(side("9"))));
+        assert_eq!("3x6".parse::<Board>(), Err(BoardError::Width(side("3"))));
+        assert_eq!("8x9".parse::<Board>(), Err(BoardError::Height(side("9"))));
+        assert_eq!(
+            "3x300".parse::<Board>(),
+            Err(BoardError::Sides(side("3"), side("300")))
+        );
         assert!(matches!(
             "eight".parse::<Board>(),
             Err(BoardError::Syntax(_))
