@@ -625,9 +625,13 @@ fn answer(state: &mut State, line: &str) -> Reply {
         },
         "go" => go(state, args),
         "perft" => match args {
-            [n] => match n.parse::<u32>() {
-                Ok(d) if (1..=MAX_PERFT).contains(&d) => Reply::Perft(d),
-                _ => error(format!(
+            [n] => match whole(n, 1..=MAX_PERFT.into()) {
+                Ok(d) => Reply::Perft(d as u32),
+                Err(Bad::NotANumber) => error(format!(
+                    "perft wants a depth, a whole number from 1 to {MAX_PERFT}: {}",
+                    safe::cut(n, 40)
+                )),
+                Err(Bad::OutOfRange) => error(format!(
                     "perft wants a depth from 1 to {MAX_PERFT}: {}",
                     safe::cut(n, 40)
                 )),
@@ -804,27 +808,36 @@ fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
 
 fn go(state: &mut State, args: &[&str]) -> Reply {
     let (until, depth, movetime) = match args {
-        ["movetime", ms] => match ms.parse::<u64>() {
-            Ok(ms) if ms <= MAX_MOVETIME => (
+        ["movetime", ms] => match whole(ms, 0..=MAX_MOVETIME) {
+            Ok(ms) => (
                 Instant::now() + Duration::from_millis(ms),
                 MAX_DEPTH,
                 Some(ms),
             ),
-            _ => {
-                return error(format!(
-                    "go movetime wants 0 to {MAX_MOVETIME} ms: {}",
-                    safe::cut(ms, 40)
-                ));
+            Err(bad) => {
+                let wants = match bad {
+                    Bad::NotANumber => {
+                        format!("a whole number of milliseconds, 0 to {MAX_MOVETIME}")
+                    }
+                    Bad::OutOfRange => format!("0 to {MAX_MOVETIME} ms"),
+                };
+                return error(format!("go movetime wants {wants}: {}", safe::cut(ms, 40)));
             }
         },
-        ["depth", n] => match n.parse::<u32>() {
-            Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
-                // A far deadline: the depth ends the search.
-                (Instant::now() + Duration::from_secs(1 << 32), d, None)
-            }
-            _ => {
+        ["depth", n] => match whole(n, 1..=MAX_DEPTH.into()) {
+            // A far deadline: the depth ends the search.
+            Ok(d) => (
+                Instant::now() + Duration::from_secs(1 << 32),
+                d as u32,
+                None,
+            ),
+            Err(bad) => {
+                let wants = match bad {
+                    Bad::NotANumber => "a whole number, ",
+                    Bad::OutOfRange => "",
+                };
                 return error(format!(
-                    "go depth wants 1 to {MAX_DEPTH}: {}",
+                    "go depth wants {wants}1 to {MAX_DEPTH}: {}",
                     safe::cut(n, 40)
                 ));
             }
@@ -855,6 +868,26 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
         depth,
         movetime,
     })
+}
+
+/// Why a number was refused.
+enum Bad {
+    /// Not digits alone.
+    NotANumber,
+    /// Digits, however many, outside the range.
+    OutOfRange,
+}
+
+/// `text` as a whole number in `range`: digits alone, a plus sign or
+/// spaces, decimals or exponents are not numbers here.
+fn whole(text: &str, range: RangeInclusive<u64>) -> Result<u64, Bad> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Bad::NotANumber);
+    }
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or(Bad::OutOfRange)
 }
 
 /// How the rules ended the game, after `info string game over:`.
@@ -1001,6 +1034,27 @@ mod tests {
         assert!(lines[3].contains("longer than"), "{out}");
         assert!(!out.contains('\u{1b}'), "{out}");
         assert_eq!(lines[7], "perft 1 7");
+    }
+
+    #[test]
+    fn a_number_that_is_not_one_is_told_apart_from_one_out_of_range() {
+        let out = talk(
+            "go movetime abc\ngo movetime 1e3\ngo movetime 86400001\ngo depth x\n\
+             go depth 65\nperft +3\nperft 15\n",
+        );
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "error go movetime wants a whole number of milliseconds, 0 to 86400000: abc",
+                "error go movetime wants a whole number of milliseconds, 0 to 86400000: 1e3",
+                "error go movetime wants 0 to 86400000 ms: 86400001",
+                "error go depth wants a whole number, 1 to 64: x",
+                "error go depth wants 1 to 64: 65",
+                "error perft wants a depth, a whole number from 1 to 14: +3",
+                "error perft wants a depth from 1 to 14: 15",
+            ],
+            "{out}"
+        );
     }
 
     #[test]
