@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::games::grid::{GRID, Size, Square, SquareError};
+use crate::games::grid::{GRID, Size, Square, SquareError, plain_ascii};
 
 /// One of the 32 playing squares, stored as its bit index (PDN number - 1).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -102,6 +102,17 @@ impl PdnSquare {
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Err(PdnSquareError::Empty);
+        }
+        // Full-width look-alikes (`２１`, `Ｃ３`) are named as such where
+        // their plain form is a square.
+        if let Some(plain) = plain_ascii(trimmed) {
+            return Err(match PdnSquare::parse(&plain) {
+                Ok(_) => PdnSquareError::Grid(SquareError::FullWidth {
+                    text: trimmed.to_string(),
+                    plain: plain.trim().to_string(),
+                }),
+                Err(e) => e,
+            });
         }
         if trimmed.bytes().all(|b| b.is_ascii_digit()) {
             return trimmed
@@ -244,5 +255,17 @@ mod tests {
         );
         assert!(msg("x").starts_with("\"x\" is not a square: type a number 1-32"));
         assert_eq!(msg("C3x"), "\"C3x\" has extra characters after C3");
+        assert_eq!(
+            msg("２１"),
+            "\"２１\" uses full-width characters: type plain 21"
+        );
+        assert_eq!(
+            msg("Ｃ３"),
+            "\"Ｃ３\" uses full-width characters: type plain C3"
+        );
+        assert_eq!(
+            msg("３３"),
+            "\"33\" is off the board: the squares are numbered 1-32"
+        );
     }
 }
