@@ -737,8 +737,7 @@ fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> 
     // The C project's players wrote M or C before a move; PDN does not. (A
     // coordinate such as C3 is read first, as a square.)
     if read.is_err()
-        && let Some(rest) = typed.strip_prefix(['M', 'm', 'C', 'c'])
-        && rest.starts_with(|c: char| c.is_ascii_digit())
+        && let Some(rest) = notation::after_letter(typed)
         && notation::parse_move(rules, pos, rest).is_ok()
     {
         return Err(match read_pdn_move(rules, pos, rest) {

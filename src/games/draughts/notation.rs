@@ -284,6 +284,16 @@ fn unmatched(
     }
 }
 
+/// The move after the letter the C project's players wrote in front of it
+/// (`M11-15`, `c22x15`), which PDN does not use: `None` where no such
+/// letter is followed by a number. (A coordinate such as `C3` is a square.)
+pub fn after_letter(typed: &str) -> Option<&str> {
+    typed
+        .trim()
+        .strip_prefix(['M', 'm', 'C', 'c'])
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Reads a move written as text and finds it among the legal moves.
 pub fn parse_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, MoveError> {
     resolve(rules, pos, &parse_squares(text)?).map_err(|e| match e {

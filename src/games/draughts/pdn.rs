@@ -463,11 +463,19 @@ impl Reading {
                 ),
             });
         }
-        let mv = notation::parse_move(&rules, &self.position, token).map_err(|e| PdnError {
-            game: self.number,
-            at: Some((number, side)),
-            token: Some(token.to_string()),
-            why: e.to_string(),
+        let mv = notation::parse_move(&rules, &self.position, token).map_err(|e| {
+            // `M11-15`, as the C project's players wrote moves.
+            let lettered = notation::after_letter(token)
+                .and_then(|rest| notation::parse_move(&rules, &self.position, rest).ok());
+            PdnError {
+                game: self.number,
+                at: Some((number, side)),
+                token: Some(token.to_string()),
+                why: match lettered {
+                    Some(m) => format!("moves are written without a letter in front: {m}"),
+                    None => e.to_string(),
+                },
+            }
         })?;
         self.position = self.position.play(&mv);
         self.moves.push(mv);
@@ -599,10 +607,30 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
         }
     }
     cur.skip_spaces();
-    if cur.next() != Some(']') {
-        return Err(game.error(Some(&name), format!("tag {name} is never closed with ]")));
+    if cur.peek() == Some(']') {
+        cur.next();
+        return Ok((name, value));
     }
-    Ok((name, value))
+    // Text between the value and a `]` later on the line (`[Event "x"
+    // junk]`) is named; with no `]` there, the tag is never closed.
+    let line: String = cur
+        .chars
+        .clone()
+        .take_while(|c| !matches!(c, '\n' | '\r'))
+        .take(MAX_TAG_VALUE)
+        .collect();
+    Err(match line.split_once(']') {
+        Some((extra, _)) => {
+            let extra: String = extra.trim_end().chars().take(30).collect();
+            game.error(
+                Some(&name),
+                format!(
+                    "tag {name} has {extra} after its value: a tag holds one value in double quotes, like [Event \"Club night\"]"
+                ),
+            )
+        }
+        None => game.error(Some(&name), format!("tag {name} is never closed with ]")),
+    })
 }
 
 /// Reads every game in PDN text. Games without a Captures tag are read under
@@ -960,6 +988,18 @@ mod tests {
         assert_eq!(
             err("[Event \"x\" 1. 11-15"),
             "game 1, \"Event\": tag Event is never closed with ]"
+        );
+        assert_eq!(
+            err("[Event \"x\" junk]\n1. 11-15 *"),
+            "game 1, \"Event\": tag Event has junk after its value: a tag holds one value in double quotes, like [Event \"Club night\"]"
+        );
+        assert_eq!(
+            err("1. M11-15 22-18 *"),
+            "game 1, move 1 (black), \"M11-15\": moves are written without a letter in front: 11-15"
+        );
+        assert_eq!(
+            err("1. M11-17 22-18 *"),
+            "game 1, move 1 (black), \"M11-17\": \"M11\" is off the board: columns A-H, rows 1-8"
         );
         assert_eq!(
             err("1. 11-15 {never"),
