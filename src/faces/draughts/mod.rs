@@ -130,7 +130,8 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
         return Err(text::letter_alone(letter));
     }
     let parts = notation::square_texts(body);
-    if parts.is_empty() {
+    // A dash joins squares; before the first it is a minus sign (`-1`).
+    if parts.is_empty() || body.trim_start().starts_with('-') {
         return Err(text::not_a_square(&safe::cut(body, 20)));
     }
     let mut squares = Vec::new();
@@ -435,6 +436,15 @@ mod tests {
             Err("\"33\" is off the board: the squares are numbered 1-32".into())
         );
         assert!(read(START, &[], "B3").unwrap_err().contains("light square"));
+        for minus in ["-1", " -11", "-11-15"] {
+            assert_eq!(
+                read(START, &[], minus),
+                Err(format!(
+                    "\"{}\" is neither a square nor a command: type a square like 11 or C3, or help",
+                    minus.trim()
+                ))
+            );
+        }
     }
 
     #[test]
