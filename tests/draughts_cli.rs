@@ -389,6 +389,25 @@ fn load_finds_each_game_by_its_number_whatever_lies_between() {
 }
 
 #[test]
+fn tags_written_escaped_read_back_the_same() {
+    let home = folder("escapes");
+    let event_line = |pdn: &str| {
+        pdn.lines()
+            .find(|l| l.starts_with("[Event "))
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    // A control character, and a backslash typed before `u{41}`.
+    let first = home.join("first.pdn");
+    std::fs::write(&first, "[Event \"\u{1b}[31mRED \\\\u{41}\"]\n1. 11-15 *\n").unwrap();
+    let once = event_line(&loaded_and_resigned(&home, &first, "1"));
+    assert_eq!(once, "[Event \"\\u{1b}[31mRED \\\\u{41}\"]");
+    let again = home.join("again.pdn");
+    std::fs::write(&again, format!("{once}\n1. 11-15 *\n")).unwrap();
+    assert_eq!(event_line(&loaded_and_resigned(&home, &again, "1")), once);
+}
+
+#[test]
 fn load_refuses_a_game_too_big_to_keep_in_the_log() {
     let home = folder("big");
     let write = |name: &str, text: &str| {

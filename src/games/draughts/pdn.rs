@@ -542,6 +542,35 @@ impl Cursor<'_> {
         self.chars.peek().copied()
     }
 
+    /// After a backslash, a character written `u{1b}`, as tallyho writes
+    /// control characters in the tags it prints (a backslash itself is
+    /// written twice, so `\\u{1b}` stays text): taken, and its character
+    /// given; anything else is left for the caller.
+    fn escaped_char(&mut self) -> Option<char> {
+        let mut ahead = self.chars.clone();
+        if (ahead.next(), ahead.next()) != (Some('u'), Some('{')) {
+            return None;
+        }
+        let mut hex = String::new();
+        while let Some(c) = ahead.next_if(char::is_ascii_hexdigit) {
+            hex.push(c);
+            if hex.len() > 6 {
+                return None;
+            }
+        }
+        if hex.is_empty() || ahead.next() != Some('}') {
+            return None;
+        }
+        let c = u32::from_str_radix(&hex, 16)
+            .ok()
+            .and_then(char::from_u32)?;
+        // `u`, `{`, the digits and `}`.
+        for _ in 0..hex.len() + 3 {
+            self.next();
+        }
+        Some(c)
+    }
+
     fn skip_spaces(&mut self) {
         while self.peek().is_some_and(is_blank) {
             self.next();
@@ -597,11 +626,14 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
                     format!("the value of tag {name} is never closed"),
                 ));
             }
-            Some('\\') => {
-                if let Some(c) = cur.next() {
-                    value.push(c);
+            Some('\\') => match cur.escaped_char() {
+                Some(c) => value.push(c),
+                None => {
+                    if let Some(c) = cur.next() {
+                        value.push(c);
+                    }
                 }
-            }
+            },
             Some('"') => break,
             Some(c) => value.push(c),
         }
@@ -1154,6 +1186,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(games.len(), 2);
+    }
+
+    #[test]
+    fn a_tag_reads_the_escapes_tallyho_writes() {
+        let value = |v: &str| {
+            read_tags(&format!("[Event \"{v}\"]"))
+                .first()
+                .map(|(_, value)| value.clone())
+        };
+        assert_eq!(value("\\u{1b}[31m"), Some("\u{1b}[31m".into()));
+        assert_eq!(value("\\u{1F600}"), Some("\u{1F600}".into()));
+        assert_eq!(value("\\\\u{41}"), Some("\\u{41}".into()));
+        assert_eq!(value("\\\"q\\\""), Some("\"q\"".into()));
+        // No escape of tallyho's: the backslash goes, the rest stays text.
+        for (v, read) in [
+            ("\\u{110000}", "u{110000}"),
+            ("\\u{}", "u{}"),
+            ("\\u{1b", "u{1b"),
+            ("\\u{1234567}", "u{1234567}"),
+            ("\\ux", "ux"),
+        ] {
+            assert_eq!(value(v), Some(read.into()), "{v}");
+        }
     }
 
     #[test]
