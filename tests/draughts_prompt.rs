@@ -63,3 +63,17 @@ fn a_last_landing_two_captures_share_asks_for_every_landing() {
     assert!(!shown.contains("cannot go to 22"), "{shown}");
     assert!(shown.contains("1. Ann moved 6x13x22."), "{shown}");
 }
+
+#[test]
+fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
+    let home = folder("prompt", "hint");
+    // 10x17x26 keeps both men; 10x19 must go on to 28 and lose one.
+    let file = home.join("two.pdn");
+    std::fs::write(&file, "[FEN \"B:W14,15,22,24:B10,1\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "19\nhint\nundo\nhint\nquit\n");
+    // Wrapped at the terminal's width: read as one line.
+    let shown = shown.replace('\n', " ");
+    let said = "It does not go on from the squares chosen: undo takes them back";
+    assert_eq!(shown.matches(said).count(), 1, "{shown}");
+    assert_eq!(shown.matches("Hint: 10x17x26").count(), 2, "{shown}");
+}

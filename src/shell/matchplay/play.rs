@@ -393,12 +393,21 @@ pub(crate) fn advice_text<R: Computers, F: Face<R>>(
         .iter()
         .find(|m| rules.path(m).starts_with(picked));
     let best = from_picked.or(advice.best.first())?;
-    Some(face.hint(
+    let hint = face.hint(
         &face.move_name(&View::new(rules, history), best),
         &advice.verdict,
         rules.to_move(pos),
-    ))
+    );
+    Some(if from_picked.is_none() && !picked.is_empty() {
+        format!("{hint} {ELSEWHERE}")
+    } else {
+        hint
+    })
 }
+
+/// Said after a hint whose move does not go on from the squares chosen.
+pub(crate) const ELSEWHERE: &str =
+    "It does not go on from the squares chosen: undo takes them back one at a time.";
 
 /// Takes back the last move made by a person, and the computer's replies
 /// after it, so that it is that person's turn again. A computer's move alone
