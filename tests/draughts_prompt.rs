@@ -77,3 +77,17 @@ fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
     assert_eq!(shown.matches(said).count(), 1, "{shown}");
     assert_eq!(shown.matches("Hint: 10x17x26").count(), 2, "{shown}");
 }
+
+#[test]
+fn a_draw_declined_half_way_through_a_jump_keeps_the_squares_chosen() {
+    let home = folder("prompt", "draw");
+    let file = home.join("two.pdn");
+    std::fs::write(&file, "[FEN \"B:W14,15,22,24:B10,1\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "19\ndraw\nno\nquit\n");
+    let on = "Jump 10x19 on to (28)? ";
+    assert_eq!(shown.matches(on).count(), 2, "{shown}");
+    assert!(
+        shown.contains("The game goes on.\nJump 10x19 on to (28)? "),
+        "{shown}"
+    );
+}

@@ -373,9 +373,9 @@ where
             canvas,
             others: OTHERS,
         };
-        let mut told_only = None;
+        let mut progress = turn::Progress::default();
         Ok(
-            match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
+            match turn::ask_move(console, &asking, &mut on_hint, &mut progress)? {
                 Turn::Play(mv) => Asked::Play(mv.to_string()),
                 Turn::Command(c) => Asked::Command(c),
                 Turn::Leave => Asked::Leave,

@@ -97,6 +97,15 @@ struct Step {
     typed: bool,
 }
 
+/// What the askings of one turn keep between them, while nothing changes
+/// the game (a draw offered and declined, say): the only move already
+/// announced, and the squares chosen so far.
+#[derive(Default)]
+pub struct Progress {
+    told_only: Option<usize>,
+    path: Vec<Step>,
+}
+
 /// Whose turn it is to ask: the game, what has happened, and the commands offered.
 pub struct TurnOf<'a, R: Rules, F> {
     /// The rules.
@@ -120,13 +129,13 @@ pub struct TurnOf<'a, R: Rules, F> {
 /// `commands` are the commands this game offers; help, moves, board and
 /// hint are answered here (`hint` gets the squares chosen so far, to prefer
 /// a move of the piece already picked), the rest go back to the match.
-/// `told_only` remembers which only move was announced, across askings of
-/// one turn.
+/// `progress` keeps, across askings of one turn, which only move was
+/// announced and the squares chosen.
 pub fn ask_move<R: Rules, F: Face<R>>(
     console: &mut Console,
     turn: &TurnOf<'_, R, F>,
     hint: &mut dyn FnMut(&mut Console, &[Square]) -> io::Result<()>,
-    told_only: &mut Option<usize>,
+    progress: &mut Progress,
 ) -> io::Result<Turn<R::Move>> {
     let TurnOf {
         rules,
@@ -140,9 +149,9 @@ pub fn ask_move<R: Rules, F: Face<R>>(
     };
     let legal = rules.legal_moves(pos);
     let paths: Vec<Vec<Square>> = legal.iter().map(|m| rules.path(m)).collect();
-    let mut path: Vec<Step> = Vec::new();
+    let Progress { told_only, path } = progress;
     loop {
-        fill_in(&mut path, &paths);
+        fill_in(path, &paths);
         let typed: Vec<Square> = path.iter().map(|s| s.square).collect();
         let candidates: Vec<usize> = (0..legal.len())
             .filter(|&i| paths[i].starts_with(&typed))
@@ -175,7 +184,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
                 return Ok(Turn::Play(legal[i].clone()));
             }
             if chosen_by_player {
-                drop_last_choice(&mut path);
+                drop_last_choice(path);
             } else {
                 console.refuse(&face.refusal(&View::new(rules, history), &typed, &[]))?;
             }
@@ -186,7 +195,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             return Ok(Turn::Other(line));
         }
         if let Some(command) = Command::from_word(&line).filter(|c| commands.contains(c)) {
-            let chosen = chosen_by_player.then_some(&mut path);
+            let chosen = chosen_by_player.then_some(&mut *path);
             if let Some(turn) = command_at(console, turn, command, &legal, &typed, chosen, hint)? {
                 return Ok(turn);
             }
@@ -197,7 +206,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             console.refuse(&text::command_alone(command.word()))?;
             continue;
         }
-        if let Some(i) = squares_typed(console, turn, &mut path, &typed, &line, &paths)? {
+        if let Some(i) = squares_typed(console, turn, path, &typed, &line, &paths)? {
             return Ok(Turn::Play(legal[i].clone()));
         }
     }

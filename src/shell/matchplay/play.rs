@@ -208,7 +208,7 @@ fn person_turn<R: Computers, F: Face<R>>(
     let rules = &options.rules;
     let side = rules.to_move(game.position());
     let last = game.moves().last().cloned();
-    let mut told_only = None;
+    let mut progress = turn::Progress::default();
     loop {
         let canvas = canvas(console, rules, game_match);
         let adviser = &mut game_match.adviser;
@@ -224,7 +224,7 @@ fn person_turn<R: Computers, F: Face<R>>(
             canvas,
             others: &[],
         };
-        let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut told_only)? {
+        let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut progress)? {
             Turn::Play(mv) => {
                 let said = face.player_moved(
                     game_match.name(rules, side),
