@@ -236,22 +236,18 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
         "edge.pdn",
         b"[Event \"a\"]\n1. 11-15 *\n[Event \"b\"]\n1. 11-15 99-1 *\n",
     );
-    let good = tallyho(&home)
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "a,b",
-            "--games",
-            "1",
-            "--load",
-        ])
-        .arg(&edge)
-        .args(["--game", "1"])
-        .write_stdin("quit\n")
-        .output()
-        .expect("ran");
+    // Loaded, then left at once: the run's output.
+    let quit_at_once = |file: &Path, extra: &[&str]| {
+        tallyho(&home)
+            .args(["draughts", "--players", "2", "--names", "a,b"])
+            .args(["--games", "1", "--color", "never", "--load"])
+            .arg(file)
+            .args(extra)
+            .write_stdin("quit\n")
+            .output()
+            .expect("ran")
+    };
+    let good = quit_at_once(&edge, &["--game", "1"]);
     assert_eq!(good.status.code(), Some(4), "{good:?}");
     assert!(load_error(&home, &edge, &["--game", "2"]).contains("game 2"));
     assert!(load_error(&home, &edge, &["--game", "6"]).contains("the file holds 2 games"));
@@ -268,24 +264,8 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     let empty = write("empty.pdn", b"% nothing\n");
     assert!(load_error(&home, &empty, &[]).contains("the file holds no game"));
     // Without --captures the file's tag sets the rule, and the player is told.
-    let first_turn = |file: &Path| {
-        let out = tallyho(&home)
-            .args([
-                "draughts",
-                "--players",
-                "2",
-                "--names",
-                "a,b",
-                "--games",
-                "1",
-            ])
-            .args(["--color", "never", "--load"])
-            .arg(file)
-            .write_stdin("quit\n")
-            .output()
-            .expect("ran");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let first_turn =
+        |file: &Path| String::from_utf8_lossy(&quit_at_once(file, &[]).stdout).into_owned();
     let told = first_turn(&optional);
     assert!(
         told.contains("Captures are optional in this game, as its Captures tag says"),

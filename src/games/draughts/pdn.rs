@@ -20,6 +20,7 @@
 //! Results follow the draughts programs' convention: the first score is the
 //! first player's, so `1-0` is a win for Black and `0-1` a win for White.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use super::fen;
@@ -370,6 +371,9 @@ impl std::error::Error for PdnError {}
 struct Reading {
     number: usize,
     tags: Vec<(String, String)>,
+    /// The tags' names, so that a second of one is found at once however
+    /// many a file holds.
+    names: HashSet<String>,
     /// Set once the tags are settled (at the first move or the end).
     setup: Option<(Setup, Position)>,
     position: Position,
@@ -382,6 +386,7 @@ impl Reading {
         Reading {
             number,
             tags: Vec::new(),
+            names: HashSet::new(),
             setup: None,
             position: Position::START,
             moves: Vec::new(),
@@ -793,7 +798,8 @@ impl Reader<'_> {
             self.close(finished);
         }
         let tag = read_tag(&mut self.cur, &self.game)?;
-        if tag.0 == "FEN" && self.game.tag("FEN").is_some() {
+        let again = self.game.names.contains(&tag.0);
+        if tag.0 == "FEN" && again {
             return Err(self.game.error(
                 Some(&tag.1),
                 "a second FEN tag: a game has one start position",
@@ -802,12 +808,13 @@ impl Reader<'_> {
         // Any other tag: which of two would count is no guess to make (and
         // the tags that set the game up, or say how it ended, would change
         // the game).
-        if self.game.tag(&tag.0).is_some() {
+        if again {
             let name = &tag.0;
             return Err(self
                 .game
                 .error(Some(&tag.1), format!("a second {name} tag: a game has one")));
         }
+        self.game.names.insert(tag.0.clone());
         self.game.tags.push(tag);
         Ok(())
     }
