@@ -559,7 +559,9 @@ fn listen(
                 inbox.wait(line);
                 return Ok(());
             }
-            Ok(Some("isready")) if !waiting => {
+            // Work already stopped ends at once: `isready` then waits for
+            // its answer, as the lines behind a `stop` do.
+            Ok(Some("isready")) if !waiting && !stop.load(Ordering::Relaxed) => {
                 writeln!(output, "readyok")?;
                 output.flush()?;
             }
@@ -737,8 +739,8 @@ fn read_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, String> 
     // The C project's players wrote M or C before a move; PDN does not. (A
     // coordinate such as C3 is read first, as a square.)
     if read.is_err()
+        && notation::without_letter(rules, pos, typed).is_some()
         && let Some(rest) = notation::after_letter(typed)
-        && notation::parse_move(rules, pos, rest).is_ok()
     {
         return Err(match read_pdn_move(rules, pos, rest) {
             Ok(m) => format!("{typed}: moves are written without a letter in front: {m}"),
@@ -1280,11 +1282,16 @@ mod tests {
         );
         assert_eq!(answers[2], "perft 1 7", "{out}");
         // Two `stop`s: the waiting search's, then the one under way's.
-        let script = format!("{SEARCHED}\ngo depth 60\ngo depth 60\nstop\nstop\nperft 1\n");
+        let script =
+            format!("{SEARCHED}\ngo depth 60\ngo depth 60\nstop\nstop\nisready\nperft 1\n");
         let out = talk_within_ten_seconds(&script).expect("both searches stopped");
         let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
-        assert_eq!(answers.len(), 3, "{out}");
-        assert_eq!(answers[2], "perft 1 7", "{out}");
+        assert_eq!(answers.len(), 4, "{out}");
+        assert!(
+            answers[..2].iter().all(|a| a.starts_with("bestmove ")),
+            "{out}"
+        );
+        assert_eq!(answers[2..], ["readyok", "perft 1 7"], "{out}");
         // A count waiting takes its `stop` the same way.
         let script = format!("{SEARCHED}\ngo movetime 100\nperft 14\nstop\nperft 1\n");
         let out = talk_within_ten_seconds(&script).expect("the count stopped");
@@ -1393,6 +1400,11 @@ mod tests {
         assert_eq!(
             talk("position startpos moves M11-15\n"),
             "error move 1 (M11-15): M11-15: moves are written without a letter in front: 11-15\n"
+        );
+        // The letter is named where the move is no legal one either.
+        assert_eq!(
+            talk("position startpos moves M22-18\n"),
+            "error move 1 (M22-18): M22-18: moves are written without a letter in front, and the piece on 22 (F6) is white's: black is to move\n"
         );
         assert_eq!(
             talk("position fen B:W18:B14 14x23\n"),

@@ -13,6 +13,14 @@ use super::square::{PdnSquare, PdnSquareError};
 /// Why some text is not a FEN position.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum FenError {
+    /// Written in full-width characters (`B:W２１:B1`): `plain` is the same
+    /// in plain ones.
+    FullWidth {
+        /// What was written.
+        text: String,
+        /// Its plain form.
+        plain: String,
+    },
     /// Not three parts separated by colons.
     Shape(String),
     /// The first part is not `B` or `W`.
@@ -72,6 +80,10 @@ fn title(side: Side) -> &'static str {
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            FenError::FullWidth { text, plain } => write!(
+                f,
+                "\"{text}\" uses full-width characters: type plain {plain}"
+            ),
             FenError::Shape(text) => write!(f, "\"{text}\" is not a FEN position: {EXAMPLE}"),
             FenError::SideToMove(text) => write!(
                 f,
@@ -192,6 +204,12 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
 /// Reads a FEN position, checked.
 pub fn parse(text: &str) -> Result<Position, FenError> {
     let trimmed = text.trim();
+    if let Some(plain) = crate::games::grid::plain_ascii(trimmed) {
+        return Err(FenError::FullWidth {
+            text: trimmed.to_string(),
+            plain,
+        });
+    }
     let body = trimmed.strip_suffix('.').unwrap_or(trimmed);
     let parts: Vec<&str> = body.split(':').collect();
     let [side, first, second] = parts[..] else {
@@ -287,6 +305,17 @@ mod tests {
     fn errors_say_what_is_wrong() {
         let err = |t: &str| parse(t).unwrap_err().to_string();
         assert!(err("junk").starts_with("\"junk\" is not a FEN position: write the side"));
+        for (wide, plain) in [
+            ("B:W２１:B1", "B:W21:B1"),
+            ("B:W21，22:B1", "B:W21,22:B1"),
+            ("B:W21－22:B1", "B:W21-22:B1"),
+            ("Ｗ：W21:B1", "W:W21:B1"),
+        ] {
+            assert_eq!(
+                err(wide),
+                format!("\"{wide}\" uses full-width characters: type plain {plain}")
+            );
+        }
         assert_eq!(
             err("X:W1:B2"),
             "\"X\" is not a side to move: a FEN position starts with B or W"

@@ -294,6 +294,21 @@ pub fn after_letter(typed: &str) -> Option<&str> {
         .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
+/// A move written with the C project's letter in front (`M11-15`, which,
+/// unlike `C3-D4`, is no list of squares): the move read without it, or
+/// why that is none; `None` where there is no such letter.
+pub fn without_letter(
+    rules: &Setup,
+    pos: &Position,
+    typed: &str,
+) -> Option<Result<Move, MoveError>> {
+    let rest = after_letter(typed)?;
+    if parse_squares(typed).is_ok() || parse_squares(rest).is_err() {
+        return None;
+    }
+    Some(parse_move(rules, pos, rest))
+}
+
 /// Reads a move written as text and finds it among the legal moves.
 pub fn parse_move(rules: &Setup, pos: &Position, text: &str) -> Result<Move, MoveError> {
     resolve(rules, pos, &parse_squares(text)?).map_err(|e| match e {

@@ -234,13 +234,17 @@ impl PdnGame {
     }
 }
 
+/// A tag's value in double quotes, on one line: a line end inside it is
+/// written as tallyho writes every control character (`\u{a}`), which
+/// [`read_tag`] reads back.
 fn quote(value: &str) -> String {
     let mut out = String::from("\"");
     for c in value.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' | '\r' => out.push(' '),
+            '\n' => out.push_str("\\u{a}"),
+            '\r' => out.push_str("\\u{d}"),
             c => out.push(c),
         }
     }
@@ -470,16 +474,16 @@ impl Reading {
         }
         let mv = notation::parse_move(&rules, &self.position, token).map_err(|e| {
             // `M11-15`, as the C project's players wrote moves.
-            let lettered = notation::after_letter(token)
-                .and_then(|rest| notation::parse_move(&rules, &self.position, rest).ok());
+            let why = match notation::without_letter(&rules, &self.position, token) {
+                Some(Ok(m)) => format!("moves are written without a letter in front: {m}"),
+                Some(Err(e)) => format!("moves are written without a letter in front, and {e}"),
+                None => e.to_string(),
+            };
             PdnError {
                 game: self.number,
                 at: Some((number, side)),
                 token: Some(token.to_string()),
-                why: match lettered {
-                    Some(m) => format!("moves are written without a letter in front: {m}"),
-                    None => e.to_string(),
-                },
+                why,
             }
         })?;
         self.position = self.position.play(&mv);
@@ -658,11 +662,15 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
         .collect();
     Err(match line.split_once(']') {
         Some((extra, _)) => {
-            let extra: String = extra.trim_end().chars().take(30).collect();
+            let extra = extra.trim_end();
+            let mut shown: String = extra.chars().take(30).collect();
+            if shown.len() < extra.len() {
+                shown.push('…');
+            }
             game.error(
                 Some(&name),
                 format!(
-                    "tag {name} has {extra} after its value: a tag holds one value in double quotes, like [Event \"Club night\"]"
+                    "tag {name} has {shown} after its value: a tag holds one value in double quotes, like [Event \"Club night\"]"
                 ),
             )
         }
@@ -1038,7 +1046,14 @@ mod tests {
         );
         assert_eq!(
             err("1. M11-17 22-18 *"),
-            "game 1, move 1 (black), \"M11-17\": \"M11\" is off the board: columns A-H, rows 1-8"
+            "game 1, move 1 (black), \"M11-17\": moves are written without a letter in front, and 11-17 is not a legal move: the piece on 11 can play 11-15 or 11-16"
+        );
+        assert_eq!(
+            err(&format!("[Event \"x\" {}]\n1. 11-15 *", "j".repeat(31))),
+            format!(
+                "game 1, \"Event\": tag Event has {}… after its value: a tag holds one value in double quotes, like [Event \"Club night\"]",
+                "j".repeat(30)
+            )
         );
         assert_eq!(
             err("1. 11-15 {never"),
@@ -1206,6 +1221,16 @@ mod tests {
         assert_eq!(value("\\u{1F600}"), Some("\u{1F600}".into()));
         assert_eq!(value("\\\\u{41}"), Some("\\u{41}".into()));
         assert_eq!(value("\\\"q\\\""), Some("\"q\"".into()));
+        // Line ends, as `quote` writes them, read back.
+        let ends = "a\nb\r\nc";
+        assert_eq!(
+            write_tags(&[("Event".into(), ends.into())]),
+            "[Event \"a\\u{a}b\\u{d}\\u{a}c\"]"
+        );
+        assert_eq!(
+            read_tags(&write_tags(&[("Event".into(), ends.into())]))[0].1,
+            ends
+        );
         // No escape of tallyho's: the backslash goes, the rest stays text.
         for (v, read) in [
             ("\\u{110000}", "u{110000}"),
