@@ -406,7 +406,7 @@ pub(crate) fn advice_text<R: Computers, F: Face<R>>(
 }
 
 /// Said after a hint whose move does not go on from the squares chosen.
-pub(crate) const ELSEWHERE: &str =
+const ELSEWHERE: &str =
     "It does not go on from the squares chosen: undo takes them back one at a time.";
 
 /// Takes back the last move made by a person, and the computer's replies
