@@ -31,9 +31,7 @@ fn a_command_with_more_after_it_is_refused_by_name() {
 fn a_square_the_game_filled_in_gets_an_answer_and_undo_still_means_the_move() {
     let home = folder("prompt", "filled");
     // 6x15 is Black's only first jump; from 15 it goes on to 22 or 24.
-    let file = home.join("one.pdn");
-    std::fs::write(&file, "[FEN \"B:W10,18,19,30:B6,1\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "6\nundo\n15\n24\nquit\n");
+    let shown = play_from(&home, "B:W10,18,19,30:B6,1", "6\nundo\n15\n24\nquit\n");
     let asked = "Jump 6x15 on to (22, 24)? ";
     assert_eq!(shown.matches(asked).count(), 4, "{shown}");
     assert_eq!(
@@ -53,9 +51,7 @@ fn a_square_the_game_filled_in_gets_an_answer_and_undo_still_means_the_move() {
 #[test]
 fn a_last_landing_two_captures_share_asks_for_every_landing() {
     let home = folder("prompt", "shared");
-    let file = home.join("two.pdn");
-    std::fs::write(&file, "[FEN \"B:W9,10,17,18:B6,1\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "6\n22\n6x13x22\nquit\n");
+    let shown = play_from(&home, "B:W9,10,17,18:B6,1", "6\n22\n6x13x22\nquit\n");
     assert!(
         shown.contains("6x22 could be 6x13x22 or 6x15x22: name every landing"),
         "{shown}"
@@ -68,9 +64,11 @@ fn a_last_landing_two_captures_share_asks_for_every_landing() {
 fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
     let home = folder("prompt", "hint");
     // 10x17x26 keeps both men; 10x19 must go on to 28 and lose one.
-    let file = home.join("two.pdn");
-    std::fs::write(&file, "[FEN \"B:W14,15,22,24:B10,1\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "19\nhint\nundo\nhint\nquit\n");
+    let shown = play_from(
+        &home,
+        "B:W14,15,22,24:B10,1",
+        "19\nhint\nundo\nhint\nquit\n",
+    );
     // Wrapped at the terminal's width: read as one line.
     let shown = shown.replace('\n', " ");
     let said = "It does not go on from the squares chosen: undo takes them back";
@@ -81,13 +79,19 @@ fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
 #[test]
 fn a_draw_declined_half_way_through_a_jump_keeps_the_squares_chosen() {
     let home = folder("prompt", "draw");
-    let file = home.join("two.pdn");
-    std::fs::write(&file, "[FEN \"B:W14,15,22,24:B10,1\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "19\ndraw\nno\nquit\n");
+    let shown = play_from(&home, "B:W14,15,22,24:B10,1", "19\ndraw\nno\nquit\n");
     let on = "Jump 10x19 on to (28)? ";
     assert_eq!(shown.matches(on).count(), 2, "{shown}");
     assert!(
         shown.contains("The game goes on.\nJump 10x19 on to (28)? "),
         "{shown}"
     );
+}
+
+/// Plays `input` from the position `fen` (loaded as a one-game PDN file)
+/// and returns what was shown.
+fn play_from(home: &std::path::Path, fen: &str, input: &str) -> String {
+    let file = home.join("start.pdn");
+    std::fs::write(&file, format!("[FEN \"{fen}\"]\n*\n")).unwrap();
+    play(home, Some(&file), input).1
 }
