@@ -92,6 +92,6 @@ fn a_draw_declined_half_way_through_a_jump_keeps_the_squares_chosen() {
 /// and returns what was shown.
 fn play_from(home: &std::path::Path, fen: &str, input: &str) -> String {
     let file = home.join("start.pdn");
-    std::fs::write(&file, format!("[FEN \"{fen}\"]\n*\n")).unwrap();
+    std::fs::write(&file, format!("[FEN \"{fen}\"]\n*\n")).expect("the start, written");
     play(home, Some(&file), input).1
 }
