@@ -439,9 +439,12 @@ impl Reading {
                 .map_err(|e| self.error(Some(c), format!("the Captures tag: {e}")))?;
         }
         let start = match self.tag("FEN") {
-            Some(text) => {
-                fen::parse(text).map_err(|e| self.error(Some(text), format!("the FEN tag: {e}")))?
-            }
+            Some(text) => fen::parse(text).map_err(|e| {
+                let why = e.to_string();
+                // Where the message quotes the whole tag, it is not quoted twice.
+                let token = (!why.contains(&format!("\"{}\"", text.trim()))).then_some(text);
+                self.error(token, format!("the FEN tag: {why}"))
+            })?,
             None => Position::START,
         };
         self.setup = Some((rules, start));
@@ -1027,6 +1030,10 @@ mod tests {
         assert_eq!(
             err("[Event \"x\"]\n1. 11-15 22-17 2. 15-18 22-17"),
             "game 1, move 2 (white), \"22-17\": there is no piece on 22 (F6)"
+        );
+        assert_eq!(
+            err("[FEN \"W:W21,22,B1\"] *"),
+            "game 1: the FEN tag: \"W:W21,22,B1\" is not a FEN position: write the side to move, then each side's squares, like B:W21-32:B1-12 or W:W18,K10:B12,K22"
         );
         assert_eq!(
             err("[GameType \"20\"] 1. 32-28 *"),
