@@ -77,6 +77,14 @@ fn title(side: Side) -> &'static str {
     }
 }
 
+impl FenError {
+    /// Whether the message quotes the whole text read, so that a caller
+    /// naming that text need not quote it again.
+    pub fn quotes_whole(&self) -> bool {
+        matches!(self, FenError::Shape(_) | FenError::FullWidth { .. })
+    }
+}
+
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -440,10 +440,8 @@ impl Reading {
         }
         let start = match self.tag("FEN") {
             Some(text) => fen::parse(text).map_err(|e| {
-                let why = e.to_string();
-                // Where the message quotes the whole tag, it is not quoted twice.
-                let token = (!why.contains(&format!("\"{}\"", text.trim()))).then_some(text);
-                self.error(token, format!("the FEN tag: {why}"))
+                let token = (!e.quotes_whole()).then_some(text);
+                self.error(token, format!("the FEN tag: {e}"))
             })?,
             None => Position::START,
         };
@@ -1034,6 +1032,10 @@ mod tests {
         assert_eq!(
             err("[FEN \"W:W21,22,B1\"] *"),
             "game 1: the FEN tag: \"W:W21,22,B1\" is not a FEN position: write the side to move, then each side's squares, like B:W21-32:B1-12 or W:W18,K10:B12,K22"
+        );
+        assert_eq!(
+            err("[FEN \"B:W２１:B1\"] *"),
+            "game 1: the FEN tag: \"B:W２１:B1\" uses full-width characters: type plain B:W21:B1"
         );
         assert_eq!(
             err("[GameType \"20\"] 1. 32-28 *"),
