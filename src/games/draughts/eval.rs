@@ -525,26 +525,7 @@ pub fn evaluate_with(pos: &Position, net: impl FnOnce() -> i32) -> i32 {
     } else if diff < 0 && pos.men(them) == 0 {
         score -= hunt(pos.kings(them), pos.pieces(me));
     }
-    level_ending(pos, score)
-}
-
-/// A level ending counts for more: with as many pieces on each side, the
-/// value is taken one and a half times at four pieces or fewer each, five
-/// quarters at five each. A side ahead then goes into the ending it is
-/// ahead in, and a side behind keeps its pieces: GuiNN wins the level
-/// endings tallyho rates against itself, and holds those tallyho rates a
-/// little ahead (README, "Level endings"). Taking them at half instead
-/// played worse.
-fn level_ending(pos: &Position, score: i32) -> i32 {
-    let each = pos.pieces(pos.to_move()).count_ones();
-    if each != pos.pieces(pos.to_move().other()).count_ones() {
-        return score;
-    }
-    match each {
-        0..=4 => score * 3 / 2,
-        5 => score * 5 / 4,
-        _ => score,
-    }
+    score
 }
 
 #[cfg(test)]
@@ -564,21 +545,6 @@ mod tests {
         assert!(evaluate(&up.with_side(Side::White)) < -80);
         assert_eq!(distance(0, 31), 7);
         assert_eq!(hand(&Position::START), 0);
-    }
-
-    #[test]
-    fn level_endings_count_for_more() {
-        // Four men each: half as much again as the model and the net say.
-        let four = fen::parse("W:W21,22,25,30:B1,5,9,12").unwrap();
-        assert_eq!(evaluate_with(&four, || 40), (linear(&four) + 40) * 3 / 2);
-        // Five each: a quarter more.
-        let five = fen::parse("W:W21,22,25,29,30:B1,3,5,9,12").unwrap();
-        assert_eq!(evaluate_with(&five, || 40), (linear(&five) + 40) * 5 / 4);
-        // Six each, or a piece ahead: as they say.
-        let six = fen::parse("W:W21,22,25,26,29,30:B1,2,3,5,9,12").unwrap();
-        assert_eq!(evaluate_with(&six, || 40), linear(&six) + 40);
-        let ahead = fen::parse("W:W21,22,25,29,30:B1,5,9,12").unwrap();
-        assert_eq!(evaluate_with(&ahead, || 40), linear(&ahead) + 40);
     }
 
     #[test]
