@@ -63,9 +63,10 @@ fn a_last_landing_two_captures_share_asks_for_every_landing() {
 #[test]
 fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
     let home = folder("prompt", "hint");
-    // 10x19 must go on to 28, and then White wins in five plies; 10x17x26
-    // loses no more. The engine hints 10x17x26 at every depth from 2 to 22,
-    // so the hint does not hang on how deep a second goes.
+    // 10x19 must go on to 28, and then White wins in five plies; after
+    // 10x17x26 White is a man up with no win the search finds. The engine
+    // hints 10x17x26 at every depth from 2 to 22, so the hint does not hang
+    // on how deep a second goes.
     let shown = play_from(
         &home,
         "B:W14,15,22,24,32:B10,1",
