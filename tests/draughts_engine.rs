@@ -15,7 +15,7 @@ use tallyho::games::draughts::endgame::{Endgame, Exact};
 use tallyho::games::draughts::players::{Level, Player};
 use tallyho::games::draughts::search::{Engine, Limits, Score};
 use tallyho::games::draughts::{Position, Setup, Side, fen};
-use tallyho::games::{Computer, Deadline, Never, Outcome, Rules};
+use tallyho::games::{Computer, Deadline, Never, Outcome, Rules, Verdict};
 
 /// A deadline that passes after a number of looks: a clock the tests can
 /// repeat exactly.
@@ -33,6 +33,61 @@ impl Deadline for Looks {
         self.0.set(left.saturating_sub(1));
         left == 0
     }
+}
+
+/// Two kings against one that the database wins in 33 plies (the longest
+/// defence: the capture ends the game), and 48 plies of king moves that
+/// reach it, none repeating a position.
+const COUNTED_START: &str = "B:WK11:BK23,K32";
+const COUNTED_MOVES: &str = concat!(
+    "23-26 11-8 26-23 8-4 32-28 4-8 23-19 8-12 19-24 12-16 24-27 16-11 ",
+    "27-23 11-7 23-18 7-10 28-24 10-7 18-14 7-3 14-18 3-8 18-15 8-12 24-28 ",
+    "12-8 15-18 8-4 18-14 4-8 28-32 8-12 14-17 12-8 32-28 8-4 28-24 4-8 ",
+    "24-27 8-3 17-21 3-8 27-32 8-3 21-25 3-7 25-29 7-10",
+);
+
+#[test]
+fn a_database_win_the_forty_move_count_would_cut_short_is_not_claimed() {
+    let rules = Setup::STANDARD;
+    let db = Arc::new(Endgame::build(3, rules));
+    let mut history = vec![fen::parse(COUNTED_START).unwrap()];
+    for text in COUNTED_MOVES.split(' ') {
+        let p = *history.last().unwrap();
+        let m = rules.moves(&p).into_iter().find(|m| m.to_string() == text);
+        history.push(p.play(&m.unwrap()));
+    }
+    assert_eq!(db.probe(&history[48]), Some(Exact::Win(33)));
+    let search = |h: &[Position]| {
+        let mut e = Engine::new(rules, 14).with_endgame(db.clone());
+        let limits = Limits {
+            max_depth: 12,
+            use_endgame: true,
+        };
+        e.search(h, limits, &Never)
+    };
+    let hint = |h: &[Position]| {
+        let mut p = Player::new(Level::Overpowered, rules, 1).with_endgame(db.clone());
+        p.advise(&rules, h, &Looks::new(50)).unwrap().verdict
+    };
+    let win = Verdict::Win {
+        winner: Side::Black,
+        plies: Some(33),
+    };
+    // No quiet ply before it, or 47: the game ends on the eightieth at the
+    // latest, and the win stands.
+    for quiet in [0, 47] {
+        let h = &history[48 - quiet..];
+        let r = search(h);
+        assert_eq!(r.score, Score::Win(33), "{quiet}");
+        assert_eq!(r.exact, Some(Exact::Win(33)), "{quiet}");
+        assert_eq!(hint(h), win, "{quiet}");
+    }
+    // 48: the count draws the game a ply before the lone king can be taken.
+    let r = search(&history);
+    assert!(!matches!(r.score, Score::Win(_)), "{r:?}");
+    assert_eq!(r.exact, None);
+    let verdict = hint(&history);
+    assert!(!matches!(verdict, Verdict::Win { .. }), "{verdict:?}");
 }
 
 #[test]

@@ -10,8 +10,10 @@
 //!
 //! Values count plies to the end of the game under perfect play: the winner
 //! wins as fast as it can, the loser holds out as long as it can. The draw
-//! rules (repetition, forty moves) are not part of the values: with four
-//! pieces every win here is well inside forty moves a side.
+//! rules (repetition, forty moves) are not part of the values. With five
+//! pieces a winning line can run some sixty plies before its first capture,
+//! so a win or a loss is only sure where it ends before the forty-move
+//! count could draw the game ([`Exact::stands_after`]).
 
 use std::fmt;
 
@@ -19,7 +21,7 @@ use super::bitboard::{Bits, Dir, indices, step};
 use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
-use super::rules::{Captures, Setup};
+use super::rules::{Captures, QUIET_PLIES_FOR_DRAW, Setup};
 
 /// The most pieces [`Endgame::build`] covers: four, built in memory in a
 /// few seconds wherever an engine needs one.
@@ -63,6 +65,16 @@ impl Exact {
                     d as u8 + 1
                 }
             }
+        }
+    }
+
+    /// Whether the value stands in a game whose last `quiet` plies took
+    /// nothing and moved no man: a draw always does, a win or a loss only
+    /// where the game ends before the forty-move rule could draw it.
+    pub const fn stands_after(self, quiet: usize) -> bool {
+        match self {
+            Exact::Draw => true,
+            Exact::Win(d) | Exact::Loss(d) => quiet + d as usize <= QUIET_PLIES_FOR_DRAW,
         }
     }
 

@@ -14,7 +14,7 @@ use super::eval;
 use super::movegen;
 use super::moves::Move;
 use super::position::{Position, Side};
-use super::rules::Setup;
+use super::rules::{self, Setup};
 use super::search::{Engine, Limits, Report, Score};
 use crate::games::{self, Advice, Deadline, Verdict};
 
@@ -261,7 +261,8 @@ impl Player {
     }
 
     /// The best moves and the verdict on them, for a hint or a draw offer:
-    /// exact where its database covers the position; else the search's
+    /// exact where its database covers the position and the forty-move
+    /// count leaves its value standing; else the search's
     /// (Cunning to its depth, Overpowered within the deadline); Rubbish and
     /// Greedy judge by the evaluation alone and offer Greedy's choices.
     pub fn advise(
@@ -281,6 +282,7 @@ impl Player {
         }
         if let Some(db) = self.endgame()
             && let (Some(exact), Some(best)) = (db.probe(pos), db.best_moves(rules, pos))
+            && exact.stands_after(rules::quiet_plies(history))
             && !best.is_empty()
         {
             return Some(Advice {

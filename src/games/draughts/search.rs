@@ -419,7 +419,7 @@ impl Engine {
             .map(zobrist::key)
             .collect();
         // Where the database knows the answer, only moves that keep it count.
-        let exact = self.probe_endgame(&root);
+        let exact = self.probe_endgame(&root).filter(|e| e.stands_after(quiet));
         let exact_moves = match (&self.endgame, exact) {
             (Some(db), Some(_)) if self.use_endgame => {
                 db.best_moves(&self.rules, &root).unwrap_or_default()
@@ -456,7 +456,11 @@ impl Engine {
         };
         self.deepen(&root, quiet as u32, limits, deadline, &mut report);
         report.nodes = self.nodes;
-        self.finish_line(root, &mut report.pv);
+        // Only a win or a loss goes on with the database's moves: where the
+        // forty-move count stops one standing, the score is not decisive.
+        if matches!(report.score, Score::Win(_) | Score::Loss(_)) {
+            self.finish_line(root, &mut report.pv);
+        }
         report
     }
 
@@ -561,7 +565,8 @@ impl Engine {
     }
 
     /// The value of a node without searching it: a draw by repetition or the
-    /// forty-move rule, or the endgame database's exact value.
+    /// forty-move rule, or the endgame database's exact value where the
+    /// forty-move count leaves it standing.
     #[inline]
     fn settled(&self, pos: &Position, ply: usize, quiet: u32) -> Option<i32> {
         let floor = self.path.len().saturating_sub(quiet as usize + 1);
@@ -575,7 +580,8 @@ impl Engine {
                 CONTEMPT
             });
         }
-        self.probe_endgame(pos).map(|e| match e {
+        let exact = self.probe_endgame(pos)?;
+        exact.stands_after(quiet as usize).then_some(match exact {
             Exact::Win(d) => WIN - ply as i32 - d as i32,
             Exact::Loss(d) => -(WIN - ply as i32 - d as i32),
             Exact::Draw => 0,
@@ -811,7 +817,15 @@ impl Engine {
         }
         self.orders[ply] = order;
         if ply > 0 && use_table {
-            self.remember(key, node, best, best_index);
+            // Where no move reached alpha, none was shown best: the move the
+            // table had (from a search that found one) stays for the next
+            // visit to try first, rather than the one that failed least.
+            let keep = if best <= node.alpha && tt_move != NO_MOVE {
+                tt_move
+            } else {
+                best_index
+            };
+            self.remember(key, node, best, keep);
         }
         best
     }
