@@ -281,8 +281,9 @@ impl Player {
             self.build_endgame_if_near(rules, pos);
         }
         if let Some(db) = self.endgame()
-            && let (Some(exact), Some(best)) = (db.probe(pos), db.best_moves(rules, pos))
+            && let Some(exact) = db.probe(pos)
             && exact.stands_after(rules::quiet_plies(history))
+            && let Some(best) = db.best_moves(rules, pos)
             && !best.is_empty()
         {
             return Some(Advice {
