@@ -16,15 +16,16 @@
 //! and starts from a cleared engine).
 //!
 //! 1. Games: the engine (with the weights compiled in, and the 4-piece
-//!    database) plays itself at a fixed depth from each ballot opening in
-//!    turn; in the first twelve plies after the opening it plays a random
-//!    move one time in six, so no two games are alike. A game ends by the
-//!    rules, or when four pieces are left (the database gives its exact
-//!    result), or at 250 plies (a draw). Everything is seeded and the search
-//!    is depth-bound, so the same command gives the same games.
-//! 2. Positions: every quiet position of those games (the side to move has
-//!    no capture), labelled 1, 1/2 or 0 by the game's result for the side
-//!    to move.
+//!    database or the one `--db-dir` names) plays itself at a fixed depth
+//!    from each ballot opening in turn; in the first twelve plies after the
+//!    opening it plays a random move one time in six, so no two games are
+//!    alike. A game ends by the rules, or when the database covers the
+//!    position (it gives the exact result), or at 250 plies (a draw).
+//!    Everything is seeded and the search is depth-bound, so the same
+//!    command gives the same games.
+//! 2. Positions: every quiet position of those games from the one the
+//!    ballot leaves on (the side to move has no capture), labelled 1, 1/2
+//!    or 0 by the game's result for the side to move.
 //! 3. Fitting: the model's value `s` is read as a probability of winning
 //!    `1 / (1 + e^(-s/K))`; K is fitted first with the starting weights,
 //!    then the weights by Adam on the cross-entropy over all positions, from
@@ -46,8 +47,18 @@
 //! - `--patterns` fits the pattern terms too (`eval::WINDOWS` blocks of
 //!   `eval::PATTERNS` ways each), those seen in fewer than `--min-seen N`
 //!   positions (50) staying at zero;
-//! - `--hold-out` keeps every tenth block of a hundred positions out of the
-//!   fit and keeps the epoch that predicts them best;
+//! - `--hold-out` keeps every tenth game out of the fit and keeps the
+//!   epoch that predicts its positions best. (The committed nets were
+//!   fitted when it held out every tenth block of a hundred positions
+//!   instead, which let positions of fitted games into the held-out set;
+//!   the README's commands name the commits that fitted them.)
+//! - `--db-dir DIR` (with `--pieces N`, 5 by default) reads the stored
+//!   database of N pieces from DIR (`draughts_build_db` builds it): the
+//!   self-play ends with it, and every game's label is judged by it
+//!   before the fit (`judge`): a game that reached a position it covers
+//!   takes its result from there; a draw that did not, whose last searched
+//!   positions put one side ahead by a man and a half, is that side's win;
+//!   the positions it covers are left out;
 //! - `--net` fits the net (`net.rs`) on top of the linear weights instead,
 //!   and writes `data/draughts_net.txt` (15 epochs unless `--epochs` says;
 //!   `common/net_fit.rs` says how);
@@ -73,6 +84,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
+use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::games::Never;
 use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
@@ -114,6 +126,22 @@ fn main() {
     if hold_out {
         more.push_str(" --hold-out");
     }
+    // The database the games are judged by (and the self-play ends with).
+    let db = get("--db-dir").map(|dir| {
+        let pieces = num("--pieces", 5) as u32;
+        more.push_str(&format!(" --db-dir {dir} --pieces {pieces}"));
+        match EndgameStore::new(&dir).load(pieces, Setup::STANDARD) {
+            Ok(Some(db)) => Arc::new(db),
+            Ok(None) => {
+                eprintln!("{dir}: no {pieces}-piece database (draughts_build_db builds it)");
+                std::process::exit(2);
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        }
+    });
     let start = if get("--from").as_deref() == Some("hand") {
         eval::hand_weights()
     } else {
@@ -145,7 +173,7 @@ fn main() {
                 eprintln!("{e}");
                 std::process::exit(1);
             });
-            let s = play_games(games, depth, seed, Some(&mut kept));
+            let s = play_games(games, depth, seed, db.clone(), Some(&mut kept));
             kept.finish().unwrap_or_else(|e| {
                 eprintln!("{path}: {e}");
                 std::process::exit(1);
@@ -156,7 +184,7 @@ fn main() {
             from = "no file".into();
             Vec::new()
         }
-        None => play_games(games, depth, seed, None),
+        None => play_games(games, depth, seed, db.clone(), None),
     };
     eprintln!(
         "{} positions from {from} in {:.0} s",
@@ -172,7 +200,8 @@ fn main() {
     // The linear fit's header names the games' seed; the net's names its own.
     let played = cache.is_none() && matches.is_none();
     if let Some((paths, list, openings)) = &matches {
-        let (n, read) = read_match_games(paths, openings).unwrap_or_else(|e| {
+        let first = samples.last().map_or(0, |l| l.game + 1);
+        let (n, read) = read_match_games(paths, openings, first).unwrap_or_else(|e| {
             eprintln!("{e}");
             std::process::exit(2);
         });
@@ -181,6 +210,19 @@ fn main() {
         source = format!("{source} --match-games {paths} --match-openings {list}")
             .trim_start()
             .to_string();
+    }
+    if let Some(db) = &db {
+        let before = samples.len();
+        let (judged, changed) = judge(&samples, db);
+        samples = judged;
+        eprintln!(
+            "judged by the {}-piece database: {} games' results changed by it, {} by their \
+             last scores; {} of {before} positions left",
+            db.max_pieces(),
+            changed[0],
+            changed[1],
+            samples.len()
+        );
     }
     if fit_net {
         let mut made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
@@ -209,7 +251,8 @@ fn main() {
             seed,
             start: refine.then(|| tallyho::games::draughts::net::learnt().clone()),
         };
-        train_net(&fit, hold_out, &opts, &made, &out);
+        let held: Vec<bool> = samples.iter().map(|l| hold_out && held_game(l)).collect();
+        train_net(&fit, &held, &opts, &made, &out);
         return;
     }
     let mut all: Vec<Sample> = samples
@@ -225,14 +268,13 @@ fn main() {
             sample.y = lambda * l.y + (1.0 - lambda) * sigmoid(score as f64 / k);
         }
     }
-    // With `--hold-out`, every tenth block of a hundred positions (about a
-    // game's worth; they come game by game) is kept out of the fit, to
-    // choose the epoch; without it every position is fitted and the last
-    // epoch kept.
+    // With `--hold-out`, every tenth game is kept out of the fit, to choose
+    // the epoch; without it every position is fitted and the last epoch
+    // kept.
     let (held, data): (Vec<_>, Vec<_>) = all
         .into_iter()
         .enumerate()
-        .partition(|(i, _)| hold_out && (i / 100) % 10 == 9);
+        .partition(|&(i, _)| hold_out && held_game(&samples[i]));
     let held: Vec<Sample> = held.into_iter().map(|(_, s)| s).collect();
     let data: Vec<Sample> = data.into_iter().map(|(_, s)| s).collect();
     eprintln!(
@@ -272,14 +314,13 @@ fn main() {
 /// is the command line's options, for the file's header.
 fn train_net(
     samples: &net_fit::Samples,
-    hold_out: bool,
+    held: &[bool],
     opts: &net_fit::NetFit,
     made: &str,
     out: &str,
 ) {
     let k = opts.k;
-    let (held, fitted): (Vec<usize>, Vec<usize>) =
-        (0..samples.len()).partition(|i| hold_out && (i / 100) % 10 == 9);
+    let (held, fitted): (Vec<usize>, Vec<usize>) = (0..samples.len()).partition(|&i| held[i]);
     let f = net_fit::fit(samples, fitted, &held, opts);
     eprintln!(
         "K = {k:.0}; loss without the net {:.5} (held out {:.5}), with it {:.5} ({:.5}), epoch {}",
@@ -310,9 +351,15 @@ fn train_net(
 /// Self-play games: each quiet position with the result for the side to
 /// move. With `kept`, the games it already holds come first and are not
 /// played again, and each new game is added to it as it ends.
-fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) -> Vec<Labelled> {
+fn play_games(
+    games: usize,
+    depth: u32,
+    seed: u64,
+    db: Option<Arc<Endgame>>,
+    mut kept: Option<&mut Kept>,
+) -> Vec<Labelled> {
     let rules = Setup::STANDARD;
-    let db = Arc::new(Endgame::build(4, rules));
+    let db = db.unwrap_or_else(|| Arc::new(Endgame::build(4, rules)));
     let mut engine = Engine::new(rules, 18).with_endgame(Arc::clone(&db));
     let mut out = kept
         .as_deref_mut()
@@ -338,7 +385,7 @@ fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) 
                     None => 0.5,
                 };
             }
-            if pos.piece_count() <= 4
+            if db.covers(&pos)
                 && let Some(e) = db.probe(&pos)
             {
                 let mover = match e {
@@ -380,9 +427,9 @@ fn play_games(games: usize, depth: u32, seed: u64, mut kept: Option<&mut Kept>) 
             history.push(pos.play(&m));
         };
         let from = out.len();
-        for (at, &pos) in history.iter().enumerate().skip(4) {
+        for (at, &pos) in history.iter().enumerate().skip(3) {
             let score = scores.iter().find(|s| s.0 == at).map(|s| s.1);
-            out.extend(Labelled::quiet(pos, black_result, score));
+            out.extend(Labelled::quiet(pos, black_result, score, g as u32));
         }
         if let Some(k) = kept.as_deref_mut()
             && let Err(e) = k.add(&out[from..])
@@ -474,13 +521,16 @@ struct Labelled {
     pos: Position,
     y: f64,
     score: Option<i32>,
+    /// The game it comes from, numbered across every source read, so that
+    /// `--hold-out` keeps whole games out of the fit.
+    game: u32,
 }
 
 impl Labelled {
     /// `pos` with a game's result for Black (1, 1/2 or 0) turned to the
     /// side to move's, if it is quiet (no capture for the side to move) and
     /// both sides still have pieces.
-    fn quiet(pos: Position, black_result: f64, score: Option<i32>) -> Option<Labelled> {
+    fn quiet(pos: Position, black_result: f64, score: Option<i32>, game: u32) -> Option<Labelled> {
         let y = if pos.to_move() == Side::Black {
             black_result
         } else {
@@ -489,8 +539,102 @@ impl Labelled {
         let quiet = pos.pieces(Side::Black) != 0
             && pos.pieces(Side::White) != 0
             && !movegen::has_capture(&pos);
-        quiet.then_some(Labelled { pos, y, score })
+        quiet.then_some(Labelled {
+            pos,
+            y,
+            score,
+            game,
+        })
     }
+}
+
+/// How far ahead, in hundredths of a man on average over a drawn game's
+/// last [`JUDGED_SCORES`] searched positions, one side must be for `judge`
+/// to give it the game.
+const JUDGED_AHEAD: i32 = 150;
+const JUDGED_SCORES: usize = 10;
+
+/// The positions, game by game, with their labels mended by what `db`
+/// knows. A game that reached a position the database covers takes its
+/// result from there: the self-play may have ended it otherwise, with a
+/// smaller database, by the cap of 250 plies or by a slip the database
+/// would not make. A draw that never got there, in whose last searched
+/// positions one side was ahead by [`JUDGED_AHEAD`] on average, is that
+/// side's win: most such games are cut off by the cap. Positions the
+/// database covers are left out, as the engine never evaluates them. Gives
+/// the games changed by the database and by their scores.
+fn judge(samples: &[Labelled], db: &Endgame) -> (Vec<Labelled>, [usize; 2]) {
+    // A value for the side to move as Black's, and back.
+    let turn = |l: &Labelled, v: f64| {
+        if l.pos.to_move() == Side::Black {
+            v
+        } else {
+            1.0 - v
+        }
+    };
+    let mut out = Vec::with_capacity(samples.len());
+    let mut changed = [0; 2];
+    for game in samples.chunk_by(|a, b| a.game == b.game) {
+        let was = turn(&game[0], game[0].y);
+        let exact = game
+            .iter()
+            .find(|l| db.covers(&l.pos))
+            .and_then(|l| db.probe(&l.pos).map(|e| (l, e)));
+        let result = match exact {
+            Some((l, e)) => {
+                let mover = match e {
+                    Exact::Win(_) => 1.0,
+                    Exact::Loss(_) => 0.0,
+                    Exact::Draw => 0.5,
+                };
+                let r = turn(l, mover);
+                changed[0] += usize::from(r != was);
+                r
+            }
+            None if was == 0.5 => {
+                let last: Vec<i32> = game
+                    .iter()
+                    .rev()
+                    .filter_map(|l| {
+                        l.score.map(|s| {
+                            if l.pos.to_move() == Side::Black {
+                                s
+                            } else {
+                                -s
+                            }
+                        })
+                    })
+                    .take(JUDGED_SCORES)
+                    .collect();
+                let mean = last.iter().sum::<i32>() / last.len().max(1) as i32;
+                let r = if mean >= JUDGED_AHEAD {
+                    1.0
+                } else if mean <= -JUDGED_AHEAD {
+                    0.0
+                } else {
+                    0.5
+                };
+                changed[1] += usize::from(r != was);
+                r
+            }
+            None => was,
+        };
+        out.extend(
+            game.iter()
+                .filter(|l| !db.covers(&l.pos))
+                .map(|l| Labelled {
+                    y: turn(l, result),
+                    ..*l
+                }),
+        );
+    }
+    (out, changed)
+}
+
+/// Whether `--hold-out` keeps this position's game out of the fit: every
+/// tenth game.
+fn held_game(l: &Labelled) -> bool {
+    l.game % 10 == 9
 }
 
 /// A search score as a number: wins and losses as +-3000 (thirty men).
@@ -524,7 +668,12 @@ fn positions_text(samples: &[Labelled]) -> String {
 /// same opening and moves) once, and a game an engine failed in (HOW
 /// `engine …` or `aborted …`) not at all. Gives the games read and their
 /// positions.
-fn read_match_games(paths: &str, openings: &[usize]) -> Result<(usize, Vec<Labelled>), String> {
+/// The games are numbered on from `first_game`.
+fn read_match_games(
+    paths: &str,
+    openings: &[usize],
+    first_game: u32,
+) -> Result<(usize, Vec<Labelled>), String> {
     let rules = Setup::STANDARD;
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -563,10 +712,11 @@ fn read_match_games(paths: &str, openings: &[usize]) -> Result<(usize, Vec<Label
                 ("Win", false) | ("Loss", true) => 0.0,
                 (other, _) => return Err(format!("{}: no result: {other}", at())),
             };
+            let game = first_game + seen.len() as u32;
             let mut pos = Position::START;
             for (ply, text) in moves.iter().enumerate() {
                 if ply >= 3 && pos.piece_count() > 4 {
-                    out.extend(Labelled::quiet(pos, black_result, None));
+                    out.extend(Labelled::quiet(pos, black_result, None, game));
                 }
                 let m = notation::parse_move(&rules, &pos, text)
                     .map_err(|e| format!("{}: move {} ({text}): {e}", at(), ply + 1))?;
@@ -589,8 +739,14 @@ fn read_positions(paths: &str) -> Result<Vec<Labelled>, String> {
 }
 
 /// Adds the positions of `text`, read from `path`, to `out`.
+/// The lines of a game are followed by `# game N`; its positions are
+/// numbered on from the last game in `out`.
 fn parse_positions(path: &str, text: &str, out: &mut Vec<Labelled>) -> Result<(), String> {
+    let mut game = out.last().map_or(0, |l| l.game + 1);
     for line in text.lines() {
+        if line.starts_with("# game ") && out.last().is_some_and(|l| l.game == game) {
+            game += 1;
+        }
         if line.starts_with('#') {
             continue;
         }
@@ -604,7 +760,12 @@ fn parse_positions(path: &str, text: &str, out: &mut Vec<Labelled>) -> Result<()
             Some(t) => Some(t.parse::<i32>().map_err(|e| e.to_string())?),
             None => None,
         };
-        out.push(Labelled { pos, y, score });
+        out.push(Labelled {
+            pos,
+            y,
+            score,
+            game,
+        });
     }
     Ok(())
 }
@@ -754,4 +915,80 @@ fn train(data: &[Sample], held: &[Sample], start: Weights, fit: &Fit) -> Weights
         .iter()
         .map(|&[a, b]| [a.round() as i32, b.round() as i32])
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(fens: &[(&str, f64, Option<i32>)], game: u32) -> Vec<Labelled> {
+        fens.iter()
+            .map(|&(f, y, score)| Labelled {
+                pos: fen::parse(f).expect("a FEN"),
+                y,
+                score,
+                game,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn kept_positions_are_numbered_game_by_game_across_files() {
+        let one =
+            "B:W21,22:B1,2 0.5 10\nW:W21,22:B1,6 0.5\n# game 1\nB:W21,22:B1,2 1 -4\n# game 2\n";
+        let mut out = Vec::new();
+        parse_positions("one", one, &mut out).expect("read");
+        parse_positions("two", "B:W21,22:B1,2 0 7\n# game 1\n", &mut out).expect("read");
+        let games: Vec<u32> = out.iter().map(|l| l.game).collect();
+        assert_eq!(games, [0, 0, 1, 2]);
+        assert_eq!(out[0].score, Some(10));
+        assert_eq!(out[1].score, None);
+        let held: Vec<bool> = (0..20)
+            .map(|g| held_game(&game(&[("B:W21,22:B1,2", 0.5, None)], g)[0]))
+            .collect();
+        assert_eq!(held.iter().filter(|&&h| h).count(), 2);
+        assert!(held[9] && held[19]);
+    }
+
+    #[test]
+    fn a_draw_the_database_calls_a_win_is_relabelled_and_its_covered_positions_left_out() {
+        let db = Endgame::build(3, Setup::STANDARD);
+        // Black's two kings against one: a win for Black, though the game
+        // was labelled a draw. Its first position has four pieces.
+        let drawn = game(
+            &[
+                ("W:WK11,30:BK23,K32", 0.5, Some(-500)),
+                ("B:WK11:BK23,K32", 0.5, Some(900)),
+            ],
+            0,
+        );
+        let (out, changed) = judge(&drawn, &db);
+        assert_eq!(changed, [1, 0]);
+        assert_eq!(out.len(), 1, "the 3-piece position is left out");
+        // White to move in the kept position: a loss for White.
+        assert_eq!(out[0].y, 0.0);
+        assert_eq!(out[0].score, Some(-500));
+    }
+
+    #[test]
+    fn a_draw_cut_off_with_one_side_well_ahead_goes_to_that_side() {
+        let db = Endgame::build(3, Setup::STANDARD);
+        let start = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+        let after = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,15";
+        // Black to move +200, White to move -200: Black ahead by two men.
+        let ahead = [(start, 0.5, Some(200)), (after, 0.5, Some(-200))];
+        let (out, changed) = judge(&game(&ahead, 0), &db);
+        assert_eq!(changed, [0, 1]);
+        assert_eq!([out[0].y, out[1].y], [1.0, 0.0]);
+        // A man and a bit is not enough: the draw stands.
+        let level = [(start, 0.5, Some(120)), (after, 0.5, Some(-120))];
+        let (out, changed) = judge(&game(&level, 0), &db);
+        assert_eq!(changed, [0, 0]);
+        assert_eq!([out[0].y, out[1].y], [0.5, 0.5]);
+        // A game already won is left as it was, whatever its last scores.
+        let won = [(start, 0.0, Some(200)), (after, 1.0, Some(-200))];
+        let (out, changed) = judge(&game(&won, 0), &db);
+        assert_eq!(changed, [0, 0]);
+        assert_eq!([out[0].y, out[1].y], [0.0, 1.0]);
+    }
 }
