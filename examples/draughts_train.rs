@@ -48,8 +48,8 @@
 //!   `eval::PATTERNS` ways each), those seen in fewer than `--min-seen N`
 //!   positions (50) staying at zero;
 //! - `--hold-out` keeps every tenth game out of the fit and keeps the
-//!   epoch that predicts its positions best. (The committed nets were
-//!   fitted when it held out every tenth block of a hundred positions
+//!   epoch that predicts its positions best. (The nets before the eighth
+//!   were fitted when it held out every tenth block of a hundred positions
 //!   instead, which let positions of fitted games into the held-out set;
 //!   the README's commands name the commits that fitted them.)
 //! - `--db-dir DIR` (with `--pieces N`, 5 by default) reads the stored
