@@ -12,13 +12,14 @@
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/stored_db.rs"]
+mod stored_db;
 
 use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::games::draughts::endgame::Exact;
 use tallyho::games::draughts::{Position, Setup, fen};
 
@@ -32,17 +33,7 @@ fn main() {
     let dir = get("--dir").unwrap_or_else(|| "target/endgame-db".into());
     let rules = Setup::STANDARD;
     let t = Instant::now();
-    let db = match EndgameStore::new(&dir).load(pieces as u32, rules) {
-        Ok(Some(db)) => db,
-        Ok(None) => {
-            eprintln!("{dir}: no {pieces}-piece database (build it with build-db)");
-            std::process::exit(1);
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(1);
-        }
-    };
+    let db = stored_db::load_or_exit(&dir, pieces as u32, rules, 1);
     eprintln!("read in {:.1} s", t.elapsed().as_secs_f64());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut checked, mut wrong) = (0u64, 0u64);

@@ -73,6 +73,8 @@
 mod args;
 #[path = "common/net_fit.rs"]
 mod net_fit;
+#[path = "common/stored_db.rs"]
+mod stored_db;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -84,7 +86,6 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
-use tallyho::engines::draughts::store::EndgameStore;
 use tallyho::games::Never;
 use tallyho::games::Rules;
 use tallyho::games::draughts::endgame::{Endgame, Exact};
@@ -130,17 +131,7 @@ fn main() {
     let db = get("--db-dir").map(|dir| {
         let pieces = num("--pieces", 5) as u32;
         more.push_str(&format!(" --db-dir {dir} --pieces {pieces}"));
-        match EndgameStore::new(&dir).load(pieces, Setup::STANDARD) {
-            Ok(Some(db)) => Arc::new(db),
-            Ok(None) => {
-                eprintln!("{dir}: no {pieces}-piece database (draughts_build_db builds it)");
-                std::process::exit(2);
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(2);
-            }
-        }
+        Arc::new(stored_db::load_or_exit(&dir, pieces, Setup::STANDARD, 2))
     });
     let start = if get("--from").as_deref() == Some("hand") {
         eval::hand_weights()
