@@ -59,6 +59,9 @@
 //!   takes its result from there; a draw that did not, whose last searched
 //!   positions put one side ahead by a man and a half, is that side's win;
 //!   the positions it covers are left out;
+//! - `--dedupe` fits each position once (on each side of the hold-out),
+//!   labelled with the mean of its games' results and of its scores,
+//!   after the judging;
 //! - `--net` fits the net (`net.rs`) on top of the linear weights instead,
 //!   and writes `data/draughts_net.txt` (15 epochs unless `--epochs` says;
 //!   `common/net_fit.rs` says how);
@@ -76,6 +79,7 @@ mod net_fit;
 #[path = "common/stored_db.rs"]
 mod stored_db;
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -214,6 +218,12 @@ fn main() {
             changed[1],
             samples.len()
         );
+    }
+    if args.iter().any(|a| a == "--dedupe") {
+        let before = samples.len();
+        samples = dedupe(samples, hold_out);
+        more.push_str(" --dedupe");
+        eprintln!("{} of {before} positions left once each", samples.len());
     }
     if fit_net {
         let mut made = format!("{source} --net --epochs {epochs} --seed {seed}{more}");
@@ -622,6 +632,37 @@ fn judge(samples: &[Labelled], db: &Endgame) -> (Vec<Labelled>, [usize; 2]) {
     (out, changed)
 }
 
+/// `--dedupe`: each position once on each side of the hold-out, where it
+/// first came, with the mean of its results and of its search scores.
+/// Opening positions come in many games; they would otherwise weigh as
+/// much as all the later positions of those games.
+fn dedupe(samples: Vec<Labelled>, hold_out: bool) -> Vec<Labelled> {
+    // Per position: where it is in `out`, its results' sum, its scores' sum
+    // and count.
+    let mut seen: HashMap<(Position, bool), (usize, f64, i64, u32)> = HashMap::new();
+    let mut out: Vec<Labelled> = Vec::new();
+    let mut count: Vec<u32> = Vec::new();
+    for l in samples {
+        let key = (l.pos, hold_out && held_game(&l));
+        let e = seen.entry(key).or_insert_with(|| {
+            out.push(l);
+            count.push(0);
+            (out.len() - 1, 0.0, 0, 0)
+        });
+        e.1 += l.y;
+        if let Some(s) = l.score {
+            e.2 += i64::from(s);
+            e.3 += 1;
+        }
+        count[e.0] += 1;
+    }
+    for (i, y, score, scored) in seen.into_values() {
+        out[i].y = y / f64::from(count[i]);
+        out[i].score = (scored > 0).then(|| (score / i64::from(scored)) as i32);
+    }
+    out
+}
+
 /// Whether `--hold-out` keeps this position's game out of the fit: every
 /// tenth game.
 fn held_game(l: &Labelled) -> bool {
@@ -981,5 +1022,27 @@ mod tests {
         let (out, changed) = judge(&game(&won, 0), &db);
         assert_eq!(changed, [0, 0]);
         assert_eq!([out[0].y, out[1].y], [0.0, 1.0]);
+    }
+
+    #[test]
+    fn dedupe_keeps_each_position_once_a_side_of_the_hold_out_with_mean_labels() {
+        let a = "B:W21,22:B1,2";
+        let b = "W:W21,22:B1,6";
+        let mut all = game(&[(a, 1.0, Some(40)), (b, 0.5, None)], 0);
+        all.extend(game(&[(a, 0.0, None), (b, 0.5, Some(-10))], 1));
+        all.extend(game(&[(a, 0.5, Some(20))], 2));
+        // Game 9 is held out: its copy of `a` stays apart.
+        all.extend(game(&[(a, 0.0, Some(-90))], 9));
+        let out = dedupe(all.clone(), true);
+        let got: Vec<(u32, f64, Option<i32>)> =
+            out.iter().map(|l| (l.game, l.y, l.score)).collect();
+        assert_eq!(
+            got,
+            [(0, 0.5, Some(30)), (0, 0.5, Some(-10)), (9, 0.0, Some(-90))]
+        );
+        // Without the hold-out, game 9's copy joins the others.
+        let out = dedupe(all, false);
+        assert_eq!(out.len(), 2);
+        assert_eq!((out[0].y, out[0].score), (0.375, Some(-10)));
     }
 }
