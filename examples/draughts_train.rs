@@ -637,28 +637,37 @@ fn judge(samples: &[Labelled], db: &Endgame) -> (Vec<Labelled>, [usize; 2]) {
 /// Opening positions come in many games; they would otherwise weigh as
 /// much as all the later positions of those games.
 fn dedupe(samples: Vec<Labelled>, hold_out: bool) -> Vec<Labelled> {
-    // Per position: where it is in `out`, its results' sum, its scores' sum
-    // and count.
-    let mut seen: HashMap<(Position, bool), (usize, f64, i64, u32)> = HashMap::new();
+    /// A position's copies so far: where the first is in `out`, how many
+    /// came, their results' sum, and their scores' sum and count.
+    #[derive(Default)]
+    struct Copies {
+        at: usize,
+        n: u32,
+        y: f64,
+        score: i64,
+        scored: u32,
+    }
+    let mut seen: HashMap<(Position, bool), Copies> = HashMap::new();
     let mut out: Vec<Labelled> = Vec::new();
-    let mut count: Vec<u32> = Vec::new();
     for l in samples {
         let key = (l.pos, hold_out && held_game(&l));
-        let e = seen.entry(key).or_insert_with(|| {
+        let c = seen.entry(key).or_insert_with(|| {
             out.push(l);
-            count.push(0);
-            (out.len() - 1, 0.0, 0, 0)
+            Copies {
+                at: out.len() - 1,
+                ..Copies::default()
+            }
         });
-        e.1 += l.y;
+        c.n += 1;
+        c.y += l.y;
         if let Some(s) = l.score {
-            e.2 += i64::from(s);
-            e.3 += 1;
+            c.score += i64::from(s);
+            c.scored += 1;
         }
-        count[e.0] += 1;
     }
-    for (i, y, score, scored) in seen.into_values() {
-        out[i].y = y / f64::from(count[i]);
-        out[i].score = (scored > 0).then(|| (score / i64::from(scored)) as i32);
+    for c in seen.into_values() {
+        out[c.at].y = c.y / f64::from(c.n);
+        out[c.at].score = (c.scored > 0).then(|| (c.score / i64::from(c.scored)) as i32);
     }
     out
 }
