@@ -65,6 +65,24 @@ fn one_piece_alone_is_not_exact_because_the_other_side_has_none() {
 }
 
 #[test]
+fn a_side_with_no_move_has_lost_by_the_rules_not_by_the_database() {
+    let home = home("none");
+    for fen in ["W:W:B1", "B:W5,6,9,10:B1", "W:W29:B25,K22"] {
+        let lines = analyse(&home, fen);
+        let side = if fen.starts_with('W') {
+            "white"
+        } else {
+            "black"
+        };
+        assert_eq!(
+            line(&lines, "Exact:"),
+            format!("{side} has lost: it has no move (the rules)"),
+            "{fen}"
+        );
+    }
+}
+
+#[test]
 fn more_pieces_than_the_database_holds_says_how_many() {
     let home = home("seven");
     let lines = analyse(&home, "B:WK1:BK28,K32,K2,K3,K4,K5");

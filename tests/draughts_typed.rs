@@ -24,6 +24,20 @@ fn a_whole_path_typed_at_a_jump_prompt_is_not_glued_on() {
 }
 
 #[test]
+fn a_path_typed_again_from_a_square_before_the_last_goes_on_from_it() {
+    let home = folder("typed", "again");
+    let file = home.join("three.pdn");
+    // Black's man on 1 jumps 1x10, then 10x17 or 10x19; from 17 on to 26.
+    std::fs::write(&file, "[FEN \"B:W6,14,15,22,31:B1,3,12\"]\n*\n").unwrap();
+    let (_, shown, _) = play(&home, Some(&file), "17\n10x17x31\n10x17x26\nquit\n");
+    assert!(shown.contains("Jump 1x10x17 on to (26)? "), "{shown}");
+    // A wrong path from a square already chosen is quoted from that square.
+    assert!(shown.contains("1x10x17x31 is not a legal move"), "{shown}");
+    assert!(!shown.contains("1x10x17x10"), "{shown}");
+    assert!(shown.contains("1. Ann moved 1x10x17x26."), "{shown}");
+}
+
+#[test]
 fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let home = folder("typed", "marks");
     let (_, shown, _) = play(&home, None, "11x15\n１１-１５\nquit\n");

@@ -366,13 +366,19 @@ fn extend(
     tried: &[Square],
     paths: &[Vec<Square>],
 ) -> Extended {
-    // Squares that start again at the last square chosen (`10x17` after
-    // `1x10`) go on from it, not after it.
-    let overlap = match (typed.split_last(), tried.first()) {
-        (Some((last, before)), Some(first)) if last == first => before,
-        _ => typed,
-    };
-    for start in [typed, overlap, &[]] {
+    // Squares that start again at a square chosen (`10x17` after `1x10`,
+    // `10x17x26` after `1x10x17`) go on from it, not after it: the latest
+    // such square first, as a king's capture may pass a square twice.
+    let restarts = typed
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|&(_, square)| Some(square) == tried.first())
+        .map(|(k, _)| &typed[..k]);
+    let starts = std::iter::once(typed)
+        .chain(restarts)
+        .chain(std::iter::once(&[][..]));
+    for start in starts {
         let attempt: Vec<Square> = start.iter().chain(tried).copied().collect();
         if let Some(i) = paths.iter().position(|p| *p == attempt) {
             return Extended::Whole(i);

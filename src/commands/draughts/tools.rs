@@ -282,6 +282,8 @@ pub(super) fn analyse(
         elapsed.as_secs_f64()
     )?;
     let exact = match analysis.exact {
+        // Decided by the rules, not looked up.
+        _ if analysis.best.is_none() => text::lost_without_a_move(side),
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),

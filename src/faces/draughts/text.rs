@@ -486,6 +486,12 @@ pub fn not_exact_without_pieces(none: Side) -> String {
     )
 }
 
+/// `analyse`'s exact line when the side to move has no move: lost by the
+/// rules, whatever a database holds.
+pub fn lost_without_a_move(side: Side) -> String {
+    format!("{side} has lost: it has no move (the rules)")
+}
+
 /// The welcome box's lines, as [`intro`] boxes them.
 const WELCOME: [&str; 4] = [
     "W E L C O M E",

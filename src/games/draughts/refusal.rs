@@ -80,13 +80,17 @@ pub fn refusal(rules: &Setup, pos: &Position, typed: &[PdnSquare], tried: &[PdnS
         }
         return landing(&legal, typed, first);
     }
-    // A path: from its own first square, or going on from those typed when
-    // it starts on an empty square one step or one jump from the last.
+    // A path: from its own first square; going on from a square typed
+    // when it starts on one (`10x17x26` after `1x10x17`); or going on from
+    // the last square typed when it starts on an empty square one step or
+    // one jump from it.
     let goes_on = typed.last().is_some_and(|&last| {
         let rows = last.row().abs_diff(first.row());
         rows <= 2 && last.col().abs_diff(first.col()) == rows && pos.piece(first).is_none()
     });
-    let path: Vec<PdnSquare> = if goes_on {
+    let path: Vec<PdnSquare> = if let Some(k) = typed.iter().rposition(|&s| s == first) {
+        typed[..k].iter().chain(tried).copied().collect()
+    } else if goes_on {
         typed.iter().chain(tried).copied().collect()
     } else {
         tried.to_vec()

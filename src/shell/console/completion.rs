@@ -29,6 +29,23 @@ pub(super) struct Answers {
     pub(super) spellings: Vec<String>,
 }
 
+/// `line` with each capture mark between squares (`2x11x`, `E1x`: an `x`
+/// after a digit) read as a space, so that Tab goes on after it as after
+/// `2 11 `. The length stays the same, so places in it are places in `line`.
+fn marks_as_spaces(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut after_digit = false;
+    for c in line.chars() {
+        if after_digit && (c == 'x' || c == 'X') {
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+        after_digit = c.is_ascii_digit();
+    }
+    out
+}
+
 impl Completer for Answers {
     type Candidate = Pair;
 
@@ -38,7 +55,8 @@ impl Completer for Answers {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
+        let before = marks_as_spaces(&line[..pos]);
+        let before = before.as_str();
         let start = before.rfind([' ', '-']).map_or(0, |i| i + 1);
         let done: Vec<String> = before[..start]
             .split([' ', '-'])
@@ -157,6 +175,9 @@ mod tests {
         assert_eq!(offered(&answers, "11 "), ["15", "16"]);
         assert_eq!(offered(&answers, "11-"), ["15", "16"]);
         assert_eq!(offered(&answers, "A3 B"), ["B4"]);
+        assert_eq!(offered(&answers, "11x"), ["15", "16"]);
+        assert_eq!(offered(&answers, "C3x"), ["B4", "D4"]);
+        assert_eq!(offered(&answers, "h"), ["help"]);
     }
 
     #[test]
