@@ -40,13 +40,30 @@ fn a_path_typed_again_from_a_square_before_the_last_goes_on_from_it() {
 #[test]
 fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let home = folder("typed", "marks");
-    let (_, shown, _) = play(&home, None, "11x15\n１１-１５\nquit\n");
-    assert!(
-        shown.contains("An x is for a capture, but 11-15 is a plain move: type 11-15."),
+    let (_, shown, _) = play(&home, None, "11x15\nM11x15\nc11x15\n１１-１５\nquit\n");
+    assert_eq!(
+        shown
+            .matches("An x is for a capture, but 11-15 is a plain move: type 11-15.")
+            .count(),
+        3,
         "{shown}"
     );
     assert!(
         shown.contains("\"１１-１５\" uses full-width characters: type plain 11-15."),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_dash_from_a_word_processor_or_a_phone_joins_squares_as_a_hyphen_does() {
+    let home = folder("typed", "dashes");
+    // An en dash, then (after White's 22-17, an em dash) and a minus sign
+    // before a square, which is refused as -9 is.
+    let (_, shown, _) = play(&home, None, "11\u{2013}15\n22\u{2014}17\n\u{2212}9\nquit\n");
+    assert!(shown.contains("1. Ann moved 11-15."), "{shown}");
+    assert!(shown.contains("2. Bob moved 22-17."), "{shown}");
+    assert!(
+        shown.contains("\"\u{2212}9\" is neither a square nor a command"),
         "{shown}"
     );
 }

@@ -537,14 +537,18 @@ fn replay_refuses_a_record_whose_outcome_or_plies_contradict_its_moves() {
         (
             "winner",
             serde_json::json!(other),
-            "but it says a win for the",
+            format!("but it says a {other} win ("),
         ),
         (
             "winner",
             serde_json::Value::Null,
-            "moves end in a win for the",
+            format!("moves end in a {winner} win ("),
         ),
-        ("plies", serde_json::json!(99), "it says 99 plies"),
+        (
+            "plies",
+            serde_json::json!(99),
+            "it says 99 plies".to_string(),
+        ),
     ] {
         let mut bad = record.clone();
         if field == "plies" {

@@ -64,7 +64,7 @@ impl Said {
 impl std::fmt::Display for Said {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.winner {
-            Some(side) => write!(f, "a win for the {side} ({})", self.how),
+            Some(side) => write!(f, "a {side} win ({})", self.how),
             None => write!(f, "a draw ({})", self.how),
         }
     }

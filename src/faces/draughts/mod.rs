@@ -131,7 +131,7 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
     }
     let parts = notation::square_texts(body);
     // A dash joins squares; before the first it is a minus sign (`-1`).
-    if parts.is_empty() || body.trim_start().starts_with('-') {
+    if parts.is_empty() || body.trim_start().starts_with(notation::is_dash) {
         return Err(text::not_a_square(&safe::cut(body, 20)));
     }
     let mut squares = Vec::new();
@@ -185,8 +185,12 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
         if letter == 'M' && capture && legal() {
             return Err(text::wrong_letter('M', &shown));
         }
-        if matches!(letter, 'C' | 'x') && step && !capture && legal() {
-            return Err(text::wrong_letter(letter, &shown));
+        // An x is blamed whatever letter stands in front (`M11x15`).
+        if (crossed || letter != 'M') && step && !capture && legal() {
+            return Err(text::wrong_letter(
+                if crossed { 'x' } else { letter },
+                &shown,
+            ));
         }
     }
     Ok(grid)

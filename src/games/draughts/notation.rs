@@ -125,7 +125,8 @@ impl std::error::Error for MoveError {}
 /// commas and spaces; `1118` is `11-18`, and `c3d4` is `c3 d4`.
 pub fn square_texts(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for part in text.split(|c: char| matches!(c, '-' | 'x' | 'X' | ':' | ',') || c.is_whitespace())
+    for part in
+        text.split(|c: char| matches!(c, 'x' | 'X' | ':' | ',') || is_dash(c) || c.is_whitespace())
     {
         if part.is_empty() {
             continue;
@@ -138,6 +139,13 @@ pub fn square_texts(text: &str) -> Vec<String> {
         out.extend(run_together(part).unwrap_or_else(|| vec![part.to_string()]));
     }
     out
+}
+
+/// Whether `c` is a dash: the hyphen-minus, or one a word processor or a
+/// phone puts in its place (hyphen, figure, en and em dashes, the minus
+/// sign), which are read as it is.
+pub fn is_dash(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}')
 }
 
 /// Coordinates run together (`c3d4`): each a letter then digits, or `None`.

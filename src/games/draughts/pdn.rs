@@ -492,19 +492,25 @@ impl Reading {
         Ok(())
     }
 
-    fn finish(mut self, ended: Option<GameResult>) -> Result<PdnGame, PdnError> {
+    /// The game read, given the result token that ended its moves, if one
+    /// did, and that token as written (`2-0` is quoted as `2-0`).
+    fn finish(mut self, ended: Option<(GameResult, &str)>) -> Result<PdnGame, PdnError> {
         let (rules, start) = self.settle()?;
-        let tagged = match self.tag("Result") {
-            Some(t) => Some(GameResult::from_token(t.trim()).ok_or_else(|| {
+        let tag_text = self.tag("Result").map(|t| t.trim().to_string());
+        let tagged = match &tag_text {
+            Some(t) => Some(GameResult::from_token(t).ok_or_else(|| {
                 self.error(Some(t), "the Result tag should be 1-0, 0-1, 1/2-1/2 or *")
             })?),
             None => None,
         };
+        let (ended, ended_text) = ended.unzip();
         let result = match (tagged, ended) {
             (Some(t), Some(e)) if t != e && e != GameResult::Unfinished => {
+                let written = ended_text.unwrap_or(e.token());
+                let said = tag_text.as_deref().unwrap_or(t.token());
                 return Err(self.error(
-                    Some(e.token()),
-                    format!("the moves end with {e} but the Result tag says {t}"),
+                    Some(written),
+                    format!("the moves end with {written} but the Result tag says {said}"),
                 ));
             }
             // A result recorded in the tag stands where the moves end with
@@ -883,7 +889,7 @@ impl Reader<'_> {
             }
             let done = std::mem::replace(&mut self.game, Reading::new(0, self.default));
             let number = done.number;
-            let finished = (!self.broken).then(|| done.finish(Some(result)));
+            let finished = (!self.broken).then(|| done.finish(Some((result, &word))));
             self.game = Reading::new(number, self.default);
             self.close(finished);
             self.ended = true;
@@ -1075,6 +1081,11 @@ mod tests {
         assert_eq!(
             err("[Result \"*\"] 1. 11-15 1-0"),
             "game 1, \"1-0\": the moves end with 1-0 but the Result tag says *"
+        );
+        // The two-point forms are quoted as written.
+        assert_eq!(
+            err("[Result \"2-0\"] 1. 11-15 0-2"),
+            "game 1, \"0-2\": the moves end with 0-2 but the Result tag says 2-0"
         );
         assert_eq!(
             err("[FEN \"B:W1:B2\"] *"),
