@@ -60,9 +60,10 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
     Ok(())
 }
 
-/// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide.
+/// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide
+/// and 24 rows high: the box fits, and the welcome comes a page at a time.
 #[test]
-fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error> {
+fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Error> {
     let home = Scratch::new("tab-narrow");
     // The terminal is made 40 columns wide from outside, and tallyho starts
     // once it is.
@@ -83,8 +84,24 @@ fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error>
         .set_window_size(40, 24)
         .map_err(std::io::Error::from)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
-    let seen = session.expect("Press Enter to continue.")?;
+    let seen = session.expect("Press Enter for more.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    // The title, the box and the rules' first lines fill the screen, the
+    // question on its last row; the page ends between two rules.
+    let page: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("DRAUGHTS"))
+        .collect();
+    assert!(
+        (20..=23).contains(&page.len()),
+        "{} rows: {text}",
+        page.len()
+    );
+    assert!(page.contains(&"The rules"), "{text}");
+    assert!(
+        page.iter().any(|l| l.contains("Captures are compulsory.")),
+        "{text}"
+    );
     let welcome: Vec<&str> = text.lines().take_while(|l| *l != "The rules").collect();
     assert!(welcome.len() > 6, "{text}");
     for line in &welcome {
@@ -97,6 +114,22 @@ fn the_welcome_box_fits_a_forty_column_terminal() -> Result<(), expectrl::Error>
     let inside: Vec<&&str> = welcome.iter().filter(|l| l.starts_with('│')).collect();
     assert!(inside.len() > 3, "{text}");
     assert!(inside.iter().all(|l| l.trim_end().ends_with('│')), "{text}");
+    // Enter shows the rest: the last rule whole, then the controls.
+    session.send("\r")?;
+    let seen = session.expect("Press Enter to continue.")?;
+    let rest = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    // Its first line of words (after the line editor's own sequences).
+    let rest: Vec<&str> = rest
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with(char::is_alphabetic))
+        .collect();
+    assert_eq!(
+        rest.first(),
+        Some(&"  A player who cannot move loses. The"),
+        "{rest:?}"
+    );
+    assert!(rest.contains(&"The controls"), "{rest:?}");
+    assert!(rest.len() <= 23, "{rest:?}");
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())

@@ -169,6 +169,56 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// Text cut into pages that each fit `rows` lines once wrapped at
+/// `width`; the first has `rows - used` (lines already on the screen).
+/// A page ends between lines of the text, so an item wrapped over several
+/// lines stays whole unless it is longer than a page, and before a new part
+/// where one begins in its second half: after a blank line, or at a line
+/// that starts with a letter or digit after one that does not (`The rules`
+/// after an indented line or a box's edge).
+pub fn pages(text: &str, width: usize, rows: usize, used: usize) -> Vec<String> {
+    let source: Vec<&str> = text.split('\n').collect();
+    let alnum = |line: &str| line.starts_with(|c: char| c.is_alphanumeric());
+    let starts_part = |i: usize| {
+        i > 0 && (source[i - 1].trim().is_empty() || (alnum(source[i]) && !alnum(source[i - 1])))
+    };
+    let rows = rows.max(1);
+    let mut room = rows.saturating_sub(used).max(1);
+    let mut out: Vec<String> = Vec::new();
+    // The page under way: its lines, and where each source line began in it.
+    let mut page: Vec<String> = Vec::new();
+    let mut begun: Vec<(usize, usize)> = Vec::new();
+    for (i, line) in source.iter().enumerate() {
+        let wrapped: Vec<String> = wrap(line, width).split('\n').map(str::to_string).collect();
+        if page.len() + wrapped.len() > room && !page.is_empty() {
+            // End before the last new part in the page's second half, if any.
+            let cut = begun
+                .iter()
+                .rev()
+                .find(|&&(k, at)| at > room / 2 && starts_part(k))
+                .map_or(page.len(), |&(_, at)| at);
+            let rest = page.split_off(cut);
+            out.push(page.join("\n"));
+            begun.retain(|&(_, at)| at >= cut);
+            begun.iter_mut().for_each(|b| b.1 -= cut);
+            page = rest;
+            room = rows;
+        }
+        begun.push((i, page.len()));
+        page.extend(wrapped);
+        // A line longer than a page is cut where the page ends.
+        while page.len() > room {
+            let rest = page.split_off(room);
+            out.push(page.join("\n"));
+            begun.clear();
+            page = rest;
+            room = rows;
+        }
+    }
+    out.push(page.join("\n"));
+    out
+}
+
 /// Where a table row's description begins: after an indent, a term, and a
 /// gap of two spaces or more. `None` for a line that is no such row.
 fn description_column(line: &str) -> Option<usize> {
@@ -211,6 +261,45 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_end_between_items_and_before_a_new_part_in_their_second_half() {
+        let text = "+--+\n|hi|\n+--+\nThe rules\n  one\n  two\n  three\nThe controls\n  four";
+        // Six rows: "The controls" (row 8) is too far, so the page is full.
+        assert_eq!(
+            pages(text, 80, 6, 0),
+            [
+                "+--+\n|hi|\n+--+\nThe rules\n  one\n  two",
+                "  three\nThe controls\n  four"
+            ]
+        );
+        // Eight rows: "The controls" begins the second page.
+        assert_eq!(
+            pages(text, 80, 8, 0),
+            [
+                "+--+\n|hi|\n+--+\nThe rules\n  one\n  two\n  three",
+                "The controls\n  four"
+            ]
+        );
+        // Two lines on the screen already: the first page is two shorter.
+        assert_eq!(
+            pages(text, 80, 8, 2),
+            [
+                "+--+\n|hi|\n+--+\nThe rules\n  one\n  two",
+                "  three\nThe controls\n  four"
+            ]
+        );
+        // An item wrapped over two lines is not parted where a page ends.
+        assert_eq!(
+            pages("  a b\n  c d\n  e f", 4, 5, 0),
+            ["  a\n  b\n  c\n  d", "  e\n  f"]
+        );
+        // A paragraph's lines are not a new part; a blank line before one is.
+        assert_eq!(pages("a\nb\nc\n\nd\ne", 80, 5, 0), ["a\nb\nc\n", "d\ne"]);
+        // A line longer than a page is cut where the page ends.
+        assert_eq!(pages("a b c", 1, 2, 0), ["a\nb", "c"]);
+        assert_eq!(pages("a\nb", 80, 9, 0), ["a\nb"]);
+    }
 
     #[test]
     fn a_numbered_item_wraps_under_its_text() {

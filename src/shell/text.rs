@@ -112,5 +112,8 @@ pub fn not_logged(games: u32) -> String {
     }
 }
 
+/// Help at "Press Enter for more", between pages of a welcome.
+pub const MORE_HELP: &str = "Press Enter to read on, or type quit to leave.";
+
 /// Help at "Press Enter to continue".
 pub const CONTINUE_HELP: &str = "Press Enter to go on to the menu, or type quit to leave.";

@@ -21,8 +21,8 @@ mod read;
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Redraw};
-pub use read::terminal_columns;
 use read::{WatchedStdin, check, read_capped};
+pub use read::{terminal_columns, terminal_rows};
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
@@ -137,6 +137,10 @@ pub const SCRIPT_WIDTH: usize = 80;
 /// The width of a teletype's paper.
 pub const TELETYPE_WIDTH: usize = 72;
 
+/// The fewest rows a screen is paged at: on fewer, paging would cut
+/// sentences apart, and the player scrolls back instead.
+pub const MIN_PAGE: usize = 10;
+
 /// The most screen text kept for a Ctrl-L redraw.
 const MAX_SCREEN: usize = 64 * 1024;
 
@@ -156,6 +160,8 @@ pub struct Console {
     interactive: bool,
     /// The screen's width, when known.
     columns: Option<Columns>,
+    /// The screen's height, when known (a terminal of this process's own).
+    rows: Option<Columns>,
     /// Set when the session must stop (Ctrl-C between prompts).
     stop: Arc<AtomicBool>,
     /// What a signal that ends the session says last.
@@ -250,6 +256,7 @@ impl Console {
             look,
             interactive,
             columns: interactive.then_some(columns),
+            rows: interactive.then(|| Arc::new(terminal_rows) as Columns),
             stop,
             farewell: signals::farewell(),
             unrefused: None,
@@ -283,6 +290,7 @@ impl Console {
             },
             interactive: false,
             columns: None,
+            rows: None,
             stop: Arc::default(),
             farewell: Farewell::default(),
             unrefused: None,
@@ -315,6 +323,7 @@ impl Console {
             },
             interactive: !remote.echo,
             columns: remote.columns,
+            rows: None,
             stop: Arc::default(),
             farewell: Farewell::default(),
             unrefused: None,
@@ -415,6 +424,29 @@ impl Console {
             };
         }
         paper
+    }
+
+    /// The screen's height in rows, where a person reads at a terminal of
+    /// this process's own that holds at least [`MIN_PAGE`] rows: `None` on
+    /// paper (a teletype's, or a script's), where nothing scrolls out of sight.
+    pub fn height(&self) -> Option<usize> {
+        if self.look.teletype {
+            return None;
+        }
+        self.rows
+            .as_ref()
+            .and_then(|rows| rows())
+            .filter(|&h| h >= MIN_PAGE)
+    }
+
+    /// How many lines are on the screen since it was last cleared, as far as
+    /// this console knows (none where it never clears).
+    pub fn rows_used(&self) -> usize {
+        if self.clears {
+            self.screen.matches('\n').count()
+        } else {
+            0
+        }
     }
 
     /// Writes text as it is, at the teletype's pace if one is set.

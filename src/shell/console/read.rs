@@ -15,6 +15,13 @@ pub fn terminal_columns() -> Option<usize> {
         .filter(|&w| w > 0)
 }
 
+/// The terminal's height in rows, if stdout is a terminal.
+pub fn terminal_rows() -> Option<usize> {
+    terminal_size::terminal_size_of(rustix::stdio::stdout())
+        .map(|(_, terminal_size::Height(h))| usize::from(h))
+        .filter(|&h| h > 0)
+}
+
 /// Takes a line's bytes as text, refusing what no game should see.
 pub(super) fn check(bytes: Vec<u8>, cap: usize) -> Reply {
     if bytes.len() > cap {

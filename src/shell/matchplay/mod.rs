@@ -17,6 +17,7 @@ mod seats;
 use super::ask::{ask_until, ask_yes_no_over};
 use super::console::Console;
 use super::log::{self, Keeper, Seat as LoggedSeat};
+use super::safe;
 use super::text;
 
 /// Said on leaving before any game was played.
@@ -207,7 +208,29 @@ fn welcome<R: Computers, F: Face<R>>(
     let (None, Some(intro)) = (options.players, face.intro(&options.rules, console.width())) else {
         return Ok(true);
     };
-    console.say(&intro)?;
+    // On a screen too short to hold it, the welcome comes a page at a time,
+    // so none of it scrolls out of sight before it is read.
+    let pages = match console.height() {
+        Some(rows) => safe::pages(&intro, console.width(), rows - 1, console.rows_used()),
+        None => vec![intro],
+    };
+    let Some((last, before)) = pages.split_last() else {
+        return Ok(true);
+    };
+    for page in before {
+        console.say(page)?;
+        let more = ask_until(
+            console,
+            "Press Enter for more. ",
+            &[],
+            text::MORE_HELP,
+            |_| Ok::<(), String>(()),
+        )?;
+        if more.is_none() {
+            return Ok(false);
+        }
+    }
+    console.say(last)?;
     // Any line goes on, as a key would; quit leaves and help says so.
     let go_on = ask_until(
         console,
