@@ -34,11 +34,17 @@ fn a_square_the_game_filled_in_gets_an_answer_and_undo_still_means_the_move() {
     let shown = play_from(&home, "B:W10,18,19,30:B6,1", "6\nundo\n15\n24\nquit\n");
     let asked = "Jump 6x15 on to (22, 24)? ";
     assert_eq!(shown.matches(asked).count(), 4, "{shown}");
+    // The piece's own square is quoted as typed, and the square it goes
+    // on from named.
+    assert!(
+        shown.contains("6 is already chosen: now name where it goes from 15."),
+        "{shown}"
+    );
     assert_eq!(
         shown
             .matches("15 is already chosen: now name where it goes.")
             .count(),
-        2,
+        1,
         "{shown}"
     );
     assert!(

@@ -13,8 +13,13 @@ fn a_whole_path_typed_at_a_jump_prompt_is_not_glued_on() {
     let home = folder("typed", "jump");
     let file = home.join("two.pdn");
     std::fs::write(&file, "[FEN \"B:W6,14,15:B1\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "1x10x21\n1x10x17\nquit\n");
+    let (_, shown, _) = play(&home, Some(&file), "1x10\n1x10x21\n1x10x17\nquit\n");
     assert!(shown.contains("Jump 1x10 on to (17, 19)? "), "{shown}");
+    // The path so far, typed again, is quoted as typed.
+    assert!(
+        shown.contains("1x10 is already chosen: now name where it goes from 10."),
+        "{shown}"
+    );
     assert!(
         shown.contains("1x10x21 is not a legal move: the piece on 1 can play 1x10x17 or 1x10x19."),
         "{shown}"

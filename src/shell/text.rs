@@ -66,6 +66,12 @@ pub fn already_chosen(square: &str) -> String {
     format!("{square} is already chosen: now name where it goes.")
 }
 
+/// Said when a player names again squares already chosen at a move prompt,
+/// which end before the last one chosen (`1` or `1x10` once 1x10 is).
+pub fn chosen_before(typed: &str, last: &str) -> String {
+    format!("{typed} is already chosen: now name where it goes from {last}.")
+}
+
 /// The answer to `moves`.
 pub fn legal_moves(names: &[String]) -> String {
     format!("Legal moves: {}.", names.join(", "))

@@ -13,6 +13,7 @@ use crate::shell::face::{Canvas, Face, View};
 
 use super::ask::{capitalise, is_quit};
 use super::console::{Console, Reply};
+use super::safe;
 use super::text;
 
 /// A command that works at every move prompt.
@@ -256,7 +257,14 @@ fn squares_typed<R: Rules, F: Face<R>>(
         // silence, and leave the choices as they were, so that `undo` still
         // means what it did.
         *path = before;
-        console.say(&text::already_chosen(&face.square(rules, last)))?;
+        let at = face.square(rules, last);
+        if tried == [last] {
+            console.say(&text::already_chosen(&at))?;
+        } else {
+            // The piece's first square, or the path so far: quoted as typed.
+            let typed_text = safe::cut(&safe::text(line.trim()), 20);
+            console.say(&text::chosen_before(&typed_text, &at))?;
+        }
     }
     Ok(None)
 }
