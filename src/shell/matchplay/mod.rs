@@ -214,33 +214,18 @@ fn welcome<R: Computers, F: Face<R>>(
         Some(rows) => safe::pages(&intro, console.width(), rows - 1, console.rows_used()),
         None => vec![intro],
     };
-    let Some((last, before)) = pages.split_last() else {
-        return Ok(true);
-    };
-    for page in before {
+    let last = pages.len() - 1;
+    for (i, page) in pages.iter().enumerate() {
         console.say(page)?;
-        let more = ask_until(
-            console,
-            "Press Enter for more. ",
-            &[],
-            text::MORE_HELP,
-            |_| Ok::<(), String>(()),
-        )?;
-        if more.is_none() {
+        // Any line goes on, as a key would; quit leaves and help says so.
+        let (question, help) = if i < last {
+            ("Press Enter for more. ", text::MORE_HELP)
+        } else {
+            ("Press Enter to continue. ", text::CONTINUE_HELP)
+        };
+        if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
             return Ok(false);
         }
-    }
-    console.say(last)?;
-    // Any line goes on, as a key would; quit leaves and help says so.
-    let go_on = ask_until(
-        console,
-        "Press Enter to continue. ",
-        &[],
-        text::CONTINUE_HELP,
-        |_| Ok::<(), String>(()),
-    )?;
-    if go_on.is_none() {
-        return Ok(false);
     }
     console.say("")?;
     Ok(true)
