@@ -135,6 +135,62 @@ fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Er
     Ok(())
 }
 
+/// On a screen only nine rows high, the welcome is paged too, and a page
+/// asked for after a resize is cut for the new size.
+#[test]
+fn the_welcome_pages_a_small_screen_and_follows_a_resize() -> Result<(), expectrl::Error> {
+    let home = Scratch::new("tab-small");
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "until [ \"$(stty size)\" = '9 30' ]; do sleep 0.01; done; \
+         exec \"$0\" draughts --color never",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("HOME", &home)
+    .env("XDG_DATA_HOME", home.join("data"))
+    .env("TALLYHO_HISTORY", home.join("history.jsonl"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(30, 9)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let seen = session.expect("Press Enter for more.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    // The title and the page above the question (and the line editor's
+    // sequences on the question's row).
+    let page: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("DRAUGHTS"))
+        .filter(|l| !l.starts_with('\u{1b}'))
+        .collect();
+    assert!(page.len() <= 8, "{} rows: {text}", page.len());
+    // Wider and taller: the next page is wrapped for 80 columns.
+    session
+        .get_process_mut()
+        .set_window_size(80, 24)
+        .map_err(std::io::Error::from)?;
+    let mut wide = false;
+    for _ in 0..8 {
+        session.send("\r")?;
+        let found = session.expect(expectrl::Regex("Press Enter (for more|to continue)\\."))?;
+        let seen = String::from_utf8_lossy(found.before()).replace('\r', "");
+        let last = found.get(0).is_some_and(|m| m.ends_with(b"continue."));
+        wide |= seen
+            .lines()
+            .any(|l| l.chars().count() > 30 && l.starts_with("  "));
+        if last {
+            break;
+        }
+    }
+    assert!(wide, "no page was wrapped for the wider screen");
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// `board` draws for the screen as it is when asked, not as it was when
 /// the turn began.
 #[test]

@@ -169,54 +169,50 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// Text cut into pages that each fit `rows` lines once wrapped at
-/// `width`; the first has `rows - used` (lines already on the screen).
-/// A page ends between lines of the text, so an item wrapped over several
-/// lines stays whole unless it is longer than a page, and before a new part
-/// where one begins in its second half: after a blank line, or at a line
-/// that starts with a letter or digit after one that does not (`The rules`
-/// after an indented line or a box's edge).
-pub fn pages(text: &str, width: usize, rows: usize, used: usize) -> Vec<String> {
+/// The first page of `text` wrapped at `width`: at most `rows` lines, and
+/// the rest of the text, unwrapped, where some is left (so that it can be
+/// wrapped again for a screen resized meanwhile). A page ends between lines
+/// of the text, so an item wrapped over several lines stays whole unless it
+/// is longer than a page, and before a new part where one begins in its
+/// second half: after a blank line, or at a line that starts with a letter
+/// or digit after one that does not (`The rules` after an indented line or
+/// a box's edge).
+pub fn first_page(text: &str, width: usize, rows: usize) -> (String, Option<String>) {
     let source: Vec<&str> = text.split('\n').collect();
     let alnum = |line: &str| line.starts_with(|c: char| c.is_alphanumeric());
     let starts_part = |i: usize| {
         i > 0 && (source[i - 1].trim().is_empty() || (alnum(source[i]) && !alnum(source[i - 1])))
     };
     let rows = rows.max(1);
-    let mut room = rows.saturating_sub(used).max(1);
-    let mut out: Vec<String> = Vec::new();
-    // The page under way: its lines, and where each source line began in it.
     let mut page: Vec<String> = Vec::new();
+    // Each source line on the page, and the page's line where it begins.
     let mut begun: Vec<(usize, usize)> = Vec::new();
     for (i, line) in source.iter().enumerate() {
         let wrapped: Vec<String> = wrap(line, width).split('\n').map(str::to_string).collect();
-        if page.len() + wrapped.len() > room && !page.is_empty() {
-            // End before the last new part in the page's second half, if any.
-            let cut = begun
+        if page.len() + wrapped.len() <= rows {
+            begun.push((i, page.len()));
+            page.extend(wrapped);
+            continue;
+        }
+        if !page.is_empty() {
+            let (k, at) = begun
                 .iter()
                 .rev()
-                .find(|&&(k, at)| at > room / 2 && starts_part(k))
-                .map_or(page.len(), |&(_, at)| at);
-            let rest = page.split_off(cut);
-            out.push(page.join("\n"));
-            begun.retain(|&(_, at)| at >= cut);
-            begun.iter_mut().for_each(|b| b.1 -= cut);
-            page = rest;
-            room = rows;
+                .find(|&&(k, at)| at > rows / 2 && starts_part(k))
+                .copied()
+                .unwrap_or((i, page.len()));
+            page.truncate(at);
+            return (page.join("\n"), Some(source[k..].join("\n")));
         }
-        begun.push((i, page.len()));
-        page.extend(wrapped);
-        // A line longer than a page is cut where the page ends.
-        while page.len() > room {
-            let rest = page.split_off(room);
-            out.push(page.join("\n"));
-            begun.clear();
-            page = rest;
-            room = rows;
-        }
+        // A line longer than a page: as much as fits, then the rest of its
+        // words as a line of its own, indented as it is.
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let words: Vec<&str> = wrapped[rows..].iter().map(|l| l.trim()).collect();
+        let mut rest = vec![format!("{indent}{}", words.join(" "))];
+        rest.extend(source[i + 1..].iter().map(|l| l.to_string()));
+        return (wrapped[..rows].join("\n"), Some(rest.join("\n")));
     }
-    out.push(page.join("\n"));
-    out
+    (page.join("\n"), None)
 }
 
 /// Where a table row's description begins: after an indent, a term, and a
@@ -262,12 +258,24 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Every page of `text`, at one size.
+    fn pages(text: &str, width: usize, rows: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = Some(text.to_string());
+        while let Some(text) = rest.take() {
+            let (page, more) = first_page(&text, width, rows);
+            out.push(page);
+            rest = more;
+        }
+        out
+    }
+
     #[test]
     fn pages_end_between_items_and_before_a_new_part_in_their_second_half() {
         let text = "+--+\n|hi|\n+--+\nThe rules\n  one\n  two\n  three\nThe controls\n  four";
         // Six rows: "The controls" (row 8) is too far, so the page is full.
         assert_eq!(
-            pages(text, 80, 6, 0),
+            pages(text, 80, 6),
             [
                 "+--+\n|hi|\n+--+\nThe rules\n  one\n  two",
                 "  three\nThe controls\n  four"
@@ -275,30 +283,32 @@ mod tests {
         );
         // Eight rows: "The controls" begins the second page.
         assert_eq!(
-            pages(text, 80, 8, 0),
+            pages(text, 80, 8),
             [
                 "+--+\n|hi|\n+--+\nThe rules\n  one\n  two\n  three",
                 "The controls\n  four"
             ]
         );
-        // Two lines on the screen already: the first page is two shorter.
-        assert_eq!(
-            pages(text, 80, 8, 2),
-            [
-                "+--+\n|hi|\n+--+\nThe rules\n  one\n  two",
-                "  three\nThe controls\n  four"
-            ]
-        );
         // An item wrapped over two lines is not parted where a page ends.
         assert_eq!(
-            pages("  a b\n  c d\n  e f", 4, 5, 0),
+            pages("  a b\n  c d\n  e f", 4, 5),
             ["  a\n  b\n  c\n  d", "  e\n  f"]
         );
         // A paragraph's lines are not a new part; a blank line before one is.
-        assert_eq!(pages("a\nb\nc\n\nd\ne", 80, 5, 0), ["a\nb\nc\n", "d\ne"]);
-        // A line longer than a page is cut where the page ends.
-        assert_eq!(pages("a b c", 1, 2, 0), ["a\nb", "c"]);
-        assert_eq!(pages("a\nb", 80, 9, 0), ["a\nb"]);
+        assert_eq!(pages("a\nb\nc\n\nd\ne", 80, 5), ["a\nb\nc\n", "d\ne"]);
+        // A line longer than a page is cut where the page ends, and what is
+        // left of it keeps its indent.
+        assert_eq!(pages("  a b c", 3, 2), ["  a\n  b", "  c"]);
+        assert_eq!(pages("a\nb", 80, 9), ["a\nb"]);
+        // What is left is the text itself, to be wrapped again at another
+        // width.
+        assert_eq!(
+            first_page("  one two three\n  four", 8, 2),
+            (
+                "  one\n  two".to_string(),
+                Some("  three\n  four".to_string())
+            )
+        );
     }
 
     #[test]

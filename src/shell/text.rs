@@ -72,6 +72,12 @@ pub fn chosen_before(typed: &str, last: &str) -> String {
     format!("{typed} is already chosen: now name where it goes from {last}.")
 }
 
+/// Said when a player goes back to a square chosen earlier in the move, by
+/// typing it again.
+pub fn back_to(square: &str) -> String {
+    format!("Back to {square}: now name where it goes.")
+}
+
 /// The answer to `moves`.
 pub fn legal_moves(names: &[String]) -> String {
     format!("Legal moves: {}.", names.join(", "))

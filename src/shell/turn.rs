@@ -265,6 +265,12 @@ fn squares_typed<R: Rules, F: Face<R>>(
             let typed_text = safe::cut(&safe::text(line.trim()), 20);
             console.say(&text::chosen_before(&typed_text, &at))?;
         }
+    } else if filled.len() < typed.len()
+        && let Some(last) = filled.last()
+    {
+        // An earlier square typed again goes back to it: said, as the
+        // question that follows looks like one asked before.
+        console.say(&text::back_to(&face.square(rules, last.square)))?;
     }
     Ok(None)
 }

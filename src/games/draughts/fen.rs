@@ -218,7 +218,9 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
             plain,
         });
     }
-    let body = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    // Ranges may be joined by any dash a moves' text may (`W21–32`).
+    let plain = super::notation::plain_dashes(trimmed);
+    let body = plain.strip_suffix('.').unwrap_or(&plain);
     let parts: Vec<&str> = body.split(':').collect();
     let [side, first, second] = parts[..] else {
         return Err(FenError::Shape(trimmed.to_string()));
@@ -296,6 +298,8 @@ mod tests {
             "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
         );
         assert_eq!(parse("B:W21-32:B1-12"), Ok(Position::START));
+        // Ranges joined by an en dash or a minus sign, as moves may be.
+        assert_eq!(parse("B:W21\u{2013}32:B1\u{2212}12"), Ok(Position::START));
         let p = parse("B:W18,24,K10:B12,16,K22").unwrap();
         assert_eq!(write(&p), "B:W18,24,K10:B12,16,K22");
         // A range of kings, its end named as a king again or not.

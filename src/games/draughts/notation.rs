@@ -148,6 +148,18 @@ pub fn is_dash(c: char) -> bool {
     matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}')
 }
 
+/// `text` with every dash [`is_dash`] reads as a hyphen-minus written as one.
+pub fn plain_dashes(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().all(|c| c == '-' || !is_dash(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| if is_dash(c) { '-' } else { c })
+            .collect(),
+    )
+}
+
 /// Coordinates run together (`c3d4`): each a letter then digits, or `None`.
 fn run_together(part: &str) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
@@ -172,6 +184,10 @@ pub fn parse_squares(text: &str) -> Result<Vec<PdnSquare>, MoveError> {
             text: trimmed.to_string(),
             plain,
         });
+    }
+    // A dash joins squares: before the first it is a minus sign (`-11-15`).
+    if trimmed.starts_with(is_dash) {
+        return Err(MoveError::Syntax(trimmed.to_string()));
     }
     let parts = square_texts(trimmed);
     if parts.len() < 2 {
@@ -385,6 +401,16 @@ mod tests {
             check(START, "13-17"),
             Err("there is no piece on 13 (H4)".into())
         );
+        // A dash before the first square is a minus sign, whichever dash.
+        for text in ["-11-15", "\u{2212}11-15", "\u{2013}11\u{2013}15"] {
+            assert_eq!(
+                check(START, text),
+                Err(format!(
+                    "\"{text}\" is not a move: name the squares joined by - or x, like 11-15, 22x15x6 or C3-D4"
+                ))
+            );
+        }
+        assert_eq!(check(START, "11\u{2013}15"), Ok("11-15".into()));
         assert_eq!(
             check(START, "22-18"),
             Err("the piece on 22 (F6) is white's: black is to move".into())

@@ -54,9 +54,10 @@ impl GameResult {
         }
     }
 
-    /// Reads a result token; the two-point forms `2-0`, `0-2`, `1-1` too.
+    /// Reads a result token; the two-point forms `2-0`, `0-2`, `1-1` too,
+    /// and any of them with a dash [`notation::is_dash`] reads as a hyphen.
     pub fn from_token(token: &str) -> Option<GameResult> {
-        Some(match token {
+        Some(match &*notation::plain_dashes(token) {
             "1-0" | "2-0" => GameResult::BlackWins,
             "0-1" | "0-2" => GameResult::WhiteWins,
             "1/2-1/2" | "1-1" | "½-½" => GameResult::Draw,
@@ -499,7 +500,10 @@ impl Reading {
         let tag_text = self.tag("Result").map(|t| t.trim().to_string());
         let tagged = match &tag_text {
             Some(t) => Some(GameResult::from_token(t).ok_or_else(|| {
-                self.error(Some(t), "the Result tag should be 1-0, 0-1, 1/2-1/2 or *")
+                self.error(
+                    Some(t),
+                    "the Result tag should be 1-0, 0-1, 1/2-1/2 or * (or 2-0, 0-2, 1-1)",
+                )
             })?),
             None => None,
         };
@@ -1165,6 +1169,9 @@ mod tests {
             ("0-1", GameResult::WhiteWins),
             ("1/2-1/2", GameResult::Draw),
             ("*", GameResult::Unfinished),
+            // With an en or em dash, as a word processor writes them.
+            ("1\u{2013}0", GameResult::BlackWins),
+            ("0\u{2014}2", GameResult::WhiteWins),
         ] {
             let games = read(&format!("1. 11-15 {t}"), Setup::STANDARD).unwrap();
             assert_eq!((games.len(), games[0].result), (1, r));

@@ -137,9 +137,9 @@ pub const SCRIPT_WIDTH: usize = 80;
 /// The width of a teletype's paper.
 pub const TELETYPE_WIDTH: usize = 72;
 
-/// The fewest rows a screen is paged at: on fewer, paging would cut
-/// sentences apart, and the player scrolls back instead.
-pub const MIN_PAGE: usize = 10;
+/// The fewest rows a screen is paged at: on fewer, a page would hold too
+/// little to read, and the player scrolls back instead.
+pub const MIN_PAGE: usize = 6;
 
 /// The most screen text kept for a Ctrl-L redraw.
 const MAX_SCREEN: usize = 64 * 1024;

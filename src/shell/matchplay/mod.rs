@@ -209,23 +209,33 @@ fn welcome<R: Computers, F: Face<R>>(
         return Ok(true);
     };
     // On a screen too short to hold it, the welcome comes a page at a time,
-    // so none of it scrolls out of sight before it is read.
-    let pages = match console.height() {
-        Some(rows) => safe::pages(&intro, console.width(), rows - 1, console.rows_used()),
-        None => vec![intro],
-    };
-    let last = pages.len() - 1;
-    for (i, page) in pages.iter().enumerate() {
-        console.say(page)?;
+    // so none of it scrolls out of sight before it is read; each page is cut
+    // for the screen as it is then.
+    const MORE: &str = "Press Enter for more. ";
+    const CONTINUE: &str = "Press Enter to continue. ";
+    let mut rest = Some(intro);
+    let mut used = console.rows_used();
+    while let Some(text) = rest.take() {
+        let width = console.width();
+        let (page, more) = match console.height() {
+            Some(rows) => {
+                // The question's own rows, where the screen is narrower.
+                let asking = safe::width(CONTINUE).div_ceil(width.max(1));
+                safe::first_page(&text, width, rows.saturating_sub(used + asking))
+            }
+            None => (text, None),
+        };
+        used = 0;
+        console.say(&page)?;
         // Any line goes on, as a key would; quit leaves and help says so.
-        let (question, help) = if i < last {
-            ("Press Enter for more. ", text::MORE_HELP)
-        } else {
-            ("Press Enter to continue. ", text::CONTINUE_HELP)
+        let (question, help) = match more {
+            Some(_) => (MORE, text::MORE_HELP),
+            None => (CONTINUE, text::CONTINUE_HELP),
         };
         if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
             return Ok(false);
         }
+        rest = more;
     }
     console.say("")?;
     Ok(true)
