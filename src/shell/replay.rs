@@ -193,15 +193,23 @@ pub fn rebuild<R: Rules>(
         Some(outcome) => outcome,
         None => logged_ending(rules, record)?,
     };
-    check_ending(&outcome, record)?;
+    check_ending(rules.sides(), &outcome, record)?;
     Ok((game, outcome))
 }
 
 /// Refuses a record whose ending or move count contradicts its moves.
 fn check_ending<S: Copy + ToString>(
+    sides: [S; 2],
     outcome: &Outcome<S>,
     record: &Record,
 ) -> Result<(), RebuildError> {
+    // A winner that is no side of the game (`draw`, `Black`) is said so,
+    // not quoted as if it were one.
+    if let Some(name) = &record.outcome.winner
+        && !sides.iter().any(|side| side.to_string() == *name)
+    {
+        return Err(RebuildError::NoSuchWinner);
+    }
     let winner = outcome.winner().map(|side| side.to_string());
     if winner != record.outcome.winner || outcome.how() != record.outcome.how {
         return Err(RebuildError::Ending {
