@@ -50,7 +50,16 @@ fn a_path_typed_again_from_a_square_before_the_last_goes_on_from_it() {
 #[test]
 fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let home = folder("typed", "marks");
-    let (_, shown, _) = play(&home, None, "11x15\nM11x15\nc11x15\n１１-１５\nquit\n");
+    let (_, shown, _) = play(
+        &home,
+        None,
+        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\nquit\n",
+    );
+    // Typed by coordinates, it is quoted by coordinates.
+    assert!(
+        shown.contains("An x is for a capture, but C3-D4 is a plain move: type C3-D4."),
+        "{shown}"
+    );
     assert_eq!(
         shown
             .matches("An x is for a capture, but 11-15 is a plain move: type 11-15.")

@@ -181,7 +181,16 @@ fn read_squares(rules: &Session, pos: &Position, typed: &[Square], line: &str) -
                 .collect::<Option<Vec<_>>>()
                 .is_some_and(|p| notation::resolve(&rules.rules, pos, &p).is_ok())
         };
-        let shown = text::path_text(&numbers(&path));
+        // Quoted the way it was typed: by numbers, or by coordinates.
+        let by_coordinates = parts
+            .iter()
+            .any(|p| p.starts_with(|c: char| c.is_ascii_alphabetic()));
+        let shown = if by_coordinates {
+            let joined: Vec<String> = path.iter().map(|s| s.to_string()).collect();
+            joined.join(if capture { "x" } else { "-" })
+        } else {
+            text::path_text(&numbers(&path))
+        };
         if letter == 'M' && capture && legal() {
             return Err(text::wrong_letter('M', &shown));
         }
