@@ -60,18 +60,17 @@ fn tab_completes_coordinates_after_a_coordinate_and_numbers_after_a_number()
     Ok(())
 }
 
-/// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide
-/// and 24 rows high: the box fits, and the welcome comes a page at a time.
-#[test]
-fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Error> {
-    let home = Scratch::new("tab-narrow");
-    // The terminal is made 40 columns wide from outside, and tallyho starts
-    // once it is.
+/// `tallyho draughts` with its welcome, in a pseudo-terminal of `columns`
+/// by `rows`: the size is set from outside, and tallyho starts once it is.
+fn spawn_sized(tag: &str, columns: u16, rows: u16) -> Result<Housed<OsSession>, expectrl::Error> {
+    let home = Scratch::new(&format!("tab-{tag}"));
     let mut cmd = Command::new("sh");
     cmd.args([
         "-c",
-        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; \
-         exec \"$0\" draughts --color never",
+        &format!(
+            "until [ \"$(stty size)\" = '{rows} {columns}' ]; do sleep 0.01; done; \
+             exec \"$0\" draughts --color never"
+        ),
     ])
     .arg(env!("CARGO_BIN_EXE_tallyho"))
     .env("HOME", &home)
@@ -81,9 +80,17 @@ fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Er
     let mut session = Session::spawn(cmd)?;
     session
         .get_process_mut()
-        .set_window_size(40, 24)
+        .set_window_size(columns, rows)
         .map_err(std::io::Error::from)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(Housed::new(session, home))
+}
+
+/// `tallyho draughts` with its welcome, in a pseudo-terminal 40 columns wide
+/// and 24 rows high: the box fits, and the welcome comes a page at a time.
+#[test]
+fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Error> {
+    let mut session = spawn_sized("narrow", 40, 24)?;
     let seen = session.expect("Press Enter for more.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
     // The title, the box and the rules' first lines fill the screen, the
@@ -139,24 +146,7 @@ fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Er
 /// asked for after a resize is cut for the new size.
 #[test]
 fn the_welcome_pages_a_small_screen_and_follows_a_resize() -> Result<(), expectrl::Error> {
-    let home = Scratch::new("tab-small");
-    let mut cmd = Command::new("sh");
-    cmd.args([
-        "-c",
-        "until [ \"$(stty size)\" = '9 30' ]; do sleep 0.01; done; \
-         exec \"$0\" draughts --color never",
-    ])
-    .arg(env!("CARGO_BIN_EXE_tallyho"))
-    .env("HOME", &home)
-    .env("XDG_DATA_HOME", home.join("data"))
-    .env("TALLYHO_HISTORY", home.join("history.jsonl"))
-    .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session
-        .get_process_mut()
-        .set_window_size(30, 9)
-        .map_err(std::io::Error::from)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut session = spawn_sized("small", 30, 9)?;
     let seen = session.expect("Press Enter for more.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
     // The title and the page above the question (and the line editor's
