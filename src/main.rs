@@ -43,7 +43,10 @@ fn main() -> ExitCode {
         Err(e) => {
             // One style for every error, clap's: `error: …`. The message may
             // quote an argument: escaped, and long words cut.
-            let _ = writeln!(io::stderr(), "error: {}", cli::shorten(&e.to_string()));
+            tallyho::shell::console::error_line(&format!(
+                "error: {}",
+                cli::shorten(&e.to_string())
+            ));
             ExitCode::from(e.status())
         }
     }

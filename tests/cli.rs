@@ -724,7 +724,7 @@ fn bad_values_are_refused_in_one_style() {
 
 #[test]
 fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
-    let input: &[u8] = b"1\n\xe3\x80\x80\na\x00b\n\x1b]0;x\x07\n\xff\nA\xe3\x85\xa4n\nAnn\nquit\n";
+    let input: &[u8] = b"1\n\xe3\x80\x80\na\x00b\n\x1b]0;x\x07\n\xff\nA\xe3\x85\xa4n\nO'Brien \"A\\B\"\nAnn\nquit\n";
     let out = tallyho()
         .arg("--no-history")
         .write_stdin(input)
@@ -734,13 +734,16 @@ fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
     let asked = "What should Player 1 be called (starts as fox)? ";
     for said in [
         format!("{asked}\\u{{3000}}\nA name needs at least one character.\n"),
-        format!("{asked}a\\0b\nThat line holds control characters; type plain text.\n"),
+        format!("{asked}a\\u{{0}}b\nThat line holds control characters; type plain text.\n"),
         format!(
             "{asked}\\u{{1b}}]0;x\\u{{7}}\nThat line holds control characters; type plain text.\n"
         ),
         format!("{asked}\u{fffd}\nThat line is not valid UTF-8 text; type plain text.\n"),
         // A Hangul filler draws as nothing: echoed escaped, and refused.
         format!("{asked}A\\u{{3164}}n\nA name cannot hold invisible characters such as U+3164.\n"),
+        // Quotes and backslashes are echoed as typed: only what could
+        // control a terminal is escaped.
+        format!("{asked}O'Brien \"A\\B\"\n"),
     ] {
         assert!(stdout.contains(&said), "{said:?} not in:\n{stdout}");
     }

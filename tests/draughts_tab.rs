@@ -218,3 +218,29 @@ fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
     session.expect(Eof)?;
     Ok(())
 }
+
+/// Ctrl-L after a resize draws the screen again with its sentences wrapped
+/// at the new width, not cut where the old width ended.
+#[test]
+fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error> {
+    let mut session = spawn("redraw")?;
+    session
+        .get_process_mut()
+        .set_window_size(100, 30)
+        .map_err(std::io::Error::from)?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session
+        .get_process_mut()
+        .set_window_size(30, 30)
+        .map_err(std::io::Error::from)?;
+    session.send("\x0c")?;
+    // At 100 columns the sentence was one line; at 30 it breaks between
+    // words, and no line of it is wider than the screen.
+    let seen = session.expect("commands, or quit to leave.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    assert!(text.ends_with("Type help for the rules and\n"), "{text:?}");
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

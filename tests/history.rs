@@ -437,6 +437,11 @@ fn processes_appending_at_once_lose_nothing() {
 }
 
 fn table(records: &[Record]) -> String {
+    table_within(records, None)
+}
+
+/// The table as a terminal `columns` wide would get it.
+fn table_within(records: &[Record], columns: Option<usize>) -> String {
     let (_dir, path) = temp_path("table");
     let text: String = records
         .iter()
@@ -444,8 +449,37 @@ fn table(records: &[Record]) -> String {
         .collect();
     fs::write(&path, text).unwrap();
     let mut out = Vec::new();
-    write_table(&Log::new(path.clone()), &mut out, None).unwrap();
+    write_table(&Log::new(path.clone()), &mut out, columns).unwrap();
     String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn a_screen_too_narrow_for_the_table_gets_a_few_lines_a_game() {
+    let game = Record {
+        number: 7,
+        plies: 36,
+        seats: vec![
+            seat("Ann", "fox", None),
+            seat("ALTAIR", "hounds", Some("overpowered")),
+        ],
+        outcome: tallyho::shell::log::Ending {
+            winner: Some("hounds".to_string()),
+            how: "fox-trapped".to_string(),
+            score: None,
+        },
+        ..record()
+    };
+    // Wide enough: the table, names cut if need be.
+    assert!(table_within(std::slice::from_ref(&game), Some(80)).starts_with("No.  Date"));
+    let expected = [
+        "  7  2026-11-23 02:11  fox",
+        "     First:  Ann (fox)",
+        "     Second: ALTAIR (hounds, overpo…",
+        "     Winner: ALTAIR, 36 plies",
+    ]
+    .map(|line| format!("{line}\n"))
+    .concat();
+    assert_eq!(table_within(&[game], Some(36)), expected);
 }
 
 #[test]

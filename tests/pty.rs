@@ -255,3 +255,48 @@ fn pasted_controls_are_shown_escaped_and_refused() -> Result<(), expectrl::Error
     );
     Ok(())
 }
+
+/// `history` in a terminal 40 columns wide: a few lines a game instead of a
+/// table that wraps, and the warning about a damaged line wrapped between
+/// words.
+#[test]
+fn history_in_a_narrow_terminal_fits_it() -> Result<(), expectrl::Error> {
+    let home = Scratch::new("pty-history-narrow");
+    let log = home.join("history.jsonl");
+    let game = r#"{"version":2,"number":1,"date":"2026-12-06T07:10:59Z","game":"fox","flow":"default","setup":{"board":"8x8","rules":"coursework"},"seats":[{"name":"SWTP","side":"fox","level":"rubbish"},{"name":"ALTAIR","side":"hounds","level":"overpowered"}],"outcome":{"winner":"hounds","how":"fox-trapped"},"plies":1,"start":"A8/B1,D1,F1,H1/fox","moves":["A8-B7"]}"#;
+    std::fs::write(&log, format!("damaged\n{game}\n"))?;
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; exec \"$0\" history",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("HOME", &home)
+    .env("TALLYHO_HISTORY", &log)
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let seen = session.expect(Eof)?;
+    let text = String::from_utf8_lossy(seen.as_bytes()).replace('\r', "");
+    assert!(!text.contains("No.  Date"), "{text}");
+    assert!(text.contains("  1  2026-12-06 07:10  fox\n"), "{text}");
+    // Cut to the width, not wrapped.
+    assert!(
+        text.contains("     Second: ALTAIR (hounds, overpowere…\n"),
+        "{text}"
+    );
+    assert!(text.contains("     Winner: ALTAIR, 1 ply\n"), "{text}");
+    // The path, longer than a line, goes on lines of its own.
+    assert!(
+        text.contains("tallyho: warning: skipped 1 damaged line\nin\n/"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+    drop(session);
+    drop(home);
+    Ok(())
+}

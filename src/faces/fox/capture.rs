@@ -119,6 +119,42 @@ fn hound_step(board: Board, from: Square, col: u32) -> Result<Square, String> {
         .ok_or_else(|| "that hound is on the last row and cannot move".to_string())
 }
 
+/// Where the hound on `from` lands in column `col`, where no other hound
+/// stands: a hound typed as a column is no choice of another hound.
+fn hound_landing(
+    history: &[Position],
+    board: Board,
+    from: Square,
+    col: u32,
+) -> Result<Square, String> {
+    let to = hound_step(board, from, col)?;
+    let Some(other) = number_of(history, to) else {
+        return Ok(to);
+    };
+    let n = number_of(history, from).unwrap_or(0);
+    let open: Vec<u8> = history
+        .last()
+        .map(|pos| {
+            pos.legal_moves()
+                .iter()
+                .filter(|m| m.from() == from)
+                .map(|m| m.to().col())
+                .collect()
+        })
+        .unwrap_or_default();
+    let at = square_name(board, to);
+    Err(if open.is_empty() {
+        format!(
+            "hound {n} cannot go to column {col}: hound {other} is on {at}, and hound {n} cannot move"
+        )
+    } else {
+        format!(
+            "hound {n} cannot go to column {col}: hound {other} is on {at}. It can go to column {}",
+            text::list_or(&open)
+        )
+    })
+}
+
 impl Face<Setup> for CaptureFace {
     fn title(&self) -> &str {
         "FOX AND HOUNDS: THE CAPTURE GAME"
@@ -277,9 +313,11 @@ impl MovePrompt<Setup> for CaptureFace {
             (Side::Hounds, [], [n]) => Ok(vec![hound(view.history, *n)?]),
             (Side::Hounds, _, [n, col]) => {
                 let from = hound(view.history, *n)?;
-                Ok(vec![from, hound_step(board, from, *col)?])
+                Ok(vec![from, hound_landing(view.history, board, from, *col)?])
             }
-            (Side::Hounds, [from, ..], [col]) => Ok(vec![hound_step(board, *from, *col)?]),
+            (Side::Hounds, [from, ..], [col]) => {
+                Ok(vec![hound_landing(view.history, board, *from, *col)?])
+            }
             (Side::Hounds, _, _) => {
                 Err("give a hound's number, then the column it moves to, like 2 3".to_string())
             }

@@ -17,12 +17,24 @@ use super::signals::{self, Farewell};
 mod colour;
 mod completion;
 mod read;
+mod screen;
 
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Redraw};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{terminal_columns, terminal_rows};
+
+/// Writes a line to stderr, wrapped at word boundaries where stderr is a
+/// terminal too narrow for it. Nothing is said if stderr has gone.
+pub fn error_line(text: &str) {
+    let text = match read::error_columns() {
+        Some(columns) => safe::wrap(text, columns),
+        None => text.to_string(),
+    };
+    let _ = writeln!(io::stderr(), "{text}");
+}
+use screen::Screen;
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
@@ -141,9 +153,6 @@ pub const TELETYPE_WIDTH: usize = 72;
 /// little to read, and the player scrolls back instead.
 pub const MIN_PAGE: usize = 6;
 
-/// The most screen text kept for a Ctrl-L redraw.
-const MAX_SCREEN: usize = 64 * 1024;
-
 /// Where a console's width comes from: a terminal's size as it is now, or
 /// nothing (a script's paper). Handed in, never looked up by the console.
 pub type Columns = Arc<dyn Fn() -> Option<usize> + Send + Sync>;
@@ -172,7 +181,7 @@ pub struct Console {
     /// Notes said since a person last answered, said again after a clear.
     carried: Vec<String>,
     /// Everything written since the screen was last cleared, for Ctrl-L.
-    screen: String,
+    screen: Screen,
     /// Whether the line after a Ctrl-C has been started.
     broke_line: bool,
     /// Lines refused since the start: a script's exit status tells.
@@ -181,6 +190,25 @@ pub struct Console {
     max_line: usize,
     /// Questions are printed.
     prompts: bool,
+}
+
+/// The columns a console writes to: the paper's, or the screen's as it is
+/// now (never under 20), and a teletype's paper on a wider screen.
+fn width_of(look: &Look, columns: Option<&Columns>) -> usize {
+    let paper = if look.teletype {
+        TELETYPE_WIDTH
+    } else {
+        SCRIPT_WIDTH
+    };
+    if let Some(columns) = columns {
+        let screen = columns().unwrap_or(SCRIPT_WIDTH).max(20);
+        return if look.teletype {
+            paper.min(screen)
+        } else {
+            screen
+        };
+    }
+    paper
 }
 
 impl Console {
@@ -262,7 +290,7 @@ impl Console {
             unrefused: None,
             clears,
             carried: Vec::new(),
-            screen: String::new(),
+            screen: Screen::default(),
             broke_line: false,
             refused: 0,
             max_line: MAX_LINE,
@@ -296,7 +324,7 @@ impl Console {
             unrefused: None,
             clears: false,
             carried: Vec::new(),
-            screen: String::new(),
+            screen: Screen::default(),
             broke_line: false,
             refused: 0,
             max_line: MAX_LINE,
@@ -329,7 +357,7 @@ impl Console {
             unrefused: None,
             clears: remote.clears,
             carried: Vec::new(),
-            screen: String::new(),
+            screen: Screen::default(),
             broke_line: false,
             refused: 0,
             max_line: remote.max_line,
@@ -410,20 +438,7 @@ impl Console {
     /// The width long sentences are wrapped at: the terminal's, a
     /// teletype's 72 columns, or 80 in a script.
     pub fn width(&self) -> usize {
-        let paper = if self.look.teletype {
-            TELETYPE_WIDTH
-        } else {
-            SCRIPT_WIDTH
-        };
-        if let Some(columns) = &self.columns {
-            let screen = columns().unwrap_or(SCRIPT_WIDTH).max(20);
-            return if self.look.teletype {
-                paper.min(screen)
-            } else {
-                screen
-            };
-        }
-        paper
+        width_of(&self.look, self.columns.as_ref())
     }
 
     /// The screen's height in rows, where a person reads at a terminal of
@@ -443,7 +458,7 @@ impl Console {
     /// this console knows (none where it never clears).
     pub fn rows_used(&self) -> usize {
         if self.clears {
-            self.screen.matches('\n').count()
+            self.screen.shown(self.width()).matches('\n').count()
         } else {
             0
         }
@@ -452,11 +467,13 @@ impl Console {
     /// Writes text as it is, at the teletype's pace if one is set.
     pub fn write(&mut self, text: &str) -> io::Result<()> {
         if self.clears {
-            self.screen.push_str(text);
-            if self.screen.len() > MAX_SCREEN {
-                self.screen.clear();
-            }
+            self.screen.raw(text);
         }
+        self.emit(text)
+    }
+
+    /// Puts text out, at the teletype's pace if one is set.
+    fn emit(&mut self, text: &str) -> io::Result<()> {
         let stopped = self.interrupted();
         match self.look.baud {
             // Ctrl-C stops the paper at once: nothing more is printed until
@@ -484,9 +501,12 @@ impl Console {
 
     /// Writes a line, wrapped at word boundaries to the console's width.
     pub fn say(&mut self, text: &str) -> io::Result<()> {
+        if self.clears {
+            self.screen.said(text);
+        }
         let wrapped = safe::wrap(text, self.width());
-        self.write(&wrapped)?;
-        self.write("\n")
+        self.emit(&wrapped)?;
+        self.emit("\n")
     }
 
     /// Says why a line was refused, before the question is asked again.
@@ -542,6 +562,7 @@ impl Console {
         if self.interrupted() {
             return Ok(Reply::End);
         }
+        let asked = question;
         // A question wider than the screen wraps at word boundaries too.
         let wrapped;
         let question = if safe::width(question) > self.width() {
@@ -565,8 +586,8 @@ impl Console {
             self.ask_plain(question)?
         };
         if self.clears {
-            self.screen.push_str(&format!(
-                "{question}{}\n",
+            self.screen.said(&format!(
+                "{asked}{}",
                 match &reply {
                     Reply::Line(line) => line.as_str(),
                     _ => "",
@@ -593,6 +614,7 @@ impl Console {
         answers: &[String],
         spellings: &[String],
     ) -> io::Result<Reply> {
+        let (look, columns) = (self.look, self.columns.clone());
         let Reader::Editor { editor, typed } = &mut self.reader else {
             return Ok(Reply::End);
         };
@@ -613,7 +635,11 @@ impl Console {
                     // Ctrl-L: the screen again, then the question with what was typed.
                     initial = line;
                     self.out.write_all(b"\x1b[H\x1b[2J")?;
-                    self.out.write_all(self.screen.as_bytes())?;
+                    self.out.write_all(
+                        self.screen
+                            .shown(width_of(&look, columns.as_ref()))
+                            .as_bytes(),
+                    )?;
                     self.out.flush()?;
                 }
                 // A Ctrl-C in the instant before the editor took the
@@ -676,15 +702,16 @@ impl Console {
     /// Echoes a line after its prompt, so a transcript reads like a
     /// conversation: escaped, and cut to fit the line.
     fn echo(&mut self, line: &str, room: usize) -> io::Result<()> {
-        // As Rust writes a string's contents, and the characters that draw
-        // as nothing (fillers, variation selectors) escaped as well.
+        // Controls, the characters that draw as nothing and spaces other
+        // than the plain one escaped, so a refused line shows what was in
+        // it; quotes and backslashes as typed.
         let shown: String = line
             .chars()
             .map(|c| {
-                if crate::shell::ask::is_format(c) {
+                if c.is_whitespace() && c != ' ' {
                     format!("\\u{{{:x}}}", c as u32)
                 } else {
-                    c.escape_debug().to_string()
+                    safe::text(c.encode_utf8(&mut [0; 4]))
                 }
             })
             .collect();

@@ -15,6 +15,13 @@ pub fn terminal_columns() -> Option<usize> {
         .filter(|&w| w > 0)
 }
 
+/// The width of the terminal stderr writes to, if it is one.
+pub fn error_columns() -> Option<usize> {
+    terminal_size::terminal_size_of(rustix::stdio::stderr())
+        .map(|(terminal_size::Width(w), _)| usize::from(w))
+        .filter(|&w| w > 0)
+}
+
 /// The terminal's height in rows, if stdout is a terminal.
 pub fn terminal_rows() -> Option<usize> {
     terminal_size::terminal_size_of(rustix::stdio::stdout())

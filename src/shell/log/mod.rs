@@ -9,13 +9,11 @@ pub mod record;
 pub mod store;
 pub mod table;
 
-use std::io::{self, Write};
-
 pub use record::{Ending, Record, Seat, VERSION, parse_record};
 pub use store::{Keeper, Kept, Log, LogError, OpenError, Records, Skipped, open_regular};
 pub use table::{TableError, Widths, show_in_menu, write_table};
 
 /// A warning on standard error.
 pub fn warn(text: &str) {
-    let _ = writeln!(io::stderr(), "tallyho: warning: {text}");
+    crate::shell::console::error_line(&format!("tallyho: warning: {text}"));
 }

@@ -79,12 +79,16 @@ impl Widths {
         }
     }
 
+    /// The columns a row takes.
+    fn total(&self) -> usize {
+        self.0.iter().sum::<usize>() + 2 * (self.0.len() - 1)
+    }
+
     /// Narrows the name columns, widest first, until a row fits `columns`
     /// (or they are all down to 8).
     pub fn fit_within(&mut self, columns: usize) {
         const NAMES: [usize; 4] = [2, 3, 4, 5];
-        let total = |w: &[usize; 7]| w.iter().sum::<usize>() + 2 * (w.len() - 1);
-        while total(&self.0) > columns {
+        while self.total() > columns {
             let Some(&widest) = NAMES
                 .iter()
                 .filter(|&&i| self.0[i] > 8)
@@ -116,6 +120,26 @@ impl Widths {
     }
 }
 
+/// A record as a few short lines, for a screen too narrow for the table:
+/// its number, date and game, then each player, then the winner and the
+/// plies, every line cut to `columns`.
+fn stacked(record: &Record, columns: usize) -> String {
+    let [number, date, game, first, second, winner, plies] = row(record);
+    [
+        format!("{number:>3}  {date}  {game}"),
+        format!("     First:  {first}"),
+        format!("     Second: {second}"),
+        format!(
+            "     Winner: {winner}, {plies} {}",
+            if plies == "1" { "ply" } else { "plies" }
+        ),
+    ]
+    .iter()
+    .map(|line| safe::cut(line, columns))
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
 /// `2026-11-23T02:11:11Z` as `2026-11-23 02:11`; anything else as it is.
 fn short_date(date: &str) -> String {
     let b = date.as_bytes();
@@ -142,17 +166,24 @@ pub fn write_table(
         widths.fit(&record);
         any = true;
     }
-    if let Some(columns) = columns {
-        widths.fit_within(columns);
-    }
+    // Too narrow for the table even with the names cut: a few lines a game.
+    let narrow = columns.filter(|&c| {
+        widths.fit_within(c);
+        widths.total() > c
+    });
     if !any {
         writeln!(out, "No games yet.")?;
         return Ok(records.skipped());
     }
-    writeln!(out, "{}", widths.header())?;
+    if narrow.is_none() {
+        writeln!(out, "{}", widths.header())?;
+    }
     let mut records = log.stream()?;
     while let Some(record) = records.next_record()? {
-        writeln!(out, "{}", widths.row(&record))?;
+        match narrow {
+            Some(columns) => writeln!(out, "{}", stacked(&record, columns))?,
+            None => writeln!(out, "{}", widths.row(&record))?,
+        }
     }
     Ok(records.skipped())
 }
