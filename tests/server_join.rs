@@ -340,3 +340,74 @@ fn a_target_that_names_no_host_is_a_usage_error() {
         );
     }
 }
+
+/// The lines a client prints until one holds `wanted` (that one included),
+/// or `None` after ten seconds without it.
+fn until(seen: &mpsc::Receiver<String>, wanted: &str) -> Option<Vec<String>> {
+    let end = Instant::now() + Duration::from_secs(10);
+    let mut got = Vec::new();
+    loop {
+        let line = seen
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+            .ok()?;
+        let done = line.contains(wanted);
+        got.push(line);
+        if done {
+            return Some(got);
+        }
+    }
+}
+
+/// Every answer the server gives in its machine dialect is said to the
+/// player: ratings, unseek, a hint, a take-back (the board drawn after it,
+/// not a raw position), an undo with nothing to take back, and leaving.
+#[test]
+fn join_says_every_answer_and_follows_a_take_back() {
+    let data = Scratch::new("join-answers");
+    let running = serve(&data);
+    let addr = running.lines.unwrap().to_string();
+    let mut client = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", &addr])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut input = client.stdin.take().unwrap();
+    let seen = lines(client.stdout.take().unwrap());
+    let mut type_then = |line: &str, wanted: &str| {
+        input.write_all(format!("{line}\n").as_bytes()).unwrap();
+        until(&seen, wanted).unwrap_or_else(|| panic!("{line}: no {wanted:?}"))
+    };
+    type_then("who", "in the lobby");
+    type_then("ratings", "Nobody is rated yet");
+    type_then("unseek", "0 of your seeks taken back.");
+    type_then("play fox rubbish", "Fox (guest");
+    type_then("hint", "Hint: A8-B7");
+    type_then("undo", "There is no move of yours to take back.");
+    type_then("A8-B7", "1. guest");
+    type_then("", "Fox (guest");
+    let after = type_then("undo", "Fox (guest");
+    assert!(
+        after.iter().any(|l| l == "Taken back: 2 plies."),
+        "{after:?}"
+    );
+    assert!(after.iter().any(|l| l == "8 F X O X O X O X"), "{after:?}");
+    assert!(
+        !after.iter().any(|l| l.starts_with("Position:")),
+        "{after:?}"
+    );
+    // The table followed: the same move again is played and drawn.
+    let again = type_then("A8-B7", "1. guest");
+    assert!(!again.iter().any(|l| l.contains("missed")), "{again:?}");
+    type_then(
+        "quit",
+        "You left game 1. It waits for you: type resume to go back.",
+    );
+    input.write_all(b"quit\n").unwrap();
+    drop(input);
+    assert!(client.wait().unwrap().success());
+    running.stop();
+}

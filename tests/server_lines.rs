@@ -504,3 +504,25 @@ fn a_port_in_use_is_named_with_its_door() {
         "{stderr}"
     );
 }
+
+/// An undo with no move of one's own to take back is refused at once, not
+/// put to the opponent; one agreed to says what was taken back.
+#[test]
+fn an_undo_needs_a_move_of_ones_own_and_says_what_it_took() {
+    let running = serve("undo-own", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    a.send("undo");
+    a.wait_for("There is no move of yours to take back.");
+    a.wait_for("Move fox to (B7)? ");
+    a.send("A8-B7");
+    b.wait_for("Move (B1, D1, F1, H1)? ");
+    b.send("B1-A2");
+    a.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    a.send("undo");
+    b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
+    b.send("yes");
+    a.wait_for("Taken back: 2 plies.");
+    a.wait_for("Move fox to (B7)? ");
+    running.stop();
+}

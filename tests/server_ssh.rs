@@ -814,3 +814,40 @@ fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
     assert!(ann.finish());
     assert!(bob.finish());
 }
+
+/// A new key whose ssh user name cannot be a handle is told why; at the
+/// question, an empty line is answered, `quit` leaves, and `name NAME`
+/// claims NAME as a guest's rename would.
+#[test]
+fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("handle");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let out = run(
+        ssh_command(&door, &dir, "fox", Some(&key)).arg("-T"),
+        b"\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.starts_with("Your user name cannot be your handle: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Choose a handle for your key: \nType the handle you want, or quit to leave.\nChoose a handle for your key: quit\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("Welcome"), "{stdout}");
+    let out = run(
+        ssh_command(&door, &dir, "fox", Some(&key)).arg("-T"),
+        b"name carol\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Your key is now the account carol"),
+        "{stdout}"
+    );
+}

@@ -230,6 +230,35 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
         "who" => list(event, "players", "Nobody is online.", |p| {
             format!("  {}: {}", clean(p, "handle"), clean(p, "doing"))
         }),
+        "ratings" => list(
+            event,
+            "ratings",
+            "Nobody is rated yet: rated games are played between accounts, and against the server's computer.",
+            |r| {
+                let computer = if r.get("computer").and_then(Value::as_bool) == Some(true) {
+                    " (computer)"
+                } else {
+                    ""
+                };
+                format!(
+                    "  {}: {}{computer}, {} ± {}, {} games",
+                    clean(r, "game"),
+                    clean(r, "name"),
+                    number(r, "rating"),
+                    number(r, "deviation"),
+                    number(r, "games")
+                )
+            },
+        ),
+        "unseek" => format!("{} of your seeks taken back.", number(event, "taken")),
+        "computer" => {
+            let (game, level) = (clean(event, "game"), clean(event, "level"));
+            format!(
+                "While you wait: the server's computer at {level} is rated nearest you in {game} ({}); type play {game} {level} to play it instead.",
+                number(event, "rating")
+            )
+        }
+        "handle" => tallyho::shell::ask::capitalise(&clean(event, "message")),
         "games" => list(event, "games", "No games are being played.", |g| {
             let players: Vec<String> = g
                 .get("players")
@@ -659,6 +688,17 @@ fn clean(event: &Value, name: &str) -> String {
     safe::text(text_of(event, name))
 }
 
+/// A number from the server as it is written (a rating, a count), or 0.
+fn number(event: &Value, name: &str) -> String {
+    match event.get(name) {
+        Some(Value::Number(n)) => n.as_i64().map_or_else(
+            || format!("{:.0}", n.as_f64().unwrap_or(0.0)),
+            |i| i.to_string(),
+        ),
+        _ => "0".to_string(),
+    }
+}
+
 impl View {
     /// What the player is told of an event (empty for nothing).
     fn event(&mut self, event: &Value) -> String {
@@ -702,10 +742,56 @@ impl View {
                     format!("{by} asks to take back their last move: type yes or no.")
                 }
             }
-            "error" => clean(event, "message"),
+            "takeback" => self.taken_back(event),
+            "hint" => clean(event, "text"),
+            "left" => format!(
+                "You left game {}. It waits for you: type resume to go back.",
+                number(event, "game")
+            ),
+            "adjourned" => {
+                let seated = self.game.as_ref().is_some_and(|g| g.seat.is_some());
+                self.legal.clear();
+                self.game = None;
+                format!(
+                    "Game {} is adjourned: {}.",
+                    number(event, "game"),
+                    if seated {
+                        "type resume when both players are online"
+                    } else {
+                        "it goes on when both players are back"
+                    }
+                )
+            }
+            // The server's reasons come as clauses: said as sentences.
+            "error" => tallyho::shell::ask::capitalise(&clean(event, "message")),
             "info" | "help" => clean(event, "text"),
             _ => String::new(),
         }
+    }
+
+    /// Moves taken back: the client's table goes back as far, so the
+    /// position that follows is drawn as a board.
+    fn taken_back(&mut self, event: &Value) -> String {
+        let plies = event.get("plies").and_then(Value::as_u64);
+        let taken = event.get("taken").and_then(Value::as_u64).unwrap_or(0);
+        if let Some(game) = self
+            .game
+            .as_mut()
+            .filter(|g| event.get("game").and_then(Value::as_u64) == Some(g.number))
+            && let Some(table) = game.table.as_mut()
+        {
+            let known = table.moves().len() as u64;
+            match plies {
+                Some(left) if left <= known => table.take_back((known - left) as usize),
+                // Not what this client knows: it loses track, and shows
+                // positions as the server writes them.
+                _ => game.table = None,
+            }
+        }
+        format!(
+            "Taken back: {}.",
+            tallyho::shell::text::plies(u32::try_from(taken).unwrap_or(u32::MAX))
+        )
     }
 
     fn start(&mut self, event: &Value) -> String {

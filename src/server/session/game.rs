@@ -106,12 +106,8 @@ impl Session {
             self.event(
                 json!({"event": "takeback", "game": number, "plies": moves.len(), "taken": taken}),
             )?;
-            self.say(&format!(
-                "{} taken back.",
-                crate::shell::ask::capitalise(&crate::shell::text::plies(
-                    u32::try_from(taken).unwrap_or(u32::MAX)
-                ))
-            ))?;
+            let plies = crate::shell::text::plies(u32::try_from(taken).unwrap_or(u32::MAX));
+            self.say(&format!("Taken back: {plies}."))?;
         }
         shown.plies = shown.plies.min(moves.len());
         for (ply, mv) in moves.iter().enumerate().skip(shown.plies) {
@@ -289,10 +285,16 @@ impl Session {
                 self.refuse("moves cannot be taken back in a rated game against the computer")?;
                 Ok(None)
             }
+            Asked::Command(Command::Undo)
+                if !(0..table.moves().len()).any(|ply| table.mover(ply) == seat) =>
+            {
+                self.refuse("there is no move of yours to take back")?;
+                Ok(None)
+            }
             Asked::Command(Command::Undo) => {
                 if computer {
                     if !self.server.take_back(room, seat, self.id) {
-                        self.say("There is no move of yours to take back.")?;
+                        self.refuse("there is no move of yours to take back")?;
                     }
                 } else {
                     self.server.offer(room, Offer::Undo(seat), self.id);

@@ -263,8 +263,16 @@ impl Session {
                         self.refuse(&format!("the server could not keep your account ({e})"))?;
                     }
                 },
-                // The ssh user name is only a first guess: no refusal for it.
+                Err(_) if !first && wanted.is_empty() => {
+                    self.refuse("type the handle you want, or quit to leave")?;
+                }
                 Err(why) if !first => self.refuse(&why)?,
+                // The ssh user name is only a first guess: said why it is
+                // none, not refused, as nothing was typed.
+                Err(why) if !user.is_empty() => self.say(&format!(
+                    "Your user name cannot be your handle: {}.",
+                    crate::shell::safe::text(why.trim_end_matches('.'))
+                ))?,
                 Err(_) => {}
             }
             first = false;
@@ -272,7 +280,16 @@ impl Session {
             let Some(line) = self.read("Choose a handle for your key: ")? else {
                 return Ok(false);
             };
-            wanted = line.trim().to_string();
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("quit") {
+                return Ok(false);
+            }
+            // `name NAME`, as a guest renames, is the handle NAME.
+            wanted = match line.split_once(char::is_whitespace) {
+                Some((word, rest)) if word.eq_ignore_ascii_case("name") => rest.trim(),
+                _ => line,
+            }
+            .to_string();
         }
     }
 }
