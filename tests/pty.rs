@@ -300,3 +300,77 @@ fn history_in_a_narrow_terminal_fits_it() -> Result<(), expectrl::Error> {
     drop(home);
     Ok(())
 }
+
+/// Ctrl-\ at a prompt, where the line editor reads keys raw, ends the
+/// session as SIGQUIT does: the score, status 131, the terminal given back.
+#[test]
+fn ctrl_backslash_at_a_prompt_quits_as_sigquit_does() -> Result<(), expectrl::Error> {
+    let home = Scratch::unmade("pty-ctrl-backslash");
+    let script = format!(
+        "stty echo icanon; '{}' --players 2 --names Ann,Bob --color never; echo STATUS=$?; stty -a",
+        env!("CARGO_BIN_EXE_tallyho")
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script])
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Move fox to (B7)? ")?;
+    session.send("B")?;
+    session.expect("B")?;
+    session.send("\x1c")?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    session.expect("STATUS=131")?;
+    let found = session.expect(Regex(r"\s-?icanon\s"))?;
+    let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
+    assert_eq!(found.trim(), "icanon");
+    session.expect(Eof)?;
+    Ok(())
+}
+
+/// The rules from the menu, on a screen 40 by 24: a page at a time, the
+/// last page held by a question so the menu does not push it away.
+#[test]
+fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
+    let home = Scratch::unmade("pty-rules-paged");
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; exec \"$0\" --no-history --color never",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("HOME", &home)
+    .env("XDG_DATA_HOME", home.join("data"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Choose (1, 2, 3, 4, 5, 6)? ")?;
+    session.send("5\r")?;
+    let seen = session.expect("Press Enter for more.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    // From the rules' title to the question: within the screen.
+    let page: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("How to play"))
+        .collect();
+    assert!(
+        (10..=23).contains(&page.len()),
+        "{} rows: {text}",
+        page.len()
+    );
+    session.send("\r")?;
+    let seen = session.expect("Press Enter for the menu.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    assert!(text.contains("quit     leave"), "{text}");
+    session.send("\r")?;
+    session.expect("Choose (1, 2, 3, 4, 5, 6)? ")?;
+    session.send("6\r")?;
+    session.expect(Eof)?;
+    Ok(())
+}

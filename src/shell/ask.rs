@@ -45,6 +45,52 @@ pub fn ask_until<T>(
     ask_with(console, question, answers, &mut words, parse)
 }
 
+/// Says `text` a page at a time where the screen is too short to hold it,
+/// so none of it scrolls out of sight before it is read: "Press Enter for
+/// more." between pages, each page cut for the screen as it is then (the
+/// rows already on it counted for the first). With `last`, a question and
+/// its help, that question ends the last page too: always, or with `always`
+/// false only where the text came in pages (so what follows does not push
+/// the last page out of sight). `false` when the player left at one of the
+/// questions (end of input, `quit`).
+pub fn say_paged(
+    console: &mut Console,
+    text: &str,
+    last: Option<(&str, &str)>,
+    always: bool,
+) -> io::Result<bool> {
+    const MORE: &str = "Press Enter for more. ";
+    let mut rest = Some(text.to_string());
+    let mut used = console.rows_used();
+    let mut paged = false;
+    while let Some(text) = rest.take() {
+        let width = console.width();
+        let asking = last.map_or(MORE, |(question, _)| question);
+        let (page, more) = match console.height() {
+            Some(rows) => {
+                // The question's own rows, where the screen is narrower.
+                let asking = crate::shell::safe::width(asking).div_ceil(width.max(1));
+                crate::shell::safe::first_page(&text, width, rows.saturating_sub(used + asking))
+            }
+            None => (text, None),
+        };
+        used = 0;
+        console.say(&page)?;
+        // Any line goes on, as a key would; quit leaves and help says so.
+        let (question, help) = match (&more, last) {
+            (Some(_), _) => (MORE, text::MORE_HELP),
+            (None, Some(last)) if always || paged => last,
+            (None, _) => return Ok(true),
+        };
+        paged = true;
+        if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
+            return Ok(false);
+        }
+        rest = more;
+    }
+    Ok(true)
+}
+
 /// As [`ask_until`], with `words` answering the lines that are commands at
 /// this question (`help`, `hint`): `true` when it answered one, and the
 /// question is asked again.

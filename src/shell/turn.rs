@@ -288,7 +288,11 @@ fn command_at<R: Rules, F: Face<R>>(
 ) -> io::Result<Option<Turn<R::Move>>> {
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     match (command, chosen) {
-        (Command::Help, _) => console.say(&face.help(rules))?,
+        (Command::Help, _) => {
+            if !crate::shell::ask::say_paged(console, &face.help(rules), None, false)? {
+                return Ok(Some(Turn::Leave));
+            }
+        }
         (Command::Moves, _) => {
             console.say(&face.legal_moves_line(&View::new(rules, history), legal))?
         }

@@ -148,6 +148,19 @@ impl ConditionalEventHandler for Redraw {
     }
 }
 
+/// Ctrl-\\: the line editor holds the terminal raw, so the key reaches it
+/// as a key and not as SIGQUIT. It raises SIGQUIT, so the session ends as
+/// the signal ends it anywhere else (status 131), with a line editor or
+/// without one.
+pub(super) struct Quit;
+
+impl ConditionalEventHandler for Quit {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+        let _ = signal_hook::low_level::raise(signal_hook::consts::SIGQUIT);
+        Some(Cmd::Noop)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@ mod screen;
 
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
-use completion::{Answers, Redraw};
+use completion::{Answers, Quit, Redraw};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{terminal_columns, terminal_rows};
 
@@ -243,6 +243,10 @@ impl Console {
             Editor::with_config(config).ok().map(|mut editor| {
                 editor.set_helper(Some(Answers::default()));
                 let typed = Arc::new(Mutex::new(None));
+                editor.bind_sequence(
+                    KeyEvent::ctrl('\\'),
+                    EventHandler::Conditional(Box::new(Quit)),
+                );
                 editor.bind_sequence(
                     KeyEvent::ctrl('L'),
                     EventHandler::Conditional(Box::new(Redraw {

@@ -57,7 +57,13 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
             Some(MenuChoice::OnePlayer) => return Ok(Some(1)),
             Some(MenuChoice::Watch) => return Ok(Some(0)),
             Some(MenuChoice::History) => log::show_in_menu(console, &options.log)?,
-            Some(MenuChoice::Rules) => console.say(&face.help(&options.rules))?,
+            Some(MenuChoice::Rules) => {
+                let back = ("Press Enter for the menu. ", text::BACK_TO_MENU_HELP);
+                let rules = face.help(&options.rules);
+                if !crate::shell::ask::say_paged(console, &rules, Some(back), false)? {
+                    return Ok(None);
+                }
+            }
             Some(MenuChoice::Quit) | None => return Ok(None),
         }
         console.say("")?;

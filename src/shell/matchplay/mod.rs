@@ -14,10 +14,9 @@ mod play;
 pub(crate) use play::{advice_text, say_advice};
 mod seats;
 
-use super::ask::{ask_until, ask_yes_no_over};
+use super::ask::{ask_yes_no_over, say_paged};
 use super::console::Console;
 use super::log::{self, Keeper, Seat as LoggedSeat};
-use super::safe;
 use super::text;
 
 /// Said on leaving before any game was played.
@@ -208,34 +207,10 @@ fn welcome<R: Computers, F: Face<R>>(
     let (None, Some(intro)) = (options.players, face.intro(&options.rules, console.width())) else {
         return Ok(true);
     };
-    // On a screen too short to hold it, the welcome comes a page at a time,
-    // so none of it scrolls out of sight before it is read; each page is cut
-    // for the screen as it is then.
-    const MORE: &str = "Press Enter for more. ";
-    const CONTINUE: &str = "Press Enter to continue. ";
-    let mut rest = Some(intro);
-    let mut used = console.rows_used();
-    while let Some(text) = rest.take() {
-        let width = console.width();
-        let (page, more) = match console.height() {
-            Some(rows) => {
-                // The question's own rows, where the screen is narrower.
-                let asking = safe::width(CONTINUE).div_ceil(width.max(1));
-                safe::first_page(&text, width, rows.saturating_sub(used + asking))
-            }
-            None => (text, None),
-        };
-        used = 0;
-        console.say(&page)?;
-        // Any line goes on, as a key would; quit leaves and help says so.
-        let (question, help) = match more {
-            Some(_) => (MORE, text::MORE_HELP),
-            None => (CONTINUE, text::CONTINUE_HELP),
-        };
-        if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
-            return Ok(false);
-        }
-        rest = more;
+    // On a screen too short to hold it, the welcome comes a page at a time.
+    let last = ("Press Enter to continue. ", text::CONTINUE_HELP);
+    if !say_paged(console, &intro, Some(last), true)? {
+        return Ok(false);
     }
     console.say("")?;
     Ok(true)
