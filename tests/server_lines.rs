@@ -314,12 +314,15 @@ fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() 
     let mut line = vec![b'x'; 1 << 20];
     line.push(b'\n');
     c.stream.write_all(&line).unwrap();
-    c.wait_for("That line is 1048576 bytes long; no answer is longer than 1024.");
+    c.wait_for("That line is 1048576 bytes long; a line here can be at most 1024.");
     c.send("who");
     c.wait_for("1 online:");
     // A word the lobby does not know is quoted as it was typed.
     c.send("B7-C8 now");
     c.wait_for("\"B7-C8\" is not a command here; type help for the list.");
+    // A protocol there is none of is named as such.
+    c.send("proto xml");
+    c.wait_for("The one protocol is json: type proto json.");
     running.stop();
 }
 

@@ -85,6 +85,7 @@ impl Session {
                 let rated = self.account.is_some();
                 self.event(json!({"event": "welcome", "handle": handle, "rated": rated}))?;
             }
+            "proto" => self.refuse("the one protocol is json: type proto json")?,
             _ => self.refuse(&format!(
                 "\"{}\" is not a command here; type help for the list",
                 // Quoted as typed, not as matched (in lower case).

@@ -67,7 +67,7 @@ impl std::fmt::Display for BadLine {
             BadLine::NotUtf8 => write!(f, "That line is not valid UTF-8 text; type plain text."),
             BadLine::TooLong(n, cap) => write!(
                 f,
-                "That line is {n} bytes long; no answer is longer than {cap}."
+                "That line is {n} bytes long; a line here can be at most {cap}."
             ),
             BadLine::Control => {
                 write!(f, "That line holds control characters; type plain text.")
