@@ -517,6 +517,47 @@ mod terminal {
         session.expect(Eof)?;
         Ok(())
     }
+
+    /// A message that arrives while a line is typed is followed by the
+    /// question and the typed text again, so what is sent is what is seen.
+    #[test]
+    fn a_message_while_typing_shows_the_typed_text_again() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("typing");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        session.expect("Welcome to tallyho, ann.")?;
+        session.expect("> ")?;
+        session.send("wh")?;
+        session.expect("wh")?;
+        let other = dir.join("bob");
+        std::fs::create_dir_all(&other).unwrap();
+        let bob_key = keygen(&other);
+        let out = run(
+            ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
+            b"tell ann hello there\nquit\n",
+        );
+        assert!(out.status.success(), "{out:?}");
+        session.expect("bob tells you: hello there")?;
+        // Then, on a line of its own, the prompt and what was typed.
+        let again = session.expect("wh")?;
+        let again = String::from_utf8_lossy(again.before()).into_owned();
+        assert!(
+            again.starts_with("\r\n") && again.contains("> "),
+            "{again:?}"
+        );
+        session.send("o\r")?;
+        session.expect("online:")?;
+        session.send("quit\r")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
 }
 
 /// An ssh client in a conversation: its output read as it comes, lines

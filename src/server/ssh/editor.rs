@@ -215,9 +215,77 @@ pub fn crlf(text: &[u8], after_cr: &mut bool) -> Vec<u8> {
     out
 }
 
+/// Keeps a terminal's line being typed in sight while the session writes:
+/// the session's output since its last newline (the question asked) is
+/// remembered, so that after a message arriving in the middle of typing
+/// (a line of its own, from `\n` to `\n`) the question and the typed text
+/// are shown again, and after a question asked anew the typed text is.
+/// Without it the text typed so far is still there, unseen, and is sent
+/// with whatever is typed next.
+#[derive(Default, Debug)]
+pub struct InSight {
+    /// The session's output since its last newline.
+    tail: Vec<u8>,
+}
+
+impl InSight {
+    /// What to write for the session's `text`, while `typed` is the line
+    /// being typed.
+    pub fn write(&mut self, text: &[u8], typed: &str) -> Vec<u8> {
+        let asked = std::mem::take(&mut self.tail);
+        let mut out = text.to_vec();
+        match text.iter().rposition(|&b| b == b'\n') {
+            Some(end) => self.tail = text[end + 1..].to_vec(),
+            None => {
+                self.tail = asked.clone();
+                self.tail.extend_from_slice(text);
+            }
+        }
+        if typed.is_empty() || text.is_empty() {
+            return out;
+        }
+        if text.starts_with(b"\n") && text.ends_with(b"\n") && !asked.is_empty() {
+            // A line of its own, in the middle of the question: the
+            // question again, and the typed text.
+            out.extend_from_slice(&asked);
+            out.extend_from_slice(typed.as_bytes());
+            self.tail = asked;
+        } else if !text.ends_with(b"\n") {
+            // A question asked anew: the typed text after it.
+            out.extend_from_slice(typed.as_bytes());
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_while_typing_is_followed_by_the_question_and_the_typed_text() {
+        let mut shown = InSight::default();
+        assert_eq!(shown.write(b"Board\nMove? ", ""), b"Board\nMove? ");
+        // C2- typed (echoed by the editor, not here), then a message.
+        assert_eq!(
+            shown.write(b"\ncarol says: hi\n", "C2-"),
+            b"\ncarol says: hi\nMove? C2-"
+        );
+        // Another: the question is still the one asked.
+        assert_eq!(
+            shown.write(b"\ncarol says: bye\n", "C2-"),
+            b"\ncarol says: bye\nMove? C2-"
+        );
+        // Nothing typed: the message alone.
+        assert_eq!(shown.write(b"\nhi\n", ""), b"\nhi\n");
+        // A question asked anew while text is typed: the text after it.
+        assert_eq!(
+            shown.write(b"New board\nMove? ", "C2-"),
+            b"New board\nMove? C2-"
+        );
+        // Output that is no line of its own is left as it is.
+        assert_eq!(shown.write(b"Moved.\n", "C2-"), b"Moved.\n");
+    }
 
     /// Feeds `keys`; gives back the echo as text and the edits.
     fn typed(editor: &mut Editor, keys: &[u8]) -> (String, Vec<Edit>) {

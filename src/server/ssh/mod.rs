@@ -34,7 +34,7 @@ use tokio_util::task::TaskTracker;
 use super::Server;
 use super::limits::{Limits, Permit};
 use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
-use editor::{Edit, Editor};
+use editor::{Edit, Editor, InSight};
 
 /// The host key's file in the data directory.
 pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
@@ -436,6 +436,9 @@ struct Channel {
     /// Where lines go, until the client's input ends.
     input: Option<Forward>,
     reader: Reader,
+    /// The line being typed at a terminal, for the output task to show
+    /// again after text the session writes while it is typed.
+    typed: Arc<std::sync::Mutex<String>>,
     /// Stops the channel's output task when the channel goes.
     _output: Option<DropGuard>,
 }
@@ -532,7 +535,7 @@ impl Handler {
                 stop,
                 kill: self.watch.kill.clone(),
             },
-            channel.pty,
+            channel.pty.then(|| Arc::clone(&channel.typed)),
         ));
         true
     }
@@ -642,6 +645,7 @@ impl russh::server::Handler for Handler {
                 started: false,
                 input: None,
                 reader: Reader::Lines(LineCutter::default()),
+                typed: Arc::default(),
                 _output: None,
             },
         );
@@ -782,6 +786,8 @@ impl russh::server::Handler for Handler {
                 let mut echo = Vec::new();
                 let mut edits = Vec::new();
                 editor.feed(data, &mut echo, &mut edits);
+                *channel.typed.lock().unwrap_or_else(|e| e.into_inner()) =
+                    editor.line().to_string();
                 if !echo.is_empty() {
                     session.data(id, echo)?;
                 }
@@ -855,12 +861,14 @@ struct Ends {
 }
 
 /// Moves a session's text to its channel until the session ends, then ends
-/// the channel as a program does: exit status 0, EOF, close.
+/// the channel as a program does: exit status 0, EOF, close. With a
+/// terminal (`typed`, the line being typed there), line ends are written
+/// as a terminal needs them and the typed line is kept in sight.
 async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
     ends: Ends,
-    pty: bool,
+    typed: Option<Arc<std::sync::Mutex<String>>>,
 ) {
     let Ends {
         closed,
@@ -869,12 +877,13 @@ async fn pump(
         kill,
     } = ends;
     let mut after_cr = false;
-    let mut to_channel = |text: Vec<u8>| {
-        if pty {
-            editor::crlf(&text, &mut after_cr)
-        } else {
-            text
+    let mut in_sight = InSight::default();
+    let mut to_channel = |text: Vec<u8>| match &typed {
+        Some(typed) => {
+            let line = typed.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            editor::crlf(&in_sight.write(&text, &line), &mut after_cr)
         }
+        None => text,
     };
     loop {
         let text = tokio::select! {
