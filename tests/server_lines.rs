@@ -529,3 +529,20 @@ fn an_undo_needs_a_move_of_ones_own_and_says_what_it_took() {
     a.wait_for("Move fox to (B7)? ");
     running.stop();
 }
+
+/// `help` in a game on the server says what the server's own words do, and
+/// that quit leaves the game waiting, not over.
+#[test]
+fn help_in_a_game_names_the_servers_words() {
+    let running = serve("game-help", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    a.send("help");
+    a.wait_for("On the server");
+    a.wait_for("leave for the lobby: the game waits (type resume)");
+    a.wait_for("say TEXT to the other player and the watchers");
+    // Waiting for the other player's move, the same.
+    b.send("help");
+    b.wait_for("tell NAME TEXT say TEXT to NAME alone");
+    running.stop();
+}

@@ -118,6 +118,14 @@ pub trait Table: Send {
 /// The server's words at a move prompt.
 const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
+/// What the server's words at a move prompt do, after the game's help.
+const SERVER_HELP: &str = "On the server
+  quit           leave for the lobby: the game waits (type resume)
+  say TEXT       say TEXT to the other player and the watchers
+  tell NAME TEXT say TEXT to NAME alone
+  claim          the win, once the other player is gone past the grace time
+  adjourn        put the game away, once the other player is gone that long";
+
 /// How long a hint may think.
 const HINT_TIME: Duration = Duration::from_millis(1000);
 
@@ -334,7 +342,7 @@ where
     }
 
     fn help(&self) -> String {
-        self.face.help(&self.rules)
+        format!("{}\n{SERVER_HELP}", self.face.help(&self.rules))
     }
 
     fn moves_line(&self) -> String {
@@ -364,6 +372,7 @@ where
             }
             hint(console, rules, face, history, picked)
         };
+        let help = self.help();
         let asking = turn::TurnOf {
             rules,
             face,
@@ -372,6 +381,7 @@ where
             commands,
             canvas,
             others: OTHERS,
+            help: Some(&help),
         };
         let mut progress = turn::Progress::default();
         Ok(

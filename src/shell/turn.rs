@@ -124,6 +124,9 @@ pub struct TurnOf<'a, R: Rules, F> {
     /// Words, besides the commands, that end the asking with the line
     /// ([`Turn::Other`]).
     pub others: &'a [&'a str],
+    /// The help `help` gives, where the host has words of its own (a
+    /// server's); else the face's.
+    pub help: Option<&'a str>,
 }
 
 /// Asks for one move until it is legal or a command ends the asking.
@@ -289,7 +292,8 @@ fn command_at<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     match (command, chosen) {
         (Command::Help, _) => {
-            if !crate::shell::ask::say_paged(console, &face.help(rules), None, false)? {
+            let help = turn.help.map_or_else(|| face.help(rules), str::to_string);
+            if !crate::shell::ask::say_paged(console, &help, None, false)? {
                 return Ok(Some(Turn::Leave));
             }
         }

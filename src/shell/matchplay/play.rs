@@ -223,6 +223,7 @@ fn person_turn<R: Computers, F: Face<R>>(
             commands,
             canvas,
             others: &[],
+            help: None,
         };
         let changed = match turn::ask_move(console, &asking, &mut on_hint, &mut progress)? {
             Turn::Play(mv) => {
