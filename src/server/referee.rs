@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::Server;
 use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
-use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoredGame};
+use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoreError, StoredGame};
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::shell::log::{Record, Seat as LoggedSeat, warn};
@@ -38,7 +38,7 @@ impl Server {
         let id = self
             .store()
             .begin_game(&new)
-            .map_err(|e| format!("the server could not keep a new game ({e})"))?;
+            .map_err(|e| format!("the server could not keep a new game ({})", e.reason()))?;
         let number = u64::try_from(id.0).unwrap_or_default();
         Ok(self
             .hub()
@@ -119,7 +119,8 @@ impl Server {
         {
             st.table.take_back(1);
             return Err(format!(
-                "the server could not keep your move, so it was not played ({e})"
+                "the server could not keep your move, so it was not played ({})",
+                e.reason()
             ));
         }
         st.offer = None;
@@ -452,14 +453,29 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            st.epilogue = Some(self.keep_finished(room, &record));
+            let epilogue = match self.keep_finished(room, &record) {
+                Ok(said) => said,
+                Err(trouble) => {
+                    // The machine dialect's `end` event carries no
+                    // epilogue: this it hears as an `info` event.
+                    let notice = Notice::Info(trouble.clone());
+                    let sessions = st.seats.iter().filter_map(|s| s.session);
+                    for id in sessions.chain(st.watchers.iter().copied()) {
+                        self.hub().notify_machine(id, &notice);
+                    }
+                    trouble
+                }
+            };
+            st.epilogue = Some(epilogue);
         }
         self.hub().close_room(room.number);
     }
 
     /// Keeps a finished game; what to tell its players: how their ratings
-    /// moved, and where it is kept.
-    fn keep_finished(&self, room: &Room, record: &Record) -> String {
+    /// moved, and where it is kept; or, as an error, that the store could
+    /// not keep it (in words that name none of the server's files: the
+    /// store tells its operator the rest).
+    fn keep_finished(&self, room: &Room, record: &Record) -> Result<String, String> {
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
         match self.store().finish_game(id, record, room.rated) {
             Ok(finished) => {
@@ -486,9 +502,21 @@ impl Server {
                             .to_string(),
                     );
                 }
-                lines.join(" ")
+                Ok(lines.join(" "))
             }
-            Err(e) => format!("The server could not keep this game: {e}"),
+            Err(StoreError::EndingWaits { reason, .. }) => Err(format!(
+                "The server could not store this game's ending yet ({reason}); it keeps the result and stores it as soon as it can."
+            )),
+            Err(e) => {
+                warn(&format!(
+                    "game {}'s ending could not be kept: {e}",
+                    room.number
+                ));
+                Err(format!(
+                    "The server could not keep this game ({}).",
+                    e.reason()
+                ))
+            }
         }
     }
 

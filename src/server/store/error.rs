@@ -139,6 +139,20 @@ pub enum StoreError {
     /// The key already has an account.
     #[error("this key already belongs to the account {}", clean(.0))]
     KeyHasAccount(String),
+    /// A finished game's ending could not be stored yet (a full disk, a
+    /// failing one): the store keeps it in memory and stores it when it can
+    /// (tried again every few seconds, after the next change that is
+    /// stored, and at shutdown). Said to players: it names no file.
+    #[error(
+        "the server could not store the end of game {game} yet ({}); it keeps the result and stores it as soon as it can",
+        clean(.reason)
+    )]
+    EndingWaits {
+        /// The game.
+        game: GameId,
+        /// Why, as SQLite said it: `database or disk is full`.
+        reason: String,
+    },
     /// A rated game's winner names neither seat's side (or both), so it
     /// cannot be rated. The game stays in progress.
     #[error(
@@ -154,6 +168,40 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the database itself refused or failed (a full disk, an I/O
+    /// error, a lock held too long), so the same change may succeed later;
+    /// not a change the store refuses for what it asks.
+    pub(super) fn transient(&self) -> bool {
+        matches!(self, StoreError::Sqlite { .. } | StoreError::Commit { .. })
+    }
+
+    /// Why, in words for a player: what SQLite said, without the server's
+    /// file names; the whole message for an error that names none.
+    pub fn reason(&self) -> String {
+        match self {
+            StoreError::Sqlite { source, .. } => clean(&source.to_string()),
+            StoreError::Commit { source, .. } => clean(&source.to_string()),
+            StoreError::Stopped(_) => "the server's store has stopped".to_string(),
+            StoreError::EndingWaits { reason, .. } => clean(reason),
+            StoreError::Folder(_, e) => clean(&e.to_string()),
+            StoreError::Thread(e) => clean(&e.to_string()),
+            StoreError::Unreadable { what, .. } => format!("{what} does not read back"),
+            StoreError::NotAFolder(_)
+            | StoreError::InUse(_)
+            | StoreError::NotADatabase(_)
+            | StoreError::Damaged(..)
+            | StoreError::Foreign(_)
+            | StoreError::TooNew { .. } => "the server's database cannot be used".to_string(),
+            StoreError::NoGame(_)
+            | StoreError::AlreadyFinished(_)
+            | StoreError::Ply { .. }
+            | StoreError::TakeBack { .. }
+            | StoreError::NoAccount(_)
+            | StoreError::KeyHasAccount(_)
+            | StoreError::Winner { .. } => self.to_string(),
+        }
+    }
+
     /// An error of SQLite's, with what the store was doing.
     pub(super) fn sqlite(path: &Path, doing: &'static str, source: rusqlite::Error) -> StoreError {
         StoreError::Sqlite {

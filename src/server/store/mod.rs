@@ -27,6 +27,12 @@
 //! a game already in the log is recognised), so a crash between the two
 //! writes loses nothing.
 //!
+//! **Endings the database refuses** (a full disk, a failing one) are kept
+//! in memory, at most one per game, and stored with their rating changes
+//! as soon as the database takes changes again (`waiting.rs`); until then
+//! the database holds the game in progress with every move, so a server
+//! killed first brings it back adjourned.
+//!
 //! **Another database later.** Nothing outside this module names SQLite:
 //! the server sees [`Store`], its plain values and [`StoreError`]. A shared
 //! database for several server machines (PostgreSQL) would replace the
@@ -46,6 +52,7 @@ mod folder;
 mod games;
 mod ratings;
 mod schema;
+mod waiting;
 mod writer;
 
 use std::fmt;
@@ -64,6 +71,7 @@ use finished::{history_of, keep_finished, note_logged, relog};
 use folder::{lock_folder, make_database_file, make_folder};
 use games::{account_exists, moves_stored, not_in_progress, unfinished_games};
 use ratings::{leaderboard, read_rating};
+use waiting::{NotKept, Waiting};
 use writer::Job;
 
 use crate::shell::date::utc_now;
@@ -95,7 +103,7 @@ pub struct Account {
 }
 
 /// A game's number: the same while it is played and once it has finished.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GameId(pub i64);
 
 impl fmt::Display for GameId {
@@ -252,18 +260,85 @@ struct Inner {
     writer: Option<JoinHandle<()>>,
     /// The read-only connection.
     reader: Mutex<Connection>,
+    /// Endings not stored yet, and the kinds of write failing now.
+    waiting: Mutex<Waiting>,
+    /// Taken while the waiting endings are tried: one try at a time.
+    retrying: Mutex<()>,
     /// Held while the store is open: one server per data folder.
     _lock: File,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // An ending still waiting gets a last try while the writer runs.
+        self.last_try();
         // The writer ends when its channel closes: wait for it to close the
         // database, so a store opened next finds it free.
         self.jobs.take();
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
+    }
+}
+
+impl Inner {
+    /// Sends a change to the writer and waits until it is committed.
+    fn send<T: Send + 'static>(
+        &self,
+        change: impl FnOnce(&Connection, &Path) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = self.db.clone();
+        let stopped = || StoreError::Stopped(self.db.clone());
+        let jobs = self.jobs.as_ref().ok_or_else(stopped)?;
+        let (reply, answer) = sync_channel(1);
+        let path = db.clone();
+        let job = writer::job(db, move |conn| change(conn, &path), reply);
+        jobs.send(job).map_err(|_| stopped())?;
+        answer.recv().map_err(|_| stopped())?
+    }
+
+    /// Finishes a game now (see [`Store::finish_game`]): the database
+    /// first, then the log. An error is the database's: nothing is kept.
+    fn finish_now(&self, id: GameId, record: &Record, rated: bool) -> Result<Finished, StoreError> {
+        let kept = record.clone();
+        let ratings = self.send(move |conn, db| keep_finished(conn, db, id, &kept, rated))?;
+        let log = &self.log;
+        let mut told = false;
+        let mut waiting = || {
+            if !told {
+                told = true;
+                warn(&format!(
+                    "waiting for another program to let go of {}",
+                    error::shown(log.path())
+                ));
+            }
+        };
+        let turn = self
+            .appending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let appended = log.append(record, &mut waiting);
+        drop(turn);
+        let (number, log_error) = match appended {
+            Ok(number) => (Some(number), None),
+            Err(e) => {
+                let said = log_failure(&e);
+                warn(&format!("game {id}: {said}"));
+                (None, Some(said))
+            }
+        };
+        let noted = (number, log_error.clone());
+        let noting = self.send(move |conn, db| note_logged(conn, db, id, noted.0, noted.1));
+        if let Err(e) = noting {
+            // The game is in the log (or not) all the same; the next start
+            // finds it there and notes it.
+            warn(&format!("game {id}: {e}"));
+        }
+        Ok(Finished {
+            number,
+            log_error,
+            ratings,
+        })
     }
 }
 
@@ -301,6 +376,8 @@ impl Store {
                 writer: Some(writer),
                 reader: Mutex::new(reader),
                 appending: Mutex::new(()),
+                waiting: Mutex::new(Waiting::default()),
+                retrying: Mutex::new(()),
                 _lock: lock,
             }),
         })
@@ -316,19 +393,16 @@ impl Store {
         &self.inner.db
     }
 
-    /// Sends a change to the writer and waits until it is committed.
+    /// Sends a change to the writer and waits until it is committed; a
+    /// failing kind of write (`what`: `moves`) is said to the operator.
     fn write<T: Send + 'static>(
         &self,
+        what: &'static str,
         change: impl FnOnce(&Connection, &Path) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let db = self.inner.db.clone();
-        let stopped = || StoreError::Stopped(self.inner.db.clone());
-        let jobs = self.inner.jobs.as_ref().ok_or_else(stopped)?;
-        let (reply, answer) = sync_channel(1);
-        let path = db.clone();
-        let job = writer::job(db, move |conn| change(conn, &path), reply);
-        jobs.send(job).map_err(|_| stopped())?;
-        answer.recv().map_err(|_| stopped())?
+        let result = self.inner.send(change);
+        self.inner.note_write(what, &result);
+        result
     }
 
     /// Runs `read` on the read-only connection.
@@ -349,7 +423,10 @@ impl Store {
     /// Waits until every change sent before is committed, then folds the
     /// write-ahead log into `server.db`. For shutdown: nothing is lost
     /// without it, but the database is then one file.
+    ///
+    /// An ending still waiting to be stored gets a last try first.
     pub fn flush(&self) -> Result<(), StoreError> {
+        self.inner.last_try();
         let stopped = || StoreError::Stopped(self.inner.db.clone());
         let jobs = self.inner.jobs.as_ref().ok_or_else(stopped)?;
         let (reply, answer) = sync_channel(1);
@@ -402,7 +479,7 @@ impl Store {
         handle: &str,
     ) -> Result<Result<Account, HandleTaken>, StoreError> {
         let (fingerprint, handle) = (fingerprint.to_string(), handle.to_string());
-        self.write(move |conn, db| {
+        self.write("new accounts", move |conn, db| {
             let owner: Option<String> = conn
                 .query_row(
                     "SELECT a.handle FROM keys k JOIN accounts a ON a.id = k.account
@@ -445,7 +522,7 @@ impl Store {
     /// Keeps a game that starts now; its number is the game's from now on.
     pub fn begin_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
         let game = game.clone();
-        self.write(move |conn, db| {
+        self.write("new games", move |conn, db| {
             for seat in &game.seats {
                 if let Some(PlayerRef::Account(id)) = &seat.player {
                     account_exists(conn, db, *id)?;
@@ -491,7 +568,7 @@ impl Store {
     /// one. Once this returns the move survives a crash of the server.
     pub fn add_move(&self, id: GameId, ply: u32, notation: &str) -> Result<(), StoreError> {
         let notation = notation.to_string();
-        self.write(move |conn, db| {
+        self.write("moves", move |conn, db| {
             let stored = moves_stored(conn, db, id)?;
             if ply != stored {
                 return Err(StoreError::Ply {
@@ -511,7 +588,7 @@ impl Store {
 
     /// Drops a game's last `plies` moves: an undo both players agreed to.
     pub fn take_back(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
-        self.write(move |conn, db| {
+        self.write("moves taken back", move |conn, db| {
             let stored = moves_stored(conn, db, id)?;
             if plies > stored {
                 return Err(StoreError::TakeBack {
@@ -531,7 +608,7 @@ impl Store {
 
     /// Marks a game in progress adjourned, or being played again.
     pub fn set_adjourned(&self, id: GameId, adjourned: bool) -> Result<(), StoreError> {
-        self.write(move |conn, db| {
+        self.write("adjournments", move |conn, db| {
             let changed = conn
                 .execute(
                     "UPDATE games SET adjourned = ?2 WHERE id = ?1",
@@ -548,7 +625,7 @@ impl Store {
     /// Adjourns every game in progress, as after a crash and at shutdown;
     /// returns how many were being played.
     pub fn adjourn_all(&self) -> Result<usize, StoreError> {
-        self.write(|conn, db| {
+        self.write("adjournments", |conn, db| {
             conn.execute("UPDATE games SET adjourned = 1 WHERE adjourned = 0", [])
                 .map_err(sql(db, "adjourn the games in progress"))
         })
@@ -560,6 +637,12 @@ impl Store {
     /// guest, or between two computers, or someone against themself moves
     /// none). Then the record is appended to `history.jsonl`. A rated
     /// game's winner must be one seat's side, else it stays in progress.
+    ///
+    /// When the database cannot take it (a full disk, a failing one), the
+    /// ending is kept in memory and stored as soon as it can be, and the
+    /// error is [`StoreError::EndingWaits`]; until then the database holds
+    /// the game in progress with every move, so a server killed before
+    /// brings it back adjourned.
     pub fn finish_game(
         &self,
         id: GameId,
@@ -570,46 +653,21 @@ impl Store {
             number: 0,
             ..record.clone()
         };
-        let kept = record.clone();
-        let ratings = self.write(move |conn, db| keep_finished(conn, db, id, &kept, rated))?;
-        let log = &self.inner.log;
-        let mut told = false;
-        let mut waiting = || {
-            if !told {
-                told = true;
-                warn(&format!(
-                    "waiting for another program to let go of {}",
-                    error::shown(log.path())
-                ));
+        match self.inner.finish_now(id, &record, rated) {
+            Ok(finished) => {
+                self.inner.note_write("game endings", &Ok(()));
+                Ok(finished)
             }
-        };
-        let turn = self
-            .inner
-            .appending
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let appended = log.append(&record, &mut waiting);
-        drop(turn);
-        let (number, log_error) = match appended {
-            Ok(number) => (Some(number), None),
-            Err(e) => {
-                let said = log_failure(&e);
-                warn(&format!("game {id}: {said}"));
-                (None, Some(said))
-            }
-        };
-        let noted = (number, log_error.clone());
-        let noting = self.write(move |conn, db| note_logged(conn, db, id, noted.0, noted.1));
-        if let Err(e) = noting {
-            // The game is in the log (or not) all the same; the next start
-            // finds it there and notes it.
-            warn(&format!("game {id}: {e}"));
+            Err(e) => match self.inner.keep_waiting(id, record, rated, e) {
+                Ok(waits) => Err(waits),
+                Err(NotKept::Refused(e) | NotKept::Full(e)) => Err(e),
+            },
         }
-        Ok(Finished {
-            number,
-            log_error,
-            ratings,
-        })
+    }
+
+    /// How many finished games wait to be stored.
+    pub fn endings_waiting(&self) -> usize {
+        self.inner.endings_waiting()
     }
 
     /// Every game in progress, adjourned or not, oldest first.
