@@ -158,7 +158,7 @@ impl Session {
         };
         let rows = match self.server.store().ratings(game) {
             Ok(rows) => rows,
-            Err(e) => return self.refuse(&format!("the ratings cannot be read ({e})")),
+            Err(e) => return self.refuse(&format!("the ratings cannot be read ({})", e.reason())),
         };
         if self.json {
             let list: Vec<Value> = rows
@@ -207,7 +207,7 @@ impl Session {
             .history(crate::server::store::AccountId(account), 20)
         {
             Ok(records) => records,
-            Err(e) => return self.refuse(&format!("your games cannot be read ({e})")),
+            Err(e) => return self.refuse(&format!("your games cannot be read ({})", e.reason())),
         };
         if self.json {
             let list: Vec<Value> = records

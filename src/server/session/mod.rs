@@ -192,7 +192,8 @@ impl Session {
                 }
                 Err(e) => {
                     self.say(&format!(
-                        "The server cannot read its accounts ({e}); you play as a guest."
+                        "The server cannot read its accounts ({}); you play as a guest.",
+                        e.reason()
                     ))?;
                     self.handle = self.server.hub().guest_handle(&taken);
                 }
@@ -260,7 +261,10 @@ impl Session {
                         self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
                     }
                     Err(e) => {
-                        self.refuse(&format!("the server could not keep your account ({e})"))?;
+                        self.refuse(&format!(
+                            "the server could not keep your account ({})",
+                            e.reason()
+                        ))?;
                     }
                 },
                 Err(_) if !first && wanted.is_empty() => {
