@@ -374,3 +374,51 @@ fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
     session.expect(Eof)?;
     Ok(())
 }
+
+/// A question of two lines on a narrow screen: the line editor's prompt is
+/// its last line alone, so the list Tab prints is not written over when the
+/// prompt is drawn again under it (the first line is not drawn again).
+#[test]
+fn tab_under_a_question_of_two_lines_keeps_the_whole_list() -> Result<(), expectrl::Error> {
+    let home = Scratch::unmade("pty-tab-two-lines");
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; \
+         exec \"$0\" fish --no-history --players 2 --names A,B --color never",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("HOME", &home)
+    .env("XDG_DATA_HOME", home.join("data"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let asked = session.expect("(any of 20: row column)? ")?;
+    let asked = String::from_utf8_lossy(asked.before()).replace('\r', "");
+    // The question's first line, written before the editor's prompt.
+    let first = asked
+        .lines()
+        .rfind(|l| l.contains("start a penguin"))
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    assert!(!first.is_empty(), "{asked:?}");
+    session.send("\t\t")?;
+    // The whole list, then the prompt's last line alone.
+    let listed = session.expect("(any of 20: row column)? ")?;
+    let listed = String::from_utf8_lossy(listed.before()).into_owned();
+    for choice in ["1,6", "6,4", "moves", "help"] {
+        assert!(listed.contains(choice), "{choice} not in {listed:?}");
+    }
+    assert!(
+        !listed.contains(&first),
+        "{first:?} drawn again in {listed:?}"
+    );
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

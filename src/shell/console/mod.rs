@@ -192,6 +192,14 @@ pub struct Console {
     prompts: bool,
 }
 
+/// A question for the line editor: the lines before its last, written
+/// first, and its last line, the editor's prompt (plain and styled).
+struct Asking<'a> {
+    head: String,
+    question: &'a str,
+    styled: String,
+}
+
 /// The columns a console writes to: the paper's, or the screen's as it is
 /// now (never under 20), and a teletype's paper on a wider screen.
 fn width_of(look: &Look, columns: Option<&Columns>) -> usize {
@@ -575,13 +583,28 @@ impl Console {
         } else {
             question
         };
-        let styled = if self.look.colour {
-            question.bold().to_string()
-        } else {
-            question.to_string()
+        let bold = |text: &str| {
+            if self.look.colour {
+                text.bold().to_string()
+            } else {
+                text.to_string()
+            }
         };
+        let styled = bold(question);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            self.ask_editor(question, &styled, answers, spellings)?
+            // A question of several lines: the editor's prompt is its last,
+            // the rest written before, so that the editor, which redraws its
+            // prompt after listing Tab's choices, never writes over them.
+            let (head, last) = match question.rfind('\n') {
+                Some(end) => question.split_at(end + 1),
+                None => ("", question),
+            };
+            let asking = Asking {
+                head: bold(head),
+                question: last,
+                styled: bold(last),
+            };
+            self.ask_editor(&asking, answers, spellings)?
         } else {
             // Printed here, at the paper's pace if there is one.
             if self.prompts {
@@ -613,12 +636,20 @@ impl Console {
     /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
     fn ask_editor(
         &mut self,
-        question: &str,
-        styled: &str,
+        asking: &Asking<'_>,
         answers: &[String],
         spellings: &[String],
     ) -> io::Result<Reply> {
+        let Asking {
+            head,
+            question,
+            styled,
+        } = asking;
         let (look, columns) = (self.look, self.columns.clone());
+        if !head.is_empty() {
+            self.out.write_all(head.as_bytes())?;
+            self.out.flush()?;
+        }
         let Reader::Editor { editor, typed } = &mut self.reader else {
             return Ok(Reply::End);
         };
@@ -632,7 +663,7 @@ impl Console {
         }
         let mut initial = String::new();
         loop {
-            let read = editor.readline_with_initial(&(question, styled), (&initial, ""));
+            let read = editor.readline_with_initial(&(*question, styled.as_str()), (&initial, ""));
             let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
             match (read, redraw) {
                 (Err(ReadlineError::Interrupted), Some(line)) => {
@@ -644,6 +675,7 @@ impl Console {
                             .shown(width_of(&look, columns.as_ref()))
                             .as_bytes(),
                     )?;
+                    self.out.write_all(head.as_bytes())?;
                     self.out.flush()?;
                 }
                 // A Ctrl-C in the instant before the editor took the
