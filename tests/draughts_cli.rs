@@ -330,6 +330,38 @@ fn a_loaded_games_replay_names_its_rules_not_its_tags() {
     assert!(pdn.contains("[Event \"Club night\"]"), "{pdn}");
 }
 
+/// A loaded game's tags damaged in the log: the PDN is written with the
+/// tags that could be read, and a warning says so.
+#[test]
+fn damaged_tags_in_the_log_are_warned_of() {
+    let home = folder("damaged-tags");
+    let file = home.join("club.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"Club night\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 *\n",
+    )
+    .unwrap();
+    load_and_resign(&home, &file, "1");
+    let log = home.join("history.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("[Site"), "{text}");
+    std::fs::write(&log, text.replace("[Site", "Site")).unwrap();
+    let out = tallyho(&home)
+        .args(["history", "--pdn"])
+        .output()
+        .expect("ran");
+    assert!(out.status.success(), "{out:?}");
+    let pdn = String::from_utf8_lossy(&out.stdout);
+    assert!(pdn.contains("[Event \"Club night\"]"), "{pdn}");
+    assert!(!pdn.contains("Leeds"), "{pdn}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("tallyho: warning: game 1's PDN tags in ")
+            && said.contains("are damaged: it is written with those that could be read"),
+        "{said}"
+    );
+}
+
 #[test]
 fn load_finds_each_game_by_its_number_whatever_lies_between() {
     let home = folder("numbers");
@@ -575,7 +607,9 @@ fn history_writes_pdn_that_reads_back_to_the_logged_moves() {
         .args(["history", "--pdn", "1"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("game 1 is a game of fox"));
+        .stderr(predicate::str::contains(
+            "game 1 is a fox game: only draughts games are written as PDN",
+        ));
     tallyho(&home)
         .args(["history", "--pdn", "9"])
         .assert()

@@ -216,14 +216,18 @@ pub fn replay(console: &mut Console, record: &Record, step: bool) -> Result<(), 
 
 /// A logged draughts game as PDN. A game from a ballot opening is written
 /// from the usual start, the opening's three moves first.
-pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
+/// With it, whether the loaded game's tags kept in the log (if any) were
+/// read whole: `false` where the field is damaged, and the game is written
+/// with what could be read of it.
+fn pdn_game(record: &Record) -> Result<(PdnGame, bool), String> {
     let rules: Setup = replay::rules_of(record)?;
     let (game, outcome) = replay::rebuild(&rules, record)?;
     let mut out = PdnGame::new(rules, *game.start());
     out.moves = game.moves().to_vec();
     // A loaded game's own tags first: where and when it began.
+    let mut whole = true;
     if let Some(tags) = record.setup.get(LOADED_TAGS) {
-        out.tags = pdn::read_tags(tags);
+        (out.tags, whole) = pdn::read_tags_whole(tags);
     }
     // A game of `--opening random` is logged from its own opening's
     // position, which names it.
@@ -259,7 +263,7 @@ pub fn pdn_game(record: &Record) -> Result<PdnGame, String> {
         out.set_tag(tallyho::faces::draughts::text::side_title(side), &name);
     }
     out.set_tag("Termination", outcome.how());
-    Ok(out)
+    Ok((out, whole))
 }
 
 /// `2026-11-23T02:11:11Z` as PDN writes a date, `2026.11.23`.
@@ -293,7 +297,7 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                 found = true;
                 if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) {
                     return Err(AppError::Usage(format!(
-                        "game {n} is a game of {}: only draughts games are written as PDN",
+                        "game {n} is a {} game: only draughts games are written as PDN",
                         safe::text(&safe::cut(&record.game, 20))
                     )));
                 }
@@ -304,7 +308,13 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             None => {}
         }
         match pdn_game(&record) {
-            Ok(game) => {
+            Ok((game, whole)) => {
+                if !whole {
+                    tallyho::shell::log::warn(&format!(
+                        "game {}'s PDN tags in {path} are damaged: it is written with those that could be read",
+                        record.number
+                    ));
+                }
                 if written > 0 {
                     writeln!(out)?;
                 }

@@ -321,6 +321,12 @@ pub fn write_tags(tags: &[(String, String)]) -> String {
 /// The tags of text [`write_tags`] wrote; any text that is not tags gives
 /// what could be read before it.
 pub fn read_tags(text: &str) -> Vec<(String, String)> {
+    read_tags_whole(text).0
+}
+
+/// [`read_tags`], and whether the text was read to its end: `false` where
+/// something that is no tag stopped the reading (a damaged field).
+pub fn read_tags_whole(text: &str) -> (Vec<(String, String)>, bool) {
     let mut cur = Cursor {
         chars: text.chars().peekable(),
         at_line_start: true,
@@ -329,12 +335,14 @@ pub fn read_tags(text: &str) -> Vec<(String, String)> {
     let mut tags = Vec::new();
     loop {
         cur.skip_spaces();
-        if cur.next() != Some('[') {
-            return tags;
+        match cur.next() {
+            Some('[') => {}
+            None => return (tags, true),
+            Some(_) => return (tags, false),
         }
         match read_tag(&mut cur, &reading) {
             Ok(tag) => tags.push(tag),
-            Err(_) => return tags,
+            Err(_) => return (tags, false),
         }
     }
 }
@@ -1114,6 +1122,12 @@ mod tests {
             vec![("Event".into(), "a".into())]
         );
         assert_eq!(read_tags(""), vec![]);
+        assert_eq!(
+            read_tags_whole("[Event \"a\"]\n"),
+            (vec![("Event".into(), "a".into())], true)
+        );
+        assert!(!read_tags_whole("[Event \"a\"] junk").1);
+        assert!(!read_tags_whole("[Event").1);
     }
 
     #[test]
