@@ -39,6 +39,32 @@ fn spawn_with(tag: &str, term: &str, first: &[&str]) -> Result<Pty, expectrl::Er
     Ok(Housed::new(session, home))
 }
 
+/// `sh` running tallyho with `args` once its terminal is `columns` by
+/// `rows`, so tallyho starts at that size; see [`spawn_sized`].
+fn sized(columns: u16, rows: u16, args: &str) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        &format!(
+            "until [ \"$(stty size)\" = '{rows} {columns}' ]; do sleep 0.01; done; exec \"$0\" {args}"
+        ),
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .env("TERM", "xterm");
+    cmd
+}
+
+/// Starts a command of [`sized`] in a pseudo-terminal of that size.
+fn spawn_sized(cmd: Command, columns: u16, rows: u16) -> Result<OsSession, expectrl::Error> {
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(columns, rows)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
 #[test]
 fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Error> {
     let mut session = spawn_two_players("ctrl-c")?;
@@ -265,21 +291,9 @@ fn history_in_a_narrow_terminal_fits_it() -> Result<(), expectrl::Error> {
     let log = home.join("history.jsonl");
     let game = r#"{"version":2,"number":1,"date":"2026-12-06T07:10:59Z","game":"fox","flow":"default","setup":{"board":"8x8","rules":"coursework"},"seats":[{"name":"SWTP","side":"fox","level":"rubbish"},{"name":"ALTAIR","side":"hounds","level":"overpowered"}],"outcome":{"winner":"hounds","how":"fox-trapped"},"plies":1,"start":"A8/B1,D1,F1,H1/fox","moves":["A8-B7"]}"#;
     std::fs::write(&log, format!("damaged\n{game}\n"))?;
-    let mut cmd = Command::new("sh");
-    cmd.args([
-        "-c",
-        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; exec \"$0\" history",
-    ])
-    .arg(env!("CARGO_BIN_EXE_tallyho"))
-    .env("HOME", &home)
-    .env("TALLYHO_HISTORY", &log)
-    .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session
-        .get_process_mut()
-        .set_window_size(40, 24)
-        .map_err(std::io::Error::from)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut cmd = sized(40, 24, "history");
+    cmd.env("HOME", &home).env("TALLYHO_HISTORY", &log);
+    let mut session = spawn_sized(cmd, 40, 24)?;
     let seen = session.expect(Eof)?;
     let text = String::from_utf8_lossy(seen.as_bytes()).replace('\r', "");
     assert!(!text.contains("No.  Date"), "{text}");
@@ -335,21 +349,10 @@ fn ctrl_backslash_at_a_prompt_quits_as_sigquit_does() -> Result<(), expectrl::Er
 #[test]
 fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
     let home = Scratch::unmade("pty-rules-paged");
-    let mut cmd = Command::new("sh");
-    cmd.args([
-        "-c",
-        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; exec \"$0\" --no-history --color never",
-    ])
-    .arg(env!("CARGO_BIN_EXE_tallyho"))
-    .env("HOME", &home)
-    .env("XDG_DATA_HOME", home.join("data"))
-    .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session
-        .get_process_mut()
-        .set_window_size(40, 24)
-        .map_err(std::io::Error::from)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut cmd = sized(40, 24, "--no-history --color never");
+    cmd.env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    let mut session = spawn_sized(cmd, 40, 24)?;
     session.expect("Choose (1, 2, 3, 4, 5, 6)? ")?;
     session.send("5\r")?;
     let seen = session.expect("Press Enter for more.")?;
@@ -381,22 +384,14 @@ fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
 #[test]
 fn tab_under_a_question_of_two_lines_keeps_the_whole_list() -> Result<(), expectrl::Error> {
     let home = Scratch::unmade("pty-tab-two-lines");
-    let mut cmd = Command::new("sh");
-    cmd.args([
-        "-c",
-        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; \
-         exec \"$0\" fish --no-history --players 2 --names A,B --color never",
-    ])
-    .arg(env!("CARGO_BIN_EXE_tallyho"))
-    .env("HOME", &home)
-    .env("XDG_DATA_HOME", home.join("data"))
-    .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session
-        .get_process_mut()
-        .set_window_size(40, 24)
-        .map_err(std::io::Error::from)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut cmd = sized(
+        40,
+        24,
+        "fish --no-history --players 2 --names A,B --color never",
+    );
+    cmd.env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    let mut session = spawn_sized(cmd, 40, 24)?;
     let asked = session.expect("(any of 20: row column)? ")?;
     let asked = String::from_utf8_lossy(asked.before()).replace('\r', "");
     // The question's first line, written before the editor's prompt.

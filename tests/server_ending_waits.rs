@@ -7,8 +7,7 @@
 //! does not come back. Loopback only; every wait is bounded.
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -20,55 +19,12 @@ use tallyho::shell::log::Log;
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::{Transcript, seek_number};
+use server_common::{Client, seek_number};
 
 /// The longest any test waits for one thing.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// A client of the line door.
-struct Client {
-    stream: TcpStream,
-    shown: Transcript,
-}
-
 impl Client {
-    fn connect(addr: &str) -> Client {
-        let stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_millis(100)))
-            .unwrap();
-        Client {
-            stream,
-            shown: Transcript::default(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.stream.write_all(line.as_bytes()).unwrap();
-        self.stream.write_all(b"\n").unwrap();
-    }
-
-    /// Everything up to and including `text`, once it has arrived.
-    fn wait_for(&mut self, text: &str) -> String {
-        let end = Instant::now() + PATIENCE;
-        loop {
-            if let Some(got) = self.shown.take(text) {
-                return got;
-            }
-            assert!(
-                Instant::now() < end,
-                "waited for {text:?}; got {:?}",
-                self.shown.unread()
-            );
-            let mut buf = [0; 65536];
-            match self.stream.read(&mut buf) {
-                Ok(0) => panic!("closed waiting for {text:?}: {:?}", self.shown.unread()),
-                Ok(n) => self.shown.push(&buf[..n]),
-                Err(_) => {}
-            }
-        }
-    }
-
     /// The next JSON event named `name`, and every event before it.
     fn events_to(&mut self, name: &str) -> Vec<Value> {
         let mut seen = Vec::new();

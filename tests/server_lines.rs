@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -15,7 +15,7 @@ use tallyho::server::{self, Config};
 mod scratch;
 mod server_common;
 use scratch::{Housed, Scratch};
-use server_common::{Serving, Transcript, seek_number};
+use server_common::{Client, Serving, seek_number};
 
 /// The longest any test waits for one answer.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -38,67 +38,7 @@ fn serve(name: &str, limits: Limits, grace: Duration) -> Housed<Serving> {
     Housed::new(running, data)
 }
 
-/// A client of the line door.
-struct Client {
-    stream: TcpStream,
-    shown: Transcript,
-}
-
 impl Client {
-    fn connect(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_millis(100)))
-            .unwrap();
-        Client {
-            stream,
-            shown: Transcript::default(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.stream.write_all(line.as_bytes()).unwrap();
-        self.stream.write_all(b"\n").unwrap();
-    }
-
-    /// Reads until `text` has arrived since the last wait; everything up
-    /// to and including it.
-    fn wait_for(&mut self, text: &str) -> String {
-        let end = Instant::now() + PATIENCE;
-        loop {
-            if let Some(got) = self.shown.take(text) {
-                return got;
-            }
-            assert!(
-                Instant::now() < end,
-                "waited for {text:?}; got {:?}",
-                self.shown.unread()
-            );
-            let mut buf = [0; 65536];
-            match self.stream.read(&mut buf) {
-                Ok(0) => panic!(
-                    "closed while waiting for {text:?}; got {:?}",
-                    self.shown.unread()
-                ),
-                Ok(n) => self.shown.push(&buf[..n]),
-                Err(_) => {}
-            }
-        }
-    }
-
-    /// The next JSON event. The echo of `proto json`, the last line of
-    /// the scripted dialect, is passed over.
-    fn event(&mut self) -> Value {
-        loop {
-            let line = self.wait_for("\n");
-            if line.trim() == "proto json" {
-                continue;
-            }
-            return serde_json::from_str(line.trim())
-                .unwrap_or_else(|e| panic!("not an event: {line:?}: {e}"));
-        }
-    }
-
     /// The next JSON event if one comes within a moment.
     fn poll_event(&mut self) -> Option<Value> {
         let mut buf = [0; 65536];

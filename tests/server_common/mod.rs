@@ -4,9 +4,13 @@
 
 #![allow(dead_code)]
 
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
 use std::ops::Deref;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 use tallyho::server::store::{Store, StoreError};
 use tallyho::server::{self, Config, Running};
@@ -37,6 +41,72 @@ impl Transcript {
     /// What has arrived and is not yet read.
     pub fn unread(&self) -> &str {
         &self.seen[self.read..]
+    }
+}
+
+/// How long a client waits for what it expects before the test fails.
+const CLIENT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// A client of the line door, reading what it is shown a piece at a time.
+pub struct Client {
+    pub stream: TcpStream,
+    pub shown: Transcript,
+}
+
+impl Client {
+    pub fn connect(addr: impl ToSocketAddrs) -> Client {
+        let stream = TcpStream::connect(addr).expect("the door takes a connection");
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .expect("a read timeout");
+        Client {
+            stream,
+            shown: Transcript::default(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.stream
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("the line is sent");
+    }
+
+    /// Reads until `text` has arrived since the last wait; everything up
+    /// to and including it.
+    pub fn wait_for(&mut self, text: &str) -> String {
+        let end = Instant::now() + CLIENT_PATIENCE;
+        loop {
+            if let Some(got) = self.shown.take(text) {
+                return got;
+            }
+            assert!(
+                Instant::now() < end,
+                "waited for {text:?}; got {:?}",
+                self.shown.unread()
+            );
+            let mut buf = [0; 65536];
+            match self.stream.read(&mut buf) {
+                Ok(0) => panic!(
+                    "closed while waiting for {text:?}; got {:?}",
+                    self.shown.unread()
+                ),
+                Ok(n) => self.shown.push(&buf[..n]),
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// The next JSON event. The echo of `proto json`, the last line of
+    /// the scripted dialect, is passed over.
+    pub fn event(&mut self) -> Value {
+        loop {
+            let line = self.wait_for("\n");
+            if line.trim() == "proto json" {
+                continue;
+            }
+            return serde_json::from_str(line.trim())
+                .unwrap_or_else(|e| panic!("not an event: {line:?}: {e}"));
+        }
     }
 }
 
