@@ -128,6 +128,36 @@ fn child_of(parent: i32) -> Option<i32> {
     children.split_whitespace().next()?.parse().ok()
 }
 
+/// A shell running tallyho for two players in a fresh pseudo-terminal,
+/// then reporting its status and the terminal's modes, as a login shell
+/// would find them after an ssh drop.
+fn under_a_shell(home: &Scratch) -> Result<OsSession, expectrl::Error> {
+    let script = format!(
+        "stty echo icanon; '{}' --players 2 --names Ann,Bob --color never; echo STATUS=$?; stty -a",
+        env!("CARGO_BIN_EXE_tallyho")
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script])
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
+/// The modes `under_a_shell` reports are those of a terminal given back:
+/// canonical input and echo on again, after `what` ended tallyho.
+fn terminal_given_back(session: &mut OsSession, what: &str) -> Result<(), expectrl::Error> {
+    for mode in ["icanon", "echo"] {
+        let found = session.expect(Regex(format!(r"\s-?{mode}\s").as_str()))?;
+        let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
+        assert_eq!(found.trim(), mode, "after {what}, {mode} is on again");
+    }
+    session.expect(Eof)?;
+    Ok(())
+}
+
 #[test]
 fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> {
     for (signal, name) in [
@@ -136,19 +166,7 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
         (libc::SIGQUIT, "QUIT"),
     ] {
         let home = Scratch::unmade(&format!("pty-sig-{name}"));
-        // A shell runs tallyho, then reports its status and the terminal's
-        // modes, as a login shell would find them after an ssh drop.
-        let script = format!(
-            "stty echo icanon; '{}' --players 2 --names Ann,Bob --color never; echo STATUS=$?; stty -a",
-            env!("CARGO_BIN_EXE_tallyho")
-        );
-        let mut cmd = Command::new("sh");
-        cmd.args(["-c", &script])
-            .env("HOME", &home)
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env("TERM", "xterm");
-        let mut session = Session::spawn(cmd)?;
-        session.set_expect_timeout(Some(Duration::from_secs(20)));
+        let mut session = under_a_shell(&home)?;
         session.expect("Move fox to (B7)? ")?;
         // rustyline is now reading in raw mode.
         session.send("B")?;
@@ -163,12 +181,7 @@ fn sigterm_at_a_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> 
         assert_eq!(unsafe { libc::kill(tallyho, signal) }, 0);
         session.expect("Final score: Ann:0 - Bob:0")?;
         session.expect(format!("STATUS={}", 128 + signal).as_str())?;
-        for mode in ["icanon", "echo"] {
-            let found = session.expect(Regex(format!(r"\s-?{mode}\s").as_str()))?;
-            let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
-            assert_eq!(found.trim(), mode, "after SIG{name}, {mode} is on again");
-        }
-        session.expect(Eof)?;
+        terminal_given_back(&mut session, &format!("SIG{name}"))?;
     }
     Ok(())
 }
@@ -320,28 +333,14 @@ fn history_in_a_narrow_terminal_fits_it() -> Result<(), expectrl::Error> {
 #[test]
 fn ctrl_backslash_at_a_prompt_quits_as_sigquit_does() -> Result<(), expectrl::Error> {
     let home = Scratch::unmade("pty-ctrl-backslash");
-    let script = format!(
-        "stty echo icanon; '{}' --players 2 --names Ann,Bob --color never; echo STATUS=$?; stty -a",
-        env!("CARGO_BIN_EXE_tallyho")
-    );
-    let mut cmd = Command::new("sh");
-    cmd.args(["-c", &script])
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut session = under_a_shell(&home)?;
     session.expect("Move fox to (B7)? ")?;
     session.send("B")?;
     session.expect("B")?;
     session.send("\x1c")?;
     session.expect("Final score: Ann:0 - Bob:0")?;
     session.expect("STATUS=131")?;
-    let found = session.expect(Regex(r"\s-?icanon\s"))?;
-    let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
-    assert_eq!(found.trim(), "icanon");
-    session.expect(Eof)?;
-    Ok(())
+    terminal_given_back(&mut session, "Ctrl-\\")
 }
 
 /// The rules from the menu, on a screen 40 by 24: a page at a time, the

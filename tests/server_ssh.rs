@@ -438,18 +438,36 @@ mod terminal {
     use expectrl::session::OsSession;
     use expectrl::{Eof, Expect, Session};
 
-    #[test]
-    fn the_door_echoes_and_edits_what_is_typed_at_a_terminal() -> Result<(), expectrl::Error> {
-        if !have_openssh() {
-            return Ok(());
-        }
-        let dir = scratch("pty");
+    /// ann, with a new key, at a terminal over ssh (`ssh -tt`) to a door of
+    /// her own. Fields drop in order: the client, the door, the folder.
+    struct AtTerminal {
+        session: OsSession,
+        door: Door,
+        dir: Scratch,
+    }
+
+    fn ann_at_a_terminal(tag: &str) -> Result<AtTerminal, expectrl::Error> {
+        let dir = scratch(tag);
         let door = Door::start(&dir.join("serve"));
         let key = keygen(&dir);
         let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
         cmd.arg("-tt");
         let mut session = Session::spawn(cmd)?;
         session.set_expect_timeout(Some(CLIENT_TIME));
+        Ok(AtTerminal { session, door, dir })
+    }
+
+    #[test]
+    fn the_door_echoes_and_edits_what_is_typed_at_a_terminal() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        // Bound folder first, so the client goes first and the folder last.
+        let AtTerminal {
+            dir: _dir,
+            door: _door,
+            mut session,
+        } = ann_at_a_terminal("pty")?;
         session.expect("> ")?;
         // Backspace erases the x: on the screen, and in the line taken.
         session.send("abx\x7fc\r")?;
@@ -482,17 +500,16 @@ mod terminal {
         if !have_openssh() {
             return Ok(());
         }
-        let dir = scratch("width");
-        let door = Door::start(&dir.join("serve"));
-        let key = keygen(&dir);
-        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
-        cmd.arg("-tt");
-        let mut session = Session::spawn(cmd)?;
+        // Bound folder first, so the client goes first and the folder last.
+        let AtTerminal {
+            dir: _dir,
+            door: _door,
+            mut session,
+        } = ann_at_a_terminal("width")?;
         session
             .get_process_mut()
             .set_window_size(40, 24)
             .expect("the pty takes a size");
-        session.set_expect_timeout(Some(CLIENT_TIME));
         // 40 columns, from the pty request (or its first window change).
         let (welcome, widest) = widest_line(&mut session)?;
         assert!(welcome.contains("Welcome to tallyho, ann."), "{welcome:?}");
@@ -525,13 +542,12 @@ mod terminal {
         if !have_openssh() {
             return Ok(());
         }
-        let dir = scratch("typing");
-        let door = Door::start(&dir.join("serve"));
-        let key = keygen(&dir);
-        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
-        cmd.arg("-tt");
-        let mut session = Session::spawn(cmd)?;
-        session.set_expect_timeout(Some(CLIENT_TIME));
+        // Bound folder first, so the client goes first and the folder last.
+        let AtTerminal {
+            dir,
+            door,
+            mut session,
+        } = ann_at_a_terminal("typing")?;
         session.expect("Welcome to tallyho, ann.")?;
         session.expect("> ")?;
         session.send("wh")?;
