@@ -383,7 +383,7 @@ fn join_says_every_answer_and_follows_a_take_back() {
     };
     type_then("who", "in the lobby");
     type_then("ratings", "Nobody is rated yet");
-    type_then("unseek", "0 of your seeks taken back.");
+    type_then("unseek", "You have no open seeks.");
     type_then("play fox rubbish", "Fox (guest");
     type_then("hint", "Hint: A8-B7");
     type_then("undo", "There is no move of yours to take back.");
@@ -402,6 +402,13 @@ fn join_says_every_answer_and_follows_a_take_back() {
     // The table followed: the same move again is played and drawn.
     let again = type_then("A8-B7", "1. guest");
     assert!(!again.iter().any(|l| l.contains("missed")), "{again:?}");
+    // The game's help, line by line, the server's words after it.
+    let help = type_then("help", "On the server");
+    assert!(
+        help.iter().any(|l| l == "Commands at a move prompt"),
+        "{help:?}"
+    );
+    assert!(!help.iter().any(|l| l.contains("\\u{a}")), "{help:?}");
     type_then(
         "quit",
         "You left game 1. It waits for you: type resume to go back.",

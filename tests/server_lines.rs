@@ -486,3 +486,34 @@ fn help_in_a_game_names_the_servers_words() {
     b.wait_for("tell NAME TEXT say TEXT to NAME alone");
     running.stop();
 }
+
+/// In the machine dialect, `help` while the other player is to move is
+/// answered with the help event, as on one's own turn.
+#[test]
+fn the_machine_dialect_answers_help_out_of_turn() {
+    let running = serve("json-help", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let mut a = Client::connect(addr);
+    let mut b = Client::connect(addr);
+    a.wait_for("> ");
+    b.wait_for("> ");
+    a.send("name ann");
+    a.wait_for("You are ann.");
+    b.send("proto json");
+    b.event_named("welcome");
+    a.send("seek fox --side fox");
+    let n = seek_number(&a.wait_for(" is open: fox."));
+    b.send(&format!("accept {n}"));
+    b.event_named("start");
+    a.wait_for("Move fox to (B7)? ");
+    b.send("help");
+    let help = b.event_named("help");
+    assert!(
+        help["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("On the server"),
+        "{help}"
+    );
+    running.stop();
+}

@@ -250,7 +250,10 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 )
             },
         ),
-        "unseek" => format!("{} of your seeks taken back.", number(event, "taken")),
+        "unseek" => match number(event, "taken").as_str() {
+            "0" => "You have no open seeks.".to_string(),
+            n => format!("{n} of your seeks taken back."),
+        },
         "computer" => {
             let (game, level) = (clean(event, "game"), clean(event, "level"));
             format!(
@@ -688,6 +691,16 @@ fn clean(event: &Value, name: &str) -> String {
     safe::text(text_of(event, name))
 }
 
+/// A text of several lines from the server (a game's help), each line
+/// made safe for the terminal and the line ends kept.
+fn clean_lines(event: &Value, name: &str) -> String {
+    text_of(event, name)
+        .split('\n')
+        .map(safe::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A number from the server as it is written (a rating, a count), or 0.
 fn number(event: &Value, name: &str) -> String {
     match event.get(name) {
@@ -743,7 +756,7 @@ impl View {
                 }
             }
             "takeback" => self.taken_back(event),
-            "hint" => clean(event, "text"),
+            "hint" => clean_lines(event, "text"),
             "left" => format!(
                 "You left game {}. It waits for you: type resume to go back.",
                 number(event, "game")
@@ -764,7 +777,7 @@ impl View {
             }
             // The server's reasons come as clauses: said as sentences.
             "error" => tallyho::shell::ask::capitalise(&clean(event, "message")),
-            "info" | "help" => clean(event, "text"),
+            "info" | "help" => clean_lines(event, "text"),
             _ => String::new(),
         }
     }

@@ -436,7 +436,11 @@ impl Session {
             }
             Some(Command::Help) => {
                 let help = room.lock().table.help();
-                self.say(&help)?;
+                if self.json {
+                    self.event(json!({"event": "help", "text": help}))?;
+                } else {
+                    self.say(&help)?;
+                }
                 Ok(None)
             }
             _ => {

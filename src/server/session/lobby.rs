@@ -62,7 +62,11 @@ impl Session {
             "unseek" => {
                 let n = self.server.hub().unseek(self.id);
                 self.event(json!({"event": "unseek", "taken": n}))?;
-                self.say(&format!("{n} of your seeks taken back."))?;
+                if n == 0 {
+                    self.say("You have no open seeks.")?;
+                } else {
+                    self.say(&format!("{n} of your seeks taken back."))?;
+                }
             }
             "seeks" => self.seeks()?,
             "accept" => self.accept(rest)?,

@@ -291,6 +291,8 @@ impl Session {
             // `name NAME`, as a guest renames, is the handle NAME.
             wanted = match line.split_once(char::is_whitespace) {
                 Some((word, rest)) if word.eq_ignore_ascii_case("name") => rest.trim(),
+                // `name` alone names no handle.
+                None if line.eq_ignore_ascii_case("name") => "",
                 _ => line,
             }
             .to_string();
