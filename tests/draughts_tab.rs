@@ -244,3 +244,26 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     session.expect(Eof)?;
     Ok(())
 }
+
+/// Ctrl-L after a resize lays the question itself out for the new width:
+/// its first line written before the line editor's prompt, its last line
+/// the prompt.
+#[test]
+fn ctrl_l_after_a_resize_wraps_the_question_too() -> Result<(), expectrl::Error> {
+    let mut session = spawn("redraw-question")?;
+    session
+        .get_process_mut()
+        .set_window_size(100, 30)
+        .map_err(std::io::Error::from)?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session
+        .get_process_mut()
+        .set_window_size(20, 30)
+        .map_err(std::io::Error::from)?;
+    session.send("\x0c")?;
+    session.expect("Move from (9, 10,\r\n")?;
+    session.expect("11, 12)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -157,6 +157,13 @@ pub(super) struct Quit;
 impl ConditionalEventHandler for Quit {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
         let _ = signal_hook::low_level::raise(signal_hook::consts::SIGQUIT);
+        // The signal's thread ends the process: this one says nothing more
+        // meanwhile (a farewell of its own would come twice). Should the
+        // signal not be caught after all, the line is read on.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+            std::thread::park_timeout(left);
+        }
         Some(Cmd::Noop)
     }
 }

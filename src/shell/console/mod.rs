@@ -192,12 +192,77 @@ pub struct Console {
     prompts: bool,
 }
 
-/// A question for the line editor: the lines before its last, written
-/// first, and its last line, the editor's prompt (plain and styled).
-struct Asking<'a> {
+/// A line as a script's echo shows it, in at most `room` columns: controls,
+/// the characters that draw as nothing and spaces other than the plain one
+/// escaped, so a refused line shows what was in it; quotes and backslashes
+/// as typed. A line too long is cut between characters (an escape is one),
+/// and ends `...`.
+fn echoed(line: &str, room: usize) -> String {
+    let pieces: Vec<String> = line
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() && c != ' ' {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                safe::text(c.encode_utf8(&mut [0; 4]))
+            }
+        })
+        .collect();
+    let whole: usize = pieces.iter().map(|p| safe::width(p)).sum();
+    if whole <= room {
+        return pieces.concat();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for piece in &pieces {
+        let w = safe::width(piece);
+        if used + w + 3 > room {
+            break;
+        }
+        used += w;
+        out.push_str(piece);
+    }
+    out.push_str("...");
+    out
+}
+
+/// A question for the line editor, laid out for a width: the lines before
+/// its last, written first, and its last line, the editor's prompt (plain
+/// and styled). The editor redraws its prompt after listing Tab's choices:
+/// a prompt of one line never writes over them.
+struct Asking {
+    /// The question as asked.
+    asked: String,
     head: String,
-    question: &'a str,
+    last: String,
     styled: String,
+}
+
+impl Asking {
+    fn laid_out(asked: &str, width: usize, colour: bool) -> Asking {
+        let wrapped = if safe::width(asked) > width {
+            format!("{} ", safe::wrap(asked.trim_end(), width))
+        } else {
+            asked.to_string()
+        };
+        let (head, last) = match wrapped.rfind('\n') {
+            Some(end) => wrapped.split_at(end + 1),
+            None => ("", wrapped.as_str()),
+        };
+        let bold = |text: &str| {
+            if colour && !text.is_empty() {
+                text.bold().to_string()
+            } else {
+                text.to_string()
+            }
+        };
+        Asking {
+            asked: asked.to_string(),
+            head: bold(head),
+            last: last.to_string(),
+            styled: bold(last),
+        }
+    }
 }
 
 /// The columns a console writes to: the paper's, or the screen's as it is
@@ -576,41 +641,16 @@ impl Console {
         }
         let asked = question;
         // A question wider than the screen wraps at word boundaries too.
-        let wrapped;
-        let question = if safe::width(question) > self.width() {
-            wrapped = format!("{} ", safe::wrap(question.trim_end(), self.width()));
-            wrapped.as_str()
-        } else {
-            question
-        };
-        let bold = |text: &str| {
-            if self.look.colour {
-                text.bold().to_string()
-            } else {
-                text.to_string()
-            }
-        };
-        let styled = bold(question);
+        let asking = Asking::laid_out(asked, self.width(), self.look.colour);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            // A question of several lines: the editor's prompt is its last,
-            // the rest written before, so that the editor, which redraws its
-            // prompt after listing Tab's choices, never writes over them.
-            let (head, last) = match question.rfind('\n') {
-                Some(end) => question.split_at(end + 1),
-                None => ("", question),
-            };
-            let asking = Asking {
-                head: bold(head),
-                question: last,
-                styled: bold(last),
-            };
-            self.ask_editor(&asking, answers, spellings)?
+            self.ask_editor(asking, answers, spellings)?
         } else {
             // Printed here, at the paper's pace if there is one.
             if self.prompts {
-                self.write(&styled)?;
+                self.write(&format!("{}{}", asking.head, asking.styled))?;
             }
-            self.ask_plain(question)?
+            // The echo has the room the question's last line leaves.
+            self.ask_plain(&asking.last)?
         };
         if self.clears {
             self.screen.said(&format!(
@@ -636,18 +676,13 @@ impl Console {
     /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
     fn ask_editor(
         &mut self,
-        asking: &Asking<'_>,
+        mut asking: Asking,
         answers: &[String],
         spellings: &[String],
     ) -> io::Result<Reply> {
-        let Asking {
-            head,
-            question,
-            styled,
-        } = asking;
         let (look, columns) = (self.look, self.columns.clone());
-        if !head.is_empty() {
-            self.out.write_all(head.as_bytes())?;
+        if !asking.head.is_empty() {
+            self.out.write_all(asking.head.as_bytes())?;
             self.out.flush()?;
         }
         let Reader::Editor { editor, typed } = &mut self.reader else {
@@ -663,19 +698,22 @@ impl Console {
         }
         let mut initial = String::new();
         loop {
-            let read = editor.readline_with_initial(&(*question, styled.as_str()), (&initial, ""));
+            let read = editor.readline_with_initial(
+                &(asking.last.as_str(), asking.styled.as_str()),
+                (&initial, ""),
+            );
             let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
             match (read, redraw) {
                 (Err(ReadlineError::Interrupted), Some(line)) => {
                     // Ctrl-L: the screen again, then the question with what was typed.
+                    // Laid out for the screen as it is now: it may have
+                    // been resized.
                     initial = line;
+                    let width = width_of(&look, columns.as_ref());
+                    asking = Asking::laid_out(&asking.asked, width, look.colour);
                     self.out.write_all(b"\x1b[H\x1b[2J")?;
-                    self.out.write_all(
-                        self.screen
-                            .shown(width_of(&look, columns.as_ref()))
-                            .as_bytes(),
-                    )?;
-                    self.out.write_all(head.as_bytes())?;
+                    self.out.write_all(self.screen.shown(width).as_bytes())?;
+                    self.out.write_all(asking.head.as_bytes())?;
                     self.out.flush()?;
                 }
                 // A Ctrl-C in the instant before the editor took the
@@ -728,7 +766,14 @@ impl Console {
             (Reply::Line(line), _) => line.clone(),
             // A refused line is echoed too, escaped (and a line too long
             // cut), so a transcript shows what was refused.
-            (Reply::Bad(_), Some((bytes, _))) => String::from_utf8_lossy(&bytes).into_owned(),
+            (Reply::Bad(_), Some((bytes, _))) => {
+                // A line cut short may end inside a character: cut there.
+                let whole = match std::str::from_utf8(&bytes) {
+                    Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+                    _ => &bytes[..],
+                };
+                String::from_utf8_lossy(whole).into_owned()
+            }
             _ => String::new(),
         };
         self.echo(&shown, room)?;
@@ -738,26 +783,7 @@ impl Console {
     /// Echoes a line after its prompt, so a transcript reads like a
     /// conversation: escaped, and cut to fit the line.
     fn echo(&mut self, line: &str, room: usize) -> io::Result<()> {
-        // Controls, the characters that draw as nothing and spaces other
-        // than the plain one escaped, so a refused line shows what was in
-        // it; quotes and backslashes as typed.
-        let shown: String = line
-            .chars()
-            .map(|c| {
-                if c.is_whitespace() && c != ' ' {
-                    format!("\\u{{{:x}}}", c as u32)
-                } else {
-                    safe::text(c.encode_utf8(&mut [0; 4]))
-                }
-            })
-            .collect();
-        let keep = room.min(63);
-        let shown = if shown.chars().count() > keep {
-            let kept: String = shown.chars().take(keep - 3).collect();
-            format!("{kept}...")
-        } else {
-            shown
-        };
+        let shown = echoed(line, room.min(63));
         self.out.write_all(shown.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()
@@ -797,6 +823,16 @@ mod tests {
         let started = Instant::now();
         c.write("ABC").unwrap();
         assert!(started.elapsed() >= Duration::from_millis(250));
+    }
+
+    #[test]
+    fn an_echo_is_cut_between_characters_and_measured_in_columns() {
+        assert_eq!(echoed("a\"b\\c", 20), "a\"b\\c");
+        // An escape is never cut in two.
+        assert_eq!(echoed("ab\u{200b}cdef", 12), "ab...");
+        assert_eq!(echoed("ab\u{200b}cdef", 13), "ab\\u{200b}...");
+        // Wide characters take two columns each.
+        assert_eq!(echoed(&"狐".repeat(10), 11), "狐狐狐狐...");
     }
 
     #[test]
