@@ -478,3 +478,22 @@ fn sigterm_tells_the_players_and_the_server_exits_0() {
     };
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() {
+    let Some(h) = house("quiet", Duration::from_secs(60)) else {
+        return;
+    };
+    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
+    let (mut ann, mut bob) = start_game(port, dir, keys);
+    // Nobody types for longer than the ssh door gives its connections to
+    // say goodbye: the shutdown's time is counted from the shutdown, not
+    // from the connection's last stir.
+    std::thread::sleep(Duration::from_secs(7));
+    h.running.stop();
+    for p in [&mut ann, &mut bob] {
+        p.wait_for(
+            "The server is shutting down. Games in progress are adjourned: type resume when it is back.",
+        );
+    }
+}

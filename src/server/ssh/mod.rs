@@ -393,12 +393,16 @@ async fn connection(
         tokio::select! {
             _ = &mut session => break None,
             () = watch.kill.cancelled() => break Some("the connection fell behind"),
+            // The times are counted from now, not from `now` above: the
+            // loop may have waited long for this (a quiet player's
+            // connection waits here for its idle time), and a grace counted
+            // from then would be over before the players were told.
             () = server.shutdown().cancelled(), if leaving.is_none() => {
-                leaving = Some(now + SHUTDOWN_GRACE);
+                leaving = Some(Instant::now() + SHUTDOWN_GRACE);
             }
             () = server.closing().cancelled(), if !closing => {
                 closing = true;
-                let soon = now + DRAIN_TIME + Duration::from_secs(1);
+                let soon = Instant::now() + DRAIN_TIME + Duration::from_secs(1);
                 leaving = Some(leaving.map_or(soon, |at| at.min(soon)));
             }
             () = tokio::time::sleep_until(deadline.into()) => {}
