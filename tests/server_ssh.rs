@@ -908,3 +908,52 @@ fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
         "{stdout}"
     );
 }
+
+/// A login with a key closes the key's other session, which is always told
+/// why before it ends, however quickly the logins come.
+#[test]
+fn a_session_replaced_by_a_new_login_is_told_why_before_it_closes() {
+    if !have_openssh() {
+        return;
+    }
+    let dir = scratch("replaced");
+    let door = Door::start(&dir.join("serve"));
+    let key = keygen(&dir);
+    let login = || {
+        let mut client = Client::spawn(
+            ssh_command(&door, &dir, "ann", Some(&key))
+                .arg("-T")
+                .arg("json"),
+        );
+        client.expect("\"event\":\"welcome\"");
+        client
+    };
+    let mut old = login();
+    for _ in 0..5 {
+        let new = login();
+        assert!(old.finish_by_itself(), "the replaced ssh did not end well");
+        let seen = old.seen.lock().unwrap().clone();
+        assert!(
+            seen.contains(
+                "{\"event\":\"info\",\"text\":\"You logged in again with this key elsewhere: this session is closed.\"}"
+            ),
+            "{seen}"
+        );
+        old = new;
+    }
+    // A person in a game is told too, and the game is kept for them.
+    let mut person = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    person.expect("Welcome to tallyho, ann.");
+    assert!(old.finish_by_itself());
+    person.send("play fox rubbish --side fox");
+    person.expect("Move fox to (B7)? ");
+    let mut again = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    person.expect("You logged in again with this key elsewhere: this session is closed.");
+    assert!(person.finish_by_itself());
+    again.expect("Your other session with this key was closed");
+    again.expect("> ");
+    again.send("resume");
+    again.expect("Move fox to (B7)? ");
+    again.send("resign");
+    again.expect("ann resigned");
+}

@@ -432,7 +432,7 @@ impl Hub {
     }
 
     /// Closes the other sessions online with this account, telling each
-    /// why; returns them.
+    /// why (the notice leaves before the connection closes); returns them.
     pub fn close_others(&self, account: i64, except: SessionId) -> Vec<SessionId> {
         let state = self.lock();
         let mut closed = Vec::new();
@@ -445,8 +445,11 @@ impl Hub {
                             .into(),
                     ),
                 );
-                o.outbox.close();
-                // Woken, the session writes, finds its outbox closed and
+                // Closed at once, the connection could lose the notice on
+                // its way out: the outbox takes no more, and the door
+                // closes the connection once the notice has left.
+                o.outbox.retire();
+                // Woken, the session writes, finds its outbox retired and
                 // ends at once, without waiting for its door to notice.
                 o.waker.wake();
                 closed.push(id);

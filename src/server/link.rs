@@ -31,6 +31,10 @@ const OUTBOX: usize = 512;
 /// How long a session's own text waits for room in a full outbox.
 const OWN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How long the text of a retired session may take to leave before its
+/// connection is closed all the same.
+const RETIRE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What a door passes to its session.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Input {
@@ -138,13 +142,16 @@ impl Waker {
 pub struct Outbox {
     text: mpsc::Sender<Vec<u8>>,
     closed: CancellationToken,
+    /// Takes no more text: what was sent still leaves, then the
+    /// connection closes as the session ends (see [`Outbox::retire`]).
+    retired: Arc<AtomicBool>,
 }
 
 impl Outbox {
     /// Sends text; `false` if the connection is gone or was just closed for
     /// falling behind.
     pub fn send(&self, bytes: Vec<u8>) -> bool {
-        if self.closed.is_cancelled() {
+        if self.is_closed() {
             return false;
         }
         match self.text.try_send(bytes) {
@@ -164,7 +171,7 @@ impl Outbox {
         let until = std::time::Instant::now() + OWN_PATIENCE;
         let mut bytes = bytes;
         loop {
-            if self.closed.is_cancelled() {
+            if self.is_closed() {
                 return false;
             }
             match self.text.try_send(bytes) {
@@ -186,14 +193,34 @@ impl Outbox {
         self.text.capacity() == self.text.max_capacity()
     }
 
-    /// Whether the connection is gone.
+    /// Whether the connection is gone, or takes no more text.
     pub fn is_closed(&self) -> bool {
-        self.closed.is_cancelled()
+        self.closed.is_cancelled() || self.retired.load(Ordering::SeqCst)
     }
 
     /// Closes the connection.
     pub fn close(&self) {
         self.closed.cancel();
+    }
+
+    /// Takes no more text, so the session ends at its next write, while
+    /// what was sent before (its last words) still leaves: the door sends
+    /// it and closes the connection once the session has ended. A reader
+    /// that has not taken it within [`RETIRE_PATIENCE`] is closed all the
+    /// same.
+    pub fn retire(&self) {
+        self.retired.store(true, Ordering::SeqCst);
+        let closed = self.closed.clone();
+        let spawned = std::thread::Builder::new()
+            .name("retire".into())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                std::thread::sleep(RETIRE_PATIENCE);
+                closed.cancel();
+            });
+        if spawned.is_err() {
+            self.closed.cancel();
+        }
     }
 
     /// A writer for a console.
@@ -221,7 +248,11 @@ pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
     let link = Link {
         inbox,
         waker,
-        outbox: Outbox { text, closed },
+        outbox: Outbox {
+            text,
+            closed,
+            retired: Arc::default(),
+        },
         arrival,
     };
     (door, link)

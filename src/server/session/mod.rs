@@ -136,6 +136,11 @@ impl Session {
     /// the session was woken or Ctrl-C was pressed.
     fn read(&mut self, prompt: &str) -> io::Result<Option<String>> {
         loop {
+            // Retired (a new login with its key): gone, even where no
+            // prompt is written to find it out (the machine dialect).
+            if self.outbox.is_closed() {
+                return Ok(None);
+            }
             match self.console.ask(prompt, &[])? {
                 Reply::Line(line) => return Ok(Some(line)),
                 Reply::Bad(why) => {
