@@ -535,6 +535,53 @@ mod terminal {
         Ok(())
     }
 
+    /// What is said to a player at a terminal is wrapped at its words to
+    /// the terminal's width, escapes and all, and no escape is broken.
+    #[test]
+    fn a_message_is_wrapped_to_the_terminal_width() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        let dir = scratch("wrapped");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir);
+        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+        cmd.arg("-tt");
+        let mut session = Session::spawn(cmd)?;
+        session
+            .get_process_mut()
+            .set_window_size(40, 24)
+            .expect("the pty takes a size");
+        session.set_expect_timeout(Some(CLIENT_TIME));
+        session.expect("Welcome to tallyho, ann.")?;
+        session.expect("> ")?;
+        let other = dir.join("bob");
+        std::fs::create_dir_all(&other).unwrap();
+        let bob_key = keygen(&other);
+        let words = "one two three four five six seven eight nine ten eleven twelve";
+        let told = format!("tell ann {words} x{} end.\nquit\n", "\u{180e}".repeat(10));
+        let out = run(
+            ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
+            told.as_bytes(),
+        );
+        assert!(out.status.success(), "{out:?}");
+        session.expect("bob tells you:")?;
+        let rest = session.expect("end.")?;
+        let rest = format!(
+            "bob tells you:{}end.",
+            String::from_utf8_lossy(rest.before())
+        );
+        let lines: Vec<&str> = rest.split("\r\n").collect();
+        assert!(lines.len() > 3, "{rest:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 40), "{rest:?}");
+        assert!(lines.join(" ").contains(words), "{rest:?}");
+        let escapes: usize = lines.iter().map(|l| l.matches("\\u{180e}").count()).sum();
+        assert_eq!(escapes, 10, "{rest:?}");
+        session.send("quit\r")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+
     /// A message that arrives while a line is typed is followed by the
     /// question and the typed text again, so what is sent is what is seen.
     #[test]

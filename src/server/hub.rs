@@ -4,6 +4,7 @@
 //! they are checked again, stored, and the other sessions woken.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,9 @@ pub struct Online {
     pub waker: Waker,
     /// Whether they speak the machine dialect.
     pub json: bool,
+    /// Their terminal's width in columns (0 while unknown), when they are
+    /// at one: notices are wrapped to it.
+    pub width: Option<Arc<AtomicUsize>>,
     /// What they are doing.
     pub doing: Doing,
     /// A game they were seated at by someone else, not yet seen.
@@ -519,9 +523,64 @@ fn deliver(o: &Online, notice: &Notice) {
             } => format!("{from} tells you: {text}"),
             Notice::Info(text) => text.clone(),
         };
-        format!("\n{}\n", crate::shell::safe::text(&line))
+        let line = crate::shell::safe::text(&line);
+        let width = o.width.as_ref().map_or(0, |w| w.load(Ordering::Relaxed));
+        // A line of its own, from \n to \n: the ssh door shows the question
+        // and the typed text again after it (see `editor::InSight`).
+        if width > 0 {
+            format!("\n{}\n", wrapped(&line, width.max(NARROWEST)))
+        } else {
+            format!("\n{line}\n")
+        }
     };
     o.outbox.send(text.into_bytes());
+}
+
+/// The narrowest screen a notice is wrapped for, as the console's own text.
+const NARROWEST: usize = 20;
+
+/// Escaped text (see [`crate::shell::safe::text`]) wrapped at word
+/// boundaries to `width` columns. A word wider than a line is broken, but
+/// never inside an escape such as `\u{180e}`.
+fn wrapped(escaped: &str, width: usize) -> String {
+    let words: Vec<String> = escaped
+        .split(' ')
+        .map(|word| {
+            if crate::shell::safe::width(word) <= width {
+                word.to_string()
+            } else {
+                broken(word, width)
+            }
+        })
+        .collect();
+    crate::shell::safe::wrap(&words.join(" "), width)
+}
+
+/// A word wider than `width` cut into lines of at most `width` columns,
+/// each escape kept whole (an escape is narrower than any line).
+fn broken(word: &str, width: usize) -> String {
+    let mut lines = vec![String::new()];
+    let mut rest = word;
+    while let Some(c) = rest.chars().next() {
+        // `\u{` and one to six hex digits, then `}`: one escape.
+        let escape = rest.strip_prefix("\\u{").and_then(|r| {
+            let digits = r.find(|d: char| !d.is_ascii_hexdigit())?;
+            (r[digits..].starts_with('}') && (1..=6).contains(&digits)).then_some(digits)
+        });
+        let unit = match escape {
+            Some(digits) => &rest[..3 + digits + 1],
+            None => &rest[..c.len_utf8()],
+        };
+        rest = &rest[unit.len()..];
+        let line = lines.last_mut().map_or(0, |l| crate::shell::safe::width(l));
+        if line > 0 && line + crate::shell::safe::width(unit) > width {
+            lines.push(String::new());
+        }
+        if let Some(last) = lines.last_mut() {
+            last.push_str(unit);
+        }
+    }
+    lines.join("\n")
 }
 
 /// Who sits at a seat.
@@ -677,5 +736,28 @@ impl RoomState {
         self.seats[seat]
             .left
             .is_some_and(|left| now.saturating_duration_since(left) >= grace)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_is_wrapped_at_words_and_never_inside_an_escape() {
+        let said = crate::shell::safe::text("bob says: one two three four five six seven eight");
+        assert_eq!(
+            wrapped(&said, 20),
+            "bob says: one two\nthree four five six\nseven eight"
+        );
+        // A word wider than a line is broken between its escapes.
+        let said = crate::shell::safe::text(&format!("bob says: x{}", "\u{180e}".repeat(6)));
+        let lines = wrapped(&said, 20);
+        assert_eq!(
+            lines,
+            "bob says:\nx\\u{180e}\\u{180e}\n\\u{180e}\\u{180e}\n\\u{180e}\\u{180e}"
+        );
+        // What only looks like an escape is broken like any word.
+        assert_eq!(broken("\\u{12345678}xyz", 8), "\\u{12345\n678}xyz");
     }
 }

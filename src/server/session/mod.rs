@@ -90,6 +90,7 @@ impl Session {
                 outbox: link.outbox.clone(),
                 waker: link.waker.clone(),
                 json: dialect == Dialect::Json,
+                width: (dialect == Dialect::Terminal).then(|| Arc::clone(&link.arrival.width)),
                 doing: Doing::Idle,
                 seated: None,
             },
