@@ -497,3 +497,81 @@ fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() 
         );
     }
 }
+
+/// Reads from `stream` into `seen` until `text` has come.
+fn read_until(stream: &mut std::net::TcpStream, seen: &mut String, text: &str) {
+    let mut buf = [0; 4096];
+    while !seen.contains(text) {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+}
+
+/// SIGHUP stops the server as SIGTERM does: the players are told, the
+/// games adjourned, and the operator reads on standard error what became
+/// of them, after a warning that anyone may write in its data folder.
+#[test]
+fn sighup_shuts_down_cleanly_and_the_operator_is_told() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("hup");
+    let data = dir.join("serve");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
+            .arg(&data)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first.trim().strip_prefix("lines ").unwrap().to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut seen = String::new();
+    read_until(&mut stream, &mut seen, "> ");
+    stream.write_all(b"play fox rubbish --side fox\n").unwrap();
+    read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
+    let hung_up = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hung_up.success());
+    read_until(&mut stream, &mut seen, "The server is shutting down.");
+    let end = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < end, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
+    assert!(
+        said.contains(&format!(
+            "anyone may write in the data folder {} (mode 777)",
+            data.display()
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "tallyho serve: shutting down: 0 games in progress adjourned; 1 game with a guest is over, as a guest cannot come back."
+        ),
+        "{said}"
+    );
+}

@@ -1,12 +1,15 @@
-//! `tallyho serve`: runs the game server in the foreground until Ctrl-C or
-//! SIGTERM.
+//! `tallyho serve`: runs the game server in the foreground until Ctrl-C,
+//! SIGTERM or SIGHUP.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::time::Duration;
 
 use super::{AppError, Ending};
 use crate::cli::ServeArgs;
 use tallyho::server::{self, Config, limits::Limits};
+use tallyho::shell::{console::error_line, log::warn, safe};
 
 /// Runs the server.
 pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
@@ -34,6 +37,7 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
             "both doors are off: give --ssh-port or --line-port a port".into(),
         ));
     }
+    warn_if_open(&config.data);
     let running = server::start(config)
         .map_err(|e| AppError::Failed(format!("cannot start the server: {e}")))?;
     let mut out = std::io::stdout().lock();
@@ -46,9 +50,12 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     out.flush()?;
     drop(out);
     let stop = running.server().shutdown().clone();
+    // A hang-up (the terminal the server ran in has gone) stops it as
+    // SIGTERM does: the games adjourned, the players told.
     let signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
     ]);
     if let Ok(mut signals) = signals {
         std::thread::spawn(move || {
@@ -57,6 +64,22 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
             }
         });
     }
-    running.wait();
+    let adjourned = running.wait();
+    error_line(&format!("tallyho serve: shutting down: {adjourned}."));
     Ok(Ending::Clean)
+}
+
+/// Warns when others may write in the data folder: they could replace the
+/// database, the host key or the log. The folder is used all the same.
+fn warn_if_open(data: &Path) {
+    let Ok(meta) = std::fs::metadata(data) else {
+        return;
+    };
+    let mode = meta.permissions().mode() & 0o7777;
+    if meta.is_dir() && mode & 0o002 != 0 {
+        let shown = safe::text(&data.display().to_string());
+        warn(&format!(
+            "anyone may write in the data folder {shown} (mode {mode:o}), and so replace its accounts, games and host key; run: chmod 700 {shown}"
+        ));
+    }
 }

@@ -11,7 +11,7 @@
 //! - [`store`]: the one module that touches the database.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -27,6 +27,7 @@ pub mod store;
 
 use limits::Gate;
 use link::{Arrival, DoorEnd};
+pub use referee::Adjourned;
 
 /// A running server as its doors see it: the gate, where a connection's
 /// session starts, and the token that ends everything.
@@ -44,6 +45,8 @@ struct Inner {
     store: store::Store,
     grace: Duration,
     think: Duration,
+    /// What the shutdown did with the games in progress, once it has.
+    adjourned: Mutex<Option<Adjourned>>,
 }
 
 /// How a server runs its games.
@@ -84,6 +87,7 @@ impl Server {
                 store,
                 grace: rules.grace,
                 think: rules.think,
+                adjourned: Mutex::new(None),
             }),
         };
         for game in unfinished {
@@ -131,6 +135,15 @@ impl Server {
     /// connection closes.
     pub fn closing(&self) -> &CancellationToken {
         &self.inner.closing
+    }
+
+    /// What the shutdown did with the games in progress, once it has.
+    pub fn adjourned(&self) -> Option<Adjourned> {
+        *self
+            .inner
+            .adjourned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Starts the session of a connection that has arrived; the door then
@@ -183,11 +196,13 @@ impl Running {
         }
     }
 
-    /// Waits until the server stops.
-    pub fn wait(mut self) {
+    /// Waits until the server stops; what it did with the games in
+    /// progress.
+    pub fn wait(mut self) -> Adjourned {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+        self.server.adjourned().unwrap_or_default()
     }
 }
 
@@ -245,7 +260,12 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                 doors.shutdown().cancelled().await;
                 let farewell = doors.clone();
                 let _ = tokio::task::spawn_blocking(move || {
-                    farewell.adjourn_all();
+                    let adjourned = farewell.adjourn_all();
+                    *farewell
+                        .inner
+                        .adjourned
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = Some(adjourned);
                     let _ = farewell.store().flush();
                 })
                 .await;

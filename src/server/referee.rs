@@ -265,12 +265,18 @@ impl Server {
     }
 
     /// At shutdown: every game in progress is adjourned and kept, and
-    /// everyone is told.
-    pub(crate) fn adjourn_all(&self) {
+    /// everyone is told. What became of the games, for the operator.
+    pub(crate) fn adjourn_all(&self) -> Adjourned {
+        let mut adjourned = Adjourned::default();
         for room in self.hub().rooms() {
             let mut st = room.lock();
             if st.table.ending().is_some() {
                 continue;
+            }
+            if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
+                adjourned.guests += 1;
+            } else {
+                adjourned.games += 1;
             }
             st.adjourned = true;
             for seat in &mut st.seats {
@@ -287,6 +293,7 @@ impl Server {
                 None => "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.".into(),
             })
         });
+        adjourned
     }
 
     /// A session has ended: every seat it held is parked, and it watches
@@ -534,6 +541,37 @@ impl Server {
         if let Err(e) = self.store().set_adjourned(id, true) {
             warn(&format!("game {}: {e}", room.number));
         }
+    }
+}
+
+/// The games in progress when the server shut down.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Adjourned {
+    /// Adjourned, to be resumed when the server is back.
+    pub games: usize,
+    /// With a guest, who cannot come back: they end.
+    pub guests: usize,
+}
+
+impl std::fmt::Display for Adjourned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let games = |n: usize| if n == 1 { "game" } else { "games" };
+        write!(
+            f,
+            "{} {} in progress adjourned",
+            self.games,
+            games(self.games)
+        )?;
+        if self.guests > 0 {
+            let are = if self.guests == 1 { "is" } else { "are" };
+            write!(
+                f,
+                "; {} {} with a guest {are} over, as a guest cannot come back",
+                self.guests,
+                games(self.guests)
+            )?;
+        }
+        Ok(())
     }
 }
 
