@@ -597,16 +597,23 @@ mod terminal {
         } = ann_at_a_terminal("typing")?;
         session.expect("Welcome to tallyho, ann.")?;
         session.expect("> ")?;
-        session.send("wh")?;
-        session.expect("wh")?;
         let other = dir.join("bob");
         std::fs::create_dir_all(&other).unwrap();
         let bob_key = keygen(&other);
-        let out = run(
-            ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
-            b"tell ann hello there\nquit\n",
-        );
-        assert!(out.status.success(), "{out:?}");
+        let tell = |text: &str| {
+            let out = run(
+                ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
+                format!("tell ann {text}\nquit\n").as_bytes(),
+            );
+            assert!(out.status.success(), "{out:?}");
+        };
+        // Nothing typed yet: the message, then the prompt again.
+        tell("first");
+        session.expect("bob tells you: first\r\n")?;
+        session.expect("> ")?;
+        session.send("wh")?;
+        session.expect("wh")?;
+        tell("hello there");
         session.expect("bob tells you: hello there")?;
         // Then, on a line of its own, the prompt and what was typed.
         let again = session.expect("wh")?;

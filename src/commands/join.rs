@@ -757,10 +757,15 @@ impl View {
             }
             "takeback" => self.taken_back(event),
             "hint" => clean_lines(event, "text"),
-            "left" => format!(
-                "You left game {}. It waits for you: type resume to go back.",
-                number(event, "game")
-            ),
+            "left" => {
+                // Back in the lobby.
+                self.legal.clear();
+                self.game = None;
+                format!(
+                    "You left game {}. It waits for you: type resume to go back.",
+                    number(event, "game")
+                )
+            }
             "adjourned" => {
                 let seated = self.game.as_ref().is_some_and(|g| g.seat.is_some());
                 self.legal.clear();

@@ -525,12 +525,14 @@ fn deliver(o: &Online, notice: &Notice) {
         };
         let line = crate::shell::safe::text(&line);
         let width = o.width.as_ref().map_or(0, |w| w.load(Ordering::Relaxed));
-        // A line of its own, from \n to \n: the ssh door shows the question
-        // and the typed text again after it (see `editor::InSight`).
+        // A line of its own, marked as a notice: the ssh door shows the
+        // question and the typed text again after it (see
+        // `editor::InSight`); every door takes the mark off.
+        let mark = char::from(crate::server::link::NOTICE);
         if width > 0 {
-            format!("\n{}\n", wrapped(&line, width.max(NARROWEST)))
+            format!("{mark}\n{}\n", wrapped(&line, width.max(NARROWEST)))
         } else {
-            format!("\n{line}\n")
+            format!("{mark}\n{line}\n")
         }
     };
     o.outbox.send(text.into_bytes());

@@ -87,6 +87,7 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
     };
     let writing = async move {
         while let Some(text) = output.recv().await {
+            let (text, _) = crate::server::link::unmarked(text);
             if to.write_all(&text).await.is_err() {
                 break;
             }

@@ -136,6 +136,24 @@ impl Waker {
     }
 }
 
+/// The first byte of a notice to a player of the text dialect (a message
+/// that comes whenever it comes, not an answer): the door takes it off, and
+/// a terminal's door then shows the question waiting and the line being
+/// typed again after the notice. It never reaches a player otherwise: text
+/// from outside is escaped, and sessions write none.
+pub const NOTICE: u8 = 0x1e;
+
+/// Text from a session's outbox as a door writes it: the notice mark taken
+/// off, and whether it was a notice.
+pub fn unmarked(mut text: Vec<u8>) -> (Vec<u8>, bool) {
+    if text.first() == Some(&NOTICE) {
+        text.remove(0);
+        (text, true)
+    } else {
+        (text, false)
+    }
+}
+
 /// Text to one connection, bounded: when the reader falls too far behind,
 /// the connection is closed instead of waited for.
 #[derive(Clone)]

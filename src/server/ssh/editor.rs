@@ -215,13 +215,25 @@ pub fn crlf(text: &[u8], after_cr: &mut bool) -> Vec<u8> {
     out
 }
 
-/// Keeps a terminal's line being typed in sight while the session writes:
-/// the session's output since its last newline (the question asked) is
-/// remembered, so that after a message arriving in the middle of typing
-/// (a line of its own, from `\n` to `\n`) the question and the typed text
-/// are shown again, and after a question asked anew the typed text is.
-/// Without it the text typed so far is still there, unseen, and is sent
-/// with whatever is typed next.
+/// The line being typed at a terminal, as the output task needs to know
+/// it: its text, and whether it was handed over (Enter, Ctrl-C) since the
+/// session last wrote, so the question on the screen is answered.
+#[derive(Clone, Default, Debug)]
+pub struct Typed {
+    /// What is typed so far.
+    pub line: String,
+    /// The line was handed over since the session last wrote.
+    pub handed: bool,
+}
+
+/// Keeps a terminal's question and line being typed in sight while the
+/// session writes: the session's output since its last newline (the
+/// question asked) is remembered, so that after a notice arriving while a
+/// question waits (a message, not the session's answer) the question and
+/// the typed text are shown again, and after a question asked anew the
+/// typed text is. Without it the question is gone from the screen, and the
+/// text typed so far is still there, unseen, sent with whatever is typed
+/// next.
 #[derive(Default, Debug)]
 pub struct InSight {
     /// The session's output since its last newline.
@@ -229,10 +241,17 @@ pub struct InSight {
 }
 
 impl InSight {
-    /// What to write for the session's `text`, while `typed` is the line
-    /// being typed.
-    pub fn write(&mut self, text: &[u8], typed: &str) -> Vec<u8> {
-        let asked = std::mem::take(&mut self.tail);
+    /// What to write for the session's `text` (a notice, or the session's
+    /// own), while `typed` is the line being typed.
+    pub fn write(&mut self, text: &[u8], typed: &Typed, notice: bool) -> Vec<u8> {
+        // A question answered is no longer on the screen to show again.
+        let asked = if typed.handed {
+            self.tail.clear();
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.tail)
+        };
+        let typed = typed.line.as_str();
         let mut out = text.to_vec();
         match text.iter().rposition(|&b| b == b'\n') {
             Some(end) => self.tail = text[end + 1..].to_vec(),
@@ -241,16 +260,16 @@ impl InSight {
                 self.tail.extend_from_slice(text);
             }
         }
-        if typed.is_empty() || text.is_empty() {
+        if text.is_empty() {
             return out;
         }
-        if text.starts_with(b"\n") && text.ends_with(b"\n") && !asked.is_empty() {
-            // A line of its own, in the middle of the question: the
-            // question again, and the typed text.
+        if notice && !asked.is_empty() {
+            // A notice, under the question: the question again, and the
+            // typed text.
             out.extend_from_slice(&asked);
             out.extend_from_slice(typed.as_bytes());
             self.tail = asked;
-        } else if !text.ends_with(b"\n") {
+        } else if !text.ends_with(b"\n") && !typed.is_empty() {
             // A question asked anew: the typed text after it.
             out.extend_from_slice(typed.as_bytes());
         }
@@ -262,29 +281,63 @@ impl InSight {
 mod tests {
     use super::*;
 
+    fn typing(line: &str) -> Typed {
+        Typed {
+            line: line.to_string(),
+            handed: false,
+        }
+    }
+
     #[test]
     fn a_message_while_typing_is_followed_by_the_question_and_the_typed_text() {
         let mut shown = InSight::default();
-        assert_eq!(shown.write(b"Board\nMove? ", ""), b"Board\nMove? ");
+        assert_eq!(
+            shown.write(b"Board\nMove? ", &typing(""), false),
+            b"Board\nMove? "
+        );
         // C2- typed (echoed by the editor, not here), then a message.
         assert_eq!(
-            shown.write(b"\ncarol says: hi\n", "C2-"),
+            shown.write(b"\ncarol says: hi\n", &typing("C2-"), true),
             b"\ncarol says: hi\nMove? C2-"
         );
         // Another: the question is still the one asked.
         assert_eq!(
-            shown.write(b"\ncarol says: bye\n", "C2-"),
+            shown.write(b"\ncarol says: bye\n", &typing("C2-"), true),
             b"\ncarol says: bye\nMove? C2-"
         );
-        // Nothing typed: the message alone.
-        assert_eq!(shown.write(b"\nhi\n", ""), b"\nhi\n");
+        // Nothing typed: the message, then the question again.
+        assert_eq!(shown.write(b"\nhi\n", &typing(""), true), b"\nhi\nMove? ");
         // A question asked anew while text is typed: the text after it.
         assert_eq!(
-            shown.write(b"New board\nMove? ", "C2-"),
+            shown.write(b"New board\nMove? ", &typing("C2-"), false),
             b"New board\nMove? C2-"
         );
-        // Output that is no line of its own is left as it is.
-        assert_eq!(shown.write(b"Moved.\n", "C2-"), b"Moved.\n");
+        // The session's own output is left as it is.
+        assert_eq!(shown.write(b"Moved.\n", &typing("C2-"), false), b"Moved.\n");
+        // Even a line of its own: a board drawn after the other's move.
+        assert_eq!(
+            shown.write(b"\nBoard\n", &typing("C2-"), false),
+            b"\nBoard\n"
+        );
+    }
+
+    #[test]
+    fn a_question_answered_is_not_shown_again() {
+        let mut shown = InSight::default();
+        shown.write(b"> ", &typing(""), false);
+        // Enter: the line is handed over, and a message comes before the
+        // session's answer.
+        let handed = Typed {
+            line: String::new(),
+            handed: true,
+        };
+        assert_eq!(shown.write(b"\nhi\n", &handed, true), b"\nhi\n");
+        // The answer and the next question; then a message shows it again.
+        assert_eq!(
+            shown.write(b"1 online\n> ", &typing(""), false),
+            b"1 online\n> "
+        );
+        assert_eq!(shown.write(b"\nbye\n", &typing(""), true), b"\nbye\n> ");
     }
 
     /// Feeds `keys`; gives back the echo as text and the edits.

@@ -34,7 +34,7 @@ use tokio_util::task::TaskTracker;
 use super::Server;
 use super::limits::{Limits, Permit};
 use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
-use editor::{Edit, Editor, InSight};
+use editor::{Edit, Editor, InSight, Typed};
 
 /// The host key's file in the data directory.
 pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
@@ -442,7 +442,7 @@ struct Channel {
     reader: Reader,
     /// The line being typed at a terminal, for the output task to show
     /// again after text the session writes while it is typed.
-    typed: Arc<std::sync::Mutex<String>>,
+    typed: Arc<std::sync::Mutex<Typed>>,
     /// Stops the channel's output task when the channel goes.
     _output: Option<DropGuard>,
 }
@@ -790,8 +790,13 @@ impl russh::server::Handler for Handler {
                 let mut echo = Vec::new();
                 let mut edits = Vec::new();
                 editor.feed(data, &mut echo, &mut edits);
-                *channel.typed.lock().unwrap_or_else(|e| e.into_inner()) =
-                    editor.line().to_string();
+                let handed = edits
+                    .iter()
+                    .any(|e| matches!(e, Edit::Line(..) | Edit::Interrupt));
+                let mut typed = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
+                typed.line = editor.line().to_string();
+                typed.handed |= handed;
+                drop(typed);
                 if !echo.is_empty() {
                     session.data(id, echo)?;
                 }
@@ -872,7 +877,7 @@ async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
     ends: Ends,
-    typed: Option<Arc<std::sync::Mutex<String>>>,
+    typed: Option<Arc<std::sync::Mutex<Typed>>>,
 ) {
     let Ends {
         closed,
@@ -882,12 +887,19 @@ async fn pump(
     } = ends;
     let mut after_cr = false;
     let mut in_sight = InSight::default();
-    let mut to_channel = |text: Vec<u8>| match &typed {
-        Some(typed) => {
-            let line = typed.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            editor::crlf(&in_sight.write(&text, &line), &mut after_cr)
+    let mut to_channel = |text: Vec<u8>| match (&typed, crate::server::link::unmarked(text)) {
+        (Some(typed), (text, notice)) => {
+            // Taken with the flag put down: this text is the session's
+            // answer, or comes before it.
+            let now = {
+                let mut shared = typed.lock().unwrap_or_else(|e| e.into_inner());
+                let now = shared.clone();
+                shared.handed = false;
+                now
+            };
+            editor::crlf(&in_sight.write(&text, &now, notice), &mut after_cr)
         }
-        None => text,
+        (None, (text, _)) => text,
     };
     loop {
         let text = tokio::select! {
