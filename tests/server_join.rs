@@ -313,6 +313,29 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
             "{key:?}"
         );
     }
+    // quit in the lobby, after leaving a game: goodbye, and no Enter more
+    // asked for.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["join", &addr, "--color", "never"])
+        .env("HOME", data.join("home"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("> ")?;
+    session.send("play fox rubbish\r")?;
+    session.expect("Fox (")?;
+    session.send("quit\r")?;
+    session.expect("You left game")?;
+    session.send("quit\r")?;
+    session.expect("Goodbye.\r\n")?;
+    let rest = session.expect(Eof)?;
+    let rest = String::from_utf8_lossy(rest.before()).into_owned();
+    assert!(!rest.contains("Press Enter"), "{rest:?}");
+    let pid = session.get_process().pid();
+    assert_eq!(
+        session.get_process().wait().unwrap(),
+        WaitStatus::Exited(pid, 0)
+    );
     running.stop();
     Ok(())
 }

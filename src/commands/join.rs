@@ -117,17 +117,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 }
                 // The lobby's words for leaving the server (in a game,
                 // `quit` goes back to the lobby).
-                let word = line.split_whitespace().next().unwrap_or_default();
-                let in_lobby = view
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .game
-                    .is_none();
-                if in_lobby
-                    && ["quit", "exit", "bye", "q"]
-                        .iter()
-                        .any(|w| w.eq_ignore_ascii_case(word))
-                {
+                if leaves_the_server(&line, &view) {
                     leaving.store(true, Ordering::SeqCst);
                 }
                 if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
@@ -148,6 +138,10 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                         break;
                     }
                 }
+                break;
+            }
+            Input::ServerGone if interactive && leaving.load(Ordering::SeqCst) => {
+                // The player asked to leave: the server's goodbye was the end.
                 break;
             }
             Input::ServerGone if interactive => {
@@ -584,7 +578,16 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
         match editor.readline("> ") {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
+                // Leaving: nothing more is read, so the terminal is the
+                // player's again as the server says goodbye.
+                let last = editor
+                    .helper()
+                    .is_some_and(|moves| leaves_the_server(&line, &moves.view));
                 if tx.send(Input::Line(line)).is_err() {
+                    return;
+                }
+                if last {
+                    let _ = tx.send(Input::End);
                     return;
                 }
             }
@@ -596,6 +599,21 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
             }
         }
     }
+}
+
+/// Whether `line` leaves the server: a word for leaving, typed in the
+/// lobby (in a game, `quit` goes back to the lobby).
+fn leaves_the_server(line: &str, view: &Mutex<View>) -> bool {
+    let word = line.split_whitespace().next().unwrap_or_default();
+    let in_lobby = view
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .game
+        .is_none();
+    in_lobby
+        && ["quit", "exit", "bye", "q"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// The player's lines from a pipe or a file: ended by LF, CRLF or a lone
@@ -713,8 +731,21 @@ fn number(event: &Value, name: &str) -> String {
 }
 
 impl View {
-    /// What the player is told of an event (empty for nothing).
+    /// What the player is told of an event (empty for nothing): sentences
+    /// wrapped at word boundaries to the window as it is now, boards as
+    /// they are drawn (for the width, already).
     fn event(&mut self, event: &Value) -> String {
+        let text = self.event_text(event);
+        match text_of(event, "event") {
+            "start" | "move" | "position" | "takeback" => text,
+            _ => {
+                let width = terminal_columns().unwrap_or(self.width);
+                safe::wrap(&text, width.max(20))
+            }
+        }
+    }
+
+    fn event_text(&mut self, event: &Value) -> String {
         let kind = text_of(event, "event");
         if let Some(text) = lobby_event(kind, event) {
             return text;

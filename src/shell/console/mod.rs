@@ -581,9 +581,10 @@ impl Console {
         if self.clears {
             self.screen.said(text);
         }
+        // One piece with its line end: a door that keeps a line being typed
+        // in sight tells a question (no line end) from a sentence by it.
         let wrapped = safe::wrap(text, self.width());
-        self.emit(&wrapped)?;
-        self.emit("\n")
+        self.emit(&format!("{wrapped}\n"))
     }
 
     /// Says why a line was refused, before the question is asked again.
