@@ -291,13 +291,17 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
     let data = Scratch::new("join-pty");
     let running = serve(&data);
     let addr = running.lines.unwrap().to_string();
-    for key in [ControlCode::EndOfTransmission, ControlCode::EndOfText] {
+    let join = || -> Result<_, expectrl::Error> {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
         cmd.args(["join", &addr, "--color", "never"])
             .env("HOME", data.join("home"))
             .env("TERM", "xterm");
         let mut session = Session::spawn(cmd)?;
         session.set_expect_timeout(Some(Duration::from_secs(20)));
+        Ok(session)
+    };
+    for key in [ControlCode::EndOfTransmission, ControlCode::EndOfText] {
+        let mut session = join()?;
         session.expect("Type help for the commands.")?;
         session.expect("> ")?;
         session.send(key)?;
@@ -315,12 +319,7 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
     }
     // quit in the lobby, after leaving a game: goodbye, and no Enter more
     // asked for.
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["join", &addr, "--color", "never"])
-        .env("HOME", data.join("home"))
-        .env("TERM", "xterm");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut session = join()?;
     session.expect("> ")?;
     session.send("play fox rubbish\r")?;
     session.expect("Fox (")?;

@@ -579,15 +579,16 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
                 // Leaving: nothing more is read, so the terminal is the
-                // player's again as the server says goodbye.
-                let last = editor
+                // player's again as the server says goodbye, which the end
+                // of input asks for and waits for, printed plainly.
+                if editor
                     .helper()
-                    .is_some_and(|moves| leaves_the_server(&line, &moves.view));
-                if tx.send(Input::Line(line)).is_err() {
+                    .is_some_and(|moves| leaves_the_server(&line, &moves.view))
+                {
+                    let _ = tx.send(Input::End);
                     return;
                 }
-                if last {
-                    let _ = tx.send(Input::End);
+                if tx.send(Input::Line(line)).is_err() {
                     return;
                 }
             }
