@@ -24,6 +24,7 @@ pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Quit, Redraw};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{terminal_columns, terminal_rows};
+use screen::Screen;
 
 /// Writes a line to stderr, wrapped at word boundaries where stderr is a
 /// terminal too narrow for it. Nothing is said if stderr has gone.
@@ -34,7 +35,6 @@ pub fn error_line(text: &str) {
     };
     let _ = writeln!(io::stderr(), "{text}");
 }
-use screen::Screen;
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
