@@ -517,3 +517,39 @@ fn the_machine_dialect_answers_help_out_of_turn() {
     );
     running.stop();
 }
+
+#[test]
+fn a_client_that_takes_nothing_for_the_idle_time_is_closed() {
+    let limits = Limits {
+        per_address: 1,
+        idle: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let running = serve("unread", limits, Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    // Far more answers than the socket's buffers hold, and a client that
+    // reads none of them. Its session ends, or its outbox fills; either
+    // way its place must come free after the idle second, not when the
+    // session's own text gives up waiting (ten seconds) or never.
+    let mut deaf = Client::connect(addr);
+    let script = "help\n".repeat(20_000) + "quit\n";
+    deaf.stream
+        .write_all(script.as_bytes())
+        .expect("the script is sent");
+    let sent = Instant::now();
+    loop {
+        let mut next = Client::connect(addr);
+        let first = next.wait_for("\n");
+        if first.contains("Welcome") {
+            break;
+        }
+        assert!(first.contains("Sorry: too many connections"), "{first}");
+        assert!(
+            sent.elapsed() < Duration::from_secs(6),
+            "the deaf client keeps its place"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(deaf);
+    running.stop();
+}

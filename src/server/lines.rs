@@ -85,14 +85,19 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
         }
         // Dropping `input` ends the session's input.
     };
+    // A client that takes nothing for the idle time is gone, as one that
+    // says nothing is: without the bound, one that stopped reading would
+    // hold its place for good once its session had ended, the door
+    // waiting to hand it the session's last words.
     let writing = async move {
         while let Some(text) = output.recv().await {
             let (text, _) = crate::server::link::unmarked(text);
-            if to.write_all(&text).await.is_err() {
-                break;
+            let sent = tokio::time::timeout(idle, to.write_all(&text)).await;
+            if !matches!(sent, Ok(Ok(()))) {
+                return;
             }
         }
-        let _ = to.shutdown().await;
+        let _ = tokio::time::timeout(idle, to.shutdown()).await;
     };
     let reading = tokio::spawn(reading);
     tokio::select! {
