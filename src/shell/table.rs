@@ -124,7 +124,8 @@ const SERVER_HELP: &str = "On the server
   say TEXT       say TEXT to the other player and the watchers
   tell NAME TEXT say TEXT to NAME alone
   claim          the win, once the other player is gone past the grace time
-  adjourn        put the game away, once the other player is gone that long";
+  adjourn        put the game away, once the other player is gone that long
+In a rated game hint is off, and undo is refused against the computer.";
 
 /// How long a hint may think.
 const HINT_TIME: Duration = Duration::from_millis(1000);
