@@ -342,6 +342,21 @@ fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
 }
 
 #[test]
+fn an_offer_lapses_aloud_when_its_maker_moves_on() {
+    let running = serve("lapse", Limits::default(), Duration::from_secs(60));
+    let addr = running.lines.unwrap();
+    let (mut a, mut b) = people(addr);
+    a.send("draw");
+    a.wait_for("You offer a draw.");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    a.send("A8-B7");
+    a.wait_for("Your draw offer lapsed when you moved.");
+    b.wait_for("ann moved, so their draw offer lapsed.");
+    b.wait_for("Move (B1, D1, F1, H1)? ");
+    running.stop();
+}
+
+#[test]
 fn shutting_down_adjourns_the_games_and_tells_the_players() {
     let running = serve("shutdown", Limits::default(), Duration::from_secs(60));
     let addr = running.lines.unwrap();

@@ -123,9 +123,38 @@ impl Server {
                 e.reason()
             ));
         }
-        st.offer = None;
+        if let Some(offer) = st.offer.take() {
+            self.lapsed(&st, offer, seat);
+        }
         self.after_change(room, &mut st, by);
         Ok(())
+    }
+
+    /// Tells the players that a move made `offer` lapse before it was
+    /// answered: the mover of `seat` offered and played on, or played
+    /// without answering.
+    fn lapsed(&self, st: &RoomState, offer: Offer, seat: usize) {
+        let (what, offerer) = match offer {
+            Offer::Draw(by) => ("draw offer", by),
+            Offer::Undo(by) => ("request to take back a move", by),
+        };
+        let mover = &st.seats[seat].handle;
+        let told = if offerer == seat {
+            vec![
+                (seat, format!("Your {what} lapsed when you moved.")),
+                (1 - seat, format!("{mover} moved, so their {what} lapsed.")),
+            ]
+        } else {
+            vec![(
+                offerer,
+                format!("{mover} moved without answering: your {what} lapsed."),
+            )]
+        };
+        for (to, text) in told {
+            if let Some(id) = st.seats[to].session {
+                self.hub().notify(id, &Notice::Info(text));
+            }
+        }
     }
 
     /// The player of `seat` resigns.
