@@ -733,7 +733,7 @@ fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let asked = "What should Player 1 be called (starts as fox)? ";
     for said in [
-        format!("{asked}\\u{{3000}}\nA name needs at least one character.\n"),
+        format!("{asked}\\u{{3000}}\nA name cannot be blank.\n"),
         format!("{asked}a\\u{{0}}b\nThat line holds control characters; type plain text.\n"),
         format!(
             "{asked}\\u{{1b}}]0;x\\u{{7}}\nThat line holds control characters; type plain text.\n"

@@ -161,6 +161,7 @@ pub fn parse_yes_no(line: &str) -> Result<bool, String> {
     match line.trim().to_ascii_lowercase().as_str() {
         "y" | "yes" => Ok(true),
         "n" | "no" => Ok(false),
+        "" => Err("type yes or no".to_string()),
         _ => Err(format!(
             "\"{}\" is not an answer: type yes or no",
             line.trim()
@@ -172,6 +173,9 @@ pub fn parse_yes_no(line: &str) -> Result<bool, String> {
 pub fn parse_choice(line: &str, labels: &[&str]) -> Result<usize, String> {
     let text = line.trim().to_ascii_lowercase();
     let numbers = format!("1-{}", labels.len());
+    if text.is_empty() {
+        return Err(format!("type a number {numbers}"));
+    }
     if let Ok(n) = text.parse::<usize>() {
         return if (1..=labels.len()).contains(&n) {
             Ok(n - 1)
@@ -204,7 +208,7 @@ pub const MAX_NAME: usize = 20;
 pub fn parse_name(line: &str) -> Result<String, String> {
     let name = line.trim();
     if name.is_empty() {
-        return Err("a name needs at least one character".to_string());
+        return Err("a name cannot be blank".to_string());
     }
     if name.chars().count() > MAX_NAME {
         return Err(format!("a name can be at most {MAX_NAME} characters long"));
@@ -271,6 +275,11 @@ mod tests {
         assert_eq!(parse_yes_no(" YES "), Ok(true));
         assert_eq!(parse_yes_no("n"), Ok(false));
         assert!(parse_yes_no("maybe").is_err());
+        assert_eq!(parse_yes_no("  "), Err("type yes or no".to_string()));
+        assert_eq!(
+            parse_choice(" ", &["Play", "Quit"]),
+            Err("type a number 1-2".to_string())
+        );
         let menu = ["Two players", "Rules", "Quit"];
         assert_eq!(parse_choice("2", &menu), Ok(1));
         assert_eq!(parse_choice("quit", &menu), Ok(2));
@@ -300,7 +309,7 @@ mod tests {
             "a name cannot hold invisible characters such as U+202E"
         );
         assert_eq!(why("\u{0301}"), "a name needs a visible character");
-        assert_eq!(why("\u{3000}"), "a name needs at least one character");
+        assert_eq!(why("\u{3000}"), "a name cannot be blank");
         assert_eq!(
             why("A\u{2028}B"),
             "a name cannot hold invisible characters such as U+2028"
