@@ -57,6 +57,21 @@ fn options(kind: GameKind) -> &'static [&'static str] {
     }
 }
 
+/// Whether a game of `kind` takes the setup option `key` (without its
+/// dashes): the refusal names the options it takes.
+pub fn check_option(kind: GameKind, key: &str) -> Result<(), TableError> {
+    let known = options(kind);
+    if known.contains(&key) {
+        Ok(())
+    } else {
+        Err(TableError::NoOption {
+            game: kind.game(),
+            key: key.to_string(),
+            known,
+        })
+    }
+}
+
 /// Every computer level's name, in any game, lowercase: names no player may take.
 pub fn level_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -89,15 +104,8 @@ pub fn open(
     given: &[(String, String)],
     seed: u64,
 ) -> Result<Box<dyn Table>, TableError> {
-    let known = options(kind);
     for (key, _) in given {
-        if !known.contains(&key.as_str()) {
-            return Err(TableError::NoOption {
-                game: kind.game(),
-                key: key.clone(),
-                known,
-            });
-        }
+        check_option(kind, key)?;
     }
     let mut pairs: Vec<(String, String)> = defaults(kind);
     for (key, value) in given {

@@ -276,7 +276,8 @@ impl Session {
             Ok(kind) => kind,
             Err(why) => return self.refuse(&why.to_string()),
         };
-        let options = match words::options(rest) {
+        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
+        let options = match words::options(rest, known) {
             Ok(options) => options,
             Err(why) => return self.refuse(&why),
         };
@@ -447,7 +448,8 @@ impl Session {
             Ok(kind) => kind,
             Err(why) => return self.refuse(&why.to_string()),
         };
-        let options = match words::options(rest) {
+        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
+        let options = match words::options(rest, known) {
             Ok(options) => options,
             Err(why) => return self.refuse(&why),
         };

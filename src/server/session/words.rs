@@ -136,8 +136,13 @@ pub struct SeekOptions {
     pub rated: Option<bool>,
 }
 
-/// Reads `--name value` options, with `--name=value`, `--rated` and `--unrated`.
-pub fn options(text: &str) -> Result<SeekOptions, String> {
+/// Reads `--name value` options, with `--name=value`, `--rated` and
+/// `--unrated`. `known` checks a setup option's name before its value is
+/// looked for, so an option the game does not take is named as such.
+pub fn options(
+    text: &str,
+    known: impl Fn(&str) -> Result<(), String>,
+) -> Result<SeekOptions, String> {
     let mut options = SeekOptions::default();
     let mut words = text.split_whitespace();
     while let Some(word) = words.next() {
@@ -161,6 +166,9 @@ pub fn options(text: &str) -> Result<SeekOptions, String> {
                 options.rated = Some(rated);
             }
             _ => {
+                if name != "side" {
+                    known(&name)?;
+                }
                 let value = match inline {
                     Some(v) => v,
                     None => words
@@ -224,17 +232,33 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 mod tests {
     use super::*;
 
+    /// Takes any option's name.
+    fn any(_: &str) -> Result<(), String> {
+        Ok(())
+    }
+
     #[test]
     fn options_read_as_on_the_command_line() {
-        let o = options("--board 6x6 --side=hounds --unrated").unwrap();
+        let o = options("--board 6x6 --side=hounds --unrated", any).unwrap();
         assert_eq!(o.setup, vec![("board".to_string(), "6x6".to_string())]);
         assert_eq!(o.side.as_deref(), Some("hounds"));
         assert_eq!(o.rated, Some(false));
         assert_eq!(
-            options("board").unwrap_err(),
+            options("board", any).unwrap_err(),
             "\"board\" is not an option: options are written --name value"
         );
-        assert_eq!(options("--board").unwrap_err(), "--board needs a value");
+        assert_eq!(
+            options("--board", any).unwrap_err(),
+            "--board needs a value"
+        );
+        let fox = |name: &str| {
+            crate::cabinet::check_option(crate::cabinet::kind("fox").unwrap(), name)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            options("--bogus", fox).unwrap_err(),
+            "fox has no option --bogus; its options are --board, --rules"
+        );
     }
 
     #[test]
