@@ -45,27 +45,35 @@ pub fn ask_until<T>(
     ask_with(console, question, answers, &mut words, parse)
 }
 
+/// What ends the last page of [`say_paged`].
+#[derive(Clone, Copy)]
+pub enum LastPage<'a> {
+    /// Nothing: what follows comes straight after.
+    Open,
+    /// A question (with its help) ends the last page where the text came
+    /// in pages, so what follows does not push that page out of sight.
+    AskedIfPaged(&'a str, &'a str),
+    /// A question (with its help) ends the last page always.
+    Asked(&'a str, &'a str),
+}
+
 /// Says `text` a page at a time where the screen is too short to hold it,
 /// so none of it scrolls out of sight before it is read: "Press Enter for
 /// more." between pages, each page cut for the screen as it is then (the
-/// rows already on it counted for the first). With `last`, a question and
-/// its help, that question ends the last page too: always, or with `always`
-/// false only where the text came in pages (so what follows does not push
-/// the last page out of sight). `false` when the player left at one of the
-/// questions (end of input, `quit`).
-pub fn say_paged(
-    console: &mut Console,
-    text: &str,
-    last: Option<(&str, &str)>,
-    always: bool,
-) -> io::Result<bool> {
+/// rows already on it counted for the first), and `last` after the last.
+/// `false` when the player left at one of the questions (end of input,
+/// `quit`).
+pub fn say_paged(console: &mut Console, text: &str, last: LastPage<'_>) -> io::Result<bool> {
     const MORE: &str = "Press Enter for more. ";
     let mut rest = Some(text.to_string());
     let mut used = console.rows_used();
     let mut paged = false;
     while let Some(text) = rest.take() {
         let width = console.width();
-        let asking = last.map_or(MORE, |(question, _)| question);
+        let asking = match last {
+            LastPage::Open => MORE,
+            LastPage::AskedIfPaged(question, _) | LastPage::Asked(question, _) => question,
+        };
         let (page, more) = match console.height() {
             Some(rows) => {
                 // The question's own rows, where the screen is narrower.
@@ -79,7 +87,8 @@ pub fn say_paged(
         // Any line goes on, as a key would; quit leaves and help says so.
         let (question, help) = match (&more, last) {
             (Some(_), _) => (MORE, text::MORE_HELP),
-            (None, Some(last)) if always || paged => last,
+            (None, LastPage::Asked(question, help)) => (question, help),
+            (None, LastPage::AskedIfPaged(question, help)) if paged => (question, help),
             (None, _) => return Ok(true),
         };
         paged = true;

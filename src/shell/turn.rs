@@ -11,7 +11,7 @@ use std::io;
 use crate::games::{Rules, Square};
 use crate::shell::face::{Canvas, Face, View};
 
-use super::ask::{capitalise, is_quit};
+use super::ask::{LastPage, capitalise, is_quit};
 use super::console::{Console, Reply};
 use super::safe;
 use super::text;
@@ -293,7 +293,7 @@ fn command_at<R: Rules, F: Face<R>>(
     match (command, chosen) {
         (Command::Help, _) => {
             let help = turn.help.map_or_else(|| face.help(rules), str::to_string);
-            if !crate::shell::ask::say_paged(console, &help, None, false)? {
+            if !super::ask::say_paged(console, &help, LastPage::Open)? {
                 return Ok(Some(Turn::Leave));
             }
         }

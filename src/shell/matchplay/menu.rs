@@ -4,7 +4,7 @@ use std::io;
 
 use super::Options;
 use crate::games::{Computers, Level};
-use crate::shell::ask::{ask_until, capitalise, parse_choice};
+use crate::shell::ask::{LastPage, ask_until, capitalise, parse_choice, say_paged};
 use crate::shell::console::Console;
 use crate::shell::face::{FULL_MENU, Face, MenuChoice};
 use crate::shell::log;
@@ -58,9 +58,10 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
             Some(MenuChoice::Watch) => return Ok(Some(0)),
             Some(MenuChoice::History) => log::show_in_menu(console, &options.log)?,
             Some(MenuChoice::Rules) => {
-                let back = ("Press Enter for the menu. ", text::BACK_TO_MENU_HELP);
+                let back =
+                    LastPage::AskedIfPaged("Press Enter for the menu. ", text::BACK_TO_MENU_HELP);
                 let rules = face.help(&options.rules);
-                if !crate::shell::ask::say_paged(console, &rules, Some(back), false)? {
+                if !say_paged(console, &rules, back)? {
                     return Ok(None);
                 }
             }

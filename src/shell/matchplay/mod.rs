@@ -14,7 +14,7 @@ mod play;
 pub(crate) use play::{advice_text, say_advice};
 mod seats;
 
-use super::ask::{ask_yes_no_over, say_paged};
+use super::ask::{LastPage, ask_yes_no_over, say_paged};
 use super::console::Console;
 use super::log::{self, Keeper, Seat as LoggedSeat};
 use super::text;
@@ -208,8 +208,8 @@ fn welcome<R: Computers, F: Face<R>>(
         return Ok(true);
     };
     // On a screen too short to hold it, the welcome comes a page at a time.
-    let last = ("Press Enter to continue. ", text::CONTINUE_HELP);
-    if !say_paged(console, &intro, Some(last), true)? {
+    let last = LastPage::Asked("Press Enter to continue. ", text::CONTINUE_HELP);
+    if !say_paged(console, &intro, last)? {
         return Ok(false);
     }
     console.say("")?;
