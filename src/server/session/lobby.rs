@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::{After, Session, words};
 use crate::cabinet;
+use crate::games::GameKind;
 use crate::server::hub::{Doing, Notice, Room, RoomState, Seat, Seek, SessionId, Sitter};
 use crate::shell::safe;
 use crate::shell::table::Table;
@@ -267,19 +268,31 @@ impl Session {
         self.event(json!({"event": "welcome", "handle": handle, "rated": false}))
     }
 
+    /// The game named `game` and the options written after it, as `seek`
+    /// and `play` take them; `None` once the player is told what is wrong.
+    fn game_options(
+        &mut self,
+        game: &str,
+        options: &str,
+    ) -> io::Result<Option<(GameKind, words::SeekOptions)>> {
+        let kind = match cabinet::kind(game) {
+            Ok(kind) => kind,
+            Err(why) => return self.refuse(&why.to_string()).map(|()| None),
+        };
+        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
+        match words::options(options, known) {
+            Ok(options) => Ok(Some((kind, options))),
+            Err(why) => self.refuse(&why).map(|()| None),
+        }
+    }
+
     pub(super) fn seek(&mut self, rest: &str, to: Option<String>) -> io::Result<()> {
         if self.too_many_games()? {
             return Ok(());
         }
         let (game, rest) = words::split(rest);
-        let kind = match cabinet::kind(&game) {
-            Ok(kind) => kind,
-            Err(why) => return self.refuse(&why.to_string()),
-        };
-        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
-        let options = match words::options(rest, known) {
-            Ok(options) => options,
-            Err(why) => return self.refuse(&why),
+        let Some((kind, options)) = self.game_options(&game, rest)? else {
+            return Ok(());
         };
         // Checked now, so a bad seek is refused to its maker.
         let table = match cabinet::open(kind, &options.setup, 0) {
@@ -444,14 +457,8 @@ impl Session {
         }
         let (game, rest) = words::split(rest);
         let (level, rest) = words::split(rest);
-        let kind = match cabinet::kind(&game) {
-            Ok(kind) => kind,
-            Err(why) => return self.refuse(&why.to_string()),
-        };
-        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
-        let options = match words::options(rest, known) {
-            Ok(options) => options,
-            Err(why) => return self.refuse(&why),
+        let Some((kind, options)) = self.game_options(&game, rest)? else {
+            return Ok(());
         };
         let table = match cabinet::open(kind, &options.setup, rand::random()) {
             Ok(table) => table,
