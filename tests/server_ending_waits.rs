@@ -9,40 +9,19 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
-use tallyho::shell::log::Log;
 
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::{Client, seek_number};
+use server_common::process::{exited, serve_lines, signal};
+use server_common::store::{empty, fill, log_at};
+use server_common::{Client, fox_seek_taken};
 
 /// The longest any test waits for one thing.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-impl Client {
-    /// The next JSON event named `name`, and every event before it.
-    fn events_to(&mut self, name: &str) -> Vec<Value> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.wait_for("\n");
-            if line.trim() == "proto json" {
-                continue;
-            }
-            let event: Value = serde_json::from_str(line.trim())
-                .unwrap_or_else(|e| panic!("not an event: {line:?}: {e}"));
-            let done = event["event"] == name;
-            seen.push(event);
-            if done {
-                return seen;
-            }
-        }
-    }
-}
 
 /// What the server has written to its standard error so far.
 #[derive(Clone, Default)]
@@ -70,16 +49,7 @@ impl Stderr {
 /// `tallyho serve` on a line port, killed when dropped; its address, and
 /// its standard error as it comes.
 fn serve(data: &Path) -> (KillOnDrop, String, Stderr) {
-    let mut child = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
-            .arg(data)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut child, addr) = serve_lines(data, Stdio::piped());
     let stderr = Stderr::default();
     let errors = child.stderr.take().unwrap();
     let into = stderr.clone();
@@ -92,65 +62,31 @@ fn serve(data: &Path) -> (KillOnDrop, String, Stderr) {
             text.push('\n');
         }
     });
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let addr = first
-        .trim()
-        .strip_prefix("lines ")
-        .unwrap_or_else(|| panic!("the first line names the line door: {first:?}"))
-        .to_string();
     (child, addr, stderr)
 }
 
-/// Runs `sql` on the server's database, as an operator's tool would.
-fn sqlite(data: &Path, sql: &str) {
-    let conn = rusqlite::Connection::open(data.join("server.db")).unwrap();
-    conn.busy_timeout(Duration::from_secs(10)).unwrap();
-    conn.execute_batch(sql).unwrap();
-}
-
-/// From now on the database refuses `table`'s new rows as a full disk.
-fn fill(data: &Path, table: &str) {
-    sqlite(
-        data,
-        &format!(
-            "CREATE TRIGGER full_{table} BEFORE INSERT ON {table}
-             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
-        ),
-    );
-}
-
-/// The database takes `table`'s new rows again.
-fn empty(data: &Path, table: &str) {
-    sqlite(data, &format!("DROP TRIGGER full_{table}"));
+/// What was said, read as words: the scripted dialect wraps its lines.
+fn words(said: &str) -> String {
+    said.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `name` (scripted, the fox) and a guest in the machine dialect (the
 /// hounds) start a fox game and make a move each, then the database fills
 /// and the hounds resign. Checks what each is told; the game's number.
 fn resigned_while_full(addr: &str, data: &Path, name: &str) -> u64 {
-    let mut ann = Client::connect(addr);
-    let mut hounds = Client::connect(addr);
-    ann.wait_for("> ");
-    hounds.wait_for("> ");
-    ann.send(&format!("name {name}"));
-    ann.wait_for(&format!("You are {name}."));
-    hounds.send("proto json");
-    let welcome = hounds.events_to("welcome").pop().unwrap();
+    let mut ann = Client::arrive(addr);
+    let mut hounds = Client::arrive(addr);
+    ann.take_name(name);
+    let welcome = hounds.speak_json();
     let them = welcome["handle"].as_str().unwrap().to_string();
-    ann.send("seek fox --side fox");
-    let n = seek_number(&ann.wait_for(" is open: fox."));
-    hounds.send(&format!("accept {n}"));
+    fox_seek_taken(&mut ann, &mut hounds);
     let start = hounds.events_to("start").pop().unwrap();
     let game = start["game"].as_u64().unwrap();
     ann.wait_for("Move fox to (B7)? ");
     // A move the database has no room for is not played.
     fill(data, "moves");
     ann.send("A8-B7");
-    let said = ann.wait_for("full).");
-    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = words(&ann.wait_for("full)."));
     assert!(
         said.contains(
             "The server could not keep your move, so it was not played (database or disk is full)."
@@ -167,9 +103,7 @@ fn resigned_while_full(addr: &str, data: &Path, name: &str) -> u64 {
 
     fill(data, "finished");
     hounds.send("resign");
-    // The scripted dialect wraps its lines: read as words.
-    let said = ann.wait_for("it can.");
-    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = words(&ann.wait_for("it can."));
     assert!(
         said.contains(&format!("{them} resigned: {name} wins.")),
         "{said}"
@@ -225,16 +159,8 @@ fn a_resigned_game_the_disk_had_no_room_for_is_stored_later_and_stays_finished()
     let second = resigned_while_full(&addr, &data, "amy");
     stderr.wait_for(&format!("game {second}'s ending could not be stored in "));
     empty(&data, "finished");
-    let killed = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let end = Instant::now() + PATIENCE;
-    while server.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < end, "the server did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    signal(&server, "TERM");
+    exited(&mut server);
     stderr.wait_for(&format!("game {second}'s ending is stored now"));
     let warned = stderr.text();
     for game in [first, second] {
@@ -268,15 +194,14 @@ fn a_resigned_game_the_disk_had_no_room_for_is_stored_later_and_stays_finished()
 
     // A restart: neither game comes back, and both are in the log, won.
     let (_again, addr, _) = serve(&data);
-    let mut ann = Client::connect(&addr);
-    ann.wait_for("> ");
+    let mut ann = Client::arrive(&addr);
     ann.send("games");
     ann.wait_for("No games are being played.");
-    let mut records = Log::new(data.join("history.jsonl")).stream().unwrap();
-    let mut endings = Vec::new();
-    while let Some(r) = records.next_record().unwrap() {
-        endings.push((r.outcome.winner, r.outcome.how, r.plies));
-    }
+    let (records, _) = log_at(&data.join("history.jsonl"));
+    let endings: Vec<_> = records
+        .into_iter()
+        .map(|r| (r.outcome.winner, r.outcome.how, r.plies))
+        .collect();
     let won = (Some("fox".to_string()), "resigned".to_string(), 2);
     assert_eq!(endings, [won.clone(), won]);
 }

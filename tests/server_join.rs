@@ -4,13 +4,13 @@
 //! end as the client draws them.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{IpAddr, Ipv4Addr, TcpStream};
-use std::process::{Command, Stdio};
+use std::net::TcpStream;
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tallyho::server::{self, Config, limits::Limits};
+use tallyho::server::{Rules, limits::Limits};
 
 mod scratch;
 mod server_common;
@@ -31,6 +31,12 @@ fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> 
     rx
 }
 
+/// The JSON event in a line door's line, after any prompt.
+fn as_event(line: &str) -> Option<Value> {
+    let i = line.find('{')?;
+    serde_json::from_str(&line[i..]).ok()
+}
+
 /// The next JSON event among a line door's lines.
 fn event(rx: &mpsc::Receiver<String>, wait: Duration) -> Option<Value> {
     let end = Instant::now() + wait;
@@ -38,9 +44,7 @@ fn event(rx: &mpsc::Receiver<String>, wait: Duration) -> Option<Value> {
         let line = rx
             .recv_timeout(end.saturating_duration_since(Instant::now()))
             .ok()?;
-        if let Some(i) = line.find('{')
-            && let Ok(event) = serde_json::from_str::<Value>(&line[i..])
-        {
+        if let Some(event) = as_event(&line) {
             return Some(event);
         }
     }
@@ -52,14 +56,24 @@ fn field<'a>(event: &'a Value, name: &str) -> &'a str {
 
 /// A server with its line door on a port the system chooses, on loopback.
 fn serve(data: &Scratch) -> Serving {
-    Serving::start(Config {
-        bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        ssh_port: None,
-        line_port: Some(0),
-        data: data.to_path_buf(),
-        limits: Limits::default(),
-        rules: server::Rules::default(),
-    })
+    Serving::lines(data.to_path_buf(), Limits::default(), Rules::default())
+}
+
+/// `tallyho join ADDR` as a child process, killed when dropped, with what
+/// is typed to it and the lines it prints as they come.
+fn piped_join(addr: &str) -> (KillOnDrop, ChildStdin, mpsc::Receiver<String>) {
+    let mut client = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", addr])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    );
+    let typed = client.stdin.take().expect("its input is piped");
+    let seen = lines(client.stdout.take().expect("its output is piped"));
+    (client, typed, seen)
 }
 
 #[test]
@@ -67,7 +81,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     // Declared first, dropped last: the server and the client go before it.
     let data = Scratch::new("join-test");
     let running = serve(&data);
-    let addr = running.lines.unwrap();
+    let addr = running.line_door();
 
     // The opponent: a machine client that seeks and plays the hounds.
     let mut hounds = TcpStream::connect(addr).unwrap();
@@ -83,17 +97,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         }
     };
 
-    let mut join = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", &addr.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut typed = join.stdin.take().unwrap();
-    let seen = lines(join.stdout.take().unwrap());
+    let (mut client, mut typed, seen) = piped_join(&addr.to_string());
     writeln!(typed, "accept {n}").unwrap();
 
     let mut screen = Vec::new();
@@ -120,10 +124,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
             screen.push(line);
         }
         while let Ok(line) = from_hounds.recv_timeout(Duration::from_millis(5)) {
-            let Some(e) = line
-                .find('{')
-                .and_then(|i| serde_json::from_str::<Value>(&line[i..]).ok())
-            else {
+            let Some(e) = as_event(&line) else {
                 continue;
             };
             match field(&e, "event") {
@@ -138,7 +139,7 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         }
     }
     drop(typed);
-    let status = join.wait().unwrap();
+    let status = client.wait().unwrap();
     running.stop();
 
     let screen = screen.join("\n");
@@ -169,25 +170,13 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
 fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     let data = Scratch::new("join-leave");
     let running = serve(&data);
-    let addr = running.lines.unwrap().to_string();
-    let join = || {
-        KillOnDrop(
-            Command::new(env!("CARGO_BIN_EXE_tallyho"))
-                .args(["join", &addr])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        )
-    };
+    let addr = running.line_door().to_string();
     // The end of the player's input, or `quit`: the player left.
     for typed in ["who\n", "who\nquit\n"] {
-        let mut client = join();
-        let mut input = client.stdin.take().unwrap();
+        let (mut client, mut input, seen) = piped_join(&addr);
         input.write_all(typed.as_bytes()).unwrap();
         drop(input);
-        let seen: Vec<String> = lines(client.stdout.take().unwrap()).iter().collect();
+        let seen: Vec<String> = seen.iter().collect();
         assert!(client.wait().unwrap().success());
         assert_eq!(
             seen.last().map(String::as_str),
@@ -198,9 +187,7 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     }
     // A line too long for the server is refused here whole, none of it
     // sent; a line ended by a lone CR is sent at once.
-    let mut client = join();
-    let mut input = client.stdin.take().unwrap();
-    let seen = lines(client.stdout.take().unwrap());
+    let (mut client, mut input, seen) = piped_join(&addr);
     input
         .write_all(format!("{}\nwho\r", "x".repeat(3000)).as_bytes())
         .unwrap();
@@ -226,9 +213,7 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
         "{said:?}"
     );
     // The server stops while the player is still there: the server closed it.
-    let mut client = join();
-    let mut input = client.stdin.take().unwrap();
-    let seen = lines(client.stdout.take().unwrap());
+    let (mut client, mut input, seen) = piped_join(&addr);
     input.write_all(b"who\n").unwrap();
     let wait = Duration::from_secs(10);
     let listed = seen
@@ -286,11 +271,28 @@ fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
 fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<(), expectrl::Error>
 {
     use expectrl::process::unix::WaitStatus;
+    use expectrl::session::OsSession;
     use expectrl::{ControlCode, Eof, Expect, Session};
+
+    /// Waits for the goodbye, which ends its line, then for the end of the
+    /// client's output and its clean exit (`why` says which, if not); what
+    /// it printed after the goodbye.
+    fn goodbye(session: &mut OsSession, why: &str) -> Result<String, expectrl::Error> {
+        session.expect("Goodbye.\r\n")?;
+        let rest = session.expect(Eof)?;
+        let rest = String::from_utf8_lossy(rest.before()).into_owned();
+        let pid = session.get_process().pid();
+        let status = session
+            .get_process()
+            .wait()
+            .expect("join can be waited for");
+        assert_eq!(status, WaitStatus::Exited(pid, 0), "{why}");
+        Ok(rest)
+    }
 
     let data = Scratch::new("join-pty");
     let running = serve(&data);
-    let addr = running.lines.unwrap().to_string();
+    let addr = running.line_door().to_string();
     let join = || -> Result<_, expectrl::Error> {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
         cmd.args(["join", &addr, "--color", "never"])
@@ -306,16 +308,8 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
         session.expect("> ")?;
         session.send(key)?;
         // Its last word ends its line, so the shell's prompt starts on its own.
-        session.expect("Goodbye.\r\n")?;
-        let rest = session.expect(Eof)?;
-        let rest = String::from_utf8_lossy(rest.before()).into_owned();
+        let rest = goodbye(&mut session, &format!("{key:?}"))?;
         assert!(!rest.contains("closed"), "{rest:?}");
-        let pid = session.get_process().pid();
-        assert_eq!(
-            session.get_process().wait().unwrap(),
-            WaitStatus::Exited(pid, 0),
-            "{key:?}"
-        );
     }
     // quit in the lobby, after leaving a game: goodbye, and no Enter more
     // asked for.
@@ -326,15 +320,8 @@ fn ctrl_d_or_ctrl_c_at_a_terminal_says_goodbye_on_a_line_of_its_own() -> Result<
     session.send("quit\r")?;
     session.expect("You left game")?;
     session.send("quit\r")?;
-    session.expect("Goodbye.\r\n")?;
-    let rest = session.expect(Eof)?;
-    let rest = String::from_utf8_lossy(rest.before()).into_owned();
+    let rest = goodbye(&mut session, "quit")?;
     assert!(!rest.contains("Press Enter"), "{rest:?}");
-    let pid = session.get_process().pid();
-    assert_eq!(
-        session.get_process().wait().unwrap(),
-        WaitStatus::Exited(pid, 0)
-    );
     running.stop();
     Ok(())
 }
@@ -387,18 +374,8 @@ fn until(seen: &mpsc::Receiver<String>, wanted: &str) -> Option<Vec<String>> {
 fn join_says_every_answer_and_follows_a_take_back() {
     let data = Scratch::new("join-answers");
     let running = serve(&data);
-    let addr = running.lines.unwrap().to_string();
-    let mut client = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", &addr])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut input = client.stdin.take().unwrap();
-    let seen = lines(client.stdout.take().unwrap());
+    let addr = running.line_door().to_string();
+    let (mut client, mut input, seen) = piped_join(&addr);
     let mut type_then = |line: &str, wanted: &str| {
         input.write_all(format!("{line}\n").as_bytes()).unwrap();
         until(&seen, wanted).unwrap_or_else(|| panic!("{line}: no {wanted:?}"))

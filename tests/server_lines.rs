@@ -10,12 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tallyho::server::limits::Limits;
-use tallyho::server::{self, Config};
 
 mod scratch;
 mod server_common;
 use scratch::{Housed, Scratch};
-use server_common::{Client, Serving, seek_number};
+use server_common::{Client, Serving, fox_seek_taken, quick_rules};
 
 /// The longest any test waits for one answer.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -24,18 +23,14 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// stopped, the server stops, then the folder is removed.
 fn serve(name: &str, limits: Limits, grace: Duration) -> Housed<Serving> {
     let data = Scratch::unmade(&format!("server-lines-{name}"));
-    let running = Serving::start(Config {
-        bind: [127, 0, 0, 1].into(),
-        ssh_port: None,
-        line_port: Some(0),
-        data: data.to_path_buf(),
-        limits,
-        rules: server::Rules {
-            grace,
-            think: Duration::from_millis(50),
-        },
-    });
+    let running = Serving::lines(data.to_path_buf(), limits, quick_rules(grace));
     Housed::new(running, data)
+}
+
+/// A server as [`serve`] starts it, with the default limits and a minute's
+/// grace time.
+fn lobby(name: &str) -> Housed<Serving> {
+    serve(name, Limits::default(), Duration::from_secs(60))
 }
 
 impl Client {
@@ -56,27 +51,15 @@ impl Client {
             }
         }
     }
-
-    /// The next event named `name`, skipping others.
-    fn event_named(&mut self, name: &str) -> Value {
-        loop {
-            let event = self.event();
-            if event["event"] == name {
-                return event;
-            }
-        }
-    }
 }
 
 /// Two clients in the machine dialect start a game of `game`: the first
 /// seeks, the second accepts. Returns them with their sides.
 fn pair(addr: SocketAddr, game: &str) -> ((Client, String), (Client, String)) {
-    let mut a = Client::connect(addr);
-    let mut b = Client::connect(addr);
+    let mut a = Client::arrive(addr);
+    let mut b = Client::arrive(addr);
     for c in [&mut a, &mut b] {
-        c.wait_for("> ");
-        c.send("proto json");
-        assert_eq!(c.event_named("welcome")["rated"], false);
+        assert_eq!(c.speak_json()["rated"], false);
     }
     a.send(&format!("seek {game}"));
     let n = a.event_named("seeking")["n"].as_u64().unwrap();
@@ -139,8 +122,8 @@ fn play_out(players: &mut [(Client, String); 2]) -> ([Vec<String>; 2], Value) {
 
 #[test]
 fn two_line_clients_play_a_whole_game_of_every_game() {
-    let running = serve("games", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
+    let running = lobby("games");
+    let addr = running.line_door();
     for game in ["fox", "draughts", "fish"] {
         let (a, b) = pair(addr, game);
         let mut players = [a, b];
@@ -160,8 +143,8 @@ fn two_line_clients_play_a_whole_game_of_every_game() {
 
 #[test]
 fn a_watcher_sees_every_move_from_the_first() {
-    let running = serve("watch", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
+    let running = lobby("watch");
+    let addr = running.line_door();
     let ((mut a, side_a), (b, side_b)) = pair(addr, "fox");
     // One move before the watcher comes.
     let first = loop {
@@ -175,10 +158,8 @@ fn a_watcher_sees_every_move_from_the_first() {
             break String::new();
         }
     };
-    let mut watcher = Client::connect(addr);
-    watcher.wait_for("> ");
-    watcher.send("proto json");
-    watcher.event_named("welcome");
+    let mut watcher = Client::arrive(addr);
+    watcher.speak_json();
     watcher.send("games");
     let games = watcher.event_named("games");
     let number = games["games"][0]["game"].as_u64().unwrap();
@@ -206,20 +187,15 @@ fn a_watcher_sees_every_move_from_the_first() {
     running.stop();
 }
 
-/// Two people in the scripted dialect, in a fox game: the seeker plays the fox.
-fn people(addr: SocketAddr) -> (Client, Client) {
-    let mut a = Client::connect(addr);
-    let mut b = Client::connect(addr);
-    a.wait_for("> ");
-    b.wait_for("> ");
-    a.send("name ann");
-    a.wait_for("You are ann.");
-    b.send("name bob");
-    b.wait_for("You are bob.");
-    a.send("seek fox --side fox");
-    let seek = a.wait_for(" is open: fox.");
-    let n = seek_number(&seek);
-    b.send(&format!("accept {n}"));
+/// Two people in the scripted dialect on `running`'s line door, ann and
+/// bob, in a fox game: the seeker, ann, plays the fox.
+fn people(running: &Serving) -> (Client, Client) {
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    let mut b = Client::arrive(addr);
+    a.take_name("ann");
+    b.take_name("bob");
+    fox_seek_taken(&mut a, &mut b);
     b.wait_for(": fox, unrated. ann (fox) against bob (hounds).");
     a.wait_for(": fox, unrated. ann (fox) against bob (hounds).");
     a.wait_for("Move fox to (B7)? ");
@@ -229,9 +205,8 @@ fn people(addr: SocketAddr) -> (Client, Client) {
 
 #[test]
 fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
-    let running = serve("say", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("say");
+    let (mut a, mut b) = people(&running);
     // A right-to-left override would turn bob's screen around.
     a.send("say hello \u{202e}dlrow");
     b.wait_for("ann says: hello \\u{202e}dlrow");
@@ -248,9 +223,8 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
 
 #[test]
 fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() {
-    let running = serve("long", Limits::default(), Duration::from_secs(60));
-    let mut c = Client::connect(running.lines.unwrap());
-    c.wait_for("> ");
+    let running = lobby("long");
+    let mut c = Client::arrive(running.line_door());
     let mut line = vec![b'x'; 1 << 20];
     line.push(b'\n');
     c.stream.write_all(&line).unwrap();
@@ -274,7 +248,7 @@ fn a_burst_of_connections_from_one_address_is_limited() {
         ..Limits::default()
     };
     let running = serve("burst", limits, Duration::from_secs(60));
-    let addr = running.lines.unwrap();
+    let addr = running.line_door();
     let mut welcomed = 0;
     let mut refused = 0;
     let mut kept = Vec::new();
@@ -295,9 +269,8 @@ fn a_burst_of_connections_from_one_address_is_limited() {
 
 #[test]
 fn a_person_plays_the_servers_computer_and_resigns() {
-    let running = serve("computer", Limits::default(), Duration::from_secs(60));
-    let mut c = Client::connect(running.lines.unwrap());
-    c.wait_for("> ");
+    let running = lobby("computer");
+    let mut c = Client::arrive(running.line_door());
     c.send("play draughts champion");
     c.wait_for("Draughts is played at the levels rubbish, greedy, cunning or overpowered");
     c.send("name tess");
@@ -318,9 +291,8 @@ fn a_person_plays_the_servers_computer_and_resigns() {
 
 #[test]
 fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
-    let running = serve("offers", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("offers");
+    let (mut a, mut b) = people(&running);
     a.send("A8-B7");
     b.wait_for("Move (B1, D1, F1, H1)? ");
     b.send("B1-A2");
@@ -343,9 +315,8 @@ fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
 
 #[test]
 fn an_offer_lapses_aloud_when_its_maker_moves_on() {
-    let running = serve("lapse", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("lapse");
+    let (mut a, mut b) = people(&running);
     a.send("draw");
     a.wait_for("You offer a draw.");
     b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
@@ -358,9 +329,8 @@ fn an_offer_lapses_aloud_when_its_maker_moves_on() {
 
 #[test]
 fn shutting_down_adjourns_the_games_and_tells_the_players() {
-    let running = serve("shutdown", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("shutdown");
+    let (mut a, mut b) = people(&running);
     running.stop();
     // Guests, whose games cannot be resumed: told so, not to come back.
     for c in [&mut a, &mut b] {
@@ -378,16 +348,15 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
 
 #[test]
 fn a_guests_games_end_when_the_guest_is_gone_for_good() {
-    let running = serve("guests", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
+    let running = lobby("guests");
+    let addr = running.line_door();
     // Against the computer: the game cannot go on, and ends.
-    let mut c = Client::connect(addr);
-    c.wait_for("> ");
+    let mut c = Client::arrive(addr);
     c.send("play fox rubbish --side hounds");
     c.wait_for("Move (B1, D1, F1, H1)? ");
     drop(c);
     // Two guests: the one left behind may claim at once.
-    let (a, mut b) = people(addr);
+    let (a, mut b) = people(&running);
     drop(a);
     b.wait_for(
         "ann has left the game, and as a guest cannot come back: type claim to take the win.",
@@ -404,9 +373,8 @@ fn a_guests_games_end_when_the_guest_is_gone_for_good() {
 
 #[test]
 fn a_player_holds_at_most_five_unfinished_games() {
-    let running = serve("limit", Limits::default(), Duration::from_secs(60));
-    let mut c = Client::connect(running.lines.unwrap());
-    c.wait_for("> ");
+    let running = lobby("limit");
+    let mut c = Client::arrive(running.line_door());
     for _ in 0..5 {
         c.send("play fox rubbish --side hounds");
         c.wait_for("Move (B1, D1, F1, H1)? ");
@@ -422,9 +390,8 @@ fn a_player_holds_at_most_five_unfinished_games() {
 
 #[test]
 fn the_machine_dialect_answers_hint_and_says_when_you_leave() {
-    let running = serve("json-hint", Limits::default(), Duration::from_secs(60));
-    let mut c = Client::connect(running.lines.unwrap());
-    c.wait_for("> ");
+    let running = lobby("json-hint");
+    let mut c = Client::arrive(running.line_door());
     c.send("proto json");
     c.event_named("welcome");
     c.send("play fox rubbish --side hounds");
@@ -467,9 +434,8 @@ fn a_port_in_use_is_named_with_its_door() {
 /// put to the opponent; one agreed to says what was taken back.
 #[test]
 fn an_undo_needs_a_move_of_ones_own_and_says_what_it_took() {
-    let running = serve("undo-own", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("undo-own");
+    let (mut a, mut b) = people(&running);
     a.send("undo");
     a.wait_for("There is no move of yours to take back.");
     a.wait_for("Move fox to (B7)? ");
@@ -489,9 +455,8 @@ fn an_undo_needs_a_move_of_ones_own_and_says_what_it_took() {
 /// that quit leaves the game waiting, not over.
 #[test]
 fn help_in_a_game_names_the_servers_words() {
-    let running = serve("game-help", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let (mut a, mut b) = people(addr);
+    let running = lobby("game-help");
+    let (mut a, mut b) = people(&running);
     a.send("help");
     a.wait_for("On the server");
     a.wait_for("leave for the lobby: the game waits (type resume)");
@@ -507,19 +472,13 @@ fn help_in_a_game_names_the_servers_words() {
 /// answered with the help event, as on one's own turn.
 #[test]
 fn the_machine_dialect_answers_help_out_of_turn() {
-    let running = serve("json-help", Limits::default(), Duration::from_secs(60));
-    let addr = running.lines.unwrap();
-    let mut a = Client::connect(addr);
-    let mut b = Client::connect(addr);
-    a.wait_for("> ");
-    b.wait_for("> ");
-    a.send("name ann");
-    a.wait_for("You are ann.");
-    b.send("proto json");
-    b.event_named("welcome");
-    a.send("seek fox --side fox");
-    let n = seek_number(&a.wait_for(" is open: fox."));
-    b.send(&format!("accept {n}"));
+    let running = lobby("json-help");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    let mut b = Client::arrive(addr);
+    a.take_name("ann");
+    b.speak_json();
+    fox_seek_taken(&mut a, &mut b);
     b.event_named("start");
     a.wait_for("Move fox to (B7)? ");
     b.send("help");
@@ -542,7 +501,7 @@ fn a_client_that_takes_nothing_for_the_idle_time_is_closed() {
         ..Limits::default()
     };
     let running = serve("unread", limits, Duration::from_secs(60));
-    let addr = running.lines.unwrap();
+    let addr = running.line_door();
     // Far more answers than the socket's buffers hold, and a client that
     // reads none of them. Its session ends, or its outbox fills; either
     // way its place must come free after the idle second, not when the

@@ -5,54 +5,25 @@
 //! wait is bounded; skipped (with a note) where OpenSSH is missing.
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use tallyho::server::limits::Limits;
-use tallyho::server::{self, Config};
-
 mod scratch;
 mod server_common;
-use scratch::{KillOnDrop, Scratch};
-use server_common::{Serving, Transcript, seek_number};
+use scratch::Scratch;
+use server_common::openssh::{have_openssh, keygen, ssh_command};
+use server_common::process::{exited, serve_lines, serve_ssh, signal};
+use server_common::{Serving, Speaker, Transcript, fox_seek_taken, quick_rules};
 
 const PATIENCE: Duration = Duration::from_secs(20);
-
-fn have_openssh() -> bool {
-    let found = ["ssh", "ssh-keygen"].iter().all(|tool| {
-        Command::new(tool)
-            .arg("-V")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok()
-    });
-    if !found {
-        eprintln!("note: OpenSSH is not installed; skipped");
-    }
-    found
-}
 
 /// A fresh folder for one test, removed when dropped: declare it before the
 /// server and the clients that use it, so they are dropped first.
 fn scratch(tag: &str) -> Scratch {
     Scratch::new(&format!("resume-{tag}"))
-}
-
-fn keygen(dir: &Path, name: &str) -> PathBuf {
-    let key = dir.join(name);
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
-        .arg(&key)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "ssh-keygen: {made:?}");
-    key
 }
 
 /// A player at an OpenSSH client without a terminal: lines in, text out.
@@ -65,32 +36,7 @@ struct Player {
 
 impl Player {
     fn login(port: u16, dir: &Path, user: &str, key: &Path) -> Player {
-        let mut child = Command::new("ssh")
-            .arg("-p")
-            .arg(port.to_string())
-            .arg("-i")
-            .arg(key)
-            .args([
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "ConnectTimeout=10",
-                "-o",
-                "LogLevel=ERROR",
-                "-F",
-                "/dev/null",
-                "-T",
-            ])
-            .arg("-o")
-            .arg(format!(
-                "UserKnownHostsFile={}",
-                dir.join("known_hosts").display()
-            ))
-            .arg(format!("{user}@127.0.0.1"))
+        let mut child = ssh_command(port, dir, user, Some(key), &["-T"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -114,6 +60,14 @@ impl Player {
         }
     }
 
+    /// The connection drops: the client is killed.
+    fn drop_line(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Speaker for Player {
     fn send(&mut self, line: &str) {
         let input = self.input.as_mut().unwrap();
         input.write_all(line.as_bytes()).unwrap();
@@ -138,12 +92,6 @@ impl Player {
             }
         }
     }
-
-    /// The connection drops: the client is killed.
-    fn drop_line(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Drop for Player {
@@ -151,22 +99,6 @@ impl Drop for Player {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A server in process with its ssh door on 127.0.0.1:0, keeping its data
-/// in `dir/serve`, with this grace time; stopped when dropped.
-fn ssh_server(dir: &Path, grace: Duration) -> Serving {
-    Serving::start(Config {
-        bind: [127, 0, 0, 1].into(),
-        ssh_port: Some(0),
-        line_port: None,
-        data: dir.join("serve"),
-        limits: Limits::default(),
-        rules: server::Rules {
-            grace,
-            think: Duration::from_millis(50),
-        },
-    })
 }
 
 /// What a test of two players needs: its folder, Ann's and Bob's keys, and
@@ -186,14 +118,37 @@ fn house(tag: &str, grace: Duration) -> Option<House> {
     }
     let dir = scratch(tag);
     let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let running = ssh_server(&dir, grace);
-    let port = running.ssh.unwrap().port();
+    let running = Serving::ssh(dir.join("serve"), quick_rules(grace));
+    let port = running.ssh_port();
     Some(House {
         dir,
         keys,
         running,
         port,
     })
+}
+
+impl House {
+    /// Ann logged in again with her key.
+    fn ann(&self) -> Player {
+        Player::login(self.port, &self.dir, "ann", &self.keys[0])
+    }
+
+    /// Ann and Bob in a game, as [`start_game`] begins it.
+    fn start_game(&self) -> (Player, Player) {
+        start_game(self.port, &self.dir, &self.keys)
+    }
+
+    /// A game as [`start_game`] begins it, then Ann's line drops: Bob, once
+    /// told that she has `left` (the grace time, in words) to come back.
+    fn ann_drops(&self, left: &str) -> Player {
+        let (ann, mut bob) = self.start_game();
+        ann.drop_line();
+        bob.wait_for(&format!(
+            "ann has left the game. They have {left} to come back"
+        ));
+        bob
+    }
 }
 
 /// Ann (the fox) and Bob (the hounds) log in with their keys and start a
@@ -203,10 +158,7 @@ fn start_game(port: u16, dir: &Path, keys: &[PathBuf; 2]) -> (Player, Player) {
     ann.wait_for("Welcome to tallyho, ann. Your games are rated.");
     let mut bob = Player::login(port, dir, "bob", &keys[1]);
     bob.wait_for("Welcome to tallyho, bob. Your games are rated.");
-    ann.send("seek fox --side fox");
-    let seek = ann.wait_for(" is open: fox.");
-    let n = seek_number(&seek);
-    bob.send(&format!("accept {n}"));
+    fox_seek_taken(&mut ann, &mut bob);
     bob.wait_for("fox, rated. ann (fox) against bob (hounds).");
     ann.wait_for("Move fox to (B7)? ");
     ann.send("A8-B7");
@@ -220,8 +172,7 @@ fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
     let Some(h) = house("frozen", Duration::from_secs(60)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
-    let (ann, mut bob) = start_game(port, dir, keys);
+    let (ann, mut bob) = h.start_game();
     // Ann's client stops answering, its connection still open (a laptop
     // lid closed, a network gone quiet): the server cannot tell.
     let pid = i32::try_from(ann.child.id()).unwrap();
@@ -229,7 +180,7 @@ fn a_login_with_the_same_key_takes_the_seat_from_a_frozen_connection() {
     bob.send("B1-A2");
     // Her new login with the same key closes the frozen session and puts
     // her back in the game at once.
-    let mut again = Player::login(port, dir, "ann", &keys[0]);
+    let mut again = h.ann();
     again.wait_for("Welcome to tallyho, ann.");
     again.wait_for("Your other session with this key was closed");
     again.wait_for("2. bob moved B1-A2.");
@@ -254,18 +205,17 @@ fn resume_passes_over_a_game_whose_opponent_is_away_for_one_that_can_go_on() {
     let Some(h) = house("choose", Duration::from_secs(60)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
     // Game 1, against Bob, adjourned with both gone.
-    let (ann, bob) = start_game(port, dir, keys);
+    let (ann, bob) = h.start_game();
     drop(bob);
     ann.drop_line();
     // A later game against the computer, left when Ann's line drops.
-    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    let mut ann = h.ann();
     ann.wait_for("Welcome to tallyho, ann.");
     ann.send("play fox rubbish --side fox");
     ann.wait_for("Move fox to (B7)? ");
     ann.drop_line();
-    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    let mut ann = h.ann();
     ann.wait_for("Welcome to tallyho, ann.");
     // Bob is away: the game against the computer is the one to go on with.
     ann.send("resume");
@@ -283,13 +233,10 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
     let Some(h) = house("drop", Duration::from_secs(60)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
-    let (ann, mut bob) = start_game(port, dir, keys);
-    ann.drop_line();
-    bob.wait_for("ann has left the game. They have 60 seconds to come back");
+    let mut bob = h.ann_drops("60 seconds");
     // Bob moves while Ann is away; the move waits for her.
     bob.send("B1-A2");
-    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    let mut ann = h.ann();
     ann.wait_for("Welcome to tallyho, ann.");
     ann.wait_for("1. ann moved A8-B7.");
     ann.wait_for("2. bob moved B1-A2.");
@@ -309,11 +256,8 @@ fn a_grace_time_ends_only_for_the_latest_leaving() {
     let Some(h) = house("regrace", Duration::from_secs(2)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
-    let (ann, mut bob) = start_game(port, dir, keys);
-    ann.drop_line();
-    bob.wait_for("ann has left the game. They have 2 seconds to come back");
-    let mut ann = Player::login(port, dir, "ann", &keys[0]);
+    let mut bob = h.ann_drops("2 seconds");
+    let mut ann = h.ann();
     ann.wait_for("Waiting for bob.");
     bob.wait_for("ann is back.");
     std::thread::sleep(Duration::from_secs(1));
@@ -336,10 +280,7 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     let Some(h) = house("grace", Duration::from_secs(1)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
-    let (ann, mut bob) = start_game(port, dir, keys);
-    ann.drop_line();
-    bob.wait_for("ann has left the game. They have 1 second to come back");
+    let mut bob = h.ann_drops("1 second");
     bob.send("claim");
     bob.wait_for("Not yet: ann may still come back for 1 more second.");
     bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
@@ -350,32 +291,6 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     h.running.stop();
 }
 
-/// `tallyho serve` as a child process (killed when dropped), and the ssh
-/// port it printed.
-fn serve(data: &Path) -> (KillOnDrop, u16) {
-    let mut child = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
-            .arg(data)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let port = first
-        .trim()
-        .strip_prefix("ssh 127.0.0.1:")
-        .unwrap_or_else(|| panic!("the first line names the ssh door: {first:?}"))
-        .parse()
-        .unwrap();
-    (child, port)
-}
-
 #[test]
 fn a_game_survives_a_killed_server_and_is_resumed() {
     if !have_openssh() {
@@ -384,13 +299,13 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     let dir = scratch("kill");
     let data = dir.join("serve");
     let keys = [keygen(&dir, "ann"), keygen(&dir, "bob")];
-    let (mut first, port) = serve(&data);
+    let (mut first, port) = serve_ssh(&data);
     let (ann, bob) = start_game(port, &dir, &keys);
     // SIGKILL: no farewell, no flush.
     first.kill().unwrap();
     first.wait().unwrap();
     drop((ann, bob));
-    let (mut second, port) = serve(&data);
+    let (mut second, port) = serve_ssh(&data);
     let mut ann = Player::login(port, &dir, "ann", &keys[0]);
     ann.wait_for("Welcome to tallyho, ann.");
     ann.send("games");
@@ -428,38 +343,14 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
 #[test]
 fn sigterm_tells_the_players_and_the_server_exits_0() {
     let dir = scratch("term");
-    let mut child = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
-            .arg(dir.join("serve"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let addr = first.trim().strip_prefix("lines ").unwrap().to_string();
+    let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::null());
     let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
     let mut seen = String::new();
-    let mut buf = [0; 4096];
-    while !seen.contains("> ") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    read_until(&mut stream, &mut seen, "> ");
+    signal(&child, "TERM");
     // The player is told, then the connection closes.
+    let mut buf = [0; 4096];
     loop {
         match stream.read(&mut buf) {
             Ok(0) => break,
@@ -468,15 +359,7 @@ fn sigterm_tells_the_players_and_the_server_exits_0() {
         }
     }
     assert!(seen.contains("The server is shutting down."), "{seen}");
-    let end = Instant::now() + PATIENCE;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < end, "the server did not exit");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(exited(&mut child).code(), Some(0));
 }
 
 #[test]
@@ -484,8 +367,7 @@ fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() 
     let Some(h) = house("quiet", Duration::from_secs(60)) else {
         return;
     };
-    let (port, dir, keys) = (h.port, &h.dir, &h.keys);
-    let (mut ann, mut bob) = start_game(port, dir, keys);
+    let (mut ann, mut bob) = h.start_game();
     // Nobody types for longer than the ssh door gives its connections to
     // say goodbye: the shutdown's time is counted from the shutdown, not
     // from the connection's last stir.
@@ -518,42 +400,16 @@ fn sighup_shuts_down_cleanly_and_the_operator_is_told() {
     let data = dir.join("serve");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let mut child = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["serve", "--ssh-port", "off", "--line-port", "0", "--data"])
-            .arg(&data)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let addr = first.trim().strip_prefix("lines ").unwrap().to_string();
+    let (mut child, addr) = serve_lines(&data, Stdio::piped());
     let mut stream = std::net::TcpStream::connect(&addr).unwrap();
     stream.set_read_timeout(Some(PATIENCE)).unwrap();
     let mut seen = String::new();
     read_until(&mut stream, &mut seen, "> ");
     stream.write_all(b"play fox rubbish --side fox\n").unwrap();
     read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
-    let hung_up = Command::new("kill")
-        .args(["-HUP", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(hung_up.success());
+    signal(&child, "HUP");
     read_until(&mut stream, &mut seen, "The server is shutting down.");
-    let end = Instant::now() + PATIENCE;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < end, "the server did not exit");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(exited(&mut child).code(), Some(0));
     let mut said = String::new();
     child
         .stderr

@@ -11,7 +11,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,28 +20,12 @@ use tallyho::server::ssh;
 use tallyho::server::{Rules, Server};
 
 mod scratch;
+mod server_common;
 use scratch::Scratch;
+use server_common::openssh::{self, have_openssh, keygen, keygen_of};
 
 /// How long any one client may take before it is killed and the test fails.
 const CLIENT_TIME: Duration = Duration::from_secs(30);
-
-/// Whether OpenSSH's client and key generator are here; if not, says so.
-fn have_openssh() -> bool {
-    let found = |tool: &str, arg: &str| {
-        Command::new(tool)
-            .arg(arg)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok()
-    };
-    let here = found("ssh", "-V") && found("ssh-keygen", "-?");
-    if !here {
-        eprintln!("note: ssh or ssh-keygen is not installed; the ssh door's tests are skipped");
-    }
-    here
-}
 
 /// A fresh directory for one test, removed when dropped: declare it before
 /// the door and the clients that use it, so they are dropped first.
@@ -92,6 +76,18 @@ impl Door {
     }
 }
 
+/// A test's folder and a door serving from `dir/serve`, in the order to
+/// bind them, so that the door is dropped first; `None`, with a note,
+/// where OpenSSH is missing.
+fn door_in(tag: &str) -> Option<(Scratch, Door)> {
+    if !have_openssh() {
+        return None;
+    }
+    let dir = scratch(tag);
+    let door = Door::start(&dir.join("serve"));
+    Some((dir, door))
+}
+
 impl Drop for Door {
     fn drop(&mut self) {
         self.server.shutdown().cancel();
@@ -102,19 +98,6 @@ impl Drop for Door {
     }
 }
 
-/// A key pair made by ssh-keygen in `dir`, without a passphrase.
-fn keygen(dir: &Path) -> PathBuf {
-    let key = dir.join("key");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", "test", "-f"])
-        .arg(&key)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "ssh-keygen: {made:?}");
-    key
-}
-
 /// The ssh command for `user` at the door, with no user configuration or
 /// agent, and `dir/known_hosts` as the host list.
 fn ssh_command(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Command {
@@ -123,24 +106,7 @@ fn ssh_command(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Comma
 
 /// The same with `options` first (ssh takes the first value it is given).
 fn ssh_with(door: &Door, dir: &Path, user: &str, key: Option<&Path>, options: &[&str]) -> Command {
-    let mut cmd = Command::new("ssh");
-    cmd.env_remove("SSH_AUTH_SOCK")
-        .args(options)
-        .args(["-F", "/dev/null", "-p", &door.port.to_string()])
-        .args(["-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes"])
-        .args(["-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR"])
-        .args(["-o", "StrictHostKeyChecking=no"])
-        .arg("-o")
-        .arg(format!(
-            "UserKnownHostsFile={}",
-            dir.join("known_hosts").display()
-        ));
-    match key {
-        Some(key) => cmd.arg("-i").arg(key),
-        None => cmd.args(["-o", "IdentityFile=none"]),
-    };
-    cmd.arg(format!("{user}@127.0.0.1"));
-    cmd
+    openssh::ssh_command(door.port, dir, user, key, options)
 }
 
 /// Runs a client with `input` on its stdin; kills it if it takes too long.
@@ -173,19 +139,27 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Runs `input` as a script for `user` at the door (`ssh -T`, no
+/// terminal): what ssh did, and its standard output as text.
+fn script(
+    door: &Door,
+    dir: &Path,
+    user: &str,
+    key: Option<&Path>,
+    input: &[u8],
+) -> (Output, String) {
+    let out = run(ssh_command(door, dir, user, key).arg("-T"), input);
+    let stdout = text(&out.stdout);
+    (out, stdout)
+}
+
 #[test]
 fn a_key_is_an_account_and_a_script_gets_its_answers() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("script") else {
         return;
-    }
-    let dir = scratch("script");
-    let door = Door::start(&dir.join("serve"));
-    let key = keygen(&dir);
-    let out = run(
-        ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"),
-        b"who\r\nhi\nquit",
-    );
-    let stdout = text(&out.stdout);
+    };
+    let key = keygen(&dir, "ann");
+    let (out, stdout) = script(&door, &dir, "ann", Some(&key), b"who\r\nhi\nquit");
     assert!(out.status.success(), "{out:?}");
     // A new key claims the ssh user name as its handle; every line is
     // echoed after its prompt.
@@ -204,25 +178,15 @@ fn a_key_is_an_account_and_a_script_gets_its_answers() {
     // No terminal: the text is as the session wrote it.
     assert!(!stdout.contains('\r'), "{stdout:?}");
     // The same key is the same account, whatever user name ssh is given.
-    let out = run(
-        ssh_command(&door, &dir, "someone", Some(&key)).arg("-T"),
-        b"quit\n",
-    );
-    let stdout = text(&out.stdout);
+    let (out, stdout) = script(&door, &dir, "someone", Some(&key), b"quit\n");
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout.starts_with("Welcome to tallyho, ann. Your games are rated."),
         "{stdout}"
     );
     // Another key is another account.
-    let other = dir.join("other");
-    std::fs::create_dir_all(&other).unwrap();
-    let other_key = keygen(&other);
-    let out = run(
-        ssh_command(&door, &dir, "bob", Some(&other_key)).arg("-T"),
-        b"quit\n",
-    );
-    let stdout = text(&out.stdout);
+    let other_key = keygen(&dir, "bob");
+    let (_, stdout) = script(&door, &dir, "bob", Some(&other_key), b"quit\n");
     assert!(
         stdout.starts_with("Your key is now the account bob"),
         "{stdout}"
@@ -231,24 +195,11 @@ fn a_key_is_an_account_and_a_script_gets_its_answers() {
 
 #[test]
 fn an_rsa_key_is_an_account_too() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("rsa") else {
         return;
-    }
-    let dir = scratch("rsa");
-    let door = Door::start(&dir.join("serve"));
-    let key = dir.join("rsa");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f"])
-        .arg(&key)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "ssh-keygen: {made:?}");
-    let out = run(
-        ssh_command(&door, &dir, "rita", Some(&key)).arg("-T"),
-        b"quit\n",
-    );
-    let stdout = text(&out.stdout);
+    };
+    let key = keygen_of(&dir, "rsa", &["-t", "rsa", "-b", "2048"]);
+    let (out, stdout) = script(&door, &dir, "rita", Some(&key), b"quit\n");
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout.contains("Welcome to tallyho, rita. Your games are rated."),
@@ -258,39 +209,30 @@ fn an_rsa_key_is_an_account_too() {
 
 #[test]
 fn a_long_script_over_ssh_is_answered_to_its_last_line() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("long-script") else {
         return;
-    }
-    let dir = scratch("long-script");
-    let door = Door::start(&dir.join("serve"));
+    };
     // Far more lines than the session's inbox holds, sent at once: the
     // door queues them, and the answers still flow while it does.
     // (250 answers still fit the pipe this test reads only at the end.)
-    let script = "who\n".repeat(250) + "quit\n";
-    let out = run(
-        ssh_command(&door, &dir, "guest", None).arg("-T"),
-        script.as_bytes(),
-    );
+    let lines = "who\n".repeat(250) + "quit\n";
+    let (out, stdout) = script(&door, &dir, "guest", None, lines.as_bytes());
     assert!(out.status.success(), "{out:?}");
-    let stdout = text(&out.stdout);
     assert_eq!(stdout.matches("> who\n").count(), 250, "{stdout}");
     assert!(stdout.ends_with("> quit\nGoodbye.\n"), "{stdout}");
 }
 
 #[test]
 fn a_guest_needs_no_key_and_others_need_one() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("guest") else {
         return;
-    }
-    let dir = scratch("guest");
-    let door = Door::start(&dir.join("serve"));
-    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), b"who\n");
+    };
+    let (out, stdout) = script(&door, &dir, "guest", None, b"who\n");
     assert!(out.status.success(), "{out:?}");
-    let stdout = text(&out.stdout);
     assert!(stdout.contains("You are a guest"), "{stdout}");
     assert!(stdout.contains("(guest)"), "{stdout}");
     // Anyone else without a key is turned away, and told only of keys.
-    let out = run(ssh_command(&door, &dir, "ann", None).arg("-T"), b"who\n");
+    let (out, _) = script(&door, &dir, "ann", None, b"who\n");
     assert_eq!(out.status.code(), Some(255), "{out:?}");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("Permission denied (publickey)"), "{stderr}");
@@ -304,7 +246,7 @@ fn the_host_key_is_private_and_the_same_after_a_restart() {
     }
     let dir = scratch("restart");
     let data = dir.join("serve");
-    let key = keygen(&dir);
+    let key = keygen(&dir, "ann");
     // Both servers are known under one name, so the second must present
     // the key the first one did.
     let strict = |door: &Door, checking: &str| {
@@ -345,12 +287,10 @@ fn the_host_key_is_private_and_the_same_after_a_restart() {
 
 #[test]
 fn json_is_the_one_command_and_others_fail_with_status_2() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("exec") else {
         return;
-    }
-    let dir = scratch("exec");
-    let door = Door::start(&dir.join("serve"));
-    let key = keygen(&dir);
+    };
+    let key = keygen(&dir, "ann");
     let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
     cmd.args(["-T", "json"]);
     let out = run(&mut cmd, b"who\n");
@@ -373,15 +313,12 @@ fn json_is_the_one_command_and_others_fail_with_status_2() {
 
 #[test]
 fn a_long_line_is_refused_without_ending_the_session() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("long") else {
         return;
-    }
-    let dir = scratch("long");
-    let door = Door::start(&dir.join("serve"));
+    };
     let mut input = vec![b'x'; 1 << 20];
     input.extend_from_slice(b"\nquit\n");
-    let out = run(ssh_command(&door, &dir, "guest", None).arg("-T"), &input);
-    let stdout = text(&out.stdout);
+    let (out, stdout) = script(&door, &dir, "guest", None, &input);
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout.contains("That line is 1048576 bytes long"),
@@ -446,28 +383,47 @@ mod terminal {
         dir: Scratch,
     }
 
-    fn ann_at_a_terminal(tag: &str) -> Result<AtTerminal, expectrl::Error> {
+    /// ann at a terminal, as the test named `tag` needs her; `None`, with a
+    /// note, where OpenSSH is missing.
+    fn ann_at_a_terminal(tag: &str) -> Result<Option<AtTerminal>, expectrl::Error> {
+        if !have_openssh() {
+            return Ok(None);
+        }
         let dir = scratch(tag);
         let door = Door::start(&dir.join("serve"));
-        let key = keygen(&dir);
+        let key = keygen(&dir, "ann");
         let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
         cmd.arg("-tt");
         let mut session = Session::spawn(cmd)?;
         session.set_expect_timeout(Some(CLIENT_TIME));
-        Ok(AtTerminal { session, door, dir })
+        Ok(Some(AtTerminal { session, door, dir }))
+    }
+
+    /// ann types quit, and ssh ends.
+    fn leave(session: &mut OsSession) -> Result<(), expectrl::Error> {
+        session.send("quit\r")?;
+        session.expect(Eof)?;
+        Ok(())
+    }
+
+    /// bob, with his key, tells ann `text` from a script, which ends well.
+    fn bob_tells_ann(door: &Door, dir: &Path, bob_key: &Path, text: &str) {
+        let told = format!("tell ann {text}\nquit\n");
+        let (out, _) = script(door, dir, "bob", Some(bob_key), told.as_bytes());
+        assert!(out.status.success(), "{out:?}");
     }
 
     #[test]
     fn the_door_echoes_and_edits_what_is_typed_at_a_terminal() -> Result<(), expectrl::Error> {
-        if !have_openssh() {
-            return Ok(());
-        }
         // Bound folder first, so the client goes first and the folder last.
-        let AtTerminal {
+        let Some(AtTerminal {
             dir: _dir,
             door: _door,
             mut session,
-        } = ann_at_a_terminal("pty")?;
+        }) = ann_at_a_terminal("pty")?
+        else {
+            return Ok(());
+        };
         session.expect("> ")?;
         // Backspace erases the x: on the screen, and in the line taken.
         session.send("abx\x7fc\r")?;
@@ -497,15 +453,15 @@ mod terminal {
 
     #[test]
     fn the_text_is_laid_out_for_the_terminal_width_as_it_changes() -> Result<(), expectrl::Error> {
-        if !have_openssh() {
-            return Ok(());
-        }
         // Bound folder first, so the client goes first and the folder last.
-        let AtTerminal {
+        let Some(AtTerminal {
             dir: _dir,
             door: _door,
             mut session,
-        } = ann_at_a_terminal("width")?;
+        }) = ann_at_a_terminal("width")?
+        else {
+            return Ok(());
+        };
         session
             .get_process_mut()
             .set_window_size(40, 24)
@@ -530,41 +486,32 @@ mod terminal {
             refused.contains("\"xyzzy\" is not a command here; type help for the list.\r\n"),
             "{refused:?}"
         );
-        session.send("quit\r")?;
-        session.expect(Eof)?;
-        Ok(())
+        leave(&mut session)
     }
 
     /// What is said to a player at a terminal is wrapped at its words to
     /// the terminal's width, escapes and all, and no escape is broken.
     #[test]
     fn a_message_is_wrapped_to_the_terminal_width() -> Result<(), expectrl::Error> {
-        if !have_openssh() {
+        // Bound folder first, so the client goes first and the folder last.
+        let Some(AtTerminal {
+            dir,
+            door,
+            mut session,
+        }) = ann_at_a_terminal("wrapped")?
+        else {
             return Ok(());
-        }
-        let dir = scratch("wrapped");
-        let door = Door::start(&dir.join("serve"));
-        let key = keygen(&dir);
-        let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
-        cmd.arg("-tt");
-        let mut session = Session::spawn(cmd)?;
+        };
         session
             .get_process_mut()
             .set_window_size(40, 24)
             .expect("the pty takes a size");
-        session.set_expect_timeout(Some(CLIENT_TIME));
         session.expect("Welcome to tallyho, ann.")?;
         session.expect("> ")?;
-        let other = dir.join("bob");
-        std::fs::create_dir_all(&other).unwrap();
-        let bob_key = keygen(&other);
+        let bob_key = keygen(&dir, "bob");
         let words = "one two three four five six seven eight nine ten eleven twelve";
-        let told = format!("tell ann {words} x{} end.\nquit\n", "\u{180e}".repeat(10));
-        let out = run(
-            ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
-            told.as_bytes(),
-        );
-        assert!(out.status.success(), "{out:?}");
+        let told = format!("{words} x{} end.", "\u{180e}".repeat(10));
+        bob_tells_ann(&door, &dir, &bob_key, &told);
         session.expect("bob tells you:")?;
         let rest = session.expect("end.")?;
         let rest = format!(
@@ -577,36 +524,26 @@ mod terminal {
         assert!(lines.join(" ").contains(words), "{rest:?}");
         let escapes: usize = lines.iter().map(|l| l.matches("\\u{180e}").count()).sum();
         assert_eq!(escapes, 10, "{rest:?}");
-        session.send("quit\r")?;
-        session.expect(Eof)?;
-        Ok(())
+        leave(&mut session)
     }
 
     /// A message that arrives while a line is typed is followed by the
     /// question and the typed text again, so what is sent is what is seen.
     #[test]
     fn a_message_while_typing_shows_the_typed_text_again() -> Result<(), expectrl::Error> {
-        if !have_openssh() {
-            return Ok(());
-        }
         // Bound folder first, so the client goes first and the folder last.
-        let AtTerminal {
+        let Some(AtTerminal {
             dir,
             door,
             mut session,
-        } = ann_at_a_terminal("typing")?;
+        }) = ann_at_a_terminal("typing")?
+        else {
+            return Ok(());
+        };
         session.expect("Welcome to tallyho, ann.")?;
         session.expect("> ")?;
-        let other = dir.join("bob");
-        std::fs::create_dir_all(&other).unwrap();
-        let bob_key = keygen(&other);
-        let tell = |text: &str| {
-            let out = run(
-                ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"),
-                format!("tell ann {text}\nquit\n").as_bytes(),
-            );
-            assert!(out.status.success(), "{out:?}");
-        };
+        let bob_key = keygen(&dir, "bob");
+        let tell = |text: &str| bob_tells_ann(&door, &dir, &bob_key, text);
         // Nothing typed yet: the message, then the prompt again.
         tell("first");
         session.expect("bob tells you: first\r\n")?;
@@ -624,9 +561,7 @@ mod terminal {
         );
         session.send("o\r")?;
         session.expect("online:")?;
-        session.send("quit\r")?;
-        session.expect(Eof)?;
-        Ok(())
+        leave(&mut session)
     }
 }
 
@@ -667,6 +602,26 @@ impl Client {
             seen,
             at: 0,
         }
+    }
+
+    /// `user` logged in at the door with `key` (`ssh -T`, no terminal).
+    fn login(door: &Door, dir: &Path, user: &str, key: Option<&Path>) -> Client {
+        Client::spawn(ssh_command(door, dir, user, key).arg("-T"))
+    }
+
+    /// `user` logged in with `key`, once welcomed and shown the lobby's
+    /// first prompt.
+    fn welcomed(door: &Door, dir: &Path, user: &str, key: &Path) -> Client {
+        let mut client = Client::login(door, dir, user, Some(key));
+        client.expect(&format!("Welcome to tallyho, {user}."));
+        client.expect("> ");
+        client
+    }
+
+    /// The connection drops: ssh is killed.
+    fn drop_line(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// Waits until `text` comes, after what was expected before.
@@ -720,50 +675,54 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.drop_line();
+    }
+}
+
+/// The fox's moves in a game the fox wins: it runs down the board while
+/// one hound walks up its edge and leaves D1 open, and the fox takes it.
+const FOX_RUN: [&str; 7] = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
+
+/// The hounds' answers, one after each fox move but the last.
+const HOUNDS_WALK: [&str; 6] = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
+
+/// ann (the fox) and bob (the hounds), in a game just begun, play the
+/// fox's win to its last move, bob shown each of ann's; `before` runs
+/// before each fox move, with its index.
+fn fox_wins(
+    ann: &mut Client,
+    bob: &mut Client,
+    mut before: impl FnMut(usize, &mut Client, &mut Client),
+) {
+    let mut from = "A8";
+    for (i, to) in FOX_RUN.into_iter().enumerate() {
+        before(i, ann, bob);
+        ann.expect("Move fox to (");
+        ann.send(to);
+        if let Some(hound) = HOUNDS_WALK.get(i) {
+            bob.expect(&format!("ann moved {from}-{to}"));
+            bob.expect("Move (");
+            bob.send(hound);
+        }
+        from = to;
     }
 }
 
 #[test]
 fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("fox") else {
         return;
-    }
-    let dir = scratch("fox");
-    let door = Door::start(&dir.join("serve"));
-    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
-    std::fs::create_dir_all(&ann_dir).unwrap();
-    std::fs::create_dir_all(&bob_dir).unwrap();
-    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
-    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
-    ann.expect("Welcome to tallyho, ann.");
-    ann.expect("> ");
-    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
-    bob.expect("Welcome to tallyho, bob.");
-    bob.expect("> ");
+    };
+    let (ann_key, bob_key) = (keygen(&dir, "ann"), keygen(&dir, "bob"));
+    let mut ann = Client::welcomed(&door, &dir, "ann", &ann_key);
+    let mut bob = Client::welcomed(&door, &dir, "bob", &bob_key);
     ann.send("seek fox --side fox");
     ann.expect("Seek 1 is open: fox.");
     bob.send("seeks");
     bob.expect("1. fox by ann");
     bob.send("accept 1");
     bob.expect("ann (fox) against bob (hounds)");
-    // The fox runs down the board while one hound walks up its edge and
-    // leaves D1 open; the fox takes it.
-    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
-    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
-    for (i, to) in fox.iter().enumerate() {
-        ann.expect("Move fox to (");
-        ann.send(to);
-        if let Some(hound) = hounds.get(i) {
-            bob.expect(&format!(
-                "ann moved {}-{to}",
-                ["A8", "B7", "C6", "D5", "E4", "F3"][i]
-            ));
-            bob.expect("Move (");
-            bob.send(hound);
-        }
-    }
+    fox_wins(&mut ann, &mut bob, |_, _, _| {});
     for client in [&mut ann, &mut bob] {
         client.expect("E2-D1");
         client.expect("Fox, ann won! The fox reached row 1.");
@@ -777,15 +736,11 @@ fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
 
 #[test]
 fn when_the_server_closes_an_ssh_client_is_told_and_ends_well() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("closing") else {
         return;
-    }
-    let dir = scratch("closing");
-    let door = Door::start(&dir.join("serve"));
-    let key = keygen(&dir);
-    let mut ann = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
-    ann.expect("Welcome to tallyho, ann.");
-    ann.expect("> ");
+    };
+    let key = keygen(&dir, "ann");
+    let mut ann = Client::welcomed(&door, &dir, "ann", &key);
     door.server.shutdown().cancel();
     door.server.closing().cancel();
     // ssh leaves by itself, with the exit status the door sent.
@@ -800,14 +755,14 @@ fn the_account_is_the_fingerprint_ssh_keygen_prints() {
         return;
     }
     let dir = scratch("fingerprint");
-    let key = keygen(&dir);
+    let key = keygen(&dir, "ann");
     let listed = Command::new("ssh-keygen")
         .args(["-E", "sha256", "-l", "-f"])
         .arg(key.with_extension("pub"))
         .output()
         .unwrap();
     assert!(listed.status.success(), "{listed:?}");
-    // "256 SHA256:… test (ED25519)"
+    // "256 SHA256:… ann (ED25519)"
     let listed = text(&listed.stdout);
     let printed = listed.split_whitespace().nth(1).unwrap();
     let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
@@ -828,7 +783,7 @@ fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
             ..Limits::default()
         },
     );
-    let mut ann = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    let mut ann = Client::login(&door, &dir, "guest", None);
     ann.expect("> ");
     let started = Instant::now();
     // Its input stays open, but it types nothing: the door closes it.
@@ -844,12 +799,10 @@ fn a_client_that_says_nothing_is_closed_after_the_idle_time() {
 
 #[test]
 fn garbage_on_the_port_ends_that_connection_and_no_other() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("garbage") else {
         return;
-    }
-    let dir = scratch("garbage");
-    let door = Door::start(&dir.join("serve"));
-    let mut guest = Client::spawn(ssh_command(&door, &dir, "guest", None).arg("-T"));
+    };
+    let mut guest = Client::login(&door, &dir, "guest", None);
     guest.expect("> ");
     let garbage: [&[u8]; 3] = [
         &[b'x'; 1 << 20],
@@ -878,44 +831,29 @@ fn garbage_on_the_port_ends_that_connection_and_no_other() {
 
 #[test]
 fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("drop") else {
         return;
-    }
-    let dir = scratch("drop");
-    let door = Door::start(&dir.join("serve"));
-    let (ann_dir, bob_dir) = (dir.join("ann"), dir.join("bob"));
-    std::fs::create_dir_all(&ann_dir).unwrap();
-    std::fs::create_dir_all(&bob_dir).unwrap();
-    let (ann_key, bob_key) = (keygen(&ann_dir), keygen(&bob_dir));
-    let ann_ssh = || Client::spawn(ssh_command(&door, &dir, "ann", Some(&ann_key)).arg("-T"));
+    };
+    let (ann_key, bob_key) = (keygen(&dir, "ann"), keygen(&dir, "bob"));
+    let ann_ssh = || Client::login(&door, &dir, "ann", Some(&ann_key));
     let mut ann = ann_ssh();
     ann.expect("> ");
-    let mut bob = Client::spawn(ssh_command(&door, &dir, "bob", Some(&bob_key)).arg("-T"));
+    let mut bob = Client::login(&door, &dir, "bob", Some(&bob_key));
     bob.expect("> ");
     ann.send("seek fox --side fox");
     ann.expect("Seek 1 is open");
     bob.send("accept 1");
     bob.expect("ann (fox) against bob (hounds)");
-    let fox = ["B7", "C6", "D5", "E4", "F3", "E2", "D1"];
-    let hounds = ["D1C2", "C2B3", "B3A4", "A4B5", "B5A6", "B1A2"];
-    let from = ["A8", "B7", "C6", "D5", "E4", "F3"];
-    for (i, to) in fox.iter().enumerate() {
+    fox_wins(&mut ann, &mut bob, |i, ann, bob| {
         if i == 3 {
             // ann's connection drops (ssh is killed) with the fox to move.
-            drop(ann);
+            ann.drop_line();
             bob.expect("ann has left the game.");
-            ann = ann_ssh();
+            *ann = ann_ssh();
             ann.expect("Welcome to tallyho, ann.");
             bob.expect("ann is back.");
         }
-        ann.expect("Move fox to (");
-        ann.send(to);
-        if let Some(hound) = hounds.get(i) {
-            bob.expect(&format!("ann moved {}-{to}", from[i]));
-            bob.expect("Move (");
-            bob.send(hound);
-        }
-    }
+    });
     for client in [&mut ann, &mut bob] {
         client.expect("Fox, ann won! The fox reached row 1.");
         client.expect("> ");
@@ -931,17 +869,11 @@ fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
 /// claims NAME as a guest's rename would.
 #[test]
 fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("handle") else {
         return;
-    }
-    let dir = scratch("handle");
-    let door = Door::start(&dir.join("serve"));
-    let key = keygen(&dir);
-    let out = run(
-        ssh_command(&door, &dir, "fox", Some(&key)).arg("-T"),
-        b"\nquit\n",
-    );
-    let stdout = text(&out.stdout);
+    };
+    let key = keygen(&dir, "ann");
+    let (out, stdout) = script(&door, &dir, "fox", Some(&key), b"\nquit\n");
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout.starts_with("Your user name cannot be your handle: "),
@@ -952,11 +884,7 @@ fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
         "{stdout}"
     );
     assert!(!stdout.contains("Welcome"), "{stdout}");
-    let out = run(
-        ssh_command(&door, &dir, "fox", Some(&key)).arg("-T"),
-        b"name carol\nquit\n",
-    );
-    let stdout = text(&out.stdout);
+    let (_, stdout) = script(&door, &dir, "fox", Some(&key), b"name carol\nquit\n");
     assert!(
         stdout.contains("Your key is now the account carol"),
         "{stdout}"
@@ -967,12 +895,10 @@ fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
 /// why before it ends, however quickly the logins come.
 #[test]
 fn a_session_replaced_by_a_new_login_is_told_why_before_it_closes() {
-    if !have_openssh() {
+    let Some((dir, door)) = door_in("replaced") else {
         return;
-    }
-    let dir = scratch("replaced");
-    let door = Door::start(&dir.join("serve"));
-    let key = keygen(&dir);
+    };
+    let key = keygen(&dir, "ann");
     let login = || {
         let mut client = Client::spawn(
             ssh_command(&door, &dir, "ann", Some(&key))
@@ -996,12 +922,12 @@ fn a_session_replaced_by_a_new_login_is_told_why_before_it_closes() {
         old = new;
     }
     // A person in a game is told too, and the game is kept for them.
-    let mut person = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    let mut person = Client::login(&door, &dir, "ann", Some(&key));
     person.expect("Welcome to tallyho, ann.");
     assert!(old.finish_by_itself());
     person.send("play fox rubbish --side fox");
     person.expect("Move fox to (B7)? ");
-    let mut again = Client::spawn(ssh_command(&door, &dir, "ann", Some(&key)).arg("-T"));
+    let mut again = Client::login(&door, &dir, "ann", Some(&key));
     person.expect("You logged in again with this key elsewhere: this session is closed.");
     assert!(person.finish_by_itself());
     again.expect("Your other session with this key was closed");

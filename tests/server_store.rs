@@ -7,111 +7,32 @@
 // A test's helpers unwrap as its assertions do: a failure is the test's.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use tallyho::games::fox::Setup;
 use tallyho::games::{Game, Rules};
 use tallyho::server::store::{
-    AccountId, GameId, HandleTaken, NewGame, PlayerRef, Rating, SeatInfo, Store, StoreError,
+    AccountId, GameId, HandleTaken, NewGame, PlayerRef, Rating, Store, StoreError,
 };
-use tallyho::shell::log::{Ending, Log, Record, Seat};
+use tallyho::shell::log::{Record, Seat};
 
 mod scratch;
-use scratch::{KillOnDrop, Scratch};
-
-/// A fresh data folder under the system temp folder, not yet made (the
-/// store makes it), removed when dropped.
-fn folder(what: &str) -> Scratch {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    Scratch::unmade(&format!("store-test-{n}-{what}"))
-}
-
-fn account(store: &Store, handle: &str) -> AccountId {
-    let fingerprint = format!("SHA256:key-of-{handle}");
-    store
-        .create_account(&fingerprint, handle)
-        .unwrap()
-        .unwrap()
-        .id
-}
-
-fn seat(handle: &str, side: &str, player: Option<PlayerRef>) -> SeatInfo {
-    SeatInfo {
-        handle: handle.to_string(),
-        side: side.to_string(),
-        player,
-    }
-}
-
-fn person(id: AccountId) -> Option<PlayerRef> {
-    Some(PlayerRef::Account(id))
-}
+mod server_common;
+use scratch::KillOnDrop;
+use server_common::store::{
+    account, ann_against_bob, database, folder, fresh_store, log_at, new_game, person, record_of,
+    seat,
+};
 
 fn computer(level: &str) -> Option<PlayerRef> {
     Some(PlayerRef::Computer {
         level: level.to_string(),
     })
-}
-
-/// A game of `game` between two seats, sides `first` and `second`.
-fn new_game(game: &str, seats: [SeatInfo; 2], rated: bool) -> NewGame {
-    NewGame {
-        game: game.to_string(),
-        flow: "default".to_string(),
-        setup: vec![
-            ("board".to_string(), "8x8".to_string()),
-            ("rules".to_string(), "coursework".to_string()),
-        ],
-        start: "A8/B1,D1,F1,H1/fox".to_string(),
-        seats,
-        rated,
-    }
-}
-
-/// The record of a game the store keeps, won by `winner` (a side), or drawn.
-fn record_of(game: &NewGame, winner: Option<&str>, moves: &[&str]) -> Record {
-    Record {
-        version: 2,
-        number: 0,
-        date: "2026-11-25T10:00:00Z".to_string(),
-        game: game.game.clone(),
-        flow: game.flow.clone(),
-        setup: game.setup.iter().cloned().collect::<BTreeMap<_, _>>(),
-        seats: game
-            .seats
-            .iter()
-            .map(|s| Seat {
-                name: s.handle.clone(),
-                side: s.side.clone(),
-                level: match &s.player {
-                    Some(PlayerRef::Computer { level }) => Some(level.clone()),
-                    _ => None,
-                },
-            })
-            .collect(),
-        outcome: Ending {
-            winner: winner.map(String::from),
-            how: if winner.is_some() {
-                "resigned"
-            } else {
-                "agreed"
-            }
-            .to_string(),
-            score: None,
-        },
-        plies: u32::try_from(moves.len()).unwrap(),
-        start: game.start.clone(),
-        moves: moves.iter().map(|m| m.to_string()).collect(),
-        seed: None,
-    }
 }
 
 /// Begins a game and finishes it at once with this winner side.
@@ -122,26 +43,16 @@ fn play(store: &Store, game: &NewGame, winner: Option<&str>) -> tallyho::server:
         .unwrap()
 }
 
-/// Every record of a log.
+/// Every record of a log, which has no damaged lines.
 fn logged(path: &Path) -> Vec<Record> {
-    let mut records = Log::new(path.to_path_buf()).stream().unwrap();
-    let mut all = Vec::new();
-    while let Some(r) = records.next_record().unwrap() {
-        all.push(r);
-    }
-    assert_eq!(
-        records.damaged(),
-        0,
-        "no damaged lines in {}",
-        path.display()
-    );
+    let (all, damaged) = log_at(path);
+    assert_eq!(damaged, 0, "no damaged lines in {}", path.display());
     all
 }
 
 #[test]
 fn accounts_are_found_by_key_and_handles_are_taken_in_any_case() {
-    let dir = folder("accounts");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("accounts");
     assert_eq!(store.account_for_key("SHA256:ann").unwrap(), None);
     assert!(store.handle_free("Ann").unwrap());
 
@@ -200,8 +111,7 @@ fn the_data_folder_is_made_private_and_holds_the_database_and_the_log() {
 
 #[test]
 fn moves_are_kept_in_order_and_survive_closing_without_a_flush() {
-    let dir = folder("moves");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("moves");
     let ann = account(&store, "Ann");
     let game = new_game(
         "fox",
@@ -249,18 +159,8 @@ fn moves_are_kept_in_order_and_survive_closing_without_a_flush() {
 
 #[test]
 fn games_in_progress_come_back_oldest_first_and_adjourned() {
-    let dir = folder("unfinished");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
-    let first = new_game(
-        "fox",
-        [
-            seat("Ann", "fox", person(ann)),
-            seat("Bob", "hounds", person(bob)),
-        ],
-        true,
-    );
+    let (dir, store) = fresh_store("unfinished");
+    let (_, _, first) = ann_against_bob(&store, true);
     let second = new_game(
         "draughts",
         [
@@ -301,16 +201,7 @@ fn games_in_progress_come_back_oldest_first_and_adjourned() {
 /// The child of the kill test: keeps moves, says so, and waits to be killed.
 fn killed_child(dir: &Path) {
     let store = Store::open(dir).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
-    let rated = new_game(
-        "fox",
-        [
-            seat("Ann", "fox", person(ann)),
-            seat("Bob", "hounds", person(bob)),
-        ],
-        true,
-    );
+    let (_, _, rated) = ann_against_bob(&store, true);
     play(&store, &rated, Some("fox"));
     let game = new_game(
         "fox",
@@ -377,8 +268,7 @@ fn moves_finished_games_and_ratings_survive_a_killed_server() {
 
 #[test]
 fn moves_from_many_threads_are_all_kept() {
-    let dir = folder("threads");
-    let store = Store::open(dir.path()).unwrap();
+    let (_dir, store) = fresh_store("threads");
     let games: Vec<GameId> = (0..8)
         .map(|_| {
             let game = new_game(
@@ -444,8 +334,7 @@ fn fox_game() -> (NewGame, Record) {
 
 #[test]
 fn finished_games_go_to_the_database_and_to_history_jsonl() {
-    let dir = folder("finished");
-    let store = Store::open(dir.path()).unwrap();
+    let (_dir, store) = fresh_store("finished");
     let ann = account(&store, "Ann");
     let (mut new, record) = fox_game();
     new.seats[0].player = person(ann);
@@ -509,8 +398,7 @@ fn finished_games_go_to_the_database_and_to_history_jsonl() {
 
 #[test]
 fn a_game_the_log_could_not_take_goes_there_on_the_next_start_once() {
-    let dir = folder("relog");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("relog");
     // A folder where the log should be: the log cannot take the game.
     fs::create_dir(store.history_path()).unwrap();
     let game = new_game(
@@ -533,7 +421,7 @@ fn a_game_the_log_could_not_take_goes_there_on_the_next_start_once() {
 
     // Appended but its number not noted (the server stopped between the
     // two): the next start finds it in the log and appends nothing.
-    let conn = rusqlite::Connection::open(dir.path().join("server.db")).unwrap();
+    let conn = database(dir.path());
     conn.execute("UPDATE finished SET log_number = NULL", [])
         .unwrap();
     drop(conn);
@@ -553,22 +441,12 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn a_rated_win_moves_the_winner_up_and_the_loser_down_in_that_game_only() {
-    let dir = folder("win");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
+    let (dir, store) = fresh_store("win");
+    let (ann, _, game) = ann_against_bob(&store, true);
     let start = Rating::default();
     assert_eq!(
         (start.rating, start.deviation, start.volatility, start.games),
         (1500.0, 350.0, 0.06, 0)
-    );
-    let game = new_game(
-        "fox",
-        [
-            seat("Ann", "fox", person(ann)),
-            seat("Bob", "hounds", person(bob)),
-        ],
-        true,
     );
     let finished = play(&store, &game, Some("fox"));
     let [(a_name, a_before, a_after), (b_name, b_before, b_after)] =
@@ -607,8 +485,7 @@ fn a_rated_win_moves_the_winner_up_and_the_loser_down_in_that_game_only() {
 
 #[test]
 fn a_draw_moves_the_weaker_player_up_and_equals_only_in_certainty() {
-    let dir = folder("draw");
-    let store = Store::open(dir.path()).unwrap();
+    let (_dir, store) = fresh_store("draw");
     let ann = account(&store, "Ann");
     let bob = account(&store, "Bob");
     let cat = account(&store, "Cat");
@@ -639,8 +516,7 @@ fn a_draw_moves_the_weaker_player_up_and_equals_only_in_certainty() {
 
 #[test]
 fn a_computer_level_is_a_rated_player_of_its_own_game() {
-    let dir = folder("computer");
-    let store = Store::open(dir.path()).unwrap();
+    let (_dir, store) = fresh_store("computer");
     let ann = account(&store, "Ann");
     let cunning = PlayerRef::Computer {
         level: "cunning".to_string(),
@@ -701,10 +577,8 @@ fn a_computer_level_is_a_rated_player_of_its_own_game() {
 
 #[test]
 fn guests_and_unrated_games_leave_ratings_alone() {
-    let dir = folder("unrated");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
+    let (_dir, store) = fresh_store("unrated");
+    let (ann, _, unrated) = ann_against_bob(&store, false);
     let with_guest = new_game(
         "fox",
         [
@@ -714,14 +588,6 @@ fn guests_and_unrated_games_leave_ratings_alone() {
         true,
     );
     assert!(play(&store, &with_guest, Some("fox")).ratings.is_empty());
-    let unrated = new_game(
-        "fox",
-        [
-            seat("Ann", "fox", person(ann)),
-            seat("Bob", "hounds", person(bob)),
-        ],
-        false,
-    );
     assert!(play(&store, &unrated, Some("fox")).ratings.is_empty());
     // Offered as rated, finished as unrated (the caller's word counts).
     let id = store
@@ -744,18 +610,8 @@ fn guests_and_unrated_games_leave_ratings_alone() {
 
 #[test]
 fn a_rated_game_whose_winner_is_no_seat_stays_in_progress() {
-    let dir = folder("winner");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
-    let game = new_game(
-        "fox",
-        [
-            seat("Ann", "fox", person(ann)),
-            seat("Bob", "hounds", person(bob)),
-        ],
-        true,
-    );
+    let (_dir, store) = fresh_store("winner");
+    let (_, _, game) = ann_against_bob(&store, true);
     let id = store.begin_game(&game).unwrap();
     let refused = store
         .finish_game(id, &record_of(&game, Some("geese"), &[]), true)
@@ -773,8 +629,7 @@ fn a_rated_game_whose_winner_is_no_seat_stays_in_progress() {
 
 #[test]
 fn a_seat_of_an_account_that_does_not_exist_is_refused() {
-    let dir = folder("noaccount");
-    let store = Store::open(dir.path()).unwrap();
+    let (_dir, store) = fresh_store("noaccount");
     let game = new_game(
         "fox",
         [
@@ -817,8 +672,7 @@ fn a_damaged_database_is_refused_with_its_name() {
 
 #[test]
 fn a_database_damaged_inside_is_found_on_open() {
-    let dir = folder("inside");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("inside");
     for n in 0..300 {
         account(&store, &format!("player{n:04}"));
     }
@@ -847,8 +701,7 @@ fn a_database_damaged_inside_is_found_on_open() {
 fn another_programs_database_and_a_newer_one_are_refused() {
     let dir = folder("foreign");
     fs::create_dir_all(dir.path()).unwrap();
-    let db = dir.path().join("server.db");
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    let conn = database(dir.path());
     conn.execute_batch("CREATE TABLE recipes (name TEXT)")
         .unwrap();
     drop(conn);
@@ -862,7 +715,7 @@ fn another_programs_database_and_a_newer_one_are_refused() {
 
     let dir = folder("newer");
     drop(Store::open(dir.path()).unwrap());
-    let conn = rusqlite::Connection::open(dir.path().join("server.db")).unwrap();
+    let conn = database(dir.path());
     conn.execute_batch("PRAGMA user_version = 99").unwrap();
     drop(conn);
     let refused = Store::open(dir.path()).err().unwrap();
@@ -876,8 +729,7 @@ fn another_programs_database_and_a_newer_one_are_refused() {
 
 #[test]
 fn one_server_at_a_time_uses_a_data_folder() {
-    let dir = folder("inuse");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("inuse");
     let refused = Store::open(dir.path()).err().unwrap();
     assert!(matches!(refused, StoreError::InUse(_)), "{refused:?}");
     assert!(

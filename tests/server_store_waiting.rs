@@ -8,23 +8,17 @@
 // A test's helpers unwrap as its assertions do: a failure is the test's.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use tallyho::server::store::{AccountId, GameId, NewGame, PlayerRef, SeatInfo, Store, StoreError};
-use tallyho::shell::log::{Ending, Log, Record, Seat};
+use tallyho::server::store::{GameId, NewGame, Store, StoreError};
+use tallyho::shell::log::Record;
 
 mod scratch;
-use scratch::Scratch;
-
-/// A fresh data folder, not yet made (the store makes it).
-fn folder(what: &str) -> Scratch {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    Scratch::unmade(&format!("store-waiting-{n}-{what}"))
-}
+mod server_common;
+use server_common::store::{
+    ann_against_bob, empty, fill, fresh_store, log_at, new_game, record_of, seat,
+};
 
 /// The store in `dir` opened again, once the last one has let go of it
 /// (the thread that stored a waiting ending may hold it a moment more).
@@ -40,58 +34,6 @@ fn reopen(dir: &Path) -> Store {
     }
 }
 
-/// Another connection to the store's database, as an operator's tool.
-fn sqlite(dir: &Path) -> rusqlite::Connection {
-    let conn = rusqlite::Connection::open(dir.join("server.db")).unwrap();
-    conn.busy_timeout(Duration::from_secs(10)).unwrap();
-    conn
-}
-
-/// From now on the database refuses every finished game as a full disk.
-fn fill(dir: &Path) {
-    sqlite(dir)
-        .execute_batch(
-            "CREATE TRIGGER full BEFORE INSERT ON finished
-             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
-        )
-        .unwrap();
-}
-
-/// The database takes finished games again.
-fn empty(dir: &Path) {
-    sqlite(dir).execute_batch("DROP TRIGGER full").unwrap();
-}
-
-fn account(store: &Store, handle: &str) -> AccountId {
-    store
-        .create_account(&format!("SHA256:key-of-{handle}"), handle)
-        .unwrap()
-        .unwrap()
-        .id
-}
-
-fn seat(handle: &str, side: &str, player: Option<PlayerRef>) -> SeatInfo {
-    SeatInfo {
-        handle: handle.to_string(),
-        side: side.to_string(),
-        player,
-    }
-}
-
-fn fox_game(seats: [SeatInfo; 2], rated: bool) -> NewGame {
-    NewGame {
-        game: "fox".to_string(),
-        flow: "default".to_string(),
-        setup: vec![
-            ("board".to_string(), "8x8".to_string()),
-            ("rules".to_string(), "coursework".to_string()),
-        ],
-        start: "A8/B1,D1,F1,H1/fox".to_string(),
-        seats,
-        rated,
-    }
-}
-
 const MOVES: [&str; 2] = ["A8-B7", "B1-A2"];
 
 /// A game begun with [`MOVES`] played, and its record as resigned by the
@@ -101,43 +43,12 @@ fn begun(store: &Store, game: &NewGame) -> (GameId, Record) {
     for (ply, mv) in (0..).zip(MOVES) {
         store.add_move(id, ply, mv).unwrap();
     }
-    let record = Record {
-        version: 2,
-        number: 0,
-        date: "2026-11-25T10:00:00Z".to_string(),
-        game: game.game.clone(),
-        flow: game.flow.clone(),
-        setup: game.setup.iter().cloned().collect::<BTreeMap<_, _>>(),
-        seats: game
-            .seats
-            .iter()
-            .map(|s| Seat {
-                name: s.handle.clone(),
-                side: s.side.clone(),
-                level: None,
-            })
-            .collect(),
-        outcome: Ending {
-            winner: Some("fox".to_string()),
-            how: "resigned".to_string(),
-            score: None,
-        },
-        plies: 2,
-        start: game.start.clone(),
-        moves: MOVES.iter().map(|m| m.to_string()).collect(),
-        seed: None,
-    };
-    (id, record)
+    (id, record_of(game, Some("fox"), &MOVES))
 }
 
 /// Every record of the data folder's `history.jsonl`.
 fn logged(store: &Store) -> Vec<Record> {
-    let mut records = Log::new(store.history_path()).stream().unwrap();
-    let mut all = Vec::new();
-    while let Some(r) = records.next_record().unwrap() {
-        all.push(r);
-    }
-    all
+    log_at(&store.history_path()).0
 }
 
 /// Finishing `id` is refused as a full disk: the error says so, names no
@@ -160,19 +71,12 @@ fn refused(store: &Store, dir: &Path, id: GameId, record: &Record, rated: bool) 
 
 #[test]
 fn an_ending_the_database_refused_is_stored_once_it_has_room_and_survives_a_restart() {
-    let dir = folder("next-change");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
-    let people = [
-        seat("Ann", "fox", Some(PlayerRef::Account(ann))),
-        seat("Bob", "hounds", Some(PlayerRef::Account(bob))),
-    ];
-    let game = fox_game(people.clone(), true);
+    let (dir, store) = fresh_store("next-change");
+    let (ann, _, game) = ann_against_bob(&store, true);
     let (id, record) = begun(&store, &game);
     let (other, _) = begun(&store, &game);
 
-    fill(dir.path());
+    fill(dir.path(), "finished");
     refused(&store, dir.path(), id, &record, true);
     // Nothing moved yet: the game is in progress in the database.
     assert!(store.ratings(Some("fox")).unwrap().is_empty());
@@ -180,7 +84,7 @@ fn an_ending_the_database_refused_is_stored_once_it_has_room_and_survives_a_rest
     assert_eq!(store.unfinished().unwrap().len(), 2);
 
     // Room again: the next change stored brings the ending in.
-    empty(dir.path());
+    empty(dir.path(), "finished");
     store.take_back(other, 1).unwrap();
     let end = Instant::now() + Duration::from_secs(20);
     while store.endings_waiting() > 0 {
@@ -216,18 +120,17 @@ fn an_ending_the_database_refused_is_stored_once_it_has_room_and_survives_a_rest
 
 #[test]
 fn an_ending_still_waiting_at_shutdown_gets_a_last_try() {
-    let dir = folder("shutdown");
-    let store = Store::open(dir.path()).unwrap();
+    let (dir, store) = fresh_store("shutdown");
     // Two guests: their game cannot come back after a restart, so only
     // the stored ending keeps who won.
     let guests = [seat("guest1", "fox", None), seat("guest2", "hounds", None)];
-    let (id, record) = begun(&store, &fox_game(guests, false));
-    fill(dir.path());
+    let (id, record) = begun(&store, &new_game("fox", guests, false));
+    fill(dir.path(), "finished");
     refused(&store, dir.path(), id, &record, false);
     // Still full: a flush keeps it waiting.
     store.flush().unwrap();
     assert_eq!(store.endings_waiting(), 1);
-    empty(dir.path());
+    empty(dir.path(), "finished");
     // As at SIGTERM: the flush stores it, before any timer would.
     store.flush().unwrap();
     assert_eq!(store.endings_waiting(), 0);
@@ -245,16 +148,10 @@ fn an_ending_still_waiting_at_shutdown_gets_a_last_try() {
 
 #[test]
 fn an_ending_never_stored_leaves_its_game_in_progress_with_every_move() {
-    let dir = folder("never");
-    let store = Store::open(dir.path()).unwrap();
-    let ann = account(&store, "Ann");
-    let bob = account(&store, "Bob");
-    let people = [
-        seat("Ann", "fox", Some(PlayerRef::Account(ann))),
-        seat("Bob", "hounds", Some(PlayerRef::Account(bob))),
-    ];
-    let (id, record) = begun(&store, &fox_game(people, true));
-    fill(dir.path());
+    let (dir, store) = fresh_store("never");
+    let (_, _, game) = ann_against_bob(&store, true);
+    let (id, record) = begun(&store, &game);
+    fill(dir.path(), "finished");
     refused(&store, dir.path(), id, &record, true);
     // The store closes with the ending not stored (as a killed server
     // leaves it): the game is as it was before it ended.

@@ -1,19 +1,26 @@
 //! Helpers shared by the server's tests: what a client has been shown, read
-//! a piece at a time, the seek number a sentence names, and a server that
-//! stops when dropped.
+//! a piece at a time, the seek number a sentence names, two players seeking
+//! and accepting, and a server that stops when dropped. The OpenSSH client,
+//! `tallyho serve` as a child process and the store's own tests have
+//! modules of their own.
 
 #![allow(dead_code)]
 
+pub mod openssh;
+pub mod process;
+pub mod store;
+
 use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::ops::Deref;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use tallyho::server::limits::Limits;
 use tallyho::server::store::{Store, StoreError};
-use tallyho::server::{self, Config, Running};
+use tallyho::server::{self, Config, Rules, Running};
 
 /// What a client has been shown, and how far the test has read it.
 #[derive(Default)]
@@ -108,6 +115,78 @@ impl Client {
                 .unwrap_or_else(|e| panic!("not an event: {line:?}: {e}"));
         }
     }
+
+    /// The next JSON event named `name`, and every event before it.
+    pub fn events_to(&mut self, name: &str) -> Vec<Value> {
+        let mut seen = Vec::new();
+        loop {
+            let event = self.event();
+            let done = event["event"] == name;
+            seen.push(event);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// The next event named `name`, skipping others.
+    pub fn event_named(&mut self, name: &str) -> Value {
+        loop {
+            let event = self.event();
+            if event["event"] == name {
+                return event;
+            }
+        }
+    }
+
+    /// A client of the line door at `addr`, once it has been shown the
+    /// lobby's first prompt.
+    pub fn arrive(addr: impl ToSocketAddrs) -> Client {
+        let mut client = Client::connect(addr);
+        client.wait_for("> ");
+        client
+    }
+
+    /// Takes the name `handle`, as a guest may.
+    pub fn take_name(&mut self, handle: &str) {
+        self.send(&format!("name {handle}"));
+        self.wait_for(&format!("You are {handle}."));
+    }
+
+    /// Turns to the machine dialect; the welcome event it answers with.
+    pub fn speak_json(&mut self) -> Value {
+        self.send("proto json");
+        self.event_named("welcome")
+    }
+}
+
+/// Someone in the scripted dialect, at either door: lines typed, and text
+/// waited for.
+pub trait Speaker {
+    /// Types `line`.
+    fn send(&mut self, line: &str);
+
+    /// Waits until `text` has come; everything up to and including it.
+    fn wait_for(&mut self, text: &str) -> String;
+}
+
+impl Speaker for Client {
+    fn send(&mut self, line: &str) {
+        Client::send(self, line);
+    }
+
+    fn wait_for(&mut self, text: &str) -> String {
+        Client::wait_for(self, text)
+    }
+}
+
+/// `seeker` seeks a game of Fox and Hounds as the fox, in the scripted
+/// dialect, and `taker` accepts it: the seek's number.
+pub fn fox_seek_taken(seeker: &mut impl Speaker, taker: &mut impl Speaker) -> String {
+    seeker.send("seek fox --side fox");
+    let n = seek_number(&seeker.wait_for(" is open: fox."));
+    taker.send(&format!("accept {n}"));
+    n
 }
 
 /// The number in "Seek N is open", the last such sentence of `said`.
@@ -120,6 +199,15 @@ pub fn seek_number(said: &str) -> String {
         .collect()
 }
 
+/// A test's rules: a player who left has `grace` to come back, and the
+/// computer thinks for a twentieth of a second.
+pub fn quick_rules(grace: Duration) -> Rules {
+    Rules {
+        grace,
+        think: Duration::from_millis(50),
+    }
+}
+
 /// A server in this process, stopped when dropped (its doors closed, its
 /// thread joined, its store closed or a second waited for it), so nothing
 /// is still writing to its data folder when the folder goes.
@@ -128,6 +216,42 @@ pub struct Serving(Option<Running>);
 impl Serving {
     pub fn start(config: Config) -> Serving {
         Serving(Some(server::start(config).expect("the server starts")))
+    }
+
+    /// A server on loopback keeping its data in `data`, with only its line
+    /// door open, on a port the system picks.
+    pub fn lines(data: PathBuf, limits: Limits, rules: Rules) -> Serving {
+        Serving::start(Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            ssh_port: None,
+            line_port: Some(0),
+            data,
+            limits,
+            rules,
+        })
+    }
+
+    /// A server on loopback keeping its data in `data`, with only its ssh
+    /// door open, on a port the system picks, and the default limits.
+    pub fn ssh(data: PathBuf, rules: Rules) -> Serving {
+        Serving::start(Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            ssh_port: Some(0),
+            line_port: None,
+            data,
+            limits: Limits::default(),
+            rules,
+        })
+    }
+
+    /// The line door's address.
+    pub fn line_door(&self) -> SocketAddr {
+        self.lines.expect("the line door is open")
+    }
+
+    /// The ssh door's port.
+    pub fn ssh_port(&self) -> u16 {
+        self.ssh.expect("the ssh door is open").port()
     }
 
     /// Stops the server now rather than at the end of the test.
