@@ -604,6 +604,18 @@ fn names_must_be_visible_and_not_the_computers() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("computer's name"));
+    // Chosen at the menu, a game against the computer is refused the same.
+    for game in [None, Some("capture"), Some("fish")] {
+        let name = if game == Some("fish") { "ai" } else { "swtp" };
+        let said = format!("--names gave the computer's name, {}", name.to_uppercase());
+        tallyho()
+            .args(game)
+            .args(["--no-history", "--names", name])
+            .write_stdin("2\nquit\n")
+            .assert()
+            .code(3)
+            .stdout(predicate::str::contains(said));
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::io;
 
 use super::Options;
 use crate::games::{Computers, Level};
-use crate::shell::ask::{LastPage, ask_until, capitalise, parse_choice, say_paged};
+use crate::shell::ask::{LastPage, ask_until, capitalise, parse_choice, same_name, say_paged};
 use crate::shell::console::Console;
 use crate::shell::face::{FULL_MENU, Face, MenuChoice};
 use crate::shell::log;
@@ -33,7 +33,7 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
             Some(MenuChoice::Watch) => Some(0),
             _ => None,
         };
-        if let Some(why) = players.and_then(|n| unfit(options, n)) {
+        if let Some(why) = players.and_then(|n| unfit(options, n, face.computer_names()[0])) {
             console.refuse(&capitalise(&why))?;
             console.say("")?;
             continue;
@@ -49,7 +49,7 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
                 let question = format!("Who plays ({})? ", numbers.join(", "));
                 let picked = ask_until(console, &question, &numbers, text::MENU_HELP, |line| {
                     let n = [2, 1, 0][parse_choice(line, &labels)?];
-                    unfit(options, n).map_or(Ok(n), Err)
+                    unfit(options, n, face.computer_names()[0]).map_or(Ok(n), Err)
                 })?;
                 return Ok(picked);
             }
@@ -72,8 +72,9 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
 }
 
 /// Why the command line's options do not fit a match of `players` people,
-/// if they do not: they would be ignored.
-fn unfit<R: Computers>(options: &Options<R>, players: u8) -> Option<String> {
+/// if they do not: they would be ignored, or give the person the name of
+/// the computer (`computer`) they would play.
+fn unfit<R: Computers>(options: &Options<R>, players: u8, computer: &str) -> Option<String> {
     let names = options.names.len();
     let levels = options.level.is_some() || options.side.is_some();
     let watch_levels = options.side_levels.iter().any(Option::is_some);
@@ -84,6 +85,9 @@ fn unfit<R: Computers>(options: &Options<R>, players: u8) -> Option<String> {
         1 if names == 2 => Some(
             "--names gave two players: against the computer, give your name alone. Choose two players, or leave and change it".to_string(),
         ),
+        1 if options.names.first().is_some_and(|n| same_name(n, computer)) => Some(format!(
+            "--names gave the computer's name, {computer}: choose two players, or leave and change it"
+        )),
         1 if watch_levels => Some(
             "the levels for watching are for the computer playing itself: choose watching, or leave and use --level".to_string(),
         ),
