@@ -319,6 +319,37 @@ fn a_game_the_log_could_not_take_outranks_a_refused_line_in_the_exit_status() {
 }
 
 #[test]
+fn the_warning_that_a_game_was_not_kept_follows_its_result() {
+    let (dir, log) = log_path("lost-order");
+    let blocked = log.parent().expect("folder").join("a-folder");
+    std::fs::create_dir_all(&blocked).expect("a folder");
+    // Both streams into one file, as a terminal shows them.
+    let both = dir.join("both.txt");
+    let file = std::fs::File::create(&both).expect("the file is made");
+    let status = StdCommand::new(assert_cmd::cargo::cargo_bin!("tallyho"))
+        .args(["--players", "2", "--names", "Ann,Bob", "--board", "4x4"])
+        .env("TALLYHO_HISTORY", &blocked)
+        .env("HOME", &dir)
+        .stdin(Stdio::piped())
+        .stdout(file.try_clone().expect("a second handle"))
+        .stderr(file)
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            if let Some(mut stdin) = child.stdin.take() {
+                stdin.write_all(b"B3\nB1 C2\nA2\nno\n")?;
+            }
+            child.wait()
+        })
+        .expect("tallyho runs");
+    assert_eq!(status.code(), Some(1));
+    let shown = std::fs::read_to_string(&both).expect("the output is read");
+    let result = shown.find("Fox, Ann won!").expect(&shown);
+    let warning = shown.find("this game was not kept").expect(&shown);
+    assert!(result < warning, "{shown}");
+}
+
+#[test]
 fn a_session_whose_output_closes_early_says_whether_its_games_were_finished() {
     use std::io::Read;
     let (_dir, log) = log_path("closed");

@@ -96,13 +96,16 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
         let record = record(options, level, &game, ending);
         // The tally takes the game while a terminating signal still waits
         // for the log: what a signal says matches the log.
-        options.log.keep_then(&record, |_| {
-            match ending.winner() {
-                Side::Hounds => you += 1,
-                Side::Fox => me += 1,
-            }
-            console.farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
-        });
+        options
+            .log
+            .keep_then(&record, |_| {
+                match ending.winner() {
+                    Side::Hounds => you += 1,
+                    Side::Fox => me += 1,
+                }
+                console.farewell(Some(format!("{}\n{}", text::tally(you, me), text::BYE)));
+            })
+            .warn();
         console.say(&text::tally(you, me))?;
         played += 1;
         let again = match options.games {

@@ -549,7 +549,7 @@ pub enum Kept {
     Logged(u64),
     /// The session keeps no log (`--no-history`): nothing was lost.
     Off,
-    /// The log could not take it; the warning has been said.
+    /// The log could not take it: [`Kept::warn`] says so.
     Lost(LogError),
 }
 
@@ -563,6 +563,15 @@ impl Kept {
     /// the log, or there is no log to be in.
     pub fn counts(&self) -> bool {
         !matches!(self, Kept::Lost(_))
+    }
+
+    /// Warns on standard error that the game was not kept, if it was not:
+    /// said by the session after the game's end, so the warning follows
+    /// the result it is about.
+    pub fn warn(&self) {
+        if let Kept::Lost(e) = self {
+            warn(&format!("this game was not kept: {e}"));
+        }
     }
 }
 
@@ -630,8 +639,8 @@ impl Keeper {
         self.finished.load(Ordering::Relaxed)
     }
 
-    /// Keeps a finished game. A failure is a warning; play goes on, and the
-    /// next game tries again.
+    /// Keeps a finished game. A failure is for the caller to warn of
+    /// ([`Kept::warn`]); play goes on, and the next game tries again.
     pub fn keep(&self, record: &Record) -> Kept {
         self.keep_then(record, |_| ())
     }
@@ -657,7 +666,6 @@ impl Keeper {
                 match log.append(record, &mut waiting) {
                     Ok(number) => Kept::Logged(number),
                     Err(e) => {
-                        warn(&format!("this game was not kept: {e}"));
                         self.lost.fetch_add(1, Ordering::Relaxed);
                         Kept::Lost(e)
                     }

@@ -217,7 +217,7 @@ fn welcome<R: Computers, F: Face<R>>(
 }
 
 /// A game has ended: it goes to the log, then into the score, and its end
-/// is said.
+/// is said, then whether the log could not take it.
 fn finish_game<R: Computers, F: Face<R>>(
     console: &mut Console,
     face: &F,
@@ -231,7 +231,7 @@ fn finish_game<R: Computers, F: Face<R>>(
     let record = record(options, game_match, game, outcome);
     // The score takes the game once the log has it (or says it has not),
     // while a terminating signal still waits: what it says matches the log.
-    options.log.keep_then(&record, |kept| {
+    let kept = options.log.keep_then(&record, |kept| {
         match winner {
             Some(seat) => game_match.seats[seat].wins += 1,
             None => game_match.draws += 1,
@@ -255,6 +255,7 @@ fn finish_game<R: Computers, F: Face<R>>(
     if !result.is_empty() {
         console.say(&result)?;
     }
+    kept.warn();
     console.say(&game_match.score_line())
 }
 
