@@ -229,6 +229,15 @@ fn a_hostile_field_is_quoted_cut_by_replay_and_history_pdn() {
             args,
             "move 1 (\\u{1b}[31mxxxxxxxxx…) is not legal there",
         );
+        // No players, or both on one side: never replayed as a game.
+        let mut bad = record.clone();
+        bad["seats"] = serde_json::json!([]);
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(&log, args, "its players are not one for each side");
+        let mut bad = record.clone();
+        bad["seats"][1]["side"] = bad["seats"][0]["side"].clone();
+        fs::write(&log, bad.to_string() + "\n").expect("written");
+        refused_briefly(&log, args, "its players are not one for each side");
     }
 }
 

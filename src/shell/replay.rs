@@ -105,6 +105,9 @@ pub enum RebuildError {
     /// ending the rules cannot see.
     #[error("the game is not over after its last move")]
     NotOver,
+    /// The players are not one for each of the game's sides.
+    #[error("its players are not one for each side")]
+    Seats,
     /// The logged winner is not one of the game's sides.
     #[error("its winner is not a side of the game")]
     NoSuchWinner,
@@ -197,12 +200,20 @@ pub fn rebuild<R: Rules>(
     Ok((game, outcome))
 }
 
-/// Refuses a record whose ending or move count contradicts its moves.
+/// Refuses a record whose players, ending or move count contradict its
+/// game.
 fn check_ending<S: Copy + ToString>(
     sides: [S; 2],
     outcome: &Outcome<S>,
     record: &Record,
 ) -> Result<(), RebuildError> {
+    let seated = |side: &S| {
+        let side = side.to_string();
+        record.seats.iter().filter(|seat| seat.side == side).count() == 1
+    };
+    if record.seats.len() != 2 || !sides.iter().all(seated) {
+        return Err(RebuildError::Seats);
+    }
     // A winner that is no side of the game (`draw`, `Black`) is said so,
     // not quoted as if it were one.
     if let Some(name) = &record.outcome.winner
