@@ -2,7 +2,7 @@
 //! ballot opening or a PDN file's position), `perft`, `analyse`, replaying a
 //! logged game, and the log's games written as PDN.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use super::{AppError, Ending};
 use crate::cli::Options;
@@ -105,10 +105,13 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
         return Ok(());
     }
+    // At a terminal a bar redrawn in place; elsewhere (a log file) a line
+    // every tenth of the way.
+    let bar = err.is_terminal();
     let mut last = usize::MAX;
     let mut progress = |done: usize, total: usize| {
         let percent = done * 100 / total.max(1);
-        if percent != last {
+        if bar && percent != last {
             last = percent;
             let filled = percent / 4;
             let _ = write!(
@@ -118,12 +121,15 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
                 " ".repeat(25 - filled)
             );
             let _ = err.flush();
+        } else if !bar && percent / 10 != last {
+            last = percent / 10;
+            let _ = writeln!(err, "{percent:>3}% of {pieces} pieces");
         }
         true
     };
     let built = store.build(pieces, rules, &mut progress);
     // The bar's line is closed whether the build ended, failed or was stopped.
-    if last != usize::MAX {
+    if bar && last != usize::MAX {
         let _ = writeln!(io::stderr());
     }
     let db = built?;
