@@ -190,7 +190,12 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             if chosen_by_player {
                 drop_last_choice(path);
             } else {
-                console.refuse(&face.refusal(&View::new(rules, history), &typed, &[]))?;
+                // A reminder of what to type, not a refusal: a bare Enter
+                // is no bad answer, and the exit status does not count it.
+                let reminder = face.refusal(&View::new(rules, history), &typed, &[]);
+                if !reminder.is_empty() {
+                    console.say(&safe::text(&reminder))?;
+                }
             }
             continue;
         }
