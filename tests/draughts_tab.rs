@@ -219,8 +219,9 @@ fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
     Ok(())
 }
 
-/// Ctrl-L after a resize draws the screen again with its sentences and the
-/// question wrapped at the new width, not cut where the old width ended.
+/// Ctrl-L after a resize draws the screen again with its sentences, the
+/// board and the question for the new width, not cut where the old width
+/// ended; what was typed is kept.
 #[test]
 fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error> {
     let mut session = spawn("redraw")?;
@@ -229,6 +230,8 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
         .set_window_size(100, 30)
         .map_err(std::io::Error::from)?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send("11")?;
+    session.expect("11")?;
     session
         .get_process_mut()
         .set_window_size(30, 30)
@@ -239,7 +242,15 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     let seen = session.expect("commands, or quit to leave.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
     assert!(text.ends_with("Type help for the rules and\n"), "{text:?}");
-    session.expect("Move from (9, 10, 11, 12)? ")?;
+    // The board is drawn anew for 30 columns: the compact one, with no
+    // line wider than the screen.
+    let seen = session.expect("1 o   o   o   o   1")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 30, "wider than 30: {line:?}");
+    }
+    session.expect("Move from (9, 10, 11, 12)? 11")?;
+    session.send("\x15")?;
     // Narrower than the question: it is laid out again too, its first line
     // written before the line editor's prompt, its last line the prompt.
     session

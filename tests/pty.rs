@@ -377,6 +377,41 @@ fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
     Ok(())
 }
 
+/// Ctrl-L after paged help draws the turn again (the board and its
+/// question), not the help's pages and their spent questions.
+#[test]
+fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error> {
+    let home = Scratch::unmade("pty-help-redraw");
+    let mut cmd = sized(
+        40,
+        24,
+        "--players 2 --names Ann,Bob --no-history --color never",
+    );
+    cmd.env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    let mut session = spawn_sized(cmd, 40, 24)?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send("help\r")?;
+    session.expect("Press Enter for more.")?;
+    session.send("\r")?;
+    session.expect("Move fox to (B7)? ")?;
+    session.send("\x0c")?;
+    session.expect("\x1b[2J")?;
+    let seen = session.expect("Move fox to (B7)? ")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    assert!(text.contains("Fox (Ann) next"), "{text}");
+    assert!(text.contains("1 X H X H X H X H"), "{text}");
+    assert!(!text.contains("Press Enter"), "{text}");
+    // Nothing follows the question: the help and its spent "Press Enter"
+    // are not written out again under it.
+    session.set_expect_timeout(Some(Duration::from_secs(1)));
+    assert!(session.expect("Press Enter").is_err());
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.send(ControlCode::EndOfTransmission)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
+    Ok(())
+}
+
 /// A question of two lines on a narrow screen: the line editor's prompt is
 /// its last line alone, so the list Tab prints is not written over when the
 /// prompt is drawn again under it (the first line is not drawn again).

@@ -389,6 +389,9 @@ where
             match turn::ask_move(console, &asking, &mut on_hint, &mut progress)? {
                 Turn::Play(mv) => Asked::Play(mv.to_string()),
                 Turn::Command(c) => Asked::Command(c),
+                // A server's console reads no keys itself; were it asked,
+                // the board drawn again is the redraw.
+                Turn::Redraw => Asked::Command(Command::Board),
                 Turn::Leave => Asked::Leave,
                 Turn::Other(line) => Asked::Other(line),
             },

@@ -89,6 +89,9 @@ pub enum Turn<M> {
     Command(Command),
     /// The player has gone.
     Leave,
+    /// Ctrl-L: the caller draws the turn's screen again, for the window as
+    /// it is now, and asks again (what was typed and chosen is kept).
+    Redraw,
 }
 
 /// A square on the path being typed, and whether the player typed it.
@@ -174,7 +177,10 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let question = face.move_question(&View::new(rules, history), &typed, &next);
         let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
         let spellings = spellings(turn, &typed, candidates.iter().map(|&i| &paths[i]));
-        let line = match console.ask_offering(&question, &answers, &spellings)? {
+        let Some(reply) = console.ask_redrawn_by_caller(&question, &answers, &spellings)? else {
+            return Ok(Turn::Redraw);
+        };
+        let line = match reply {
             Reply::End => return Ok(Turn::Leave),
             Reply::Bad(why) => {
                 console.say(&why.to_string())?;

@@ -81,6 +81,9 @@ enum Reader {
     Editor {
         editor: Box<Editor<Answers, MemHistory>>,
         typed: Arc<Mutex<Option<String>>>,
+        /// What was typed when Ctrl-L handed the redraw to the caller: the
+        /// next question starts with it.
+        retyped: String,
     },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
@@ -329,6 +332,7 @@ impl Console {
                 Reader::Editor {
                     editor: Box::new(editor),
                     typed,
+                    retyped: String::new(),
                 }
             })
         });
@@ -637,14 +641,42 @@ impl Console {
         answers: &[String],
         spellings: &[String],
     ) -> io::Result<Reply> {
+        Ok(self
+            .ask_offering_or_redraw(question, answers, spellings, false)?
+            .unwrap_or(Reply::End))
+    }
+
+    /// [`Console::ask_offering`], where the caller can draw its screen
+    /// again for the window as it is now (a board, which the console keeps
+    /// only as text drawn for the width of its time): `None` when Ctrl-L
+    /// asks for that. The next question starts with what was typed.
+    pub fn ask_redrawn_by_caller(
+        &mut self,
+        question: &str,
+        answers: &[String],
+        spellings: &[String],
+    ) -> io::Result<Option<Reply>> {
+        self.ask_offering_or_redraw(question, answers, spellings, true)
+    }
+
+    fn ask_offering_or_redraw(
+        &mut self,
+        question: &str,
+        answers: &[String],
+        spellings: &[String],
+        caller_redraws: bool,
+    ) -> io::Result<Option<Reply>> {
         if self.interrupted() {
-            return Ok(Reply::End);
+            return Ok(Some(Reply::End));
         }
         let asked = question;
         // A question wider than the screen wraps at word boundaries too.
         let asking = Asking::laid_out(asked, self.width(), self.look.colour);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            self.ask_editor(asking, answers, spellings)?
+            match self.ask_editor(asking, answers, spellings, caller_redraws)? {
+                Some(reply) => reply,
+                None => return Ok(None),
+            }
         } else {
             // Printed here, at the paper's pace if there is one.
             if self.prompts {
@@ -671,23 +703,30 @@ impl Console {
             }
             Reply::End => {}
         }
-        Ok(reply)
+        Ok(Some(reply))
     }
 
-    /// Reads a line with rustyline; Ctrl-L redraws the screen and asks again.
+    /// Reads a line with rustyline; Ctrl-L redraws the screen and asks
+    /// again, or with `caller_redraws` gives `None` for the caller to.
     fn ask_editor(
         &mut self,
         mut asking: Asking,
         answers: &[String],
         spellings: &[String],
-    ) -> io::Result<Reply> {
+        caller_redraws: bool,
+    ) -> io::Result<Option<Reply>> {
         let (look, columns) = (self.look, self.columns.clone());
         if !asking.head.is_empty() {
             self.out.write_all(asking.head.as_bytes())?;
             self.out.flush()?;
         }
-        let Reader::Editor { editor, typed } = &mut self.reader else {
-            return Ok(Reply::End);
+        let Reader::Editor {
+            editor,
+            typed,
+            retyped,
+        } = &mut self.reader
+        else {
+            return Ok(Some(Reply::End));
         };
         // The line before this question was taken: Up brings it back.
         if let Some(line) = self.unrefused.take() {
@@ -697,7 +736,7 @@ impl Console {
             helper.candidates = answers.to_vec();
             helper.spellings = spellings.to_vec();
         }
-        let mut initial = String::new();
+        let mut initial = std::mem::take(retyped);
         loop {
             let read = editor.readline_with_initial(
                 &(asking.last.as_str(), asking.styled.as_str()),
@@ -705,6 +744,10 @@ impl Console {
             );
             let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
             match (read, redraw) {
+                (Err(ReadlineError::Interrupted), Some(line)) if caller_redraws => {
+                    *retyped = line;
+                    return Ok(None);
+                }
                 (Err(ReadlineError::Interrupted), Some(line)) => {
                     // Ctrl-L: the screen again, then the question with what was typed.
                     // Laid out for the screen as it is now: it may have
@@ -722,15 +765,15 @@ impl Console {
                 // signal thread, not the editor. It was pressed at this
                 // question, so it leaves as Ctrl-C at a prompt does, instead
                 // of stopping the next move once this line is played.
-                (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Reply::End),
-                (Ok(line), _) => return Ok(check(line.into_bytes(), MAX_LINE)),
+                (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Some(Reply::End)),
+                (Ok(line), _) => return Ok(Some(check(line.into_bytes(), MAX_LINE))),
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
-                    return Ok(Reply::Bad(BadLine::NotUtf8));
+                    return Ok(Some(Reply::Bad(BadLine::NotUtf8)));
                 }
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => {
                     return Err(e);
                 }
-                (Err(_), _) => return Ok(Reply::End),
+                (Err(_), _) => return Ok(Some(Reply::End)),
             }
         }
     }

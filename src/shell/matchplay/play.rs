@@ -266,6 +266,10 @@ fn person_turn<R: Computers, F: Face<R>>(
                     None => return Ok(Step::Left),
                 }
             }
+            Turn::Redraw => {
+                show_turn(console, face, options, game, game_match)?;
+                false
+            }
             Turn::Command(_) => false,
         };
         if changed {
