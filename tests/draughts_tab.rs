@@ -264,3 +264,43 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     session.expect(Eof)?;
     Ok(())
 }
+
+/// At a jump prompt whose start is chosen already, the whole move typed
+/// again from its start completes too: `10x` offers the landings, as
+/// `E3x` does by coordinates, and a path goes on to its end.
+#[test]
+fn tab_completes_a_jump_typed_again_from_its_start() -> Result<(), expectrl::Error> {
+    let home = Scratch::new("tab-jump");
+    let pdn = home.join("jump.pdn");
+    std::fs::write(&pdn, "[FEN \"B:W14,15,22,23,30,31:B10,K1\"]\n*\n")
+        .map_err(expectrl::Error::from)?;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["draughts", "--players", "2", "--names", "Ann,Bob"])
+        .args(["--color", "never", "--no-history", "--load"])
+        .arg(&pdn)
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Jump from 10 to (17, 19)? ")?;
+    session.send("10x")?;
+    session.expect("10x")?;
+    session.send("\t")?;
+    session.expect("17  19")?;
+    session.send("\x15")?;
+    session.send("E3x")?;
+    session.expect("E3x")?;
+    session.send("\t")?;
+    session.expect("C5  G5")?;
+    session.send("\x15")?;
+    session.send("10x17x")?;
+    session.expect("10x17x")?;
+    session.send("\t")?;
+    session.expect("26")?;
+    session.send("\r")?;
+    session.expect("1. Ann moved 10x17x26.")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -355,6 +355,8 @@ fn offered<'p, R: Rules, F: Face<R>>(
 
 /// The rests of the paths by the squares' grid names (`C3 D4`), where the
 /// face reads a path so: Tab offers them once a player types coordinates.
+/// Where part of the path is chosen already, the whole paths too: a player
+/// may type the move again from its start (`10x` at "Jump from 10").
 fn spellings<'p, R: Rules, F: Face<R>>(
     turn: &TurnOf<'_, R, F>,
     typed: &[Square],
@@ -363,6 +365,23 @@ fn spellings<'p, R: Rules, F: Face<R>>(
     let view = View::new(turn.rules, turn.history);
     let mut out: Vec<String> = Vec::new();
     for path in candidates {
+        if !typed.is_empty() {
+            let own: Vec<String> = (0..path.len())
+                .map(|k| turn.face.answer(&view, &path[..k], path[k]))
+                .collect();
+            let names: Vec<String> = path.iter().map(ToString::to_string).collect();
+            let names = names.join(" ");
+            let read = turn.face.parse_squares(&view, &[], &names);
+            let wholes = [
+                Some(own.join(" ")),
+                (read.as_deref() == Ok(path)).then_some(names),
+            ];
+            for whole in wholes.into_iter().flatten() {
+                if !out.contains(&whole) {
+                    out.push(whole);
+                }
+            }
+        }
         let rest = &path[typed.len().min(path.len())..];
         let names: Vec<String> = rest.iter().map(ToString::to_string).collect();
         let words = names.join(" ");
