@@ -265,6 +265,13 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     Ok(())
 }
 
+/// Waits for `text`, naming it when it never comes.
+fn wait_for(session: &mut OsSession, text: &str) {
+    if let Err(e) = session.expect(text) {
+        panic!("waited for {text:?}: {e}");
+    }
+}
+
 /// At a jump prompt whose start is chosen already, the whole move typed
 /// again from its start completes too: `10x` offers the landings, as
 /// `E3x` does by coordinates, and a path goes on to its end.
@@ -283,24 +290,27 @@ fn tab_completes_a_jump_typed_again_from_its_start() -> Result<(), expectrl::Err
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
-    session.expect("Jump from 10 to (17, 19)? ")?;
+    wait_for(&mut session, "Jump from 10 to (17, 19)? ");
     session.send("10x")?;
-    session.expect("10x")?;
+    wait_for(&mut session, "10x");
     session.send("\t")?;
-    session.expect("17  19")?;
+    wait_for(&mut session, "17  19");
     session.send("\x15")?;
     session.send("E3x")?;
-    session.expect("E3x")?;
+    wait_for(&mut session, "E3x");
     session.send("\t")?;
-    session.expect("C5  G5")?;
+    wait_for(&mut session, "C5  G5");
     session.send("\x15")?;
     session.send("10x17x")?;
-    session.expect("10x17x")?;
+    wait_for(&mut session, "10x17x");
     session.send("\t")?;
-    session.expect("26")?;
+    wait_for(&mut session, "26");
     session.send("\r")?;
-    session.expect("1. Ann moved 10x17x26.")?;
+    wait_for(&mut session, "1. Ann moved 10x17x26.");
+    // Ctrl-C at Bob's question, once it is asked.
+    wait_for(&mut session, "Jump from 31 to (22)? ");
     session.send(ControlCode::EndOfText)?;
+    wait_for(&mut session, "Final score: Ann:0 - Bob:0");
     session.expect(Eof)?;
     Ok(())
 }
