@@ -242,6 +242,29 @@ fn a_hostile_field_is_quoted_cut_by_replay_and_history_pdn() {
 }
 
 #[test]
+fn a_long_name_in_replays_header_is_cut_alone_between_escapes() {
+    let dir = folder("long-name");
+    let log = dir.join("history.jsonl");
+    let mut record = one_game(&log, &[]);
+    let side = record["seats"][0]["side"]
+        .as_str()
+        .expect("a side")
+        .to_string();
+    record["seats"][0]["name"] = serde_json::json!("\u{202e}".repeat(1000));
+    fs::write(&log, record.to_string() + "\n").expect("written");
+    let output = tallyho(&log).args(["replay", "1"]).output().expect("ran");
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let header = stdout.lines().next().expect("a header");
+    // The name is cut after a whole escape, and its side and level stay.
+    assert!(
+        header.contains(&format!("}}… ({side}, rubbish)")),
+        "{header}"
+    );
+    assert!(!header.contains('\u{202e}'), "{header}");
+}
+
+#[test]
 fn a_hostile_setup_field_is_quoted_cut() {
     let dir = folder("setup");
     let log = dir.join("history.jsonl");

@@ -11,7 +11,7 @@ use crate::shell::face::{Canvas, Face, Player, View};
 
 use super::ask::is_quit;
 use super::console::{Console, Reply};
-use super::log::Record;
+use super::log::{Record, Seat};
 use super::safe;
 
 /// The widest a field read from the log is shown, in columns, as the
@@ -28,7 +28,7 @@ const MOVE_WIDTH: usize = 20;
 
 /// A field from the log, safe for a terminal and cut to [`FIELD_WIDTH`].
 pub fn shown(field: &str) -> String {
-    safe::cut(&safe::text(field), FIELD_WIDTH)
+    safe::text_cut(field, FIELD_WIDTH)
 }
 
 /// A parser's sentence about `fields` of the log, with each field too long
@@ -278,7 +278,19 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
     /// The line that says which game this is, who played and how it was set up.
     fn introduce(&self, console: &mut Console) -> io::Result<()> {
         let record = self.record;
-        let seats: Vec<String> = record.seats.iter().map(|s| shown(&s.display())).collect();
+        // Each field cut on its own, so a long name keeps its side and level.
+        let seats: Vec<String> = record
+            .seats
+            .iter()
+            .map(|s| {
+                Seat {
+                    name: shown(&s.name),
+                    side: shown(&s.side),
+                    level: s.level.as_deref().map(shown),
+                }
+                .display()
+            })
+            .collect();
         // A field of many lines (a loaded game's PDN tags, kept for its
         // export) describes no rule: the line leaves it out.
         let setup: Vec<String> = record

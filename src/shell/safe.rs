@@ -24,6 +24,29 @@ pub fn text(raw: &str) -> String {
     out
 }
 
+/// [`text`] of `raw` cut to at most `max` columns, with `…` where it was
+/// cut: between characters, an escape counted as one, so no escape is
+/// left half shown.
+pub fn text_cut(raw: &str, max: usize) -> String {
+    let shown = text(raw);
+    if width(&shown) <= max {
+        return shown;
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in raw.chars() {
+        let piece = text(c.encode_utf8(&mut [0; 4]));
+        let w = width(&piece);
+        if used + w + 1 > max {
+            break;
+        }
+        used += w;
+        out.push_str(&piece);
+    }
+    out.push('…');
+    out
+}
+
 /// JSON text with every character that could control a terminal written
 /// as a `\u` escape, which JSON reads back as the same character.
 pub fn json(raw: &str) -> String {
@@ -257,6 +280,14 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_is_cut_between_escapes() {
+        assert_eq!(text_cut("ab", 5), "ab");
+        assert_eq!(text_cut("a\u{202e}bcdefghijk", 8), "a…");
+        assert_eq!(text_cut("a\u{202e}bcdefghijk", 12), "a\\u{202e}bc…");
+        assert_eq!(text_cut("xxxxxxxxxx", 4), "xxx…");
+    }
 
     /// Every page of `text`, at one size.
     fn pages(text: &str, width: usize, rows: usize) -> Vec<String> {
