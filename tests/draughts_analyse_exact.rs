@@ -113,3 +113,18 @@ fn more_pieces_than_any_database_here_holds_is_the_reason_however_short_the_thin
         "not known: the endgame database was not ready within --think"
     );
 }
+
+#[test]
+fn a_position_the_database_decides_says_there_was_no_search() {
+    let home = home("decided");
+    let lines = analyse_within(&home, "W:WK1:BK32,K28", "10000");
+    assert_eq!(
+        line(&lines, "Exact:"),
+        "white loses in 32 plies (endgame database)"
+    );
+    let searched = line(&lines, "Searched:");
+    assert!(
+        searched.starts_with("no search: the endgame database decides it ("),
+        "{searched}"
+    );
+}

@@ -274,13 +274,21 @@ pub(super) fn analyse(
         let indented = wrapped.replace('\n', &format!("\n{}", " ".repeat(12)));
         writeln!(out, "Line:       {indented}")?;
     }
-    writeln!(
-        out,
-        "Searched:   depth {}, {} in {:.2} s",
-        analysis.depth,
-        nodes_text(analysis.nodes),
-        elapsed.as_secs_f64()
-    )?;
+    if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_))) {
+        writeln!(
+            out,
+            "Searched:   no search: the endgame database decides it ({:.2} s)",
+            elapsed.as_secs_f64()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Searched:   depth {}, {} in {:.2} s",
+            analysis.depth,
+            nodes_text(analysis.nodes),
+            elapsed.as_secs_f64()
+        )?;
+    }
     let exact = match analysis.exact {
         // Decided by the rules, not looked up.
         _ if analysis.best.is_none() => text::lost_without_a_move(side),
