@@ -524,6 +524,18 @@ fn an_option_goes_before_or_after_its_command_and_nowhere_else() {
     let after = json(&["analyse", "--board", "6x6", "--json"]);
     assert_eq!(before["board"], "6x6");
     assert_eq!(before, after);
+    // The tools' own options too: the engine's and the database's.
+    tallyho()
+        .args(["--no-book", "draughts", "engine"])
+        .write_stdin("isready\nquit\n")
+        .assert()
+        .success()
+        .stdout("readyok\n");
+    tallyho()
+        .args(["--pieces", "9", "draughts", "build-db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("write a number from 2 to 6"));
     // Where it means nothing, it is refused by name.
     for (args, option) in [
         (&["--players", "2", "history"][..], "--players"),
@@ -531,6 +543,8 @@ fn an_option_goes_before_or_after_its_command_and_nowhere_else() {
         (&["--level", "cunning", "replay", "1"][..], "--level"),
         (&["history", "--board", "4x4"][..], "--board"),
         (&["classic", "--names", "a,b"][..], "--names"),
+        (&["draughts", "--pieces", "3"][..], "--pieces"),
+        (&["--no-book", "draughts", "perft", "1"][..], "--no-book"),
     ] {
         tallyho()
             .args(args)

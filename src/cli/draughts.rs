@@ -53,6 +53,15 @@ pub struct DraughtsArgs {
     /// anyway when one person plays White against the computer.
     #[arg(long, global = true)]
     pub flip: bool,
+
+    /// For `build-db`: the most pieces (2-6; default 5).
+    #[arg(long, global = true, value_name = "N",
+          value_parser = super::number::<u32>(2, Some(6)), allow_negative_numbers = true)]
+    pub pieces: Option<u32>,
+
+    /// For `engine`: play no moves from the opening book.
+    #[arg(long, global = true)]
+    pub no_book: bool,
 }
 
 /// The draughts tools.
@@ -82,20 +91,11 @@ pub enum DraughtsTool {
     /// The engine for other programs: a line protocol on standard input and
     /// output, in the spirit of UCI (position, go, perft, isready, quit;
     /// see the README).
-    Engine {
-        /// Play no moves from the opening book.
-        #[arg(long)]
-        no_book: bool,
-    },
+    Engine,
     /// Build the endgame database of up to N pieces into the data
     /// directory, where the engine finds it (five pieces: about two
     /// minutes; six: most of an hour, 3.7 GB on disk and in memory).
-    BuildDb {
-        /// The most pieces (2-6).
-        #[arg(long, value_name = "N", default_value_t = 5,
-              value_parser = super::number::<u32>(2, Some(6)), allow_negative_numbers = true)]
-        pieces: u32,
-    },
+    BuildDb,
 }
 
 /// Said under `tallyho draughts --help`.

@@ -46,12 +46,12 @@ pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, App
             )?;
             Ok(Ending::Clean)
         }
-        Some(DraughtsTool::Engine { no_book }) => {
-            engine(options, captures, *no_book)?;
+        Some(DraughtsTool::Engine) => {
+            engine(options, captures, args.no_book)?;
             Ok(Ending::Clean)
         }
-        Some(DraughtsTool::BuildDb { pieces }) => {
-            build_db(Setup::with_captures(captures), *pieces)?;
+        Some(DraughtsTool::BuildDb) => {
+            build_db(Setup::with_captures(captures), args.pieces.unwrap_or(5))?;
             Ok(Ending::Clean)
         }
         None => play(options),
