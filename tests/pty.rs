@@ -412,6 +412,37 @@ fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error>
     Ok(())
 }
 
+/// `help` at a move prompt with little of a short screen left below the
+/// board: its first page is a whole screen's, not the heading alone.
+#[test]
+fn help_under_a_board_pages_a_whole_screen() -> Result<(), expectrl::Error> {
+    let home = Scratch::unmade("pty-help-page");
+    let mut cmd = sized(
+        40,
+        24,
+        "draughts --players 2 --names Ann,Bob --no-history --color never",
+    );
+    cmd.env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    let mut session = spawn_sized(cmd, 40, 24)?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send("help\r")?;
+    let seen = session.expect("Press Enter for more.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    let page: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("How to play"))
+        .collect();
+    assert!(
+        (10..=23).contains(&page.len()),
+        "{} rows: {text}",
+        page.len()
+    );
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// A question of two lines on a narrow screen: the line editor's prompt is
 /// its last line alone, so the list Tab prints is not written over when the
 /// prompt is drawn again under it (the first line is not drawn again).

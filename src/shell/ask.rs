@@ -78,7 +78,16 @@ pub fn say_paged(console: &mut Console, text: &str, last: LastPage<'_>) -> io::R
             Some(rows) => {
                 // The question's own rows, where the screen is narrower.
                 let asking = crate::shell::safe::width(asking).div_ceil(width.max(1));
-                crate::shell::safe::first_page(&text, width, rows.saturating_sub(used + asking))
+                // Below what is on the screen where that leaves half of it
+                // or more; else a whole screen, what was there scrolling
+                // away, rather than a page of a line or two.
+                let below = rows.saturating_sub(used + asking);
+                let room = if below >= rows / 2 {
+                    below
+                } else {
+                    rows.saturating_sub(asking)
+                };
+                crate::shell::safe::first_page(&text, width, room)
             }
             None => (text, None),
         };
