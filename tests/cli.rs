@@ -801,34 +801,24 @@ fn with_two_players_undo_takes_back_the_movers_own_move_and_the_reply() {
 
 #[test]
 fn a_bare_enter_at_a_move_prompt_is_reminded_not_refused() {
-    let out = tallyho()
-        .args([
+    let two_players = || {
+        let mut cmd = tallyho();
+        cmd.args([
             "draughts",
             "--players",
             "2",
             "--names",
             "A,B",
             "--no-history",
-        ])
-        .write_stdin("\nquit\n")
-        .assert()
-        .code(0);
+        ]);
+        cmd
+    };
+    let out = two_players().write_stdin("\nquit\n").assert().code(0);
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         said.contains("Type a square from the list, a whole move like 11-15"),
         "{said}"
     );
     // A bad square still counts as a refused line.
-    tallyho()
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "A,B",
-            "--no-history",
-        ])
-        .write_stdin("99\nquit\n")
-        .assert()
-        .code(3);
+    two_players().write_stdin("99\nquit\n").assert().code(3);
 }

@@ -65,6 +65,16 @@ fn spawn_sized(cmd: Command, columns: u16, rows: u16) -> Result<OsSession, expec
     Ok(session)
 }
 
+/// tallyho with `args` in a pseudo-terminal of `columns` by `rows`, with a
+/// private home that goes when the session is dropped.
+fn spawn_in_home(tag: &str, columns: u16, rows: u16, args: &str) -> Result<Pty, expectrl::Error> {
+    let home = Scratch::unmade(&format!("pty-{tag}"));
+    let mut cmd = sized(columns, rows, args);
+    cmd.env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    Ok(Housed::new(spawn_sized(cmd, columns, rows)?, home))
+}
+
 #[test]
 fn a_move_tab_completion_and_ctrl_c_in_a_terminal() -> Result<(), expectrl::Error> {
     let mut session = spawn_two_players("ctrl-c")?;
@@ -347,11 +357,7 @@ fn ctrl_backslash_at_a_prompt_quits_as_sigquit_does() -> Result<(), expectrl::Er
 /// last page held by a question so the menu does not push it away.
 #[test]
 fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade("pty-rules-paged");
-    let mut cmd = sized(40, 24, "--no-history --color never");
-    cmd.env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"));
-    let mut session = spawn_sized(cmd, 40, 24)?;
+    let mut session = spawn_in_home("rules-paged", 40, 24, "--no-history --color never")?;
     session.expect("Choose (1, 2, 3, 4, 5, 6)? ")?;
     session.send("5\r")?;
     let seen = session.expect("Press Enter for more.")?;
@@ -381,15 +387,12 @@ fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
 /// question), not the help's pages and their spent questions.
 #[test]
 fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade("pty-help-redraw");
-    let mut cmd = sized(
+    let mut session = spawn_in_home(
+        "help-redraw",
         40,
         24,
         "--players 2 --names Ann,Bob --no-history --color never",
-    );
-    cmd.env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"));
-    let mut session = spawn_sized(cmd, 40, 24)?;
+    )?;
     session.expect("Move fox to (B7)? ")?;
     session.send("help\r")?;
     session.expect("Press Enter for more.")?;
@@ -416,15 +419,12 @@ fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error>
 /// board: its first page is a whole screen's, not the heading alone.
 #[test]
 fn help_under_a_board_pages_a_whole_screen() -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade("pty-help-page");
-    let mut cmd = sized(
+    let mut session = spawn_in_home(
+        "help-page",
         40,
         24,
         "draughts --players 2 --names Ann,Bob --no-history --color never",
-    );
-    cmd.env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"));
-    let mut session = spawn_sized(cmd, 40, 24)?;
+    )?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send("help\r")?;
     let seen = session.expect("Press Enter for more.")?;
@@ -448,15 +448,12 @@ fn help_under_a_board_pages_a_whole_screen() -> Result<(), expectrl::Error> {
 /// prompt is drawn again under it (the first line is not drawn again).
 #[test]
 fn tab_under_a_question_of_two_lines_keeps_the_whole_list() -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade("pty-tab-two-lines");
-    let mut cmd = sized(
+    let mut session = spawn_in_home(
+        "tab-two-lines",
         40,
         24,
         "fish --no-history --players 2 --names A,B --color never",
-    );
-    cmd.env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"));
-    let mut session = spawn_sized(cmd, 40, 24)?;
+    )?;
     let asked = session.expect("(any of 20: row column)? ")?;
     let asked = String::from_utf8_lossy(asked.before()).replace('\r', "");
     // The question's first line, written before the editor's prompt.
