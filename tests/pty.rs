@@ -360,18 +360,7 @@ fn the_rules_page_a_short_screen() -> Result<(), expectrl::Error> {
     let mut session = spawn_in_home("rules-paged", 40, 24, "--no-history --color never")?;
     session.expect("Choose (1, 2, 3, 4, 5, 6)? ")?;
     session.send("5\r")?;
-    let seen = session.expect("Press Enter for more.")?;
-    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
-    // From the rules' title to the question: within the screen.
-    let page: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("How to play"))
-        .collect();
-    assert!(
-        (10..=23).contains(&page.len()),
-        "{} rows: {text}",
-        page.len()
-    );
+    first_page_fits(&mut session)?;
     session.send("\r")?;
     let seen = session.expect("Press Enter for the menu.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
@@ -415,6 +404,24 @@ fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error>
     Ok(())
 }
 
+/// Waits for the rules' first page on a screen 24 rows high: from their
+/// title to "Press Enter for more.", it fills most of the screen and no
+/// more.
+fn first_page_fits(session: &mut OsSession) -> Result<(), expectrl::Error> {
+    let seen = session.expect("Press Enter for more.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    let page: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("How to play"))
+        .collect();
+    assert!(
+        (10..=23).contains(&page.len()),
+        "{} rows: {text}",
+        page.len()
+    );
+    Ok(())
+}
+
 /// `help` at a move prompt with little of a short screen left below the
 /// board: its first page is a whole screen's, not the heading alone.
 #[test]
@@ -427,17 +434,7 @@ fn help_under_a_board_pages_a_whole_screen() -> Result<(), expectrl::Error> {
     )?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send("help\r")?;
-    let seen = session.expect("Press Enter for more.")?;
-    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
-    let page: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("How to play"))
-        .collect();
-    assert!(
-        (10..=23).contains(&page.len()),
-        "{} rows: {text}",
-        page.len()
-    );
+    first_page_fits(&mut session)?;
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())
