@@ -392,6 +392,7 @@ fn ctrl_l_after_paged_help_draws_the_turn_again() -> Result<(), expectrl::Error>
     let seen = session.expect("Move fox to (B7)? ")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
     assert!(text.contains("Fox (Ann) next"), "{text}");
+    assert!(text.contains("The fox can only move to B7"), "{text}");
     assert!(text.contains("1 X H X H X H X H"), "{text}");
     assert!(!text.contains("Press Enter"), "{text}");
     // Nothing follows the question: the help and its spent "Press Enter"

@@ -178,6 +178,8 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
         let spellings = spellings(turn, &typed, candidates.iter().map(|&i| &paths[i]));
         let Some(reply) = console.ask_redrawn_by_caller(&question, &answers, &spellings)? else {
+            // The redrawn turn says the only move again.
+            *told_only = None;
             return Ok(Turn::Redraw);
         };
         let line = match reply {
