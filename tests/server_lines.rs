@@ -237,6 +237,12 @@ fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() 
     // A protocol there is none of is named as such.
     c.send("proto xml");
     c.wait_for("The one protocol is json: type proto json.");
+    // An option the game does not take is named, with those it does, even
+    // where it is given no value.
+    c.send("seek fox --bogus");
+    c.wait_for(
+        "Fox has no option --bogus; it takes --board, --rules, --side, --rated and\n--unrated.",
+    );
     running.stop();
 }
 

@@ -279,7 +279,17 @@ impl Session {
             Ok(kind) => kind,
             Err(why) => return self.refuse(&why.to_string()).map(|()| None),
         };
-        let known = |name: &str| cabinet::check_option(kind, name).map_err(|e| e.to_string());
+        // The game's own options, and those every seek and game takes.
+        let known = |name: &str| match cabinet::check_option(kind, name) {
+            Err(cabinet::TableError::NoOption { game, key, known }) => {
+                let game_options: String = known.iter().map(|k| format!("--{k}, ")).collect();
+                Err(format!(
+                    "{game} has no option --{}; it takes {game_options}--side, --rated and --unrated",
+                    safe::cut(&key, 20)
+                ))
+            }
+            checked => checked.map_err(|e| e.to_string()),
+        };
         match words::options(options, known) {
             Ok(options) => Ok(Some((kind, options))),
             Err(why) => self.refuse(&why).map(|()| None),
