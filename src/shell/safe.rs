@@ -217,7 +217,10 @@ pub fn first_page(text: &str, width: usize, rows: usize) -> (String, Option<Stri
             page.extend(wrapped);
             continue;
         }
-        if !page.is_empty() {
+        let room = rows - page.len();
+        // Where the page would hold less than half a screen (a heading
+        // alone), the line goes on it in part, as a line longer than a page.
+        if !page.is_empty() && page.len() > rows / 2 {
             let (k, at) = begun
                 .iter()
                 .rev()
@@ -227,13 +230,14 @@ pub fn first_page(text: &str, width: usize, rows: usize) -> (String, Option<Stri
             page.truncate(at);
             return (page.join("\n"), Some(source[k..].join("\n")));
         }
-        // A line longer than a page: as much as fits, then the rest of its
-        // words as a line of its own, indented as it is.
+        // As much of the line as fits, then the rest of its words as a
+        // line of its own, indented as it is.
         let indent = &line[..line.len() - line.trim_start().len()];
-        let words: Vec<&str> = wrapped[rows..].iter().map(|l| l.trim()).collect();
+        let words: Vec<&str> = wrapped[room..].iter().map(|l| l.trim()).collect();
         let mut rest = vec![format!("{indent}{}", words.join(" "))];
         rest.extend(source[i + 1..].iter().map(|l| l.to_string()));
-        return (wrapped[..rows].join("\n"), Some(rest.join("\n")));
+        page.extend_from_slice(&wrapped[..room]);
+        return (page.join("\n"), Some(rest.join("\n")));
     }
     (page.join("\n"), None)
 }
@@ -324,6 +328,12 @@ mod tests {
         assert_eq!(
             pages("  a b\n  c d\n  e f", 4, 5),
             ["  a\n  b\n  c\n  d", "  e\n  f"]
+        );
+        // A page that would hold a heading alone holds part of what
+        // follows it too.
+        assert_eq!(
+            pages("Rules\n  a b c d e f g h", 5, 3),
+            ["Rules\n  a b\n  c d", "  e f\n  g h"]
         );
         // A paragraph's lines are not a new part; a blank line before one is.
         assert_eq!(pages("a\nb\nc\n\nd\ne", 80, 5), ["a\nb\nc\n", "d\ne"]);
