@@ -464,7 +464,14 @@ fn help_in_a_game_names_the_servers_words() {
     let running = lobby("game-help");
     let (mut a, mut b) = people(&running);
     a.send("help");
-    a.wait_for("On the server");
+    // The game's own help, without its lines for one terminal's undo and
+    // quit: the server's section says what they do here.
+    let own = a.wait_for("On the server");
+    assert!(own.contains("list the legal moves"), "{own}");
+    assert!(!own.contains("take back the last move"), "{own}");
+    assert!(!own.contains("the score is printed"), "{own}");
+    a.wait_for("ask the other player to take back your last move");
+    a.wait_for("offer a draw; the other player answers");
     a.wait_for("leave for the lobby: the game waits (type resume)");
     a.wait_for("say TEXT to the other player and the watchers");
     a.wait_for("In a rated game hint is off, and undo is refused against the computer.");

@@ -120,12 +120,20 @@ const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
 /// What the server's words at a move prompt do, after the game's help.
 const SERVER_HELP: &str = "On the server
+  undo           ask the other player to take back your last move (against
+                 the computer, it and the reply are taken back at once)
+  draw           offer a draw; the other player answers
+  resign         give the game up
   quit           leave for the lobby: the game waits (type resume)
   say TEXT       say TEXT to the other player and the watchers
   tell NAME TEXT say TEXT to NAME alone
   claim          the win, once the other player is gone past the grace time
   adjourn        put the game away, once the other player is gone that long
 In a rated game hint is off, and undo is refused against the computer.";
+
+/// The words [`SERVER_HELP`] says anew, whose lines in a game's own help
+/// speak of play at one terminal.
+const SERVER_WORDS: [&str; 4] = ["undo", "draw", "resign", "quit"];
 
 /// How long a hint may think.
 const HINT_TIME: Duration = Duration::from_millis(1000);
@@ -343,7 +351,17 @@ where
     }
 
     fn help(&self) -> String {
-        format!("{}\n{SERVER_HELP}", self.face.help(&self.rules))
+        // The game's own lines for the words the server gives another
+        // meaning are left to its section.
+        let help = self.face.help(&self.rules);
+        let game: Vec<&str> = help
+            .lines()
+            .filter(|line| {
+                let word = line.split_whitespace().next().unwrap_or("");
+                !(line.starts_with("  ") && SERVER_WORDS.contains(&word))
+            })
+            .collect();
+        format!("{}\n{SERVER_HELP}", game.join("\n"))
     }
 
     fn moves_line(&self) -> String {
