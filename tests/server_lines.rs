@@ -326,6 +326,9 @@ fn an_offer_lapses_aloud_when_its_maker_moves_on() {
     a.send("draw");
     a.wait_for("You offer a draw.");
     b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    // One offer at a time.
+    a.send("undo");
+    a.wait_for("Your offer is still waiting for an answer.");
     a.send("A8-B7");
     a.wait_for("Your draw offer lapsed when you moved.");
     b.wait_for("ann moved, so their draw offer lapsed.");

@@ -272,6 +272,12 @@ impl Session {
                 self.server.resign(room, seat, self.id);
                 Ok(None)
             }
+            Asked::Command(Command::Undo | Command::Draw)
+                if !computer && room.lock().offer.is_some() =>
+            {
+                self.refuse("your offer is still waiting for an answer")?;
+                Ok(None)
+            }
             Asked::Command(Command::Draw) => {
                 if computer {
                     self.say("The computer declines the draw.")?;
