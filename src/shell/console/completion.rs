@@ -138,12 +138,15 @@ impl Helper for Answers {}
 /// Ctrl-L: ends the line being read (keeping what was typed) so the console
 /// can clear the screen and draw it again, board and all.
 pub(super) struct Redraw {
-    pub(super) typed: Arc<Mutex<Option<String>>>,
+    pub(super) typed: Arc<Mutex<Option<super::Typed>>>,
 }
 
 impl ConditionalEventHandler for Redraw {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        *self.typed.lock().unwrap_or_else(|e| e.into_inner()) = Some(ctx.line().to_string());
+        *self.typed.lock().unwrap_or_else(|e| e.into_inner()) = Some(super::Typed {
+            line: ctx.line().to_string(),
+            cursor: ctx.pos(),
+        });
         Some(Cmd::Interrupt)
     }
 }

@@ -76,14 +76,33 @@ impl std::fmt::Display for BadLine {
     }
 }
 
+/// A line being typed and the cursor's place in it, in bytes.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Typed {
+    pub(super) line: String,
+    pub(super) cursor: usize,
+}
+
+impl Typed {
+    /// The line before the cursor and after it, as the editor takes them.
+    fn split(&self) -> (&str, &str) {
+        let at = self.cursor.min(self.line.len());
+        match (self.line.get(..at), self.line.get(at..)) {
+            (Some(left), Some(right)) => (left, right),
+            _ => (&self.line, ""),
+        }
+    }
+}
+
 enum Reader {
-    /// rustyline, at a terminal; `typed` holds the line when Ctrl-L asks for a redraw.
+    /// rustyline, at a terminal; `typed` holds the line and the cursor's
+    /// place in it when Ctrl-L asks for a redraw.
     Editor {
         editor: Box<Editor<Answers, MemHistory>>,
-        typed: Arc<Mutex<Option<String>>>,
+        typed: Arc<Mutex<Option<Typed>>>,
         /// What was typed when Ctrl-L handed the redraw to the caller: the
         /// next question starts with it.
-        retyped: String,
+        retyped: Typed,
     },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
@@ -332,7 +351,7 @@ impl Console {
                 Reader::Editor {
                     editor: Box::new(editor),
                     typed,
-                    retyped: String::new(),
+                    retyped: Typed::default(),
                 }
             })
         });
@@ -740,7 +759,7 @@ impl Console {
         loop {
             let read = editor.readline_with_initial(
                 &(asking.last.as_str(), asking.styled.as_str()),
-                (&initial, ""),
+                initial.split(),
             );
             let redraw = typed.lock().unwrap_or_else(|e| e.into_inner()).take();
             match (read, redraw) {
