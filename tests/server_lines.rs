@@ -480,7 +480,7 @@ fn help_in_a_game_names_the_servers_words() {
     a.wait_for("In a rated game hint is off, and undo is refused against the computer.");
     // Waiting for the other player's move, the same.
     b.send("help");
-    b.wait_for("tell NAME TEXT say TEXT to NAME alone");
+    b.wait_for("tell NAME TEXT  say TEXT to NAME alone");
     running.stop();
 }
 

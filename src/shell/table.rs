@@ -120,15 +120,15 @@ const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
 /// What the server's words at a move prompt do, after the game's help.
 const SERVER_HELP: &str = "On the server
-  undo           ask the other player to take back your last move (against
-                 the computer, it and the reply are taken back at once)
-  draw           offer a draw; the other player answers
-  resign         give the game up
-  quit           leave for the lobby: the game waits (type resume)
-  say TEXT       say TEXT to the other player and the watchers
-  tell NAME TEXT say TEXT to NAME alone
-  claim          the win, once the other player is gone past the grace time
-  adjourn        put the game away, once the other player is gone that long
+  undo            ask the other player to take back your last move
+                  (against the computer: your move and its reply go back)
+  draw            offer a draw; the other player answers
+  resign          give the game up
+  quit            leave for the lobby: the game waits (type resume)
+  say TEXT        say TEXT to the other player and the watchers
+  tell NAME TEXT  say TEXT to NAME alone
+  claim           the win, once the other player is gone past the grace time
+  adjourn         put the game away, once the other player is gone that long
 In a rated game hint is off, and undo is refused against the computer.";
 
 /// The words [`SERVER_HELP`] says anew, whose lines in a game's own help
