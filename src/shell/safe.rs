@@ -28,22 +28,31 @@ pub fn text(raw: &str) -> String {
 /// cut: between characters, an escape counted as one, so no escape is
 /// left half shown.
 pub fn text_cut(raw: &str, max: usize) -> String {
-    let shown = text(raw);
-    if width(&shown) <= max {
-        return shown;
+    let pieces: Vec<String> = raw
+        .chars()
+        .map(|c| text(c.encode_utf8(&mut [0; 4])))
+        .collect();
+    cut_pieces(&pieces, max, "…")
+}
+
+/// `pieces` (each a character as shown: itself or its escape) in at most
+/// `max` columns: whole where they fit, else as many as fit before `mark`.
+pub fn cut_pieces(pieces: &[String], max: usize, mark: &str) -> String {
+    if pieces.iter().map(|p| width(p)).sum::<usize>() <= max {
+        return pieces.concat();
     }
+    let room = max.saturating_sub(width(mark));
     let mut out = String::new();
     let mut used = 0;
-    for c in raw.chars() {
-        let piece = text(c.encode_utf8(&mut [0; 4]));
-        let w = width(&piece);
-        if used + w + 1 > max {
+    for piece in pieces {
+        let w = width(piece);
+        if used + w > room {
             break;
         }
         used += w;
-        out.push_str(&piece);
+        out.push_str(piece);
     }
-    out.push('…');
+    out.push_str(mark);
     out
 }
 

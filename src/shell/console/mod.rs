@@ -230,22 +230,7 @@ fn echoed(line: &str, room: usize) -> String {
             }
         })
         .collect();
-    let whole: usize = pieces.iter().map(|p| safe::width(p)).sum();
-    if whole <= room {
-        return pieces.concat();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for piece in &pieces {
-        let w = safe::width(piece);
-        if used + w + 3 > room {
-            break;
-        }
-        used += w;
-        out.push_str(piece);
-    }
-    out.push_str("...");
-    out
+    safe::cut_pieces(&pieces, room, "...")
 }
 
 /// A question for the line editor, laid out for a width: the lines before
