@@ -239,9 +239,9 @@ fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() 
     c.wait_for("The one protocol is json: type proto json.");
     // An option the game does not take is named, with those it does, even
     // where it is given no value.
-    c.send("seek fox --bogus");
+    c.send("seek fox --BOGUS");
     c.wait_for(
-        "Fox has no option --bogus; it takes --board, --rules, --side, --rated and\n--unrated.",
+        "Fox has no option --BOGUS; it takes --board, --rules, --side, --rated and\n--unrated.",
     );
     running.stop();
 }

@@ -137,8 +137,9 @@ pub struct SeekOptions {
 }
 
 /// Reads `--name value` options, with `--name=value`, `--rated` and
-/// `--unrated`. `known` checks a setup option's name before its value is
-/// looked for, so an option the game does not take is named as such.
+/// `--unrated`, their names in any case. `known` checks a setup option's
+/// name, as given, before its value is looked for, so an option the game
+/// does not take is named as such.
 pub fn options(
     text: &str,
     known: impl Fn(&str) -> Result<(), String>,
@@ -156,6 +157,7 @@ pub fn options(
             Some((n, v)) => (n, Some(v.to_string())),
             None => (name, None),
         };
+        let given = name;
         let name = name.to_ascii_lowercase();
         match name.as_str() {
             "rated" | "unrated" => {
@@ -167,7 +169,7 @@ pub fn options(
             }
             _ => {
                 if name != "side" {
-                    known(&name)?;
+                    known(given)?;
                 }
                 let value = match inline {
                     Some(v) => v,
