@@ -306,16 +306,22 @@ fn loaded_and_resigned(home: &Path, file: &Path, number: &str) -> String {
     text
 }
 
-#[test]
-fn a_loaded_games_replay_names_its_rules_not_its_tags() {
-    let home = folder("replay-tags");
+/// A club's PDN game of two moves, with its tags, loaded in `home` and
+/// resigned: the log's game 1.
+fn club_night_played(home: &Path) {
     let file = home.join("club.pdn");
     std::fs::write(
         &file,
         "[Event \"Club night\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 *\n",
     )
-    .unwrap();
-    load_and_resign(&home, &file, "1");
+    .expect("the PDN file is written");
+    load_and_resign(home, &file, "1");
+}
+
+#[test]
+fn a_loaded_games_replay_names_its_rules_not_its_tags() {
+    let home = folder("replay-tags");
+    club_night_played(&home);
     let text = stdout(tallyho(&home).args(["replay", "1"]));
     // The intro, before the board (wrapped at the terminal's width).
     let intro = text.split("PDN squares").next().expect("some text");
@@ -335,13 +341,7 @@ fn a_loaded_games_replay_names_its_rules_not_its_tags() {
 #[test]
 fn damaged_tags_in_the_log_are_warned_of() {
     let home = folder("damaged-tags");
-    let file = home.join("club.pdn");
-    std::fs::write(
-        &file,
-        "[Event \"Club night\"]\n[Site \"Leeds\"]\n\n1. 11-15 23-19 *\n",
-    )
-    .unwrap();
-    load_and_resign(&home, &file, "1");
+    club_night_played(&home);
     let log = home.join("history.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("[Site"), "{text}");
