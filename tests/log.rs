@@ -230,6 +230,32 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
 }
 
 #[test]
+fn replay_of_a_damaged_line_says_what_is_wrong_with_it() {
+    let (_dir, log) = log_path("damaged-replay");
+    computer_games(&log, 2, 3).assert().success();
+    let text = std::fs::read_to_string(&log).expect("log");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // A third seat of `null`: the line keeps its number but is no record.
+    lines[1] = lines[1].replacen("\"seats\":[", "\"seats\":[null,", 1);
+    std::fs::write(&log, lines.join("\n") + "\n").expect("written");
+    tallyho(&log)
+        .args(["replay", "2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("game 2 in "))
+        .stderr(predicate::str::contains(
+            "cannot be read: its line is damaged (invalid type: null",
+        ));
+    tallyho(&log).args(["replay", "1"]).assert().success();
+    tallyho(&log)
+        .args(["replay", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no game 3"))
+        .stderr(predicate::str::contains("1 damaged line was skipped"));
+}
+
+#[test]
 fn history_into_a_closed_pipe_exits_quietly() {
     let (_dir, log) = log_path("pipe");
     computer_games(&log, 1, 3).assert().success();

@@ -95,8 +95,19 @@ fn write_json(log: &Log, out: &mut dyn Write) -> Result<log::Skipped, AppError> 
 /// Finds game `number` in the log, reading no further than it.
 fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
     let mut records = log.stream()?;
+    records.watch(number);
     let mut any = false;
+    let damaged = |why: &str| {
+        AppError::Failed(format!(
+            "game {number} in {} cannot be read: its line is damaged ({})",
+            safe::text(&log.path().display().to_string()),
+            safe::cut(why, 120)
+        ))
+    };
     while let Some(record) = records.next_record()? {
+        if let Some(why) = records.watched_damage() {
+            return Err(damaged(why));
+        }
         if record.number == number {
             if record.version > log::VERSION {
                 let newer = log::Skipped {
@@ -109,6 +120,9 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
             return Ok(record);
         }
         any = true;
+    }
+    if let Some(why) = records.watched_damage() {
+        return Err(damaged(why));
     }
     let known = match (any, records.damaged()) {
         (_, 0) if any => "tallyho history lists its games".to_string(),

@@ -191,15 +191,17 @@ fn without_bom(line: &[u8]) -> &[u8] {
     line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
 }
 
-/// Reads one line of a log: a record of this release or the first.
-pub fn parse_record(line: &[u8]) -> Option<Record> {
+/// Reads one line of a log: a record of this release or the first. A line
+/// that is neither gives the reason this release's reading stopped.
+pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     let line = without_bom(line);
-    if let Ok(record) = serde_json::from_slice::<Record>(line) {
-        return Some(record);
-    }
+    let why = match serde_json::from_slice::<Record>(line) {
+        Ok(record) => return Ok(record),
+        Err(e) => e.to_string(),
+    };
     serde_json::from_slice::<RecordV1>(line)
-        .ok()
         .map(Record::from)
+        .map_err(|_| why)
 }
 
 /// Just a line's number: it still reads the lines other versions wrote.

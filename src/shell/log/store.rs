@@ -325,6 +325,8 @@ impl Log {
             lines,
             skipped: Skipped::default(),
             path: self.path.clone(),
+            watched: None,
+            watched_damage: None,
         })
     }
 }
@@ -439,6 +441,10 @@ pub struct Records {
     lines: Option<BufReader<File>>,
     skipped: Skipped,
     path: PathBuf,
+    /// The game number whose line, if damaged, is worth a reason.
+    watched: Option<u64>,
+    /// Why the watched game's line could not be read, once met.
+    watched_damage: Option<String>,
 }
 
 /// What reading a log passed over, or read with a caution.
@@ -490,6 +496,18 @@ impl Records {
         self.skipped.damaged
     }
 
+    /// Keeps the reason if the line of game `number` proves damaged, for
+    /// [`Records::watched_damage`]: a reader looking for one game can then
+    /// say what is wrong with it instead of that it is not there.
+    pub fn watch(&mut self, number: u64) {
+        self.watched = Some(number);
+    }
+
+    /// Why the watched game's line could not be read, once it has been met.
+    pub fn watched_damage(&self) -> Option<&str> {
+        self.watched_damage.as_deref()
+    }
+
     /// What the reading so far passed over or read with a caution.
     pub fn skipped(&self) -> Skipped {
         self.skipped
@@ -514,7 +532,7 @@ impl Records {
                 continue;
             }
             match parse_record(&line) {
-                Some(record) => {
+                Ok(record) => {
                     if record.version > VERSION {
                         self.skipped.newer += 1;
                         self.skipped.newest = self.skipped.newest.max(record.version);
@@ -522,8 +540,13 @@ impl Records {
                     return Ok(Some(record));
                 }
                 // Being written right now, or cut off: its newline will tell.
-                None if !ended => return Ok(None),
-                None => self.skipped.damaged += 1,
+                Err(_) if !ended => return Ok(None),
+                Err(why) => {
+                    self.skipped.damaged += 1;
+                    if self.watched.is_some() && self.watched == number_of(&line) {
+                        self.watched_damage = Some(why);
+                    }
+                }
             }
         }
     }
