@@ -23,6 +23,20 @@ pub struct FishFace;
 /// `(1,2) to (2,3)`). `None` when the line is in none of these forms: the
 /// core's reader then says exactly what is wrong.
 fn squares_as_written(board: Board, line: &str) -> Option<Result<Vec<Square>, String>> {
+    // Parentheses pair up, one square in each, or the line is left to the
+    // core's reader to refuse: `(1,1` is a typo, not a square.
+    let mut open = false;
+    for c in line.chars() {
+        match (c, open) {
+            ('(', false) => open = true,
+            (')', true) => open = false,
+            ('(' | ')', _) => return None,
+            _ => {}
+        }
+    }
+    if open {
+        return None;
+    }
     let spaced = line.replace(',', " ");
     let mut numbers = Vec::new();
     for (i, word) in spaced.split_whitespace().enumerate() {
@@ -225,6 +239,12 @@ impl Face<Setup> for FishFace {
 
 impl MovePrompt<Setup> for FishFace {
     fn square(&self, _rules: &Setup, sq: Square) -> String {
+        Named(sq).to_string()
+    }
+
+    /// Tab offers a square without its parentheses: `2,4`, quicker to
+    /// type on and as good.
+    fn answer(&self, _view: &View<'_, Setup>, _typed: &[Square], sq: Square) -> String {
         format!("{:#}", Named(sq))
     }
 
