@@ -159,8 +159,13 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     // The end the player saw is the one the server sent the opponent.
     let winner = field(&hounds_end, "winner");
     let how = field(&hounds_end, "how");
+    // And where the game is kept, which the end event carries.
+    let epilogue = field(&hounds_end, "epilogue");
+    assert!(epilogue.contains("The game is kept as number"), "{epilogue}");
     assert!(
-        screen.contains(&format!("is over: {winner} wins ({how}).")),
+        screen
+            .replace('\n', " ")
+            .contains(&format!("is over: {winner} wins ({how}). {epilogue}")),
         "{screen}"
     );
     assert!(status.success(), "{status}");

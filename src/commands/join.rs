@@ -759,16 +759,17 @@ impl View {
                 self.legal.clear();
                 self.game = None;
                 let how = clean(event, "how");
-                match event.get("winner").and_then(Value::as_str) {
-                    Some(winner) => format!(
-                        "Game {} is over: {} wins ({how}).",
-                        event.get("game").and_then(Value::as_u64).unwrap_or(0),
-                        safe::text(winner)
-                    ),
-                    None => format!(
-                        "Game {} is over: a draw ({how}).",
-                        event.get("game").and_then(Value::as_u64).unwrap_or(0)
-                    ),
+                let game = event.get("game").and_then(Value::as_u64).unwrap_or(0);
+                let over = match event.get("winner").and_then(Value::as_str) {
+                    Some(winner) => {
+                        format!("Game {game} is over: {} wins ({how}).", safe::text(winner))
+                    }
+                    None => format!("Game {game} is over: a draw ({how})."),
+                };
+                // The ratings it moved, where it is kept, or why not yet.
+                match clean(event, "epilogue") {
+                    epilogue if epilogue.is_empty() => over,
+                    epilogue => format!("{over} {epilogue}"),
                 }
             }
             "said" => {

@@ -286,15 +286,6 @@ impl Hub {
         }
     }
 
-    /// Sends a notice to a session only if it speaks the machine dialect:
-    /// what a person reads in a game's epilogue, which the machine
-    /// dialect's `end` event does not carry.
-    pub fn notify_machine(&self, id: SessionId, notice: &Notice) {
-        if let Some(o) = self.lock().online.get(&id).filter(|o| o.json) {
-            deliver(o, notice);
-        }
-    }
-
     /// Opens a seek; its number, or why not.
     pub fn seek(&self, mut seek: Seek) -> Result<u64, String> {
         let mut state = self.lock();

@@ -489,29 +489,18 @@ impl Server {
             })
             .collect();
         if let Some(record) = st.table.record(seats) {
-            let epilogue = match self.keep_finished(room, &record) {
-                Ok(said) => said,
-                Err(trouble) => {
-                    // The machine dialect's `end` event carries no
-                    // epilogue: this it hears as an `info` event.
-                    let notice = Notice::Info(trouble.clone());
-                    let sessions = st.seats.iter().filter_map(|s| s.session);
-                    for id in sessions.chain(st.watchers.iter().copied()) {
-                        self.hub().notify_machine(id, &notice);
-                    }
-                    trouble
-                }
-            };
-            st.epilogue = Some(epilogue);
+            // The machine dialect hears it in the `end` event.
+            let said = self.keep_finished(room, &record);
+            st.epilogue = (!said.is_empty()).then_some(said);
         }
         self.hub().close_room(room.number);
     }
 
     /// Keeps a finished game; what to tell its players: how their ratings
-    /// moved, and where it is kept; or, as an error, that the store could
-    /// not keep it (in words that name none of the server's files: the
-    /// store tells its operator the rest).
-    fn keep_finished(&self, room: &Room, record: &Record) -> Result<String, String> {
+    /// moved, and where it is kept; or that the store could not keep it (in
+    /// words that name none of the server's files: the store tells its
+    /// operator the rest).
+    fn keep_finished(&self, room: &Room, record: &Record) -> String {
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
         match self.store().finish_game(id, record, room.rated) {
             Ok(finished) => {
@@ -538,20 +527,17 @@ impl Server {
                             .to_string(),
                     );
                 }
-                Ok(lines.join(" "))
+                lines.join(" ")
             }
-            Err(StoreError::EndingWaits { reason, .. }) => Err(format!(
+            Err(StoreError::EndingWaits { reason, .. }) => format!(
                 "The server could not store this game's ending yet ({reason}); it keeps the result and stores it as soon as it can."
-            )),
+            ),
             Err(e) => {
                 warn(&format!(
                     "game {}'s ending could not be kept: {e}",
                     room.number
                 ));
-                Err(format!(
-                    "The server could not keep this game ({}).",
-                    e.reason()
-                ))
+                format!("The server could not keep this game ({}).", e.reason())
             }
         }
     }

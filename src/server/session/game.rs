@@ -132,7 +132,10 @@ impl Session {
             return Ok(());
         };
         let winner = ending.winner.map(|i| names[i].clone());
-        self.event(json!({"event": "end", "game": number, "winner": winner, "how": ending.how}))?;
+        self.event(
+            json!({"event": "end", "game": number, "winner": winner, "how": ending.how,
+            "epilogue": glance.epilogue}),
+        )?;
         // An ending the players made (a resignation, an agreed draw, a
         // claim) is said as it was made; the game's own words are for the
         // endings its rules decide.
