@@ -161,7 +161,10 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     let how = field(&hounds_end, "how");
     // And where the game is kept, which the end event carries.
     let epilogue = field(&hounds_end, "epilogue");
-    assert!(epilogue.contains("The game is kept as number"), "{epilogue}");
+    assert!(
+        epilogue.contains("The game is kept as number"),
+        "{epilogue}"
+    );
     assert!(
         screen
             .replace('\n', " ")

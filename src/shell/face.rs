@@ -188,8 +188,8 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     /// winning player.
     fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
 
-    /// The rules and the commands.
-    fn help(&self, rules: &R) -> String;
+    /// The rules, how to type a move, and the commands at a move prompt.
+    fn help(&self, rules: &R) -> Help;
 
     /// A hint: the move and the verdict with best play.
     fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;
@@ -213,6 +213,77 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     /// The start choice, for a game whose setup may leave the start open.
     fn start_choice(&self) -> Option<&dyn StartChoice<R>> {
         None
+    }
+}
+
+/// A game's help: how to play and how to type a move, in the game's words,
+/// then the commands at a move prompt as data, so that the shell lays them
+/// out and a server can say its own words in place of some.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Help {
+    /// How to play and how to type a move, as shown.
+    pub text: String,
+    /// Each command as typed, and what it does in this game.
+    pub commands: Vec<(String, String)>,
+}
+
+/// The heading over a help's commands.
+const COMMANDS_HEADING: &str = "Commands at a move prompt";
+
+/// The column a command's meaning starts in, past the indent: wide enough
+/// for `moves` and two spaces, or more for a longer command.
+const COMMAND_COLUMN: usize = 9;
+
+impl Help {
+    /// A help of `text` alone, commands to be added.
+    pub fn new(text: impl Into<String>) -> Help {
+        Help {
+            text: text.into(),
+            commands: Vec::new(),
+        }
+    }
+
+    /// The help with one more command: `word` as typed, and what it does.
+    #[must_use]
+    pub fn command(mut self, word: impl Into<String>, meaning: impl Into<String>) -> Help {
+        self.commands.push((word.into(), meaning.into()));
+        self
+    }
+
+    /// The commands whose words are not among `words`, laid out under
+    /// their heading; empty when none is left.
+    pub fn commands_except(&self, words: &[&str]) -> String {
+        let kept: Vec<&(String, String)> = self
+            .commands
+            .iter()
+            .filter(|(word, _)| !words.contains(&word.as_str()))
+            .collect();
+        if kept.is_empty() {
+            return String::new();
+        }
+        let column = kept
+            .iter()
+            .map(|(word, _)| word.chars().count() + 2)
+            .max()
+            .unwrap_or(0)
+            .max(COMMAND_COLUMN);
+        let mut out = COMMANDS_HEADING.to_string();
+        for (word, meaning) in kept {
+            out.push_str(&format!("\n  {word:<column$}{meaning}"));
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Help {
+    /// The whole help, as a player at one terminal reads it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let commands = self.commands_except(&[]);
+        if commands.is_empty() {
+            f.write_str(&self.text)
+        } else {
+            write!(f, "{}\n{commands}", self.text)
+        }
     }
 }
 
@@ -265,4 +336,41 @@ pub trait StartChoice<R: Rules> {
 
     /// Reads the answer to the start question: an index into `starts`.
     fn parse_start(&self, rules: &R, line: &str, starts: &[R::Position]) -> Result<usize, String>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Help;
+
+    #[test]
+    fn a_help_lays_its_commands_out_in_one_column() {
+        let help = Help::new("How to play\n  Move.")
+            .command("moves", "list the legal moves")
+            .command("quit", "leave");
+        assert_eq!(
+            help.to_string(),
+            "How to play\n  Move.\nCommands at a move prompt\n  moves    list the legal moves\n  quit     leave"
+        );
+        // A longer command widens the column, two spaces past it.
+        let wide = help.clone().command("B10 C9 D8", "a move");
+        assert!(
+            wide.to_string().ends_with(
+                "\n  moves      list the legal moves\n  quit       leave\n  B10 C9 D8  a move"
+            ),
+            "{wide}"
+        );
+    }
+
+    #[test]
+    fn a_server_can_leave_out_the_commands_it_says_itself() {
+        let help = Help::new("Rules.")
+            .command("undo", "take back")
+            .command("board", "show the board");
+        assert_eq!(
+            help.commands_except(&["undo"]),
+            "Commands at a move prompt\n  board    show the board"
+        );
+        assert_eq!(help.commands_except(&["undo", "board"]), "");
+        assert_eq!(Help::new("Rules.").to_string(), "Rules.");
+    }
 }

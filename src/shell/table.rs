@@ -131,8 +131,8 @@ const SERVER_HELP: &str = "On the server
   adjourn         put the game away, once the other player is gone that long
 In a rated game hint is off, and undo is refused against the computer.";
 
-/// The words [`SERVER_HELP`] says anew, whose lines in a game's own help
-/// speak of play at one terminal.
+/// The commands [`SERVER_HELP`] says anew, whose meaning in a game's own
+/// help is play at one terminal.
 const SERVER_WORDS: [&str; 4] = ["undo", "draw", "resign", "quit"];
 
 /// How long a hint may think.
@@ -351,17 +351,15 @@ where
     }
 
     fn help(&self) -> String {
-        // The game's own lines for the words the server gives another
-        // meaning are left to its section.
+        // The game's own commands, but for those the server gives another
+        // meaning in its own section.
         let help = self.face.help(&self.rules);
-        let game: Vec<&str> = help
-            .lines()
-            .filter(|line| {
-                let word = line.split_whitespace().next().unwrap_or("");
-                !(line.starts_with("  ") && SERVER_WORDS.contains(&word))
-            })
-            .collect();
-        format!("{}\n{SERVER_HELP}", game.join("\n"))
+        let commands = help.commands_except(&SERVER_WORDS);
+        if commands.is_empty() {
+            format!("{}\n{SERVER_HELP}", help.text)
+        } else {
+            format!("{}\n{commands}\n{SERVER_HELP}", help.text)
+        }
     }
 
     fn moves_line(&self) -> String {

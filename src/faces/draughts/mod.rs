@@ -11,7 +11,7 @@ use crate::games::draughts::notation;
 use crate::games::draughts::refusal;
 use crate::games::draughts::{Move, PdnSquare, PdnSquareError, Position, Side};
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Canvas, Face, GAME_OVER, MenuChoice, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, GAME_OVER, Help, MenuChoice, MovePrompt, Squares, View};
 use crate::shell::safe;
 
 pub mod board;
@@ -315,7 +315,7 @@ impl Face<Session> for DraughtsFace {
         text::result(outcome, winner)
     }
 
-    fn help(&self, rules: &Session) -> String {
+    fn help(&self, rules: &Session) -> Help {
         text::help(&rules.rules)
     }
 

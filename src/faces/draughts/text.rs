@@ -4,6 +4,7 @@
 use crate::games::draughts::{Captures, Move, Refusal, Setup, Side, Start, how};
 use crate::games::{Outcome, Verdict};
 use crate::shell::ask::capitalise;
+use crate::shell::face::Help;
 use crate::shell::safe;
 
 use super::board::{self, Drawing};
@@ -116,25 +117,27 @@ The controls
 }
 
 /// The rules and the commands, for `help`.
-pub fn help(rules: &Setup) -> String {
-    format!(
+pub fn help(rules: &Setup) -> Help {
+    Help::new(format!(
         "How to play English draughts
 {}
 Typing a move
   11-15, 22x15x6    square numbers, as the key beside a wide board shows them
   C3 D4, E3xG5xE7   coordinates; M (move) or C (capture) may come first
-  22                the piece on 22; then each square it lands on, one by one
-Commands at a move prompt
-  moves    list the legal moves
-  hint     name a good move and how the game stands
-  undo     take back your last move (or the square just chosen)
-  board    show the board again
-  draw     offer a draw; the other player answers
-  resign   give the game up
-  help     show this
-  quit     leave (the score is printed)",
+  22                the piece on 22; then each square it lands on, one by one",
         rules_text(rules)
+    ))
+    .command("moves", "list the legal moves")
+    .command("hint", "name a good move and how the game stands")
+    .command(
+        "undo",
+        "take back your last move (or the square just chosen)",
     )
+    .command("board", "show the board again")
+    .command("draw", "offer a draw; the other player answers")
+    .command("resign", "give the game up")
+    .command("help", "show this")
+    .command("quit", "leave (the score is printed)")
 }
 
 /// The question for the piece to move.
@@ -361,7 +364,7 @@ mod tests {
                 captures,
                 ..Setup::STANDARD
             };
-            crate::faces::assert_whole_sentences(&help(&rules));
+            crate::faces::assert_whole_sentences(&help(&rules).to_string());
             crate::faces::assert_whole_sentences(&intro(&rules, Drawing::default()));
         }
     }

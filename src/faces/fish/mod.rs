@@ -8,7 +8,7 @@ use crate::games::fish::{
     Board, Move, Named, Position, Setup, Side, SquareError, parse_path, skipped,
 };
 use crate::games::{Outcome, Square, Verdict};
-use crate::shell::face::{Canvas, Face, MovePrompt, Player, Squares, View};
+use crate::shell::face::{Canvas, Face, Help, MovePrompt, Player, Squares, View};
 
 pub mod text;
 
@@ -224,7 +224,7 @@ impl Face<Setup> for FishFace {
         String::new()
     }
 
-    fn help(&self, rules: &Setup) -> String {
+    fn help(&self, rules: &Setup) -> Help {
         text::help(rules)
     }
 

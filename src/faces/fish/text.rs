@@ -3,7 +3,7 @@
 
 use crate::games::fish::{Deal, Move, Named, Refusal, Setup, Side};
 use crate::games::{Square, Verdict};
-use crate::shell::face::Player;
+use crate::shell::face::{Help, Player};
 
 /// The computer's name, as the assignment calls it, and its partner's.
 pub const COMPUTER_NAMES: [&str; 2] = ["AI", "ROBOT"];
@@ -106,30 +106,35 @@ pub fn draw(points: u32) -> String {
 }
 
 /// The rules and the commands.
-pub fn help(rules: &Setup) -> String {
+pub fn help(rules: &Setup) -> Help {
     let b = rules.board();
-    format!(
+    Help::new(format!(
         "How to play ({b} board, {penguins} penguin{s} each)
   Tiles are worth 1 to 3 points: {deal}.
   A taken tile shows as a dot.
   P (the first player) and A each start a penguin on a free 1-point tile, P first. Then a penguin moves any distance in a straight line, along a row, a column or a diagonal; every square it passes over and the one it stops on must hold a tile with no penguin on it. The tile it leaves is taken, and its points are the mover's; the tile a penguin ends on stays.
   A player who cannot move is skipped; when neither can, the most points win.
 Typing a square
-  Row, then column, counted from 1 at the top left: 2 4, 2,4 or (2,4). A move names the penguin's square and where it goes (1,2 2,3); with one penguin, where it goes is enough.
-Commands at a move prompt
-  moves    list the legal moves
-  hint     the computer's best move, and the points it expects you to win by
-  undo     take back your last move (and the computer's reply)
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
+  Row, then column, counted from 1 at the top left: 2 4, 2,4 or (2,4). A move names the penguin's square and where it goes (1,2 2,3); with one penguin, where it goes is enough.",
         penguins = rules.penguins(),
         s = if rules.penguins() == 1 { "" } else { "s" },
         deal = match rules.deal() {
             Deal::Rings => "1 on the rim, 2 on the next ring, 3 inside",
             Deal::Random { .. } => "dealt at random",
         },
+    ))
+    .command("moves", "list the legal moves")
+    .command(
+        "hint",
+        "the computer's best move, and the points it expects you to win by",
     )
+    .command(
+        "undo",
+        "take back your last move (and the computer's reply)",
+    )
+    .command("board", "show the board again")
+    .command("help", "show this")
+    .command("quit", "leave (the score is printed)")
 }
 
 /// A hint: the move and what it is worth.
@@ -294,7 +299,7 @@ mod tests {
 
     #[test]
     fn the_help_is_whole_sentences() {
-        crate::faces::assert_whole_sentences(&help(&Setup::default()));
+        crate::faces::assert_whole_sentences(&help(&Setup::default()).to_string());
     }
 
     fn sq(r: u8, c: u8) -> Square {

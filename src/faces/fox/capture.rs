@@ -7,7 +7,7 @@
 use super::{render, text};
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Canvas, Face, GAME_OVER, MovePrompt, Squares, StartChoice, View};
+use crate::shell::face::{Canvas, Face, GAME_OVER, Help, MovePrompt, Squares, StartChoice, View};
 
 /// The capture flow's face.
 pub struct CaptureFace;
@@ -242,8 +242,8 @@ impl Face<Setup> for CaptureFace {
         .to_string()
     }
 
-    fn help(&self, rules: &Setup) -> String {
-        format!(
+    fn help(&self, rules: &Setup) -> Help {
+        Help::new(format!(
             "How to play ({board} board, the capture game)
   The fox (F) starts at the top; the {hounds} hounds (numbered 1-{hounds}) start on the bottom row. The fox moves first.
   Every move is one square diagonally. Nobody jumps.
@@ -252,17 +252,16 @@ impl Face<Setup> for CaptureFace {
   The fox wins by reaching the bottom row. The hounds win by catching the fox, or by boxing it in: every square next to it holds a hound. A side that cannot move loses.
 Typing a move
   Fox:     its row, then its column, numbered as on the board: 2 3
-  Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3
-Commands at a move prompt
-  moves    list the legal moves
-  hint     name a best move and who wins with best play
-  undo     take back the last move (or the hound chosen)
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
+  Hounds:  the hound's number, then the column it moves to: 2 then 3, or 2 3",
             board = rules.board,
             hounds = rules.board.hound_count(),
-        )
+        ))
+        .command("moves", "list the legal moves")
+        .command("hint", "name a best move and who wins with best play")
+        .command("undo", "take back the last move (or the hound chosen)")
+        .command("board", "show the board again")
+        .command("help", "show this")
+        .command("quit", "leave (the score is printed)")
     }
 
     fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
@@ -467,7 +466,7 @@ mod tests {
             fox_start: Some(board.default_fox_start()),
             first: Side::Fox,
         };
-        let help = CaptureFace.help(&setup);
+        let help = CaptureFace.help(&setup).to_string();
         crate::faces::assert_whole_sentences(&help);
         // The same words with colour or without it.
         assert!(
@@ -481,7 +480,7 @@ mod tests {
             Rules::Escape,
             Rules::Capture,
         ] {
-            crate::faces::assert_whole_sentences(&text::help(board, rules));
+            crate::faces::assert_whole_sentences(&text::help(board, rules).to_string());
         }
     }
 

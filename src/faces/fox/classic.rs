@@ -6,7 +6,7 @@ use super::{FoxFace, render};
 use crate::games::Outcome;
 use crate::games::Verdict;
 use crate::games::fox::{Board, Move, Position, Setup, Side, Square};
-use crate::shell::face::{Canvas, Face, MovePrompt, Squares, View};
+use crate::shell::face::{Canvas, Face, Help, MovePrompt, Squares, View};
 
 /// The square at a 1978 line and column.
 pub fn square(board: Board, line: u8, col: u8) -> Result<Square, String> {
@@ -152,8 +152,9 @@ impl Face<Setup> for ClassicFace {
         }
     }
 
-    fn help(&self, rules: &Setup) -> String {
-        text::instructions(rules.board, rules.rules, rules.first)
+    fn help(&self, rules: &Setup) -> Help {
+        // The 1978 program's instructions name its commands in their text.
+        Help::new(text::instructions(rules.board, rules.rules, rules.first))
     }
 
     fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {

@@ -3,7 +3,7 @@
 
 use crate::games::fox::{Board, Ending, Move, Position, Setup, Side, Square, SquareError};
 use crate::games::{Outcome, Verdict};
-use crate::shell::face::{Canvas, Face, MovePrompt, Squares, StartChoice, View};
+use crate::shell::face::{Canvas, Face, Help, MovePrompt, Squares, StartChoice, View};
 
 pub mod capture;
 pub mod classic;
@@ -152,7 +152,7 @@ impl Face<Setup> for FoxFace {
         }
     }
 
-    fn help(&self, rules: &Setup) -> String {
+    fn help(&self, rules: &Setup) -> Help {
         text::help(rules.board, rules.rules)
     }
 

@@ -2,6 +2,7 @@
 //! flows stay consistent and transcripts stay stable.
 
 use crate::games::fox::{Board, Ending, PickError, Refusal, Rules, Side, Square};
+use crate::shell::face::Help;
 
 /// The program's title.
 pub const TITLE: &str = "FOX AND HOUNDS";
@@ -172,7 +173,7 @@ fn example_step(board: Board) -> (Square, Square) {
 }
 
 /// The rules and the commands, for `help` and the menu's rules entry.
-pub fn help(board: Board, rules: Rules) -> String {
+pub fn help(board: Board, rules: Rules) -> Help {
     let example = example_step(board);
     let home = "The fox wins by reaching row 1";
     let ending = match rules {
@@ -185,7 +186,8 @@ pub fn help(board: Board, rules: Rules) -> String {
             "{home}.\n  The fox eats a hound by stepping onto it; a hound catches the fox so too.\n  The fox also loses when boxed in: a hound on every square next to it."
         ),
     };
-    format!(
+    let (h, t) = example;
+    Help::new(format!(
         "How to play ({board} board, {rules} rules)
   One fox (F) and {hounds} hounds (H) stand on the dark squares.
   Every move is one square diagonally; {jumps}.
@@ -193,25 +195,28 @@ pub fn help(board: Board, rules: Rules) -> String {
   The fox moves forward or back.
   {ending}
   The hounds win by trapping the fox so that it cannot move.
-  If the hounds cannot move, the fox wins.
-Commands at a move prompt
-  {h}       pick the piece on {h}, or move to {h}
-  {h} {t}    move from {h} to {t} in one go ({h}-{t} works too)
-  moves    list the legal moves
-  hint     name a best move and who wins with best play
-  undo     take back the last move
-  board    show the board again
-  help     show this
-  quit     leave (the score is printed)",
+  If the hounds cannot move, the fox wins.",
         hounds = board.hound_count(),
-        h = example.0,
-        t = example.1,
         jumps = if rules.captures() {
             "nobody jumps"
         } else {
             "nobody jumps or captures"
         },
+    ))
+    .command(
+        h.to_string(),
+        format!("pick the piece on {h}, or move to {h}"),
     )
+    .command(
+        format!("{h} {t}"),
+        format!("move from {h} to {t} in one go ({h}-{t} works too)"),
+    )
+    .command("moves", "list the legal moves")
+    .command("hint", "name a best move and who wins with best play")
+    .command("undo", "take back the last move")
+    .command("board", "show the board again")
+    .command("help", "show this")
+    .command("quit", "leave (the score is printed)")
 }
 
 /// The 1978 flow's words: upper case, as a teletype printed them.
