@@ -17,7 +17,7 @@ pub enum TableError {
     #[error("there is no game \"{}\" here: the games are {}", safe::cut(.0, 20), GAMES.join(", "))]
     NoGame(String),
     /// The game has no such setup option.
-    #[error("{game} has no option --{}; its options are {}", safe::cut(.key, 20), offered(.known))]
+    #[error("{game} has no option --{}; it takes {}", safe::cut(.key, 20), offered(.known, .also))]
     NoOption {
         /// The game's name.
         game: &'static str,
@@ -25,6 +25,8 @@ pub enum TableError {
         key: String,
         /// The options the game has.
         known: &'static [&'static str],
+        /// The options its caller takes beside them (a seek's `side`).
+        also: &'static [&'static str],
     },
     /// The game refused the setup: why, in its words.
     #[error("{0}")]
@@ -34,10 +36,9 @@ pub enum TableError {
     Play(#[from] PlayError),
 }
 
-/// A game's options as they are typed: `--board, --rules`.
-fn offered(known: &[&str]) -> String {
-    let offered: Vec<String> = known.iter().map(|k| format!("--{k}")).collect();
-    offered.join(", ")
+/// Options as they are typed: `--board, --rules and --side`.
+fn offered(known: &[&str], also: &[&str]) -> String {
+    games::and_list(known.iter().chain(also).map(|k| format!("--{k}")))
 }
 
 /// A game's refusal of a setup, kept as the cabinet's.
@@ -58,16 +59,22 @@ fn options(kind: GameKind) -> &'static [&'static str] {
 }
 
 /// Whether a game of `kind` takes the setup option `key` (without its
-/// dashes): the refusal names the options it takes.
-pub fn check_option(kind: GameKind, key: &str) -> Result<(), TableError> {
+/// dashes, in any case): the refusal quotes it as given and names the
+/// options the game takes, then `also`, those its caller takes beside them.
+pub fn check_option(
+    kind: GameKind,
+    key: &str,
+    also: &'static [&'static str],
+) -> Result<(), TableError> {
     let known = options(kind);
-    if known.contains(&key) {
+    if known.contains(&key.to_ascii_lowercase().as_str()) {
         Ok(())
     } else {
         Err(TableError::NoOption {
             game: kind.game(),
             key: key.to_string(),
             known,
+            also,
         })
     }
 }
@@ -105,7 +112,7 @@ pub fn open(
     seed: u64,
 ) -> Result<Box<dyn Table>, TableError> {
     for (key, _) in given {
-        check_option(kind, key)?;
+        check_option(kind, key, &[])?;
     }
     let mut pairs: Vec<(String, String)> = defaults(kind);
     for (key, value) in given {
@@ -211,7 +218,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             err.to_string(),
-            "draughts has no option --board; its options are --captures, --opening"
+            "draughts has no option --board; it takes --captures and --opening"
         );
         assert!(open(GameKind::Fish, &[("penguins".into(), "9".into())], 1).is_err());
         let fox = open(

@@ -21,7 +21,7 @@ mod kind;
 pub use game::{Game, PlayError};
 pub use grid::Square;
 pub use kind::{FoxFlow, GameKind, UnknownGame};
-pub use names::{UnknownChoice, UnknownLevel, UnknownSide, or_list};
+pub use names::{UnknownChoice, UnknownLevel, UnknownSide, and_list, or_list};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -9,11 +9,21 @@ use std::fmt;
 
 /// Items as a list for a sentence: `a`, `a or b`, `a, b or c`; empty for none.
 pub fn or_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    joined(items, "or")
+}
+
+/// Items as a list for a sentence: `a`, `a and b`, `a, b and c`; empty for
+/// none.
+pub fn and_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    joined(items, "and")
+}
+
+fn joined<T: fmt::Display>(items: impl IntoIterator<Item = T>, last_word: &str) -> String {
     let names: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
     match names.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} {last_word} {last}", rest.join(", ")),
     }
 }
 

@@ -280,15 +280,8 @@ impl Session {
             Err(why) => return self.refuse(&why.to_string()).map(|()| None),
         };
         // The game's own options, and those every seek and game takes.
-        let known = |name: &str| match cabinet::check_option(kind, &name.to_ascii_lowercase()) {
-            Err(cabinet::TableError::NoOption { game, known, .. }) => {
-                let game_options: String = known.iter().map(|k| format!("--{k}, ")).collect();
-                Err(format!(
-                    "{game} has no option --{}; it takes {game_options}--side, --rated and --unrated",
-                    safe::cut(name, 20)
-                ))
-            }
-            checked => checked.map_err(|e| e.to_string()),
+        let known = |name: &str| {
+            cabinet::check_option(kind, name, words::SEEK_OPTIONS).map_err(|e| e.to_string())
         };
         match words::options(options, known) {
             Ok(options) => Ok(Some((kind, options))),

@@ -136,6 +136,9 @@ pub struct SeekOptions {
     pub rated: Option<bool>,
 }
 
+/// The options every seek takes beside its game's: read by [`options`].
+pub const SEEK_OPTIONS: &[&str] = &["side", "rated", "unrated"];
+
 /// Reads `--name value` options, with `--name=value`, `--rated` and
 /// `--unrated`, their names in any case. `known` checks a setup option's
 /// name, as given, before its value is looked for, so an option the game
@@ -254,12 +257,12 @@ mod tests {
             "--board needs a value"
         );
         let fox = |name: &str| {
-            crate::cabinet::check_option(crate::cabinet::kind("fox").unwrap(), name)
+            crate::cabinet::check_option(crate::cabinet::kind("fox").unwrap(), name, &[])
                 .map_err(|e| e.to_string())
         };
         assert_eq!(
             options("--bogus", fox).unwrap_err(),
-            "fox has no option --bogus; its options are --board, --rules"
+            "fox has no option --bogus; it takes --board and --rules"
         );
     }
 
