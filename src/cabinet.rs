@@ -79,14 +79,22 @@ pub fn check_option(
     }
 }
 
+/// The computer's levels in a game of `kind`, weakest first: the same for
+/// every setup.
+pub fn levels(kind: GameKind) -> Vec<String> {
+    open(kind, &[], 0)
+        .map(|table| table.levels())
+        .unwrap_or_default()
+}
+
 /// Every computer level's name, in any game, lowercase: names no player may take.
 pub fn level_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names: Vec<String> = GAMES
             .iter()
-            .filter_map(|game| open(kind(game).ok()?, &[], 0).ok())
-            .flat_map(|table| table.levels())
+            .filter_map(|game| kind(game).ok())
+            .flat_map(levels)
             .map(|l| l.to_lowercase())
             .collect();
         names.sort();

@@ -279,6 +279,11 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     let mut c = Client::arrive(running.line_door());
     c.send("play draughts champion");
     c.wait_for("Draughts is played at the levels rubbish, greedy, cunning or overpowered");
+    // The level, coming first, is named before a bad option after it.
+    c.send("play fox champion --bogus");
+    c.wait_for("Fox is played at the levels ");
+    c.send("play fox rubbish --bogus");
+    c.wait_for("Fox has no option --bogus");
     c.send("name tess");
     c.wait_for("You are tess.");
     c.send("play draughts greedy --side white");

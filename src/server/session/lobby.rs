@@ -460,25 +460,31 @@ impl Session {
         }
         let (game, rest) = words::split(rest);
         let (level, rest) = words::split(rest);
+        // The level comes before the options, and is checked before them.
+        let level = match cabinet::kind(&game) {
+            Ok(kind) => {
+                let levels = cabinet::levels(kind);
+                match levels.iter().find(|l| l.eq_ignore_ascii_case(&level)) {
+                    Some(level) => level.clone(),
+                    None => {
+                        return self.refuse(&format!(
+                            "{} is played at the levels {}: type play {} LEVEL",
+                            kind.game(),
+                            crate::shell::text::list_or(&levels),
+                            kind.game()
+                        ));
+                    }
+                }
+            }
+            // Refused below, with the games there are.
+            Err(_) => level,
+        };
         let Some((kind, options)) = self.game_options(&game, rest)? else {
             return Ok(());
         };
         let table = match cabinet::open(kind, &options.setup, rand::random()) {
             Ok(table) => table,
             Err(why) => return self.refuse(&why.to_string()),
-        };
-        let levels = table.levels();
-        let Some(level) = levels
-            .iter()
-            .find(|l| l.eq_ignore_ascii_case(&level))
-            .cloned()
-        else {
-            return self.refuse(&format!(
-                "{} is played at the levels {}: type play {} LEVEL",
-                kind.game(),
-                crate::shell::text::list_or(&levels),
-                kind.game()
-            ));
         };
         let side = match &options.side {
             None => 0,
