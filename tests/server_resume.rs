@@ -234,8 +234,12 @@ fn a_dropped_player_comes_back_within_the_grace_time_and_finishes() {
         return;
     };
     let mut bob = h.ann_drops("60 seconds");
-    // Bob moves while Ann is away; the move waits for her.
+    // Bob moves while Ann is away; the move waits for her. Her leaving
+    // changed nothing on the board, so it was not drawn again: his
+    // question and what he typed were shown again under the notice.
     bob.send("B1-A2");
+    let shown = bob.wait_for("2. bob moved B1-A2.");
+    assert!(!shown.contains("(bob) next"), "{shown}");
     let mut ann = h.ann();
     ann.wait_for("Welcome to tallyho, ann.");
     ann.wait_for("1. ann moved A8-B7.");

@@ -698,7 +698,8 @@ impl Room {
 }
 
 impl RoomState {
-    /// Marks a change and wakes everyone in the room but `except`.
+    /// Marks a change and wakes everyone in the room but `except`: each
+    /// draws the board again.
     pub fn changed(&mut self, hub: &Hub, except: Option<SessionId>) {
         self.version += 1;
         let sessions = self
@@ -708,6 +709,27 @@ impl RoomState {
             .chain(self.watchers.iter().copied())
             .filter(|&id| Some(id) != except);
         for id in sessions {
+            if let Some(waker) = hub.waker(id) {
+                waker.wake();
+            }
+        }
+    }
+
+    /// Marks that a player left or came back: the board is as it was, so
+    /// only the player waiting for the other is woken, whose prompt says
+    /// whether the other is here. The player to move keeps the question
+    /// and the line being typed; a watcher's prompt does not change.
+    /// `except` is the session that came back, which is drawing its game.
+    pub fn presence_changed(&mut self, hub: &Hub, except: Option<SessionId>) {
+        let to_move = self.table.to_move();
+        let waiting = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != to_move)
+            .filter_map(|(_, s)| s.session)
+            .filter(|&id| Some(id) != except);
+        for id in waiting {
             if let Some(waker) = hub.waker(id) {
                 waker.wake();
             }

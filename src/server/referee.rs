@@ -378,8 +378,11 @@ impl Server {
         if both_gone {
             st.adjourned = true;
             self.keep_adjourned(room, &st);
+            // Watchers hear that it is adjourned.
+            st.changed(self.hub(), None);
+        } else {
+            st.presence_changed(self.hub(), None);
         }
-        st.changed(self.hub(), None);
         drop(st);
         if !both_gone {
             self.start_grace(room, seat, now);
@@ -459,7 +462,7 @@ impl Server {
                 if let Some(id) = st.seats[1 - seat].session {
                     server.hub().notify(id, &Notice::Info(told));
                 }
-                st.changed(server.hub(), None);
+                st.presence_changed(server.hub(), None);
             });
     }
 

@@ -609,7 +609,7 @@ impl Session {
                     .hub()
                     .notify(id, &Notice::Info(format!("{me} is back.")));
             }
-            st.changed(self.server.hub(), Some(self.id));
+            st.presence_changed(self.server.hub(), Some(self.id));
             drop(st);
             if let Some(id) = wake_other {
                 self.server.hub().seat(id, &room, true);

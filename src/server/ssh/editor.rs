@@ -234,16 +234,29 @@ pub struct Typed {
 /// typed text is. Without it the question is gone from the screen, and the
 /// text typed so far is still there, unseen, sent with whatever is typed
 /// next.
+///
+/// A question shown again after a notice is stale once the session goes on
+/// without an answer to it (woken to ask anew, or to draw the board): the
+/// session's first new line then replaces that row instead of leaving it
+/// above, when it fits one row of the terminal.
 #[derive(Default, Debug)]
 pub struct InSight {
     /// The session's output since its last newline.
     tail: Vec<u8>,
+    /// The question shown again after the last notice, while it is the
+    /// last thing written.
+    restored: Option<Vec<u8>>,
 }
+
+/// Back to the start of the row, and the row cleared.
+const CLEAR_ROW: &[u8] = b"\r\x1b[K";
 
 impl InSight {
     /// What to write for the session's `text` (a notice, or the session's
     /// own), while `typed` is the line being typed.
-    pub fn write(&mut self, text: &[u8], typed: &Typed, notice: bool) -> Vec<u8> {
+    /// `width` is the terminal's, 0 when not known.
+    pub fn write(&mut self, text: &[u8], typed: &Typed, notice: bool, width: usize) -> Vec<u8> {
+        let restored = self.restored.take();
         // A question answered is no longer on the screen to show again.
         let asked = if typed.handed {
             self.tail.clear();
@@ -251,8 +264,15 @@ impl InSight {
         } else {
             std::mem::take(&mut self.tail)
         };
+        let stale = restored.filter(|question| {
+            let row = String::from_utf8_lossy(question).into_owned() + &typed.line;
+            !notice && !typed.handed && crate::shell::safe::width(&row) < width
+        });
         let typed = typed.line.as_str();
-        let mut out = text.to_vec();
+        let mut out = match (stale, text.strip_prefix(b"\n")) {
+            (Some(_), Some(rest)) => [CLEAR_ROW, rest].concat(),
+            _ => text.to_vec(),
+        };
         match text.iter().rposition(|&b| b == b'\n') {
             Some(end) => self.tail = text[end + 1..].to_vec(),
             None => {
@@ -268,6 +288,7 @@ impl InSight {
             // typed text.
             out.extend_from_slice(&asked);
             out.extend_from_slice(typed.as_bytes());
+            self.restored = Some(asked.clone());
             self.tail = asked;
         } else if !text.ends_with(b"\n") && !typed.is_empty() {
             // A question asked anew: the typed text after it.
@@ -292,52 +313,86 @@ mod tests {
     fn a_message_while_typing_is_followed_by_the_question_and_the_typed_text() {
         let mut shown = InSight::default();
         assert_eq!(
-            shown.write(b"Board\nMove? ", &typing(""), false),
+            shown.write(b"Board\nMove? ", &typing(""), false, 80),
             b"Board\nMove? "
         );
         // C2- typed (echoed by the editor, not here), then a message.
         assert_eq!(
-            shown.write(b"\ncarol says: hi\n", &typing("C2-"), true),
+            shown.write(b"\ncarol says: hi\n", &typing("C2-"), true, 80),
             b"\ncarol says: hi\nMove? C2-"
         );
         // Another: the question is still the one asked.
         assert_eq!(
-            shown.write(b"\ncarol says: bye\n", &typing("C2-"), true),
+            shown.write(b"\ncarol says: bye\n", &typing("C2-"), true, 80),
             b"\ncarol says: bye\nMove? C2-"
         );
         // Nothing typed: the message, then the question again.
-        assert_eq!(shown.write(b"\nhi\n", &typing(""), true), b"\nhi\nMove? ");
+        assert_eq!(
+            shown.write(b"\nhi\n", &typing(""), true, 80),
+            b"\nhi\nMove? "
+        );
         // A question asked anew while text is typed: the text after it.
         assert_eq!(
-            shown.write(b"New board\nMove? ", &typing("C2-"), false),
+            shown.write(b"New board\nMove? ", &typing("C2-"), false, 80),
             b"New board\nMove? C2-"
         );
         // The session's own output is left as it is.
-        assert_eq!(shown.write(b"Moved.\n", &typing("C2-"), false), b"Moved.\n");
+        assert_eq!(
+            shown.write(b"Moved.\n", &typing("C2-"), false, 80),
+            b"Moved.\n"
+        );
         // Even a line of its own: a board drawn after the other's move.
         assert_eq!(
-            shown.write(b"\nBoard\n", &typing("C2-"), false),
+            shown.write(b"\nBoard\n", &typing("C2-"), false, 80),
             b"\nBoard\n"
         );
     }
 
     #[test]
+    fn a_question_shown_again_gives_way_to_the_next_one() {
+        let mut shown = InSight::default();
+        shown.write(b"Waiting for bob. > ", &typing(""), false, 80);
+        assert_eq!(
+            shown.write(b"\nbob has left.\n", &typing("sa"), true, 80),
+            b"\nbob has left.\nWaiting for bob. > sa"
+        );
+        // Woken to ask anew: the session's new line replaces that row,
+        // and the typed text follows the new question.
+        assert_eq!(shown.write(b"\n", &typing("sa"), false, 80), b"\r\x1b[K");
+        assert_eq!(
+            shown.write(b"bob is away. > ", &typing("sa"), false, 80),
+            b"bob is away. > sa"
+        );
+        // Answered first (Enter): the row stays, as the question answered.
+        shown.write(b"\nhi\n", &typing(""), true, 80);
+        let handed = Typed {
+            line: String::new(),
+            handed: true,
+        };
+        assert_eq!(shown.write(b"\nNo.\n", &handed, false, 80), b"\nNo.\n");
+        // Wider than the terminal's row: left as it is, below.
+        shown.write(b"> ", &typing(""), false, 80);
+        shown.write(b"\nhi\n", &typing("abc"), true, 4);
+        assert_eq!(shown.write(b"\n", &typing("abc"), false, 4), b"\n");
+    }
+
+    #[test]
     fn a_question_answered_is_not_shown_again() {
         let mut shown = InSight::default();
-        shown.write(b"> ", &typing(""), false);
+        shown.write(b"> ", &typing(""), false, 80);
         // Enter: the line is handed over, and a message comes before the
         // session's answer.
         let handed = Typed {
             line: String::new(),
             handed: true,
         };
-        assert_eq!(shown.write(b"\nhi\n", &handed, true), b"\nhi\n");
+        assert_eq!(shown.write(b"\nhi\n", &handed, true, 80), b"\nhi\n");
         // The answer and the next question; then a message shows it again.
         assert_eq!(
-            shown.write(b"1 online\n> ", &typing(""), false),
+            shown.write(b"1 online\n> ", &typing(""), false, 80),
             b"1 online\n> "
         );
-        assert_eq!(shown.write(b"\nbye\n", &typing(""), true), b"\nbye\n> ");
+        assert_eq!(shown.write(b"\nbye\n", &typing(""), true, 80), b"\nbye\n> ");
     }
 
     /// Feeds `keys`; gives back the echo as text and the edits.

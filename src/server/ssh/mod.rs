@@ -539,7 +539,9 @@ impl Handler {
                 stop,
                 kill: self.watch.kill.clone(),
             },
-            channel.pty.then(|| Arc::clone(&channel.typed)),
+            channel
+                .pty
+                .then(|| (Arc::clone(&channel.typed), Arc::clone(&channel.width))),
         ));
         true
     }
@@ -871,13 +873,14 @@ struct Ends {
 
 /// Moves a session's text to its channel until the session ends, then ends
 /// the channel as a program does: exit status 0, EOF, close. With a
-/// terminal (`typed`, the line being typed there), line ends are written
-/// as a terminal needs them and the typed line is kept in sight.
+/// terminal (`typed`: the line being typed there, and the terminal's
+/// width), line ends are written as a terminal needs them and the typed
+/// line is kept in sight.
 async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
     ends: Ends,
-    typed: Option<Arc<std::sync::Mutex<Typed>>>,
+    typed: Option<(Arc<std::sync::Mutex<Typed>>, Arc<AtomicUsize>)>,
 ) {
     let Ends {
         closed,
@@ -888,7 +891,7 @@ async fn pump(
     let mut after_cr = false;
     let mut in_sight = InSight::default();
     let mut to_channel = |text: Vec<u8>| match (&typed, crate::server::link::unmarked(text)) {
-        (Some(typed), (text, notice)) => {
+        (Some((typed, width)), (text, notice)) => {
             // Taken with the flag put down: this text is the session's
             // answer, or comes before it.
             let now = {
@@ -897,7 +900,8 @@ async fn pump(
                 shared.handed = false;
                 now
             };
-            editor::crlf(&in_sight.write(&text, &now, notice), &mut after_cr)
+            let width = width.load(Ordering::Relaxed);
+            editor::crlf(&in_sight.write(&text, &now, notice, width), &mut after_cr)
         }
         (None, (text, _)) => text,
     };
