@@ -42,6 +42,19 @@ fn computer_games(log: &Path, games: u32, seed: u64) -> Command {
     cmd
 }
 
+/// A log in `folder` that can take no game, though it is a file where it
+/// should be: its last game's number is the largest there is.
+fn used_up_log(folder: &Path) -> PathBuf {
+    let seed = folder.join("seed.jsonl");
+    computer_games(&seed, 1, 1).assert().success();
+    let line = std::fs::read_to_string(&seed).expect("a record");
+    let full = line.replacen("\"number\":1,", &format!("\"number\":{},", u64::MAX), 1);
+    assert_ne!(full, line);
+    let log = folder.join("used-up.jsonl");
+    std::fs::write(&log, full).expect("written");
+    log
+}
+
 /// The one record a log holds.
 fn only_record(log: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(log).expect("log");
@@ -301,11 +314,10 @@ fn no_history_keeps_nothing_and_an_unwritable_log_warns_for_each_game() {
         .success();
     assert!(!log.exists());
 
-    // A log that cannot take a game (here a folder where the file should
-    // be): each game is said lost, play goes on, and the exit status tells
-    // a script that results were lost.
-    let blocked = log.parent().expect("folder").join("folder-not-file");
-    std::fs::create_dir_all(&blocked).expect("a folder");
+    // A log that cannot take a game (here its numbers are used up): each
+    // game is said lost, play goes on, and the exit status tells a script
+    // that results were lost.
+    let blocked = used_up_log(log.parent().expect("folder"));
     let output = computer_games(&blocked, 3, 1).output().expect("ran");
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -334,8 +346,7 @@ fn a_game_the_log_could_not_take_outranks_a_refused_line_in_the_exit_status() {
         .stdout(predicate::str::contains("Ann:0 - Bob:1"));
     assert_eq!(numbers(&records(&log)), [1]);
     // Not kept: the lost result comes first (1), and the score says so.
-    let blocked = log.parent().expect("folder").join("a-folder");
-    std::fs::create_dir_all(&blocked).expect("a folder");
+    let blocked = used_up_log(log.parent().expect("folder"));
     resign(&blocked)
         .code(1)
         .stderr(predicate::str::contains("warning: this game was not kept"))
@@ -347,8 +358,7 @@ fn a_game_the_log_could_not_take_outranks_a_refused_line_in_the_exit_status() {
 #[test]
 fn the_warning_that_a_game_was_not_kept_follows_its_result() {
     let (dir, log) = log_path("lost-order");
-    let blocked = log.parent().expect("folder").join("a-folder");
-    std::fs::create_dir_all(&blocked).expect("a folder");
+    let blocked = used_up_log(log.parent().expect("folder"));
     // Both streams into one file, as a terminal shows them.
     let both = dir.join("both.txt");
     let file = std::fs::File::create(&both).expect("the file is made");
@@ -426,15 +436,33 @@ fn a_fifo_or_a_device_is_refused_and_never_hangs() {
                 .code(1)
                 .stderr(predicate::str::contains("is not a regular file"));
         }
-        // While playing, it is a warning, play goes on, and the lost game
-        // is the exit status.
+        // Before play it is refused, so that no game is played to be lost.
         computer_games(special, 1, 1)
             .timeout(std::time::Duration::from_secs(10))
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("warning: this game was not kept"))
-            .stdout(predicate::str::contains("Final score"));
+            .stdout("")
+            .stderr(predicate::str::contains("is not a regular file"));
     }
+}
+
+#[test]
+fn a_link_to_a_missing_folder_is_refused_before_play() {
+    let (_dir, log) = log_path("dangling");
+    let folder = log.parent().expect("folder");
+    std::fs::create_dir_all(folder).expect("folder made");
+    let link = folder.join("link.jsonl");
+    std::os::unix::fs::symlink(folder.join("nowhere/h.jsonl"), &link).expect("link made");
+    computer_games(&link, 1, 1)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("nowhere does not exist"));
+    // A link to a file yet to be made, in a folder that is there, is fine.
+    let fine = folder.join("fine.jsonl");
+    std::os::unix::fs::symlink(folder.join("h.jsonl"), &fine).expect("link made");
+    computer_games(&fine, 1, 1).assert().success();
+    assert_eq!(records(&fine).len(), 1);
 }
 
 #[test]

@@ -208,6 +208,35 @@ impl Log {
         }
     }
 
+    /// Refuses at once a log that could take no game: a missing folder
+    /// (see [`Log::check_folder`]), a folder, FIFO or device where the file
+    /// should be, or a link to a file in a folder that does not exist.
+    /// Nothing is made or opened: it is for before play, so that no game
+    /// is played only to be lost.
+    pub fn check_place(&self) -> Result<(), LogError> {
+        self.check_folder()?;
+        match fs::metadata(&self.path) {
+            Ok(meta) if meta.is_file() => Ok(()),
+            Ok(_) => Err(LogError::NotAFile(self.path.clone())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A link to nowhere: the file it names is made on the
+                // first append, so the folder it names must be there.
+                let Ok(target) = fs::read_link(&self.path) else {
+                    return Ok(());
+                };
+                let target = self.folder().map_or(target.clone(), |f| f.join(&target));
+                match target.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    Some(folder) if !folder.is_dir() => Err(LogError::NoFolder {
+                        log: self.path.clone(),
+                        folder: folder.to_path_buf(),
+                    }),
+                    _ => Ok(()),
+                }
+            }
+            Err(e) => Err(self.io(e)),
+        }
+    }
+
     /// Opens the log to append, making the default log's folder if needed.
     fn open_to_append(&self) -> Result<File, LogError> {
         let open = || {
@@ -638,11 +667,11 @@ impl Keeper {
         Keeper { hold, ..self }
     }
 
-    /// Keeps games in `log`, or nowhere, refusing at once a log whose
-    /// folder does not exist (see [`Log::check_folder`]).
+    /// Keeps games in `log`, or nowhere, refusing at once a log that could
+    /// take no game (see [`Log::check_place`]).
     pub fn open(log: Option<Log>) -> Result<Keeper, LogError> {
         if let Some(log) = &log {
-            log.check_folder()?;
+            log.check_place()?;
         }
         Ok(Keeper::new(log))
     }
