@@ -277,3 +277,27 @@ fn the_points_lines_come_in_seat_order() {
         .collect();
     assert_eq!(labels, ["AI's", "ROBOT's", "AI's", "ROBOT's"], "{shown}");
 }
+
+#[test]
+fn the_logged_seed_deals_the_same_random_tiles_and_game_again() {
+    let (dir, first) = log_path("seeded");
+    let again = dir.join("again.jsonl");
+    let watch = |log: &Path, seed: Option<&str>| {
+        let mut cmd = tallyho(log);
+        cmd.args(["fish", "--players", "0", "--levels", "rubbish,rubbish"])
+            .args(["--tiles", "random", "--games", "1"]);
+        if let Some(seed) = seed {
+            cmd.args(["--seed", seed]);
+        }
+        cmd.assert().success();
+        let line = std::fs::read_to_string(log).expect("logged");
+        serde_json::from_str::<serde_json::Value>(&line).expect("a record")
+    };
+    // No --seed: one is drawn, and the log keeps it.
+    let record = watch(&first, None);
+    let seed = record["seed"].as_u64().expect("a seed").to_string();
+    let replayed = watch(&again, Some(&seed));
+    for field in ["start", "moves", "setup", "outcome"] {
+        assert_eq!(record[field], replayed[field], "{field}");
+    }
+}

@@ -43,10 +43,13 @@ pub fn run(tool: Option<&FishTool>, options: &Options) -> Result<Ending, AppErro
             Ok(Ending::Clean)
         }
         None => {
+            // One seed for the deal and the computer players, so that the
+            // seed the log keeps gives the same session again.
+            let mut options = options.clone();
+            let seed = *options.play.seed.get_or_insert_with(rand::random);
+            let options = &options;
             let deal = match options.fish.tiles.unwrap_or_default() {
-                Tiles::Random => Deal::Random {
-                    seed: options.play.seed.unwrap_or_else(rand::random),
-                },
+                Tiles::Random => Deal::Random { seed },
                 Tiles::Rings => Deal::Rings,
             };
             let board = match options.board.board.as_deref() {
