@@ -490,6 +490,32 @@ fn help_and_version_at_every_level() {
 }
 
 #[test]
+fn help_is_wrapped_at_word_boundaries_to_80_columns_off_a_terminal() {
+    for command in [
+        &[][..],
+        &["classic"],
+        &["draughts"],
+        &["draughts", "perft"],
+        &["fish"],
+        &["serve"],
+        &["join"],
+        &["history"],
+    ] {
+        for flag in ["--help", "-h"] {
+            let out = tallyho().args(command).arg(flag).output().expect("ran");
+            assert!(out.status.success(), "{command:?} {flag}");
+            let text = String::from_utf8(out.stdout).expect("text");
+            // The one word longer than a line is fish's example position.
+            let long: Vec<&str> = text
+                .lines()
+                .filter(|l| l.chars().count() > 80 && !l.contains("'.1111./"))
+                .collect();
+            assert!(long.is_empty(), "{command:?} {flag}: {long:#?}");
+        }
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_session_and_another_seed_another() {
     let watch = |seed: &str| {
         tallyho()

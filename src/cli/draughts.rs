@@ -100,11 +100,7 @@ pub enum DraughtsTool {
 
 /// Said under `tallyho draughts --help`.
 pub const AFTER_HELP: &str = "\
-Levels (--level): rubbish (random moves), greedy (takes when it can, the C
-project's computer), cunning (a shallow search), overpowered (the full
-engine, within --think, and perfect play with five pieces or fewer: four
-while that database is first built, a minute or two; six once `tallyho
-draughts build-db --pieces 6` has built that one).
+Levels (--level): rubbish (random moves), greedy (takes when it can, the C project's computer), cunning (a shallow search), overpowered (the full engine, within --think, and perfect play with five pieces or fewer: four while that database is first built, a minute or two; six once `tallyho draughts build-db --pieces 6` has built that one).
 
 Examples:
   tallyho draughts                          the welcome, the menu, the names

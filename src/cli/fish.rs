@@ -54,10 +54,7 @@ pub enum FishTool {
 
 /// Said under `tallyho fish --help`.
 pub const AFTER_HELP: &str = "\
-Levels (--level): rubbish (random moves), greedy (the assignment's five-year-old:
-the reachable tile with the most points), cunning (a shallow search),
-overpowered (a deep search that solves the game exactly once the penguins are
-cut off from each other or few tiles are left).
+Levels (--level): rubbish (random moves), greedy (the assignment's five-year-old: the reachable tile with the most points), cunning (a shallow search), overpowered (a deep search that solves the game exactly once the penguins are cut off from each other or few tiles are left).
 
 Examples:
   tallyho fish                                   the menu
