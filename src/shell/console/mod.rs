@@ -245,10 +245,17 @@ struct Asking {
     styled: String,
 }
 
+/// The columns a script's echo is given after its question: a question
+/// that would leave fewer is wrapped so that its last line leaves these.
+const ECHO_ROOM: usize = 8;
+
 impl Asking {
-    fn laid_out(asked: &str, width: usize, colour: bool) -> Asking {
-        let wrapped = if safe::width(asked) > width {
-            format!("{} ", safe::wrap(asked.trim_end(), width))
+    /// The question laid out for `width` columns, its last line leaving
+    /// `room` for the answer.
+    fn laid_out(asked: &str, width: usize, colour: bool, room: usize) -> Asking {
+        let wrapped = if safe::width(asked) + room > width {
+            let limit = width.saturating_sub(room).max(room);
+            format!("{} ", safe::wrap(asked.trim_end(), limit))
         } else {
             asked.to_string()
         };
@@ -675,7 +682,11 @@ impl Console {
         }
         let asked = question;
         // A question wider than the screen wraps at word boundaries too.
-        let asking = Asking::laid_out(asked, self.width(), self.look.colour);
+        let room = match self.reader {
+            Reader::Plain { echo: true, .. } | Reader::Source { echo: true, .. } => ECHO_ROOM,
+            _ => 0,
+        };
+        let asking = Asking::laid_out(asked, self.width(), self.look.colour, room);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
             match self.ask_editor(asking, answers, spellings, caller_redraws)? {
                 Some(reply) => reply,
@@ -758,7 +769,7 @@ impl Console {
                     // been resized.
                     initial = line;
                     let width = width_of(&look, columns.as_ref());
-                    asking = Asking::laid_out(&asking.asked, width, look.colour);
+                    asking = Asking::laid_out(&asking.asked, width, look.colour, 0);
                     self.out.write_all(b"\x1b[H\x1b[2J")?;
                     self.out.write_all(self.screen.shown(width).as_bytes())?;
                     self.out.write_all(asking.head.as_bytes())?;
@@ -809,7 +820,10 @@ impl Console {
             }
             return Ok(reply);
         }
-        let room = self.width().saturating_sub(safe::width(question)).max(8);
+        let room = self
+            .width()
+            .saturating_sub(safe::width(question))
+            .max(ECHO_ROOM);
         let shown = match (&reply, read) {
             (Reply::Line(line), _) => line.clone(),
             // A refused line is echoed too, escaped (and a line too long
