@@ -80,7 +80,7 @@ fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
     );
     // Wrapped at the terminal's width: read as one line.
     let shown = shown.replace('\n', " ");
-    let said = "It does not go on from the squares chosen: undo takes them back";
+    let said = "). It does not go on from the squares chosen: undo takes them back";
     assert_eq!(shown.matches(said).count(), 1, "{shown}");
     assert_eq!(shown.matches("Hint: 10x17x26").count(), 2, "{shown}");
 }

@@ -404,15 +404,25 @@ pub(crate) fn advice_text<R: Computers, F: Face<R>>(
         rules.to_move(pos),
     );
     Some(if from_picked.is_none() && !picked.is_empty() {
-        format!("{hint} {ELSEWHERE}")
+        let stop = if hint.ends_with(['.', '!', '?']) {
+            ""
+        } else {
+            "."
+        };
+        format!("{hint}{stop} {}", elsewhere(picked.len()))
     } else {
         hint
     })
 }
 
-/// Said after a hint whose move does not go on from the squares chosen.
-const ELSEWHERE: &str =
-    "It does not go on from the squares chosen: undo takes them back one at a time.";
+/// Said after a hint whose move does not go on from the `chosen` squares.
+fn elsewhere(chosen: usize) -> &'static str {
+    if chosen == 1 {
+        "It does not go on from the square chosen: undo takes that back."
+    } else {
+        "It does not go on from the squares chosen: undo takes them back one at a time."
+    }
+}
 
 /// Takes back the last move made by a person, and the computer's replies
 /// after it, so that it is that person's turn again. A computer's move alone
