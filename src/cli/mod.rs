@@ -30,7 +30,12 @@ use fox::{FoxArgs, FoxCommand};
 /// assignment. With no command, plays Fox and Hounds' default flow: a menu,
 /// the players, and a match in which the players swap sides every game.
 #[derive(Parser, Debug)]
-#[command(name = "tallyho", version, propagate_version = true, max_term_width = 80)]
+#[command(
+    name = "tallyho",
+    version,
+    propagate_version = true,
+    max_term_width = 80
+)]
 pub struct Cli {
     /// Every option, each for the commands it names.
     #[command(flatten)]

@@ -108,19 +108,33 @@ pub fn draw(points: u32) -> String {
 /// The rules and the commands.
 pub fn help(rules: &Setup) -> Help {
     let b = rules.board();
+    // The rings of the assignment's deal: a 4-wide board has two.
+    let rings = (b.width().min(b.height()) + 1) / 2;
     Help::new(format!(
         "How to play ({b} board, {penguins} penguin{s} each)
-  Tiles are worth 1 to 3 points: {deal}.
+  Tiles are worth 1 to {most} points: {deal}.
   A taken tile shows as a dot.
-  P (the first player) and A each start a penguin on a free 1-point tile, P first. Then a penguin moves any distance in a straight line, along a row, a column or a diagonal; every square it passes over and the one it stops on must hold a tile with no penguin on it. The tile it leaves is taken, and its points are the mover's; the tile a penguin ends on stays.
+  {start} Then a penguin moves any distance in a straight line, along a row, a column or a diagonal; every square it passes over and the one it stops on must hold a tile with no penguin on it. The tile it leaves is taken, and its points are the mover's; the tile a penguin ends on stays.
   A player who cannot move is skipped; when neither can, the most points win.
 Typing a square
   Row, then column, counted from 1 at the top left: 2 4, 2,4 or (2,4). A move names the penguin's square and where it goes (1,2 2,3); with one penguin, where it goes is enough.",
         penguins = rules.penguins(),
         s = if rules.penguins() == 1 { "" } else { "s" },
+        most = match rules.deal() {
+            Deal::Rings if rings < 3 => 2,
+            _ => 3,
+        },
         deal = match rules.deal() {
+            Deal::Rings if rings < 3 => "1 on the rim, 2 inside",
             Deal::Rings => "1 on the rim, 2 on the next ring, 3 inside",
             Deal::Random { .. } => "dealt at random",
+        },
+        start = match rules.penguins() {
+            1 => "P (the first player) and A each start a penguin on a free 1-point tile, P first."
+                .to_string(),
+            n => format!(
+                "P (the first player) and A take turns to start their {n} penguins each, one at a time, on a free 1-point tile, P first."
+            ),
         },
     ))
     .command("moves", "list the legal moves")
@@ -300,6 +314,30 @@ mod tests {
     #[test]
     fn the_help_is_whole_sentences() {
         crate::faces::assert_whole_sentences(&help(&Setup::default()).to_string());
+    }
+
+    #[test]
+    fn the_help_tells_the_tiles_and_penguins_of_the_board_played() {
+        let help_of = |board: &str, penguins: u32| {
+            let board = board.parse::<Board>().unwrap();
+            help(&Setup::new(board, Deal::Rings, penguins).unwrap()).text
+        };
+        // Two rings: no 3-point tile.
+        for board in ["4x4", "8x4"] {
+            let text = help_of(board, 1);
+            assert!(
+                text.contains("worth 1 to 2 points: 1 on the rim, 2 inside."),
+                "{text}"
+            );
+        }
+        let text = help_of("6x6", 1);
+        assert!(text.contains("worth 1 to 3 points: 1 on the rim, 2 on the next ring, 3 inside."));
+        assert!(text.contains("each start a penguin on a free 1-point tile"));
+        let text = help_of("6x6", 3);
+        assert!(
+            text.contains("start their 3 penguins each, one at a time"),
+            "{text}"
+        );
     }
 
     fn sq(r: u8, c: u8) -> Square {
