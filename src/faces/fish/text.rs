@@ -109,7 +109,7 @@ pub fn draw(points: u32) -> String {
 pub fn help(rules: &Setup) -> Help {
     let b = rules.board();
     // The rings of the assignment's deal: a 4-wide board has two.
-    let rings = (b.width().min(b.height()) + 1) / 2;
+    let rings = b.width().min(b.height()).div_ceil(2);
     Help::new(format!(
         "How to play ({b} board, {penguins} penguin{s} each)
   Tiles are worth 1 to {most} points: {deal}.
