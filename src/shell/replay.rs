@@ -64,10 +64,24 @@ impl Said {
 impl std::fmt::Display for Said {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.winner {
-            Some(side) => write!(f, "a {side} win ({})", self.how),
+            Some(side) => write!(f, "{} {side} win ({})", article(side), self.how),
             None => write!(f, "a draw ({})", self.how),
         }
     }
+}
+
+/// The article before a word as it is said aloud: `an A win`, `an owl`,
+/// `a P win`, `a fox`.
+fn article(word: &str) -> &'static str {
+    let mut letters = word.chars();
+    let first = letters.next().map(|c| c.to_ascii_lowercase());
+    let spoken_vowel = match (first, letters.next()) {
+        // A letter alone is said by its name: "an F", "a U".
+        (Some(c), None) => "aefhilmnorsx".contains(c),
+        (Some(c), Some(_)) => "aeiou".contains(c),
+        (None, _) => false,
+    };
+    if spoken_vowel { "an" } else { "a" }
 }
 
 /// Why a record does not make a legal game. Every quoted field is cut.
@@ -461,6 +475,17 @@ pub fn replay<R: Rules, F: Face<R>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_win_takes_the_article_its_side_is_said_with() {
+        let said = |side: &str| Said::new(Some(side), "resigned").to_string();
+        assert_eq!(said("A"), "an A win (resigned)");
+        assert_eq!(said("P"), "a P win (resigned)");
+        assert_eq!(said("fox"), "a fox win (resigned)");
+        assert_eq!(said("hounds"), "a hounds win (resigned)");
+        assert_eq!(said("owl"), "an owl win (resigned)");
+        assert_eq!(Said::new(None, "agreed").to_string(), "a draw (agreed)");
+    }
 
     #[test]
     fn a_long_quoted_field_is_cut_where_it_is_quoted() {
