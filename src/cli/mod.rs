@@ -813,7 +813,12 @@ mod tests {
     #[test]
     fn help_names_every_game_and_hides_what_a_command_does_not_use() {
         let help = command().render_help().to_string();
-        let first = help.lines().next().unwrap_or_default();
+        // The first paragraph, wrapped to the width help is shown at.
+        let first = help
+            .lines()
+            .take_while(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
         for game in ["Fox and Hounds", "draughts", "Fish"] {
             assert!(first.contains(game), "{first}");
         }
