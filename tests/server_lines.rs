@@ -393,7 +393,7 @@ fn a_player_holds_at_most_five_unfinished_games() {
         c.send("play fox rubbish --side hounds");
         c.wait_for("Move (B1, D1, F1, H1)? ");
         c.send("quit");
-        c.wait_for("It waits for you: type resume to go back.");
+        c.wait_for("It waits while you are here: type resume to go back.");
     }
     c.send("play fox rubbish");
     c.wait_for("You have 5 unfinished games: finish one first");
@@ -547,5 +547,49 @@ fn a_client_that_takes_nothing_for_the_idle_time_is_closed() {
         std::thread::sleep(Duration::from_millis(200));
     }
     drop(deaf);
+    running.stop();
+}
+
+/// In the machine dialect every answer comes as an event: a tell that
+/// reached its player, a watcher's `moves`, `help` and `unwatch`, and the
+/// computer declining a draw.
+#[test]
+fn the_machine_dialect_hears_every_answer() {
+    let running = lobby("json-answers");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    let mut m = Client::arrive(addr);
+    a.take_name("ann");
+    m.speak_json();
+    m.send("tell ann hello");
+    assert_eq!(m.event_named("told")["to"], "ann");
+    a.wait_for("tells you: hello");
+
+    a.send("play fox rubbish --side fox");
+    a.wait_for("Move fox to (B7)? ");
+    m.send("watch 1");
+    m.event_named("start");
+    m.send("moves");
+    let position = m.event_named("position");
+    assert_eq!(position["legal"][0], "A8-B7", "{position}");
+    m.send("help");
+    let help = m.event_named("help");
+    assert!(
+        help["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unwatch")
+    );
+    m.send("unwatch");
+    assert_eq!(m.event_named("unwatched")["game"], 1);
+
+    m.send("play fox rubbish --side fox");
+    m.event_named("position");
+    m.send("draw");
+    let info = m.event_named("info");
+    assert_eq!(info["text"], "The computer declines the draw.");
+    m.send("quit");
+    let left = m.event_named("left");
+    assert_eq!(left["guest"], true, "{left}");
     running.stop();
 }

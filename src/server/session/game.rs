@@ -283,7 +283,7 @@ impl Session {
             }
             Asked::Command(Command::Draw) => {
                 if computer {
-                    self.say("The computer declines the draw.")?;
+                    self.inform("The computer declines the draw.")?;
                 } else {
                     self.server.offer(room, Offer::Draw(seat), self.id);
                     self.say("You offer a draw.")?;
@@ -524,12 +524,21 @@ impl Session {
                 room.lock().version += 1;
                 Ok(None)
             }
+            "moves" if self.json => {
+                let (table, names) = {
+                    let st = room.lock();
+                    (st.table.fork(), st.names())
+                };
+                self.position(room.number, table.as_ref(), &names, None)?;
+                Ok(None)
+            }
             "moves" => {
                 let line = room.lock().table.moves_line();
                 self.say(&line)?;
                 Ok(None)
             }
             "help" | "?" => {
+                self.event(json!({"event": "help", "text": words::WATCH_HELP}))?;
                 self.say(words::WATCH_HELP)?;
                 Ok(None)
             }
@@ -552,14 +561,9 @@ impl Session {
             return Ok(());
         }
         self.server.park(room, seat, Instant::now());
-        self.event(json!({"event": "left", "game": room.number}))?;
-        {
-            self.say(&format!(
-                "You left game {}. It waits for you: type resume to go back.",
-                room.number
-            ))?;
-        }
-        Ok(())
+        let guest = self.account.is_none();
+        self.event(json!({"event": "left", "game": room.number, "guest": guest}))?;
+        self.say(&words::left(room.number, guest))
     }
 }
 

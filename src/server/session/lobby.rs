@@ -681,6 +681,7 @@ impl Session {
             told: true,
         };
         if self.server.hub().tell(to, &notice) {
+            self.event(json!({"event": "told", "to": to}))?;
             self.say(&format!("Told {}.", safe::text(to)))
         } else {
             self.refuse(&format!("nobody called {} is online", safe::cut(to, 20)))
@@ -726,7 +727,10 @@ impl Session {
         room.lock().watchers.retain(|&w| w != self.id);
         self.server.hub().doing(self.id, Doing::Idle);
         match after? {
-            After::Lobby => self.say("Back in the lobby."),
+            After::Lobby => {
+                self.event(json!({"event": "unwatched", "game": n}))?;
+                self.say("Back in the lobby.")
+            }
             After::Gone => Err(io::ErrorKind::BrokenPipe.into()),
         }
     }

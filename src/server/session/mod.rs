@@ -116,6 +116,15 @@ impl Session {
         self.console.say(text)
     }
 
+    /// Says a line to a person, or sends it to a machine as an `info`
+    /// event: an answer with no event of its own.
+    fn inform(&mut self, text: &str) -> io::Result<()> {
+        if self.json {
+            return self.event(json!({"event": "info", "text": text}));
+        }
+        self.console.say(text)
+    }
+
     /// Sends one event of the machine dialect, or nothing to a person.
     fn event(&mut self, value: Value) -> io::Result<()> {
         if !self.json {

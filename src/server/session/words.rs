@@ -34,6 +34,18 @@ pub const WATCH_HELP: &str = "\
 While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back
 to the lobby.";
 
+/// Said to a player who left game `number`: it waits, for a guest only
+/// while the guest is here.
+pub fn left(number: u64, guest: bool) -> String {
+    if guest {
+        format!(
+            "You left game {number}. It waits while you are here: type resume to go back. A guest who leaves the server cannot come back to it."
+        )
+    } else {
+        format!("You left game {number}. It waits for you: type resume to go back.")
+    }
+}
+
 /// The first words a player reads.
 pub fn welcome(handle: &str, rated: bool) -> String {
     let kind = if rated {
