@@ -562,8 +562,9 @@ impl Session {
         }
         self.server.park(room, seat, Instant::now());
         let guest = self.account.is_none();
-        self.event(json!({"event": "left", "game": room.number, "guest": guest}))?;
-        self.say(&words::left(room.number, guest))
+        let words = words::left(room.number, guest);
+        self.event(json!({"event": "left", "game": room.number, "guest": guest, "text": words}))?;
+        self.say(&words)
     }
 }
 
