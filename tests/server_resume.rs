@@ -309,6 +309,25 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     first.kill().unwrap();
     first.wait().unwrap();
     drop((ann, bob));
+    // Started and stopped with nobody on: the game came back adjourned,
+    // so no game in progress is adjourned by the stop.
+    let (mut idle, addr) = serve_lines(&data, Stdio::piped());
+    // Once its door answers, the server is ready for the signal too.
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    read_until(&mut stream, &mut String::new(), "> ");
+    signal(&idle, "TERM");
+    assert_eq!(exited(&mut idle).code(), Some(0));
+    let mut said = String::new();
+    idle.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
+    assert!(
+        said.contains("shutting down: 0 games in progress adjourned"),
+        "{said}"
+    );
     let (mut second, port) = serve_ssh(&data);
     let mut ann = Player::login(port, &dir, "ann", &keys[0]);
     ann.wait_for("Welcome to tallyho, ann.");

@@ -299,7 +299,9 @@ impl Server {
         let mut adjourned = Adjourned::default();
         for room in self.hub().rooms() {
             let mut st = room.lock();
-            if st.table.ending().is_some() {
+            // An adjourned game was put away already: it is counted as in
+            // progress only once it is played again.
+            if st.table.ending().is_some() || st.adjourned {
                 continue;
             }
             if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
