@@ -585,6 +585,12 @@ fn the_machine_dialect_hears_every_answer() {
 
     m.send("play fox rubbish --side fox");
     m.event_named("position");
+    m.send("who");
+    let refused = m.event_named("error");
+    assert_eq!(
+        refused["message"],
+        "\"who\" works in the lobby: type quit to go back there (the game waits for you)"
+    );
     m.send("draw");
     let info = m.event_named("info");
     assert_eq!(info["text"], "The computer declines the draw.");

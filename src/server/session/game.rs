@@ -384,6 +384,14 @@ impl Session {
                 }
                 Ok(Some(None))
             }
+            (lobby, seat) if words::LOBBY_WORDS.contains(&lobby) => {
+                let back = match seat {
+                    Some(_) => "quit to go back there (the game waits for you)",
+                    None => "unwatch to go back there",
+                };
+                self.refuse(&format!("\"{lobby}\" works in the lobby: type {back}"))?;
+                Ok(Some(None))
+            }
             _ => Ok(None),
         }
     }

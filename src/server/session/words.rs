@@ -34,6 +34,25 @@ pub const WATCH_HELP: &str = "\
 While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back
 to the lobby.";
 
+/// The lobby's commands that mean nothing in a game: typed there, the
+/// player is told where they work.
+pub const LOBBY_WORDS: &[&str] = &[
+    "who",
+    "name",
+    "seek",
+    "challenge",
+    "unseek",
+    "seeks",
+    "accept",
+    "play",
+    "games",
+    "resume",
+    "ratings",
+    "history",
+    "watch",
+    "proto",
+];
+
 /// Said to a player who left game `number`: it waits, for a guest only
 /// while the guest is here.
 pub fn left(number: u64, guest: bool) -> String {
