@@ -296,6 +296,24 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
 }
 
 #[test]
+fn the_waiting_prompt_offers_claim_and_adjourn_only_past_the_grace_time() {
+    let Some(h) = house("offered", Duration::from_secs(1)) else {
+        return;
+    };
+    let (mut ann, mut bob) = h.start_game();
+    bob.send("B1-A2");
+    ann.wait_for("Move fox to (");
+    bob.wait_for("Waiting for ann.");
+    ann.drop_line();
+    bob.wait_for("ann has left the game. They have 1 second to come back");
+    bob.wait_for("ann is away. (say, board, resign, quit) > ");
+    bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
+    bob.wait_for("ann is still away. (claim, adjourn, say, board, resign, quit) > ");
+    drop(bob);
+    h.running.stop();
+}
+
+#[test]
 fn a_game_survives_a_killed_server_and_is_resumed() {
     if !have_openssh() {
         return;

@@ -75,10 +75,11 @@ impl Session {
                         None
                     }
                     None => {
-                        let away = match (glance.away, glance.away_for_good) {
-                            (false, _) => Away::Here,
-                            (true, false) => Away::ForNow,
-                            (true, true) => Away::ForGood,
+                        let away = match glance.away {
+                            None => Away::Here,
+                            Some(_) if glance.away_for_good => Away::ForGood,
+                            Some(false) => Away::ForNow,
+                            Some(true) => Away::PastGrace,
                         };
                         self.their_turn(room, seat, &names[1 - seat], away)?
                     }
@@ -428,8 +429,9 @@ impl Session {
         away: Away,
     ) -> io::Result<Option<After>> {
         let prompt = match away {
-            Away::ForNow => {
-                format!("{other} is away. (claim, adjourn, say, board, resign, quit) > ")
+            Away::ForNow => format!("{other} is away. (say, board, resign, quit) > "),
+            Away::PastGrace => {
+                format!("{other} is still away. (claim, adjourn, say, board, resign, quit) > ")
             }
             Away::ForGood => format!("{other} has gone. (claim, say, board, resign, quit) > "),
             Away::Here => format!("Waiting for {other}. (say, board, resign, quit) > "),
@@ -596,8 +598,9 @@ struct Glance {
     seated: bool,
     /// The server's computer's level, when it is the opponent.
     computer: Option<String>,
-    /// Whether the opponent has left.
-    away: bool,
+    /// Whether the opponent has left, and if so whether the grace time
+    /// is over.
+    away: Option<bool>,
     /// Whether the opponent is a guest gone for good.
     away_for_good: bool,
 }
@@ -609,6 +612,9 @@ pub(super) enum Away {
     Here,
     /// Left, and may come back within the grace time.
     ForNow,
+    /// Left, and the grace time is over: the game may be claimed or
+    /// adjourned.
+    PastGrace,
     /// A guest who left: gone for good.
     ForGood,
 }
@@ -634,7 +640,10 @@ impl Glance {
                 Sitter::Computer(level) => Some(level.clone()),
                 Sitter::Person(_) => None,
             }),
-            away: seat.is_some_and(|s| st.seats[1 - s].left.is_some()),
+            away: seat.and_then(|s| {
+                st.seats[1 - s].left?;
+                Some(st.away_past(1 - s, server.grace(), Instant::now()))
+            }),
             away_for_good: seat.is_some_and(|s| server.lost(&st, 1 - s)),
         }
     }
