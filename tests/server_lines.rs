@@ -599,3 +599,22 @@ fn the_machine_dialect_hears_every_answer() {
     assert_eq!(left["guest"], true, "{left}");
     running.stop();
 }
+
+/// The end of a player's input (Ctrl-D, the end of a script) gets a last
+/// word: what became of the game left, and goodbye.
+#[test]
+fn the_end_of_input_is_answered_with_goodbye() {
+    let running = lobby("eof");
+    let addr = running.line_door();
+    let mut c = Client::arrive(addr);
+    c.stream.shutdown(std::net::Shutdown::Write).unwrap();
+    c.wait_for("Goodbye.");
+
+    let mut g = Client::arrive(addr);
+    g.send("play fox rubbish --side fox");
+    g.wait_for("Move fox to (B7)? ");
+    g.stream.shutdown(std::net::Shutdown::Write).unwrap();
+    g.wait_for("You left game 1. A guest cannot come back to a game, so it ends here.");
+    g.wait_for("Goodbye.");
+    running.stop();
+}

@@ -565,14 +565,18 @@ impl Session {
 
     /// The player leaves their seat: the game waits for them.
     pub(super) fn leave(&mut self, room: &Arc<Room>, seat: usize) -> io::Result<()> {
-        if self.flags.ended.load(std::sync::atomic::Ordering::SeqCst) || self.outbox.is_closed() {
-            // The connection is gone: the seat is parked as the session
-            // ends, once the player is offline (a guest's for good).
+        if self.outbox.is_closed() {
+            // Nobody to tell: the seat is parked as the session ends.
             return Ok(());
         }
-        self.server.park(room, seat, Instant::now());
+        // The end of the player's input (Ctrl-D): the seat is parked as the
+        // session ends, once the player is offline (a guest's for good).
+        let going = self.flags.ended.load(std::sync::atomic::Ordering::SeqCst);
+        if !going {
+            self.server.park(room, seat, Instant::now());
+        }
         let guest = self.account.is_none();
-        let words = words::left(room.number, guest);
+        let words = words::left(room.number, guest, going);
         self.event(json!({"event": "left", "game": room.number, "guest": guest, "text": words}))?;
         self.say(&words)
     }

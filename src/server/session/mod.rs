@@ -173,11 +173,11 @@ impl Session {
             if let Some(room) = self.server.hub().take_seated(self.id) {
                 match self.play(&room)? {
                     After::Lobby => continue,
-                    After::Gone => return Ok(()),
+                    After::Gone => return self.goodbye(),
                 }
             }
             let Some(line) = self.read("> ")? else {
-                return Ok(());
+                return self.goodbye();
             };
             if line.trim().is_empty() {
                 continue;
@@ -186,6 +186,15 @@ impl Session {
                 return Ok(());
             }
         }
+    }
+
+    /// The last word to a player whose input ended (Ctrl-D, or the end of
+    /// a script), if the connection still takes it.
+    fn goodbye(&mut self) -> io::Result<()> {
+        if self.outbox.is_closed() {
+            return Ok(());
+        }
+        self.say("Goodbye.")
     }
 
     /// Who the player is: a guest's handle, or the account of their key

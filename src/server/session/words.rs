@@ -53,15 +53,22 @@ pub const LOBBY_WORDS: &[&str] = &[
     "proto",
 ];
 
-/// Said to a player who left game `number`: it waits, for a guest only
-/// while the guest is here.
-pub fn left(number: u64, guest: bool) -> String {
-    if guest {
-        format!(
+/// Said to a player who left game `number`, to the lobby or (`going`)
+/// off the server: it waits, for a guest only while the guest is here.
+pub fn left(number: u64, guest: bool, going: bool) -> String {
+    match (guest, going) {
+        (false, false) => {
+            format!("You left game {number}. It waits for you: type resume to go back.")
+        }
+        (false, true) => format!(
+            "You left game {number}. It waits for you: come back with the same key and type resume."
+        ),
+        (true, false) => format!(
             "You left game {number}. It waits while you are here: type resume to go back. A guest who leaves the server cannot come back to it."
-        )
-    } else {
-        format!("You left game {number}. It waits for you: type resume to go back.")
+        ),
+        (true, true) => {
+            format!("You left game {number}. A guest cannot come back to a game, so it ends here.")
+        }
     }
 }
 
