@@ -148,7 +148,10 @@ pub fn wrap(text: &str, width: usize) -> String {
         if i > 0 {
             out.push('\n');
         }
-        if self::width(line) <= width {
+        // A table's row too narrow for its columns is laid out below, as
+        // its neighbours that do not fit are, even when it fits.
+        let cramped = description_column(line).is_some_and(|column| width < column + 12);
+        if self::width(line) <= width && !cramped {
             out.push_str(line);
             continue;
         }
@@ -156,7 +159,8 @@ pub fn wrap(text: &str, width: usize) -> String {
         // wraps under itself, so the columns stay aligned.
         // A numbered item (`1. Rubbish - random legal moves`) likewise
         // wraps under its text, not under its number.
-        if let Some(column) = description_column(line).or_else(|| numbered_column(line))
+        let column = description_column(line).or_else(|| numbered_column(line));
+        if let Some(column) = column
             && width >= column + 12
         {
             let (term, description) = line.split_at(column);
@@ -170,6 +174,20 @@ pub fn wrap(text: &str, width: usize) -> String {
                     out.push_str(term);
                 }
                 out.push_str(part);
+            }
+            continue;
+        }
+        // Too narrow for the table's columns: each term on a line of its
+        // own, its description wrapped below it, a little further in.
+        if let Some(column) = description_column(line) {
+            let (term, description) = line.split_at(column);
+            let indent = line.len() - line.trim_start().len();
+            let pad = " ".repeat(indent + 4);
+            out.push_str(term.trim_end());
+            for part in wrap_words(description, width.saturating_sub(indent + 4).max(1)) {
+                out.push('\n');
+                out.push_str(&pad);
+                out.push_str(&part);
             }
             continue;
         }
@@ -377,8 +395,19 @@ mod tests {
             wrap(row, 40),
             "  hint     name a best move, with the\n           verdict of best play"
         );
-        // Too narrow for the columns: the plain wrap.
-        assert!(wrap(row, 20).lines().all(|l| width(l) <= 20));
+        // Too narrow for the columns: the term on a line of its own, the
+        // description below it, a little further in.
+        assert_eq!(
+            wrap(row, 20),
+            "  hint\n      name a best\n      move, with the\n      verdict of\n      best play"
+        );
+        let lobby = "  seek GAME [options]         offer a game: fox, draughts or fish";
+        let narrow = wrap(lobby, 40);
+        assert_eq!(
+            narrow,
+            "  seek GAME [options]\n      offer a game: fox, draughts or\n      fish"
+        );
+        assert!(narrow.lines().all(|l| width(l) <= 40), "{narrow}");
     }
 
     #[test]

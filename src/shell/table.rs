@@ -120,8 +120,7 @@ const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
 /// What the server's words at a move prompt do, after the game's help.
 const SERVER_HELP: &str = "On the server
-  undo            ask the other player to take back your last move
-                  (against the computer: your move and its reply go back)
+  undo            ask the other player to take back your last move (against the computer: your move and its reply go back)
   draw            offer a draw; the other player answers
   resign          give the game up
   quit            leave for the lobby: the game waits (type resume)

@@ -15,6 +15,9 @@ use crate::shell::table::Table;
 /// The most unfinished games one player may hold at once.
 const MAX_GAMES: usize = 5;
 
+/// The columns the ratings table takes.
+const TABLE_WIDTH: usize = 70;
+
 impl Session {
     /// Refuses a new game to a player who holds too many unfinished ones.
     fn too_many_games(&mut self) -> io::Result<bool> {
@@ -179,24 +182,36 @@ impl Session {
         if rows.is_empty() {
             return self.say("Nobody is rated yet: rated games are played between accounts, and against the server's computer.");
         }
-        let mut lines = vec![format!(
-            "  {:<10} {:<28} {:>6} {:>9} {:>6}",
-            "game", "player", "rating", "deviation", "games"
-        )];
+        // The table's columns, or on a narrow screen a line a rating.
+        let table = self.console.width() >= TABLE_WIDTH;
+        let mut lines = Vec::new();
+        if table {
+            lines.push(format!(
+                "  {:<10} {:<28} {:>6} {:>9} {:>6}",
+                "game", "player", "rating", "deviation", "games"
+            ));
+        }
         for r in &rows {
             let name = if r.computer {
                 format!("{} (computer)", r.name)
             } else {
                 r.name.clone()
             };
-            lines.push(format!(
-                "  {:<10} {:<28} {:>6.0} {:>9.0} {:>6}",
-                r.game,
-                safe::cut(&name, 28),
-                r.rating.rating,
-                r.rating.deviation,
-                r.rating.games
-            ));
+            let (rating, deviation, games) =
+                (r.rating.rating, r.rating.deviation, r.rating.games);
+            lines.push(if table {
+                format!(
+                    "  {:<10} {:<28} {rating:>6.0} {deviation:>9.0} {games:>6}",
+                    r.game,
+                    safe::cut(&name, 28),
+                )
+            } else {
+                let plural = if games == 1 { "" } else { "s" };
+                format!(
+                    "  {}: {name}, {rating:.0} ± {deviation:.0}, {games} game{plural}",
+                    r.game
+                )
+            });
         }
         self.say(&lines.join("\n"))
     }

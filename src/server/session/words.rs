@@ -7,10 +7,7 @@ use crate::shell::safe;
 pub const LOBBY_HELP: &str = "\
 Commands in the lobby:
   who                         the players online
-  seek GAME [options]         offer a game: fox, draughts or fish, with that
-                              game's options (--board, --rules, --captures,
-                              --opening, --tiles, --penguins) and --side SIDE,
-                              --rated or --unrated
+  seek GAME [options]         offer a game: fox, draughts or fish, with that game's options (--board, --rules, --captures, --opening, --tiles, --penguins) and --side SIDE, --rated or --unrated
   seeks                       the open seeks, numbered
   accept N                    take seek N
   unseek                      take back your seeks
@@ -25,14 +22,11 @@ Commands in the lobby:
   name NAME                   a guest's new handle
   proto json                  the machine dialect: one JSON event a line
   quit                        leave
-In a game: the game's own commands (help lists them), and say TEXT to the
-players and watchers, tell NAME TEXT, and claim or adjourn when your opponent
-has been away too long. While watching: board, moves, say, and unwatch.";
+In a game: the game's own commands (help lists them), and say TEXT to the players and watchers, tell NAME TEXT, and claim or adjourn when your opponent has been away too long. While watching: board, moves, say, and unwatch.";
 
 /// A watcher's commands.
 pub const WATCH_HELP: &str = "\
-While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back
-to the lobby.";
+While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back to the lobby.";
 
 /// The lobby's commands that mean nothing in a game: typed there, the
 /// player is told where they work.
