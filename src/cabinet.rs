@@ -13,6 +13,9 @@ use crate::shell::table::{PlayError, Seated, Table};
 /// Why the cabinet could not set a table.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
+    /// No game was named.
+    #[error("which game? The games are {}", GAMES.join(", "))]
+    NoGameNamed,
     /// No game has that name (the name as typed, lowercase).
     #[error("there is no game \"{}\" here: the games are {}", safe::cut(.0, 20), GAMES.join(", "))]
     NoGame(String),
@@ -106,6 +109,9 @@ pub fn level_names() -> &'static [String] {
 /// The game a player names: `fox`, `draughts`, `fish`.
 pub fn kind(name: &str) -> Result<GameKind, TableError> {
     let name = name.trim().to_ascii_lowercase();
+    if name.is_empty() {
+        return Err(TableError::NoGameNamed);
+    }
     GameKind::ALL
         .into_iter()
         .find(|k| k.game() == name && k.flow() == "default")
@@ -220,6 +226,10 @@ mod tests {
         assert_eq!(
             kind("chess").unwrap_err().to_string(),
             "there is no game \"chess\" here: the games are fox, draughts, fish"
+        );
+        assert_eq!(
+            kind(" ").unwrap_err().to_string(),
+            "which game? The games are fox, draughts, fish"
         );
         let err = open(GameKind::Draughts, &[("board".into(), "8x8".into())], 1)
             .err()
