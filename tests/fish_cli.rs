@@ -301,3 +301,29 @@ fn the_logged_seed_deals_the_same_random_tiles_and_game_again() {
         assert_eq!(record[field], replayed[field], "{field}");
     }
 }
+
+#[test]
+fn a_logged_score_the_moves_do_not_give_is_damage() {
+    let (_dir, log) = log_path("score");
+    tallyho(&log)
+        .args(["fish", "--players", "0", "--levels", "rubbish,rubbish"])
+        .args(["--games", "1", "--seed", "3"])
+        .assert()
+        .success();
+    tallyho(&log).args(["replay", "1"]).assert().success();
+    let line = std::fs::read_to_string(&log).expect("logged");
+    let mut record: serde_json::Value = serde_json::from_str(&line).expect("a record");
+    let score = record["outcome"]["score"]
+        .as_str()
+        .expect("points")
+        .to_string();
+    record["outcome"]["score"] = "12-40".into();
+    std::fs::write(&log, format!("{record}\n")).expect("written");
+    tallyho(&log)
+        .args(["replay", "1"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "its moves end with {score} points, but it says \"12-40\""
+        )));
+}

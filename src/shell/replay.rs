@@ -133,6 +133,14 @@ pub enum RebuildError {
         /// How the record says they end.
         logged: Said,
     },
+    /// The points logged are not those the moves end with.
+    #[error("its moves end with {played} points, but it says {logged}")]
+    Score {
+        /// The points the moves end with.
+        played: String,
+        /// The points logged, cut.
+        logged: String,
+    },
     /// The move count disagrees with the moves.
     #[error("it says {said} plies but holds {held} moves")]
     Plies {
@@ -211,6 +219,17 @@ pub fn rebuild<R: Rules>(
         None => logged_ending(rules, record)?,
     };
     check_ending(rules.sides(), &outcome, record)?;
+    // Points logged (a game of points) are the moves' to say; a record
+    // without them is read as it was written.
+    if let Some(logged) = &record.outcome.score {
+        let played = rules.score(game.position());
+        if played.as_ref() != Some(logged) {
+            return Err(RebuildError::Score {
+                played: played.unwrap_or_else(|| "no".to_string()),
+                logged: format!("\"{}\"", safe::cut(&safe::text(logged), MOVE_WIDTH)),
+            });
+        }
+    }
     Ok((game, outcome))
 }
 

@@ -197,8 +197,7 @@ impl Session {
             } else {
                 r.name.clone()
             };
-            let (rating, deviation, games) =
-                (r.rating.rating, r.rating.deviation, r.rating.games);
+            let (rating, deviation, games) = (r.rating.rating, r.rating.deviation, r.rating.games);
             lines.push(if table {
                 format!(
                     "  {:<10} {:<28} {rating:>6.0} {deviation:>9.0} {games:>6}",
