@@ -112,7 +112,8 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
             screen.join("\n")
         );
         while let Ok(line) = seen.recv_timeout(Duration::from_millis(5)) {
-            if line.ends_with("type your move (Tab completes; moves lists them), or resign.") {
+            // The turn's sentence, wrapped at 80 columns off a terminal.
+            if line.ends_with("resign.") {
                 writeln!(typed, "moves").unwrap();
             }
             if let Some(list) = line.strip_prefix("Legal moves: ") {
@@ -146,7 +147,9 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     let hounds_end = hounds_end.unwrap();
     // The player was told the game and their side, saw the board drawn
     // locally, and saw each of their moves said back.
-    assert!(screen.contains("You play Fox."), "{screen}");
+    // The sides as the server names them.
+    assert!(screen.contains(" (fox) against guest"), "{screen}");
+    assert!(screen.contains("You play fox."), "{screen}");
     assert!(screen.contains("  A B C D E F G H"), "{screen}");
     assert_eq!(my_moves.first().map(String::as_str), Some("A8-B7"));
     assert!(screen.contains(" moved A8-B7."), "{screen}");
@@ -223,14 +226,7 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     // The server stops while the player is still there: the server closed it.
     let (mut client, mut input, seen) = piped_join(&addr);
     input.write_all(b"who\n").unwrap();
-    let wait = Duration::from_secs(10);
-    let listed = seen
-        .recv_timeout(wait)
-        .and_then(|_| seen.recv_timeout(wait));
-    assert!(
-        listed.is_ok_and(|l| l.contains("in the lobby")),
-        "who answered"
-    );
+    assert!(until(&seen, "in the lobby").is_some(), "who answered");
     running.stop();
     let rest: Vec<String> = seen.iter().collect();
     assert_eq!(
@@ -416,12 +412,138 @@ fn join_says_every_answer_and_follows_a_take_back() {
         "{help:?}"
     );
     assert!(!help.iter().any(|l| l.contains("\\u{a}")), "{help:?}");
-    type_then(
-        "quit",
-        "You left game 1. It waits for you: type resume to go back.",
+    // A guest's game waits only while the guest is here.
+    let left = type_then("quit", "come back to it.");
+    assert!(
+        read(&left)
+            .contains("You left game 1. It waits while you are here: type resume to go back."),
+        "{left:?}"
     );
     input.write_all(b"quit\n").unwrap();
     drop(input);
     assert!(client.wait().unwrap().success());
+    running.stop();
+}
+
+/// A machine client on the line door, named `handle`, with its lines.
+fn machine(addr: &str, handle: &str) -> (TcpStream, mpsc::Receiver<String>) {
+    let mut stream = TcpStream::connect(addr).expect("the line door answers");
+    let from = lines(stream.try_clone().expect("the stream clones"));
+    write!(stream, "proto json\nname {handle}\n").expect("the door takes lines");
+    let wait = Duration::from_secs(10);
+    while let Some(e) = event(&from, wait) {
+        if field(&e, "event") == "welcome" && field(&e, "handle") == handle {
+            break;
+        }
+    }
+    (stream, from)
+}
+
+/// Lines as one text, each line's end a space: what a player reads,
+/// wherever the lines were wrapped.
+fn read(lines: &[String]) -> String {
+    lines.join(" ")
+}
+
+/// The lobby's lists and answers say what the text door says: the seeks
+/// with rated and their setup, who is online under its count, a tell
+/// delivered, the sides as the server names them, a guest's game that
+/// waits only while they are here, a watcher's moves and leaving, the
+/// games with their plies, and the server's own help.
+#[test]
+fn join_words_its_answers_as_the_text_door_does() {
+    let data = Scratch::new("join-words");
+    let running = serve(&data);
+    let addr = running.line_door().to_string();
+    let (mut bob, from_bob) = machine(&addr, "bob");
+    let (mut client, mut input, seen) = piped_join(&addr);
+    let mut type_then = |line: &str, wanted: &str| {
+        input.write_all(format!("{line}\n").as_bytes()).unwrap();
+        until(&seen, wanted).unwrap_or_else(|| panic!("{line}: no {wanted:?}"))
+    };
+    type_then("name ann", "You are ann");
+    type_then("seek fox --board 6x6 --side hounds", "rated nearest you");
+    let seeks = type_then("seeks", "by ann");
+    assert_eq!(
+        seeks[seeks.len() - 2..],
+        [
+            "Open seeks:",
+            "  1. fox by ann (unrated, board 6x6, side hounds)"
+        ],
+        "{seeks:?}"
+    );
+    let who = type_then("who", "ann (guest)");
+    assert!(who.iter().any(|l| l == "2 online:"), "{who:?}");
+    assert!(
+        who.iter().any(|l| l == "  ann (guest): in the lobby"),
+        "{who:?}"
+    );
+    type_then("tell bob hello", "Told bob.");
+    type_then("unseek", "1 of your seeks taken back.");
+    // The sides as the server names them, and a guest's game.
+    let start = type_then("play fox rubbish", "cannot be resumed.");
+    assert!(
+        read(&start).contains(
+            "Game 1: fox, unrated. ann (fox) against rubbish (hounds). You play fox. \
+             You are a guest: if your connection drops, this game cannot be resumed."
+        ),
+        "{start:?}"
+    );
+    type_then("A8-B7", "2. rubbish");
+    let left = type_then("quit", "come back to it.");
+    assert!(
+        read(&left).contains(
+            "You left game 1. It waits while you are here: type resume to go back. \
+             A guest who leaves the server cannot come back to it."
+        ),
+        "{left:?}"
+    );
+    let games = type_then("games", "1. fox");
+    assert_eq!(
+        games[games.len() - 2..],
+        [
+            "Games:",
+            "  1. fox: ann against rubbish, 2 plies, adjourned"
+        ],
+        "{games:?}"
+    );
+    // A watcher: bob's game against the computer.
+    bob.write_all(b"play draughts rubbish\n").unwrap();
+    let wait = Duration::from_secs(10);
+    let game = loop {
+        let e = event(&from_bob, wait).expect("bob's game starts");
+        if field(&e, "event") == "start" {
+            break e["game"].as_u64().unwrap();
+        }
+    };
+    let watching = type_then(&format!("watch {game}"), "to move.");
+    assert!(
+        read(&watching).contains("You are watching: type help for the commands, unwatch to stop."),
+        "{watching:?}"
+    );
+    // A watcher's moves: the legal moves, as the text door says them.
+    let moves = type_then("moves", "Legal moves: ");
+    assert_eq!(
+        moves.last().map(String::as_str),
+        Some("Legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16."),
+        "{moves:?}"
+    );
+    type_then("unwatch", "Back in the lobby.");
+    // The server's help, complete: the lobby's, now that join is there.
+    let help = type_then("help", "unwatch.");
+    for word in ["ratings [GAME]", "history", "unseek", "claim or adjourn"] {
+        assert!(read(&help).contains(word), "{word}: {help:?}");
+    }
+    // Back in the lobby, quit leaves the server: a goodbye, a clean end.
+    input.write_all(b"quit\n").unwrap();
+    drop(input);
+    let rest: Vec<String> = seen.iter().collect();
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("Goodbye."),
+        "{rest:?}"
+    );
+    assert!(client.wait().unwrap().success(), "{rest:?}");
+    drop(bob);
     running.stop();
 }

@@ -38,12 +38,6 @@ const MAX_TYPED: usize = 1024;
 /// How long connecting may take.
 const CONNECT: Duration = Duration::from_secs(10);
 
-/// What the lobby offers, said here because the server says nothing to
-/// `help` in the machine dialect.
-const LOBBY_HELP: &str = "In the lobby: who, seek GAME [options], seeks, accept N, \
-challenge NAME GAME, play GAME LEVEL, games, watch N, tell NAME TEXT, resume, \
-name NAME, quit. In a game: your move, moves, board, say TEXT, draw, undo, resign, quit.";
-
 /// Connects to a line door and plays through it until the player or the
 /// server leaves.
 pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
@@ -54,11 +48,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let interactive = terminal.interactive() && !terminal.dumb;
     let view = Arc::new(Mutex::new(View {
         colour: look.colour,
-        width: if interactive {
-            terminal_columns().unwrap_or(80)
-        } else {
-            80
-        },
+        guest: true,
         game: None,
         legal: Vec::new(),
     }));
@@ -92,13 +82,14 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let reading = start_reading(interactive, &view, &tx)?;
     *out.lock().unwrap_or_else(|e| e.into_inner()) = reading;
     drop(tx);
-    let print = |text: String| print(&out, text);
+    // Join's own words, wrapped to the window as it is now.
+    let say = |text: String| print(&out, wrap(&text));
     let mut gone = false;
     // The connection ended before the player asked to leave.
     let mut dropped = false;
     while let Ok(input) = rx.recv() {
         match input {
-            Input::TooLong(length) => print(too_long(length)),
+            Input::TooLong(length) => say(too_long(length)),
             Input::Line(line) => {
                 if gone {
                     break;
@@ -107,12 +98,13 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 if line.is_empty() {
                     continue;
                 }
+                // Laid out already: a board as drawn, sentences wrapped.
                 if let Some(text) = local(&line, &view) {
-                    print(text);
+                    print(&out, text);
                     continue;
                 }
                 if let Err(why) = check(&line) {
-                    print(why);
+                    say(why);
                     continue;
                 }
                 // The lobby's words for leaving the server (in a game,
@@ -146,7 +138,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             }
             Input::ServerGone if interactive => {
                 // The line editor holds the terminal until Enter.
-                print("Press Enter to leave.".to_string());
+                say("Press Enter to leave.".to_string());
                 dropped = !leaving.load(Ordering::SeqCst);
                 gone = true;
             }
@@ -193,8 +185,10 @@ fn start_reading(
     Ok(Out::Editor(Box::new(printer)))
 }
 
-/// What the lobby's events say: the welcome, a seek opened, and the lists
-/// of seeks, players and games; `None` for any other event.
+/// What the lobby's events say, worded as the text door words the same
+/// answers: the welcome, a seek opened, the lists of seeks, players, games,
+/// ratings and finished games, and a `tell` delivered; `None` for any
+/// other event.
 fn lobby_event(kind: &str, event: &Value) -> Option<String> {
     let text = match kind {
         "welcome" => {
@@ -211,22 +205,25 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
         }
         "seeking" => format!(
             "Seek {} is open: you are told when someone accepts.",
-            event.get("n").and_then(Value::as_u64).unwrap_or(0)
+            number(event, "n")
         ),
-        "seeks" => list(event, "seeks", "No seeks are open.", |s| {
-            format!(
-                "  {}. {} by {}",
-                s.get("n").and_then(Value::as_u64).unwrap_or(0),
-                clean(s, "game"),
-                clean(s, "by")
-            )
-        }),
-        "who" => list(event, "players", "Nobody is online.", |p| {
-            format!("  {}: {}", clean(p, "handle"), clean(p, "doing"))
-        }),
+        "seeks" => list(
+            event,
+            "seeks",
+            "Open seeks:",
+            "No seeks are open. Type seek GAME to open one.",
+            seek_line,
+        ),
+        "who" => {
+            let players = items(event, "players");
+            let mut lines = vec![format!("{} online:", players.len())];
+            lines.extend(players.iter().map(who_line));
+            lines.join("\n")
+        }
         "ratings" => list(
             event,
             "ratings",
+            "",
             "Nobody is rated yet: rated games are played between accounts, and against the server's computer.",
             |r| {
                 let computer = if r.get("computer").and_then(Value::as_bool) == Some(true) {
@@ -234,15 +231,23 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 } else {
                     ""
                 };
+                let games = r.get("games").and_then(Value::as_u64).unwrap_or(0);
                 format!(
-                    "  {}: {}{computer}, {} ± {}, {} games",
+                    "  {}: {}{computer}, {} ± {}, {games} {}",
                     clean(r, "game"),
                     clean(r, "name"),
                     number(r, "rating"),
                     number(r, "deviation"),
-                    number(r, "games")
+                    if games == 1 { "game" } else { "games" }
                 )
             },
+        ),
+        "history" => list(
+            event,
+            "games",
+            "Your last games:",
+            "You have no finished games yet.",
+            history_line,
         ),
         "unseek" => match number(event, "taken").as_str() {
             "0" => "You have no open seeks.".to_string(),
@@ -256,22 +261,146 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
             )
         }
         "handle" => tallyho::shell::ask::capitalise(&clean(event, "message")),
-        "games" => list(event, "games", "No games are being played.", |g| {
-            let players: Vec<String> = g
-                .get("players")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
-                .unwrap_or_default();
-            format!(
-                "  {}. {}: {}",
-                g.get("game").and_then(Value::as_u64).unwrap_or(0),
-                clean(g, "kind"),
-                players.join(" against ")
-            )
-        }),
+        "games" => list(
+            event,
+            "games",
+            "Games:",
+            "No games are being played.",
+            |g| {
+                let players = names(g, "players");
+                let plies = g.get("plies").and_then(Value::as_u64).unwrap_or(0);
+                let adjourned = if g.get("adjourned").and_then(Value::as_bool) == Some(true) {
+                    ", adjourned"
+                } else {
+                    ""
+                };
+                format!(
+                    "  {}. {}: {}, {}{adjourned}",
+                    number(g, "game"),
+                    clean(g, "kind"),
+                    players.join(" against "),
+                    tallyho::shell::text::plies(u32::try_from(plies).unwrap_or(u32::MAX))
+                )
+            },
+        ),
+        "told" => format!("Told {}.", clean(event, "to")),
         _ => return None,
     };
     Some(text)
+}
+
+/// An open seek as the text door lists it: `1. fox by ann (unrated, board
+/// 8x8, rules coursework, side hounds, to bob)`, the side its maker's.
+fn seek_line(seek: &Value) -> String {
+    let game = text_of(seek, "game");
+    let mut about = vec![
+        if seek.get("rated").and_then(Value::as_bool) == Some(true) {
+            "rated"
+        } else {
+            "unrated"
+        }
+        .to_string(),
+    ];
+    let pairs = setup_pairs(seek);
+    // A random board's seed is the server's business, as the text door says.
+    about.extend(
+        pairs
+            .iter()
+            .filter(|(k, _)| k != "seed")
+            .map(|(k, v)| format!("{} {}", safe::text(k), safe::text(&safe::cut(v, 20)))),
+    );
+    let side = seek
+        .get("side")
+        .and_then(Value::as_u64)
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| {
+            let kind = tallyho::cabinet::kind(game).ok()?;
+            let table = tallyho::cabinet::open(kind, &pairs, 0).ok()?;
+            table.sides().get(i).cloned()
+        });
+    if let Some(side) = side {
+        about.push(format!("side {}", safe::text(&side)));
+    }
+    if let Some(to) = seek.get("to").and_then(Value::as_str) {
+        about.push(format!("to {}", safe::text(to)));
+    }
+    format!(
+        "  {}. {} by {} ({})",
+        number(seek, "n"),
+        safe::text(game),
+        clean(seek, "by"),
+        about.join(", ")
+    )
+}
+
+/// A player online as the text door lists them: their rating in each game
+/// (the games in the cabinet's order), or that they are a guest.
+fn who_line(player: &Value) -> String {
+    let rated = match player.get("ratings").and_then(Value::as_object) {
+        Some(ratings) => {
+            let mut games: Vec<&String> = ratings.keys().collect();
+            games.sort_by_key(|g| {
+                tallyho::cabinet::GAMES
+                    .iter()
+                    .position(|known| known == g)
+                    .unwrap_or(usize::MAX)
+            });
+            let said: Vec<String> = games
+                .iter()
+                .map(|g| format!("{} {}", safe::text(g), figure(ratings.get(g.as_str()))))
+                .collect();
+            format!(" ({})", said.join(", "))
+        }
+        None => " (guest)".to_string(),
+    };
+    format!(
+        "  {}{rated}: {}",
+        clean(player, "handle"),
+        clean(player, "doing")
+    )
+}
+
+/// A finished game as the text door's `history` lists it: `2026-12-06
+/// fox: ann (fox) against Computer (hounds, rubbish); ann won
+/// (fox-trapped), 31 plies`.
+fn history_line(game: &Value) -> String {
+    let Ok(record) = serde_json::from_value::<tallyho::shell::log::Record>(game.clone()) else {
+        return "  (a game this client cannot read)".to_string();
+    };
+    let seats: Vec<String> = record.seats.iter().map(|s| s.display()).collect();
+    let result = match record.winning_seat() {
+        Some(seat) => format!("{} won ({})", seat.name, record.outcome.how),
+        None => format!("a draw ({})", record.outcome.how),
+    };
+    safe::text(&format!(
+        "  {} {}: {}; {result}, {}",
+        record.date.get(..10).unwrap_or(&record.date),
+        record.game,
+        seats.join(" against "),
+        tallyho::shell::text::plies(record.plies)
+    ))
+}
+
+/// The setup pairs of an event (`board` → `8x8`), as the server sent them.
+fn setup_pairs(event: &Value) -> Vec<(String, String)> {
+    event
+        .get("setup")
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The names in an event's list (the players of a game), made safe.
+fn names(event: &Value, field: &str) -> Vec<String> {
+    event
+        .get(field)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
+        .unwrap_or_default()
 }
 
 /// The host and port of `text` (`HOST`, `HOST:PORT`, an IPv6 address bare
@@ -421,7 +550,33 @@ enum Out {
     Plain,
 }
 
-/// Prints text on its own lines.
+/// The columns join lays its text out in: the terminal's as they are now
+/// (the window may have been resized since the last line), or 80 off a
+/// terminal.
+fn columns() -> usize {
+    terminal_columns().unwrap_or(80)
+}
+
+/// Sentences wrapped at word boundaries to the window as it is now. A
+/// line indented past half the window (a table's description, continued
+/// under its column) starts nearer the left, so its words keep room.
+fn wrap(text: &str) -> String {
+    let width = columns().max(20);
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            let indent = line.len() - line.trim_start().len();
+            if indent > width / 2 && safe::width(line) > width {
+                format!("    {}", line.trim_start())
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    safe::wrap(&lines.join("\n"), width)
+}
+
+/// Prints text, laid out already, on its own lines.
 fn print(out: &Mutex<Out>, text: String) {
     match &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
         Out::Editor(printer) => {
@@ -492,16 +647,23 @@ fn too_long(length: usize) -> String {
 
 /// Words answered here: the server says nothing to them in the machine
 /// dialect, and the client knows the answer.
+/// Laid out for the window as it is now: a board as drawn for its width,
+/// sentences wrapped. A watcher's `moves` is answered from the last
+/// position the server sent, as the text door words it.
 fn local(line: &str, view: &Mutex<View>) -> Option<String> {
     let view = view.lock().unwrap_or_else(|e| e.into_inner());
     let word = line.to_ascii_lowercase();
     match (word.as_str(), &view.game) {
-        ("help" | "?", None) => Some(LOBBY_HELP.to_string()),
         ("moves", Some(_)) if !view.legal.is_empty() => {
-            Some(format!("Legal moves: {}", view.legal.join("  ")))
+            Some(wrap(&format!("Legal moves: {}", view.legal.join("  "))))
         }
-        ("moves", Some(_)) => Some("It is not your turn.".to_string()),
-        ("board", Some(game)) => game.board(view.colour, view.width),
+        ("moves", Some(game)) if game.seat.is_none() => Some(wrap(
+            game.moves_line
+                .as_deref()
+                .unwrap_or("No move is known yet."),
+        )),
+        ("moves", Some(_)) => Some(wrap("It is not your turn.")),
+        ("board", Some(game)) => game.board(view.colour, columns()),
         _ => None,
     }
 }
@@ -569,7 +731,7 @@ fn read_server(
     } else {
         "The server closed the connection."
     };
-    print(out, last.to_string());
+    print(out, wrap(last));
 }
 
 /// The player's lines at a terminal, through rustyline.
@@ -683,6 +845,9 @@ struct Game {
     seat: Option<usize>,
     /// The players' handles, made safe.
     names: [String; 2],
+    /// The legal moves of the last position, as `moves` says them to a
+    /// watcher (the text door's words); `None` before any.
+    moves_line: Option<String>,
 }
 
 impl Game {
@@ -696,7 +861,8 @@ impl Game {
 /// moves when it is the player's turn.
 struct View {
     colour: bool,
-    width: usize,
+    /// Whether the player is a guest, as the welcome said.
+    guest: bool,
     game: Option<Game>,
     legal: Vec<String>,
 }
@@ -722,7 +888,12 @@ fn clean_lines(event: &Value, name: &str) -> String {
 
 /// A number from the server as it is written (a rating, a count), or 0.
 fn number(event: &Value, name: &str) -> String {
-    match event.get(name) {
+    figure(event.get(name))
+}
+
+/// A number as it is written, whole (a rating of 1500.0 is 1500), or 0.
+fn figure(value: Option<&Value>) -> String {
+    match value {
         Some(Value::Number(n)) => n.as_i64().map_or_else(
             || format!("{:.0}", n.as_f64().unwrap_or(0.0)),
             |i| i.to_string(),
@@ -733,28 +904,27 @@ fn number(event: &Value, name: &str) -> String {
 
 impl View {
     /// What the player is told of an event (empty for nothing): sentences
-    /// wrapped at word boundaries to the window as it is now, boards as
-    /// they are drawn (for the width, already).
+    /// wrapped at word boundaries to the window as it is now, boards drawn
+    /// for its width.
     fn event(&mut self, event: &Value) -> String {
-        let text = self.event_text(event);
-        match text_of(event, "event") {
-            "start" | "move" | "position" | "takeback" => text,
-            _ => {
-                let width = terminal_columns().unwrap_or(self.width);
-                safe::wrap(&text, width.max(20))
-            }
+        if text_of(event, "event") == "position" {
+            // Laid out already: the board as drawn, the sentence wrapped.
+            return self.position(event);
         }
+        wrap(&self.event_text(event))
     }
 
     fn event_text(&mut self, event: &Value) -> String {
         let kind = text_of(event, "event");
+        if kind == "welcome" {
+            self.guest = event.get("rated").and_then(Value::as_bool) != Some(true);
+        }
         if let Some(text) = lobby_event(kind, event) {
             return text;
         }
         match kind {
             "start" => self.start(event),
             "move" => self.moved(event),
-            "position" => self.position(event),
             "end" => {
                 self.legal.clear();
                 self.game = None;
@@ -794,10 +964,20 @@ impl View {
                 // Back in the lobby.
                 self.legal.clear();
                 self.game = None;
-                format!(
-                    "You left game {}. It waits for you: type resume to go back.",
-                    number(event, "game")
-                )
+                // The server's sentence (a guest's game waits only while
+                // they are here); this client's own for a server without.
+                match clean_lines(event, "text") {
+                    text if text.is_empty() => format!(
+                        "You left game {}. It waits for you: type resume to go back.",
+                        number(event, "game")
+                    ),
+                    text => text,
+                }
+            }
+            "unwatched" => {
+                self.legal.clear();
+                self.game = None;
+                "Back in the lobby.".to_string()
             }
             "adjourned" => {
                 let seated = self.game.as_ref().is_some_and(|g| g.seat.is_some());
@@ -847,20 +1027,8 @@ impl View {
 
     fn start(&mut self, event: &Value) -> String {
         let number = event.get("game").and_then(Value::as_u64).unwrap_or(0);
-        let players: Vec<String> = event
-            .get("players")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
-            .unwrap_or_default();
-        let pairs: Vec<(String, String)> = event
-            .get("setup")
-            .and_then(Value::as_object)
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let players = names(event, "players");
+        let pairs = setup_pairs(event);
         // The moves so far, when the server sends them (a watcher, a
         // resumed game), bring the client's table to the game's position.
         let so_far: Vec<&str> = event
@@ -891,28 +1059,45 @@ impl View {
         let seat = table
             .as_ref()
             .and_then(|t| side.and_then(|s| t.sides().iter().position(|x| x == s)));
-        let titles = table
-            .as_ref()
-            .map_or_else(|| [String::new(), String::new()], |t| t.side_titles());
         let name = |i: usize| players.get(i).cloned().unwrap_or_default();
-        text.push_str(&format!(
-            "Game {number}: {}. {} ({}) against {} ({}).",
-            clean(event, "kind"),
-            name(0),
-            titles[0],
-            name(1),
-            titles[1]
-        ));
-        match seat {
-            Some(i) => text.push_str(&format!(" You play {}.", titles[i])),
-            None if side.is_none() => text.push_str(" You are watching."),
-            None => {}
+        let rated = match event.get("rated").and_then(Value::as_bool) {
+            Some(true) => ", rated",
+            Some(false) => ", unrated",
+            None => "",
+        };
+        // The sides as the server names them (`fox`, `hounds`), as its text
+        // door says them.
+        let sides = table.as_ref().map(|t| t.sides().map(|s| safe::text(&s)));
+        text.push_str(&format!("Game {number}: {}{rated}. ", clean(event, "kind")));
+        text.push_str(&match &sides {
+            Some(sides) => format!(
+                "{} ({}) against {} ({}).",
+                name(0),
+                sides[0],
+                name(1),
+                sides[1]
+            ),
+            None => format!("{} against {}.", name(0), name(1)),
+        });
+        match side {
+            Some(side) => {
+                text.push_str(&format!(" You play {}.", safe::text(side)));
+                if self.guest {
+                    text.push_str(
+                        " You are a guest: if your connection drops, this game cannot be resumed.",
+                    );
+                }
+            }
+            None => {
+                text.push_str(" You are watching: type help for the commands, unwatch to stop.")
+            }
         }
         self.game = Some(Game {
             number,
             table,
             seat,
             names: [name(0), name(1)],
+            moves_line: None,
         });
         text
     }
@@ -957,28 +1142,35 @@ impl View {
         }
     }
 
+    /// A position: the board drawn for the window as it is now (or the
+    /// position written out, when this client lost track), and whose move
+    /// it is, wrapped.
     fn position(&mut self, event: &Value) -> String {
         let number = event.get("game").and_then(Value::as_u64);
-        let Some(game) = self.game.as_ref().filter(|g| Some(g.number) == number) else {
+        let colour = self.colour;
+        let Some(game) = self.game.as_mut().filter(|g| Some(g.number) == number) else {
             return String::new();
         };
-        let mut text = match &game.table {
-            Some(table) if table.position() == text_of(event, "position") => {
-                table.screen(self.colour, self.width, game.seat)
-            }
-            _ => format!("Position: {}\n", clean(event, "position")),
+        let width = columns();
+        let tracked = game
+            .table
+            .as_ref()
+            .filter(|t| t.position() == text_of(event, "position"));
+        let board = match tracked {
+            Some(table) => table.screen(colour, width, game.seat),
+            None => wrap(&format!("Position: {}\n", clean(event, "position"))),
         };
         let to_move = text_of(event, "to_move");
         let legal: Vec<String> = event
             .get("legal")
             .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
+            .map(|a| a.iter().filter_map(Value::as_str).map(safe::text).collect())
             .unwrap_or_default();
+        game.moves_line = Some(match tracked {
+            Some(table) if !legal.is_empty() => table.moves_line(),
+            _ if legal.is_empty() => "There is no legal move.".to_string(),
+            _ => tallyho::shell::text::legal_moves(&legal),
+        });
         let mover = game
             .table
             .as_ref()
@@ -988,29 +1180,43 @@ impl View {
             _ => safe::text(to_move),
         };
         self.legal.clear();
-        if !legal.is_empty() {
-            if mover.is_some() && mover == game.seat {
-                text.push_str(&format!(
-                    "{who} to move: type your move (Tab completes; moves lists them), or resign."
-                ));
-                self.legal = legal.iter().map(|m| safe::text(m)).collect();
-            } else {
-                text.push_str(&format!("{who} to move."));
-            }
-        }
-        text
+        let said = if legal.is_empty() {
+            String::new()
+        } else if mover.is_some() && mover == game.seat {
+            self.legal = legal;
+            format!("{who} to move: type your move (Tab completes; moves lists them), or resign.")
+        } else {
+            format!("{who} to move.")
+        };
+        format!("{board}{}", wrap(&said))
     }
 }
 
-/// A list event said as lines under its heading, or `empty`.
-fn list(event: &Value, field: &str, empty: &str, line: impl Fn(&Value) -> String) -> String {
-    let items = event
+/// The items of an event's list.
+fn items<'a>(event: &'a Value, field: &str) -> &'a [Value] {
+    event
         .get(field)
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+        .map_or(&[], Vec::as_slice)
+}
+
+/// A list event said as lines under its `heading` (none when empty), or
+/// `empty`.
+fn list(
+    event: &Value,
+    field: &str,
+    heading: &str,
+    empty: &str,
+    line: impl Fn(&Value) -> String,
+) -> String {
+    let items = items(event, field);
     if items.is_empty() {
         return empty.to_string();
     }
-    items.iter().map(line).collect::<Vec<_>>().join("\n")
+    let heading = (!heading.is_empty()).then(|| heading.to_string());
+    heading
+        .into_iter()
+        .chain(items.iter().map(line))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
