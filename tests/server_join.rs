@@ -547,3 +547,104 @@ fn join_words_its_answers_as_the_text_door_does() {
     drop(bob);
     running.stop();
 }
+
+/// At a terminal 40 columns wide, every line join writes fits it, broken
+/// between words (the lobby's help, the start of a game, whose move it
+/// is, the legal moves); after the window grows, the board is drawn for
+/// the new width.
+#[test]
+fn join_lays_out_its_lines_for_the_window_as_it_is_now() -> Result<(), expectrl::Error> {
+    use expectrl::{Expect, Session};
+
+    let data = Scratch::new("join-width");
+    let running = serve(&data);
+    let addr = running.line_door().to_string();
+    let mut cmd = Command::new("sh");
+    // The window is 40 columns before join starts.
+    cmd.args([
+        "-c",
+        "until [ \"$(stty size)\" = '24 40' ]; do sleep 0.01; done; \
+         exec \"$0\" join \"$1\" --color never",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .arg(&addr)
+    .env("HOME", data.join("home"))
+    .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .map_err(std::io::Error::from)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Type help for the commands.")?;
+    session.expect("> ")?;
+    /// What the terminal was sent, its escape sequences left out, as lines.
+    fn shown(bytes: &[u8]) -> Vec<String> {
+        let text = String::from_utf8_lossy(bytes);
+        let mut plain = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                // CSI: ESC [ parameters, then a final letter or ~.
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if c.is_ascii_alphabetic() || c == '~' {
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
+            if c != '\r' {
+                plain.push(c);
+            }
+        }
+        plain.lines().map(str::to_string).collect()
+    }
+    let too_wide = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.chars().count() > 40)
+            .cloned()
+            .collect()
+    };
+    session.send("help\r")?;
+    let help = shown(session.expect("unwatch.")?.before());
+    assert!(too_wide(&help).is_empty(), "{help:#?}");
+    // Words are whole: none broken where the line ends.
+    assert!(help.iter().any(|l| l.contains("--captures,")), "{help:#?}");
+    assert!(help.iter().any(|l| l.contains("adjourn")), "{help:#?}");
+    session.send("play draughts rubbish\r")?;
+    let turn = shown(session.expect("or resign.")?.before());
+    // The board is drawn for 40 columns (framed, its key of square numbers
+    // left out); the sentences around it fit.
+    assert!(!turn.iter().any(|l| l.contains("PDN squares")), "{turn:#?}");
+    let sentences: Vec<String> = turn
+        .iter()
+        .filter(|l| l.contains(" against ") || l.contains("move"))
+        .cloned()
+        .collect();
+    assert!(sentences.len() >= 2, "{turn:#?}");
+    assert!(too_wide(&sentences).is_empty(), "{turn:#?}");
+    session.send("moves\r")?;
+    let moves = shown(session.expect("12-16")?.before());
+    assert!(too_wide(&moves).is_empty(), "{moves:#?}");
+    assert!(
+        moves.iter().any(|l| l.starts_with("Legal moves: 9-13")),
+        "{moves:#?}"
+    );
+    // The window grows: the board is drawn for 100 columns, with its key.
+    session
+        .get_process_mut()
+        .set_window_size(100, 24)
+        .map_err(std::io::Error::from)?;
+    session.send("board\r")?;
+    session.expect("PDN squares")?;
+    session.send("quit\r")?;
+    session.expect("come back to it.")?;
+    session.send("quit\r")?;
+    session.expect("Goodbye.")?;
+    running.stop();
+    Ok(())
+}
