@@ -1,0 +1,135 @@
+//! `tallyho join` against a stand-in server on loopback that answers in
+//! the machine dialect with what an account sees (ratings in `who`, a
+//! leaderboard, finished games): the words join prints for them, as the
+//! text door words them.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tallyho::shell::log::{Ending, Record, Seat};
+
+/// A finished game of fox as the server's store keeps it.
+fn record() -> Record {
+    Record {
+        version: 2,
+        number: 7,
+        date: "2026-12-06T10:11:12Z".to_string(),
+        game: "fox".to_string(),
+        flow: "default".to_string(),
+        setup: BTreeMap::from([
+            ("board".to_string(), "8x8".to_string()),
+            ("rules".to_string(), "coursework".to_string()),
+        ]),
+        seats: vec![
+            Seat {
+                name: "ann".to_string(),
+                side: "fox".to_string(),
+                level: None,
+            },
+            Seat {
+                name: "rubbish".to_string(),
+                side: "hounds".to_string(),
+                level: Some("rubbish".to_string()),
+            },
+        ],
+        outcome: Ending {
+            winner: Some("fox".to_string()),
+            how: "fox-escaped".to_string(),
+            score: None,
+        },
+        plies: 1,
+        start: String::new(),
+        moves: vec!["A8-B7".to_string()],
+        seed: None,
+    }
+}
+
+/// The event the stand-in answers `line` with, as the server sends it.
+fn answer(line: &str) -> Option<Value> {
+    let history = serde_json::to_value(record()).ok()?;
+    Some(match line {
+        "proto json" => json!({"event": "welcome", "handle": "ann", "rated": true}),
+        "who" => json!({"event": "who", "players": [
+            {"handle": "ann", "doing": "in the lobby",
+             "ratings": {"fish": 1500.0, "draughts": 1612.0, "fox": 1487.0}},
+            {"handle": "guest3", "doing": "playing game 2", "ratings": null},
+        ]}),
+        "ratings" => json!({"event": "ratings", "ratings": [
+            {"name": "ann", "computer": false, "game": "fox",
+             "rating": 1487.0, "deviation": 320.0, "games": 1},
+            {"name": "rubbish", "computer": true, "game": "fox",
+             "rating": 1512.0, "deviation": 310.0, "games": 2},
+        ]}),
+        "history" => json!({"event": "history", "games": [history]}),
+        _ => return None,
+    })
+}
+
+/// Serves one connection, if one comes within 20 seconds: each line
+/// answered, until `quit`, the end, or 20 seconds of silence.
+fn stand_in(listener: &TcpListener) {
+    let end = Instant::now() + Duration::from_secs(20);
+    let _ = listener.set_nonblocking(true);
+    let stream = loop {
+        match listener.accept() {
+            Ok((stream, _)) => break stream,
+            Err(_) if Instant::now() < end => std::thread::sleep(Duration::from_millis(10)),
+            Err(_) => return,
+        }
+    };
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+    let Ok(mut out) = stream.try_clone() else {
+        return;
+    };
+    for line in BufReader::new(stream).lines() {
+        let Ok(line) = line else { return };
+        if line.trim() == "quit" {
+            return;
+        }
+        if let Some(event) = answer(line.trim()) {
+            let _ = writeln!(out, "{event}");
+        }
+    }
+}
+
+#[test]
+fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let server = std::thread::spawn(move || stand_in(&listener));
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut typed) = child.stdin.take() {
+                // Answered in turn, on the one connection.
+                typed.write_all(b"who\nratings\nhistory\nquit\n")?;
+            }
+            child.wait_with_output()
+        })
+        .expect("tallyho join runs");
+    let _ = server.join();
+    let seen = String::from_utf8_lossy(&out.stdout);
+    let expected = "\
+You are ann. Type help for the commands.
+2 online:
+  ann (fox 1487, draughts 1612, fish 1500): in the lobby
+  guest3 (guest): playing game 2
+  fox: ann, 1487 ± 320, 1 game
+  fox: rubbish (computer), 1512 ± 310, 2 games
+Your last games:
+  2026-12-06 fox: ann (fox) against rubbish (hounds, rubbish); ann won
+  (fox-escaped), 1 ply
+Goodbye.
+";
+    assert_eq!(seen, expected);
+    assert!(out.status.success(), "{out:?}");
+}
