@@ -489,6 +489,8 @@ fn join_words_its_answers_as_the_text_door_does() {
         ),
         "{start:?}"
     );
+    // The computer's answer to a draw comes as news, and is said.
+    type_then("draw", "The computer declines the draw.");
     type_then("A8-B7", "2. rubbish");
     let left = type_then("quit", "come back to it.");
     assert!(
