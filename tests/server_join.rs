@@ -580,7 +580,8 @@ fn join_lays_out_its_lines_for_the_window_as_it_is_now() -> Result<(), expectrl:
     session.set_expect_timeout(Some(Duration::from_secs(20)));
     session.expect("Type help for the commands.")?;
     session.expect("> ")?;
-    /// What the terminal was sent, its escape sequences left out, as lines.
+    /// The lines the terminal shows for what it was sent, escape sequences
+    /// left out.
     fn shown(bytes: &[u8]) -> Vec<String> {
         let text = String::from_utf8_lossy(bytes);
         let mut plain = String::new();
@@ -598,8 +599,14 @@ fn join_lays_out_its_lines_for_the_window_as_it_is_now() -> Result<(), expectrl:
                 }
                 continue;
             }
-            if c != '\r' {
-                plain.push(c);
+            match c {
+                // A carriage return alone: the line is written over from
+                // its start (the prompt gives way to what is printed).
+                '\r' if chars.peek() != Some(&'\n') => {
+                    plain.truncate(plain.rfind('\n').map_or(0, |i| i + 1));
+                }
+                '\r' => {}
+                c => plain.push(c),
             }
         }
         plain.lines().map(str::to_string).collect()
