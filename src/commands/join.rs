@@ -557,23 +557,11 @@ fn columns() -> usize {
     terminal_columns().unwrap_or(80)
 }
 
-/// Sentences wrapped at word boundaries to the window as it is now. A
-/// line indented past half the window (a table's description, continued
-/// under its column) starts nearer the left, so its words keep room.
+/// Sentences wrapped at word boundaries to the window as it is now (a
+/// table too narrow for its columns laid out a term a line, as
+/// [`safe::wrap`] does).
 fn wrap(text: &str) -> String {
-    let width = columns().max(20);
-    let lines: Vec<String> = text
-        .split('\n')
-        .map(|line| {
-            let indent = line.len() - line.trim_start().len();
-            if indent > width / 2 && safe::width(line) > width {
-                format!("    {}", line.trim_start())
-            } else {
-                line.to_string()
-            }
-        })
-        .collect();
-    safe::wrap(&lines.join("\n"), width)
+    safe::wrap(text, columns().max(20))
 }
 
 /// Prints text, laid out already, on its own lines.
