@@ -479,7 +479,26 @@ fn a_screen_too_narrow_for_the_table_gets_a_few_lines_a_game() {
     ]
     .map(|line| format!("{line}\n"))
     .concat();
-    assert_eq!(table_within(&[game], Some(36)), expected);
+    assert_eq!(table_within(std::slice::from_ref(&game), Some(36)), expected);
+    // A long winner's name gives way to the points and the plies.
+    let long = Record {
+        seats: vec![
+            seat("Ann", "P", None),
+            seat("Bartholomew Smithy", "A", None),
+        ],
+        outcome: tallyho::shell::log::Ending {
+            winner: Some("A".to_string()),
+            how: "most-points".to_string(),
+            score: Some("5-13".to_string()),
+        },
+        plies: 16,
+        ..game
+    };
+    let shown = table_within(&[long], Some(36));
+    assert!(
+        shown.contains("     Winner: Barthol… 13-5, 16 plies\n"),
+        "{shown}"
+    );
 }
 
 #[test]

@@ -125,14 +125,28 @@ impl Widths {
 /// plies, every line cut to `columns`.
 fn stacked(record: &Record, columns: usize) -> String {
     let [number, date, game, first, second, winner, plies] = row(record);
+    // The points and the plies are kept whole: a long winner's name gives
+    // way to them.
+    let plies = format!(", {plies} {}", if plies == "1" { "ply" } else { "plies" });
+    let (name, points) = match winner.rsplit_once(' ') {
+        Some((name, points)) if record.outcome.score.is_some() => {
+            (name.to_string(), format!(" {points}"))
+        }
+        _ => (winner, String::new()),
+    };
+    let label = "     Winner: ";
+    let kept = safe::width(label) + safe::width(&points) + safe::width(&plies);
+    let room = columns.saturating_sub(kept);
+    let winner = if room >= 8 {
+        format!("{}{points}", safe::cut(&name, room))
+    } else {
+        format!("{name}{points}")
+    };
     [
         format!("{number:>3}  {date}  {game}"),
         format!("     First:  {first}"),
         format!("     Second: {second}"),
-        format!(
-            "     Winner: {winner}, {plies} {}",
-            if plies == "1" { "ply" } else { "plies" }
-        ),
+        format!("{label}{winner}{plies}"),
     ]
     .iter()
     .map(|line| safe::cut(line, columns))
