@@ -479,7 +479,10 @@ fn a_screen_too_narrow_for_the_table_gets_a_few_lines_a_game() {
     ]
     .map(|line| format!("{line}\n"))
     .concat();
-    assert_eq!(table_within(std::slice::from_ref(&game), Some(36)), expected);
+    assert_eq!(
+        table_within(std::slice::from_ref(&game), Some(36)),
+        expected
+    );
     // A long winner's name gives way to the points and the plies.
     let long = Record {
         seats: vec![
@@ -555,6 +558,7 @@ fn nothing_from_the_log_reaches_the_terminal_as_an_escape() {
             seat(&"x".repeat(65_536), "hounds", Some("\u{9b}31m")),
         ],
         flow: "\u{1b}c".to_string(),
+        number: 1,
         ..record()
     };
     let text = table(&[evil]);

@@ -724,3 +724,18 @@ fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
         "the finished game is kept: {kept:?}"
     );
 }
+
+#[test]
+fn a_line_numbered_0_is_no_game() {
+    let (_dir, log) = log_path("zero");
+    computer_games(&log, 2, 3).assert().success();
+    let text = std::fs::read_to_string(&log).expect("log");
+    std::fs::write(&log, text.replacen("\"number\":1,", "\"number\":0,", 1)).expect("written");
+    tallyho(&log)
+        .arg("history")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("skipped 1 damaged line"))
+        .stdout(predicate::str::contains("\n  2  "))
+        .stdout(predicate::str::contains("\n  0  ").not());
+}

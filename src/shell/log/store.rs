@@ -560,7 +560,13 @@ impl Records {
             if is_blank(&line) {
                 continue;
             }
-            match parse_record(&line) {
+            // Games are numbered from 1: a line numbered 0 is no game's.
+            let read = parse_record(&line).and_then(|r| {
+                (r.number > 0)
+                    .then_some(r)
+                    .ok_or_else(|| "its number is 0".into())
+            });
+            match read {
                 Ok(record) => {
                     if record.version > VERSION {
                         self.skipped.newer += 1;
