@@ -124,7 +124,13 @@ pub fn check_handle(handle: &str) -> Result<(), String> {
     {
         return Err(format!(
             "a handle is one word of the letters A-Z, digits, - and _; \"{}\" is not allowed",
-            safe::text(&c.to_string())
+            // A mark that draws on the character before it (a combining
+            // accent) is named by its number: alone it shows as nothing.
+            if safe::width(&c.to_string()) == 0 {
+                c.escape_unicode().to_string()
+            } else {
+                safe::text(&c.to_string())
+            }
         ));
     }
     if !handle
@@ -310,6 +316,12 @@ mod tests {
         assert!(check_handle("overpowered").is_err());
         assert!(check_handle("a b").is_err());
         assert!(check_handle("a\u{202e}b").is_err());
+        // A combining accent alone would show as nothing: named by number.
+        assert!(
+            check_handle("e\u{301}")
+                .unwrap_err()
+                .ends_with("\"\\u{301}\" is not allowed")
+        );
         assert!(check_handle("guest7").is_err());
         assert!(check_handle("quit").is_err());
         assert!(check_handle(&"x".repeat(17)).is_err());
