@@ -186,9 +186,16 @@ impl Editor {
             self.overflow -= 1;
             return;
         }
-        if let Some(c) = self.line.pop() {
-            for _ in 0..c.width().unwrap_or(0) {
+        // What one cell shows goes as one: a character with the marks
+        // drawn on it (e and a combining accent), so the line sent is the
+        // line seen.
+        while let Some(c) = self.line.pop() {
+            let width = c.width().unwrap_or(0);
+            for _ in 0..width {
                 echo.extend_from_slice(ERASE);
+            }
+            if width > 0 {
+                break;
             }
         }
     }
@@ -438,6 +445,10 @@ mod tests {
         let (echo, _) = typed(&mut editor, "狐\x7f".as_bytes());
         assert_eq!(echo, "狐\x08 \x08\x08 \x08");
         assert_eq!(editor.line(), "e");
+        // A combining accent goes with the letter it is drawn on.
+        let (echo, _) = typed(&mut editor, "xe\u{301}\x7fw".as_bytes());
+        assert_eq!(echo, "xe\u{301}\x08 \x08w");
+        assert_eq!(editor.line(), "exw");
         // Backspace on an empty line does nothing.
         let mut empty = Editor::default();
         assert_eq!(typed(&mut empty, b"\x7f\x7f"), (String::new(), vec![]));
