@@ -222,6 +222,17 @@ mod tests {
     }
 
     #[test]
+    fn a_screen_fits_a_narrow_window() {
+        for game in GAMES {
+            let table = open(kind(game).unwrap(), &[], 1).unwrap();
+            let screen = table.screen(false, 40, Some(0));
+            for line in screen.lines() {
+                assert!(safe::width(line) <= 40, "{game}: {line:?}\n{screen}");
+            }
+        }
+    }
+
+    #[test]
     fn unknown_games_and_options_are_refused_by_name() {
         assert_eq!(
             kind("chess").unwrap_err().to_string(),
