@@ -291,6 +291,11 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     // Black moves first: the computer's move is said, then the person is asked.
     c.wait_for("1. greedy moved ");
     c.wait_for("Move from (");
+    // A lobby command at the move prompt is told where it works.
+    c.send("resume 1");
+    c.wait_for("\"resume\" works in the lobby: type quit to go back there");
+    c.send("who");
+    c.wait_for("\"who\" works in the lobby");
     c.send("hint");
     c.wait_for("Hint: ");
     c.wait_for("Move from (");

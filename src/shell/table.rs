@@ -96,13 +96,16 @@ pub trait Table: Send {
     /// The legal moves, as `moves` says them.
     fn moves_line(&self) -> String;
     /// Asks the player at `console` for a move, with the game's own prompt
-    /// and refusals. `hints` offers the strongest computer's hint.
+    /// and refusals. `hints` offers the strongest computer's hint; a line
+    /// whose first word is among `others` (the server's own words) is
+    /// handed back as [`Asked::Other`].
     fn ask_move(
         &self,
         console: &mut Console,
         commands: &[Command],
         viewer: usize,
         hints: bool,
+        others: &[&str],
     ) -> io::Result<Asked>;
     /// A hint's sentence for the side to move, or that hints are off.
     fn hint_text(&self, hints: bool) -> String;
@@ -114,9 +117,6 @@ pub trait Table: Send {
     /// The computer's move at `level`, seeded.
     fn computer_move(&self, level: &str, seed: u64, deadline: &dyn Deadline) -> Option<String>;
 }
-
-/// The server's words at a move prompt.
-const OTHERS: &[&str] = &["say", "tell", "claim", "adjourn"];
 
 /// What the server's words at a move prompt do, after the game's help.
 const SERVER_HELP: &str = "On the server
@@ -375,6 +375,7 @@ where
         commands: &[Command],
         viewer: usize,
         hints: bool,
+        others: &[&str],
     ) -> io::Result<Asked> {
         let rules = &self.rules;
         let face = self.face.as_ref();
@@ -398,7 +399,7 @@ where
             last: self.game.moves().last(),
             commands,
             canvas,
-            others: OTHERS,
+            others,
             help: Some(&help),
         };
         let mut progress = turn::Progress::default();

@@ -227,7 +227,13 @@ impl Session {
                 Err(after) => return Ok(after),
             }
         } else {
-            table.ask_move(&mut self.console, &commands, seat, !room.rated)?
+            table.ask_move(
+                &mut self.console,
+                &commands,
+                seat,
+                !room.rated,
+                words::TURN_WORDS,
+            )?
         };
         self.carry_out(room, seat, table, computer, asked)
     }

@@ -28,9 +28,14 @@ In a game: the game's own commands (help lists them), and say TEXT to the player
 pub const WATCH_HELP: &str = "\
 While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back to the lobby.";
 
-/// The lobby's commands that mean nothing in a game: typed there, the
-/// player is told where they work.
-pub const LOBBY_WORDS: &[&str] = &[
+/// The server's words at a move prompt: its own in a game (`say`, `tell`,
+/// `claim`, `adjourn`), then the lobby's, which it answers there by saying
+/// where they work.
+pub const TURN_WORDS: &[&str] = &[
+    "say",
+    "tell",
+    "claim",
+    "adjourn",
     "who",
     "name",
     "seek",
@@ -46,6 +51,10 @@ pub const LOBBY_WORDS: &[&str] = &[
     "watch",
     "proto",
 ];
+
+/// The lobby's commands that mean nothing in a game: typed there, the
+/// player is told where they work.
+pub const LOBBY_WORDS: &[&str] = TURN_WORDS.split_at(4).1;
 
 /// Said to a player who left game `number`, to the lobby or (`going`)
 /// off the server: it waits, for a guest only while the guest is here.
@@ -316,6 +325,9 @@ mod tests {
         assert!(check_handle("overpowered").is_err());
         assert!(check_handle("a b").is_err());
         assert!(check_handle("a\u{202e}b").is_err());
+        // The lobby's words are the turn's after the server's own four.
+        assert_eq!(LOBBY_WORDS.first(), Some(&"who"));
+        assert_eq!(TURN_WORDS.len(), LOBBY_WORDS.len() + 4);
         // A combining accent alone would show as nothing: named by number.
         assert!(
             check_handle("e\u{301}")
