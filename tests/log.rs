@@ -458,6 +458,17 @@ fn a_link_to_a_missing_folder_is_refused_before_play() {
         .code(1)
         .stdout("")
         .stderr(predicate::str::contains("nowhere does not exist"));
+    // A chain of links, the last relative, into that folder: refused too.
+    let sub = folder.join("sub");
+    std::fs::create_dir_all(&sub).expect("folder made");
+    std::os::unix::fs::symlink("gone/h.jsonl", sub.join("l2")).expect("link made");
+    let chain = folder.join("chain.jsonl");
+    std::os::unix::fs::symlink("sub/l2", &chain).expect("link made");
+    computer_games(&chain, 1, 1)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("gone does not exist"));
     // A link to a file yet to be made, in a folder that is there, is fine.
     let fine = folder.join("fine.jsonl");
     std::os::unix::fs::symlink(folder.join("h.jsonl"), &fine).expect("link made");

@@ -77,6 +77,10 @@ fn is_regular(file: &File, path: &Path) -> Result<(), OpenError> {
     }
 }
 
+/// The most links followed from a log's path to the file it names, as
+/// the system follows them.
+const MAX_LINKS: usize = 40;
+
 /// Why the log could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
@@ -219,12 +223,22 @@ impl Log {
             Ok(meta) if meta.is_file() => Ok(()),
             Ok(_) => Err(LogError::NotAFile(self.path.clone())),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                // A link to nowhere: the file it names is made on the
-                // first append, so the folder it names must be there.
-                let Ok(target) = fs::read_link(&self.path) else {
+                // A link to nowhere (or a chain of them): the file the last
+                // names is made on the first append, so its folder must be
+                // there. Each link is read against its own folder.
+                let mut target = self.path.clone();
+                for _ in 0..MAX_LINKS {
+                    let Ok(next) = fs::read_link(&target) else {
+                        break;
+                    };
+                    target = match target.parent() {
+                        Some(folder) => folder.join(next),
+                        None => next,
+                    };
+                }
+                if target == self.path {
                     return Ok(());
-                };
-                let target = self.folder().map_or(target.clone(), |f| f.join(&target));
+                }
                 match target.parent().filter(|p| !p.as_os_str().is_empty()) {
                     Some(folder) if !folder.is_dir() => Err(LogError::NoFolder {
                         log: self.path.clone(),
