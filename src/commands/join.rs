@@ -565,9 +565,13 @@ fn wrap(text: &str) -> String {
 }
 
 /// Prints text, laid out already, on its own lines.
-fn print(out: &Mutex<Out>, text: String) {
+fn print(out: &Mutex<Out>, mut text: String) {
     match &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
         Out::Editor(printer) => {
+            // Ended, or the prompt drawn next would write over it.
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
             let _ = printer.print(text);
         }
         Out::Plain => {
