@@ -659,3 +659,30 @@ fn join_lays_out_its_lines_for_the_window_as_it_is_now() -> Result<(), expectrl:
     running.stop();
     Ok(())
 }
+
+#[test]
+fn the_end_of_input_in_a_game_says_what_became_of_it() {
+    let data = Scratch::new("join-eof");
+    let running = serve(&data);
+    let addr = running.line_door().to_string();
+    let (mut client, mut typed, seen) = piped_join(&addr);
+    writeln!(typed, "play fox rubbish").unwrap();
+    let wait = Duration::from_secs(20);
+    let mut screen = Vec::new();
+    while !screen.iter().any(|l: &String| l.contains("You play fox.")) {
+        screen.push(seen.recv_timeout(wait).expect("the game starts"));
+    }
+    // The input ends in the game: a guest's game ends with it.
+    drop(typed);
+    while let Ok(line) = seen.recv_timeout(wait) {
+        screen.push(line);
+    }
+    let screen = screen.join("\n").replace('\n', " ");
+    assert!(
+        screen.contains("A guest cannot come back to a game, so it ends here."),
+        "{screen}"
+    );
+    assert!(screen.contains("Goodbye."), "{screen}");
+    assert!(client.wait().unwrap().success());
+    running.stop();
+}

@@ -122,7 +122,8 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 // The line editor has stopped reading: what is left to say
                 // goes plainly to the terminal, each line ended.
                 *out.lock().unwrap_or_else(|e| e.into_inner()) = Out::Plain;
-                let _ = to_server.write_all(b"quit\n");
+                // The end of input, passed on: the server says what became
+                // of a game left (a guest's ends), then goodbye.
                 link.shut_writing(to_server);
                 // The server's last words, then the connection closes.
                 while let Ok(input) = rx.recv_timeout(Duration::from_secs(2)) {
