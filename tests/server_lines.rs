@@ -618,6 +618,12 @@ fn the_end_of_input_is_answered_with_goodbye() {
     let mut g = Client::arrive(addr);
     g.send("play fox rubbish --side fox");
     g.wait_for("Move fox to (B7)? ");
+    // A watcher's input ends too.
+    let mut w = Client::arrive(addr);
+    w.send("watch 1");
+    w.wait_for("Watching game 1. > ");
+    w.stream.shutdown(std::net::Shutdown::Write).unwrap();
+    w.wait_for("Goodbye.");
     g.stream.shutdown(std::net::Shutdown::Write).unwrap();
     g.wait_for("You left game 1. A guest cannot come back to a game, so it ends here.");
     g.wait_for("Goodbye.");

@@ -745,7 +745,10 @@ impl Session {
                 self.event(json!({"event": "unwatched", "game": n}))?;
                 self.say("Back in the lobby.")
             }
-            After::Gone => Err(io::ErrorKind::BrokenPipe.into()),
+            After::Gone => {
+                self.goodbye()?;
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
         }
     }
 }

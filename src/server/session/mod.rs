@@ -167,7 +167,7 @@ impl Session {
 
     fn run(&mut self) -> io::Result<()> {
         if !self.greet()? {
-            return Ok(());
+            return self.goodbye();
         }
         loop {
             if let Some(room) = self.server.hub().take_seated(self.id) {
