@@ -629,3 +629,17 @@ fn the_end_of_input_is_answered_with_goodbye() {
     g.wait_for("Goodbye.");
     running.stop();
 }
+
+#[test]
+fn the_seeks_say_the_side_their_maker_plays() {
+    let running = lobby("seek-side");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    a.take_name("ann");
+    a.send("seek fish --board 5x4 --penguins 2 --side A");
+    a.wait_for("Seek 1 is open");
+    let mut b = Client::arrive(addr);
+    b.send("seeks");
+    b.wait_for("1. fish by ann (unrated, board 5x4, penguins 2, side A)");
+    running.stop();
+}

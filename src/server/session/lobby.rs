@@ -415,8 +415,16 @@ impl Session {
             let to =
                 s.to.as_ref()
                     .map_or_else(String::new, |t| format!(", to {t}"));
+            // The side its maker plays, by the game's name for it.
+            let side = s
+                .side
+                .and_then(|i| {
+                    let table = cabinet::open(s.kind, &s.options, 0).ok()?;
+                    table.sides().get(i).cloned()
+                })
+                .map_or_else(String::new, |side| format!(", side {side}"));
             lines.push(format!(
-                "  {}. {} by {} ({rated}{}{to})",
+                "  {}. {} by {} ({rated}{}{side}{to})",
                 s.n,
                 s.kind.game(),
                 s.handle,
