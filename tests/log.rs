@@ -260,6 +260,16 @@ fn replay_of_a_damaged_line_says_what_is_wrong_with_it() {
             "cannot be read: its line is damaged (invalid type: null",
         ));
     tallyho(&log).args(["replay", "1"]).assert().success();
+    // A line cut short still names its game.
+    let cut = &lines[1][..100];
+    std::fs::write(&log, format!("{}\n{cut}\n", lines[0])).expect("written");
+    tallyho(&log)
+        .args(["replay", "2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "cannot be read: its line is damaged (EOF",
+        ));
     tallyho(&log)
         .args(["replay", "3"])
         .assert()

@@ -215,6 +215,21 @@ pub(super) fn number_of(line: &[u8]) -> Option<u64> {
         .map(|n| n.number)
 }
 
+/// The number a line claims, even when the line is no record (cut short,
+/// a field of the wrong type): for saying what is wrong with game N.
+pub(super) fn claimed_number(line: &[u8]) -> Option<u64> {
+    number_of(line).or_else(|| {
+        let text = String::from_utf8_lossy(without_bom(line));
+        let at = text.find("\"number\":")? + "\"number\":".len();
+        let digits: String = text[at..]
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
+}
+
 /// Whether a line holds nothing but a byte order mark and white space.
 pub(super) fn is_blank(line: &[u8]) -> bool {
     without_bom(line).trim_ascii().is_empty()

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::record::{Record, VERSION, is_blank, number_of, parse_record};
+use super::record::{Record, VERSION, claimed_number, is_blank, number_of, parse_record};
 use super::warn;
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
@@ -592,7 +592,7 @@ impl Records {
                 Err(_) if !ended => return Ok(None),
                 Err(why) => {
                     self.skipped.damaged += 1;
-                    if self.watched.is_some() && self.watched == number_of(&line) {
+                    if self.watched.is_some() && self.watched == claimed_number(&line) {
                         self.watched_damage = Some(why);
                     }
                 }
