@@ -40,6 +40,9 @@ pub enum Notice {
     },
     /// A line from the server.
     Info(String),
+    /// The server's last line to a player before it closes the connection
+    /// (its shutdown): no question is shown again after it.
+    Last(String),
 }
 
 /// A player online.
@@ -497,7 +500,9 @@ fn deliver(o: &Online, notice: &Notice) {
             Notice::Said { from, text, told } => serde_json::json!({
                 "event": "said", "from": from, "text": text, "private": told
             }),
-            Notice::Info(text) => serde_json::json!({"event": "info", "text": text}),
+            Notice::Info(text) | Notice::Last(text) => {
+                serde_json::json!({"event": "info", "text": text})
+            }
         };
         format!("{}\n", crate::shell::safe::json(&value.to_string()))
     } else {
@@ -512,14 +517,18 @@ fn deliver(o: &Online, notice: &Notice) {
                 text,
                 told: true,
             } => format!("{from} tells you: {text}"),
-            Notice::Info(text) => text.clone(),
+            Notice::Info(text) | Notice::Last(text) => text.clone(),
         };
         let line = crate::shell::safe::text(&line);
         let width = o.width.as_ref().map_or(0, |w| w.load(Ordering::Relaxed));
         // A line of its own, marked as a notice: the ssh door shows the
         // question and the typed text again after it (see
-        // `editor::InSight`); every door takes the mark off.
-        let mark = char::from(crate::server::link::NOTICE);
+        // `editor::InSight`); every door takes the mark off. The last line
+        // is not marked: nothing follows it to answer.
+        let mark = match notice {
+            Notice::Last(_) => String::new(),
+            _ => char::from(crate::server::link::NOTICE).to_string(),
+        };
         if width > 0 {
             format!("{mark}\n{}\n", wrapped(&line, width.max(NARROWEST)))
         } else {

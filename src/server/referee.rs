@@ -319,7 +319,7 @@ impl Server {
         // A guest's game cannot be resumed (the guest is nobody once gone):
         // a guest is told so, not to come back for it.
         self.hub().tell_each(|account| {
-            Notice::Info(match account {
+            Notice::Last(match account {
                 Some(_) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
                 None => "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.".into(),
             })
