@@ -159,35 +159,29 @@ pub fn wrap(text: &str, width: usize) -> String {
         // wraps under itself, so the columns stay aligned.
         // A numbered item (`1. Rubbish - random legal moves`) likewise
         // wraps under its text, not under its number.
-        let column = description_column(line).or_else(|| numbered_column(line));
-        if let Some(column) = column
-            && width >= column + 12
-        {
-            let (term, description) = line.split_at(column);
-            let body = wrap_words(description, width - self::width(term));
-            let pad = " ".repeat(self::width(term));
-            for (k, part) in body.iter().enumerate() {
-                if k > 0 {
-                    out.push('\n');
-                    out.push_str(&pad);
-                } else {
-                    out.push_str(term);
-                }
-                out.push_str(part);
-            }
-            continue;
-        }
         // Too narrow for the table's columns: each term on a line of its
         // own, its description wrapped below it, a little further in.
-        if let Some(column) = description_column(line) {
-            let (term, description) = line.split_at(column);
-            let indent = line.len() - line.trim_start().len();
-            let pad = " ".repeat(indent + 4);
-            out.push_str(term.trim_end());
-            for part in wrap_words(description, width.saturating_sub(indent + 4).max(1)) {
-                out.push('\n');
-                out.push_str(&pad);
-                out.push_str(&part);
+        let column = description_column(line).or_else(|| numbered_column(line));
+        let laid = match column {
+            Some(column) if width >= column + 12 => {
+                let (term, description) = line.split_at(column);
+                Some((term, description, self::width(term), false))
+            }
+            _ => description_column(line).map(|column| {
+                let (term, description) = line.split_at(column);
+                let indent = line.len() - line.trim_start().len();
+                (term.trim_end(), description, indent + 4, true)
+            }),
+        };
+        if let Some((term, description, pad, alone)) = laid {
+            out.push_str(term);
+            let room = width.saturating_sub(pad).max(1);
+            for (k, part) in wrap_words(description, room).iter().enumerate() {
+                if alone || k > 0 {
+                    out.push('\n');
+                    out.push_str(&" ".repeat(pad));
+                }
+                out.push_str(part);
             }
             continue;
         }
