@@ -82,6 +82,12 @@ pub fn check_option(
     }
 }
 
+/// The name of side `index` (as a seek keeps its maker's side) in a game
+/// of `kind` set up with `given`; `None` for a side or setup there is not.
+pub fn side_name(kind: GameKind, given: &[(String, String)], index: usize) -> Option<String> {
+    open(kind, given, 0).ok()?.sides().get(index).cloned()
+}
+
 /// The computer's levels in a game of `kind`, weakest first: the same for
 /// every setup.
 pub fn levels(kind: GameKind) -> Vec<String> {

@@ -314,11 +314,7 @@ fn seek_line(seek: &Value) -> String {
         .get("side")
         .and_then(Value::as_u64)
         .and_then(|i| usize::try_from(i).ok())
-        .and_then(|i| {
-            let kind = tallyho::cabinet::kind(game).ok()?;
-            let table = tallyho::cabinet::open(kind, &pairs, 0).ok()?;
-            table.sides().get(i).cloned()
-        });
+        .and_then(|i| tallyho::cabinet::side_name(tallyho::cabinet::kind(game).ok()?, &pairs, i));
     if let Some(side) = side {
         about.push(format!("side {}", safe::text(&side)));
     }

@@ -74,15 +74,7 @@ impl Session {
                         self.computer_turn(room, glance.table.as_ref(), level)?;
                         None
                     }
-                    None => {
-                        let away = match glance.away {
-                            None => Away::Here,
-                            Some(_) if glance.away_for_good => Away::ForGood,
-                            Some(false) => Away::ForNow,
-                            Some(true) => Away::PastGrace,
-                        };
-                        self.their_turn(room, seat, &names[1 - seat], away)?
-                    }
+                    None => self.their_turn(room, seat, &names[1 - seat], glance.away)?,
                 },
             };
             if let Some(after) = step {
@@ -608,11 +600,8 @@ struct Glance {
     seated: bool,
     /// The server's computer's level, when it is the opponent.
     computer: Option<String>,
-    /// Whether the opponent has left, and if so whether the grace time
-    /// is over.
-    away: Option<bool>,
-    /// Whether the opponent is a guest gone for good.
-    away_for_good: bool,
+    /// Where the opponent is (for a watcher, [`Away::Here`]).
+    away: Away,
 }
 
 /// Where the opponent is.
@@ -650,11 +639,18 @@ impl Glance {
                 Sitter::Computer(level) => Some(level.clone()),
                 Sitter::Person(_) => None,
             }),
-            away: seat.and_then(|s| {
-                st.seats[1 - s].left?;
-                Some(st.away_past(1 - s, server.grace(), Instant::now()))
-            }),
-            away_for_good: seat.is_some_and(|s| server.lost(&st, 1 - s)),
+            away: match seat {
+                Some(s) if st.seats[1 - s].left.is_some() => {
+                    if server.lost(&st, 1 - s) {
+                        Away::ForGood
+                    } else if st.away_past(1 - s, server.grace(), Instant::now()) {
+                        Away::PastGrace
+                    } else {
+                        Away::ForNow
+                    }
+                }
+                _ => Away::Here,
+            },
         }
     }
 }

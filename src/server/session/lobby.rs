@@ -418,10 +418,7 @@ impl Session {
             // The side its maker plays, by the game's name for it.
             let side = s
                 .side
-                .and_then(|i| {
-                    let table = cabinet::open(s.kind, &s.options, 0).ok()?;
-                    table.sides().get(i).cloned()
-                })
+                .and_then(|i| cabinet::side_name(s.kind, &s.options, i))
                 .map_or_else(String::new, |side| format!(", side {side}"));
             lines.push(format!(
                 "  {}. {} by {} ({rated}{}{side}{to})",
