@@ -104,10 +104,15 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
             safe::cut(why, 120)
         ))
     };
-    while let Some(record) = records.next_record()? {
+    loop {
+        let next = records.next_record()?;
+        // Game `number`'s own line, met damaged: said so at once.
         if let Some(why) = records.watched_damage() {
             return Err(damaged(why));
         }
+        let Some(record) = next else {
+            break;
+        };
         if record.number == number {
             if record.version > log::VERSION {
                 let newer = log::Skipped {
@@ -120,9 +125,6 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
             return Ok(record);
         }
         any = true;
-    }
-    if let Some(why) = records.watched_damage() {
-        return Err(damaged(why));
     }
     let known = match (any, records.damaged()) {
         (_, 0) if any => "tallyho history lists its games".to_string(),
