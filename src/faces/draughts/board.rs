@@ -279,7 +279,14 @@ fn compact(pos: &Position, drawing: Drawing) -> String {
         out.push_str(&format!("{line} {}\n", row + 1));
     }
     out.push_str(&format!(" {letters}\n"));
-    out.push_str("o Black, x White; O X kings\n");
+    let legend = "o Black, x White; O X kings";
+    if legend.len() <= drawing.width {
+        out.push_str(legend);
+    } else {
+        // Narrower than the legend: its two halves on lines of their own.
+        out.push_str("o Black, x White\nO X kings");
+    }
+    out.push('\n');
     out
 }
 
@@ -390,6 +397,10 @@ mod tests {
             "{compact}"
         );
         assert!(compact.contains("1 o   o   o   o   1"), "{compact}");
+        // Narrower than its legend, the legend breaks between its halves.
+        let least = board(&Position::START, None, drawing(24, false));
+        assert!(least.lines().all(|l| l.chars().count() <= 24), "{least}");
+        assert!(least.ends_with("o Black, x White\nO X kings\n"), "{least}");
         // From White's side: row 1 at the top, H on the left.
         let turned = board(&Position::START, None, drawing(80, true));
         let first_row = turned.lines().nth(2).unwrap_or_default();
