@@ -477,3 +477,36 @@ fn tab_under_a_question_of_two_lines_keeps_the_whole_list() -> Result<(), expect
     session.expect(Eof)?;
     Ok(())
 }
+
+/// A fish move typed with its squares in brackets or as two numbers each:
+/// Tab goes on in the way the player began, after the square filled in.
+#[test]
+fn fish_tab_goes_on_in_the_spelling_begun() -> Result<(), expectrl::Error> {
+    let mut session = spawn_in_home(
+        "fish-tab-spelling",
+        100,
+        30,
+        "fish --no-history --players 2 --names A,B --color never",
+    )?;
+    session.expect("(any of 20: row column)? ")?;
+    session.send_line("1 1")?;
+    session.expect("(any of 19: row column)? ")?;
+    session.send_line("6 6")?;
+    // The one penguin's square is filled in: Tab offers where it may go.
+    session.expect("move from (1,1) to which square (any of 14: row column)? ")?;
+    session.send("(1,1) ")?;
+    session.expect("(1,1) ")?;
+    session.send("\t")?;
+    session.expect("(1,2)  (1,3)")?;
+    session.send("\x15")?;
+    session.send("1 1 ")?;
+    session.expect("1 1 ")?;
+    session.send("\t")?;
+    // The rows it may go to, as the first of two numbers.
+    session.expect("1  2  3  4  5  6")?;
+    session.send("3 3\r")?;
+    session.expect("A moved (1,1) to (3,3).")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

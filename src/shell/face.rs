@@ -303,6 +303,14 @@ pub trait MovePrompt<R: Rules> {
         self.square(rules, sq)
     }
 
+    /// Other ways a player may write a square, offered by Tab once they
+    /// start a move so (`C3` where the face names it `11`, `1 1` for
+    /// `1,1`). Each is kept only where the face reads it back.
+    fn spellings(&self, rules: &R, sq: Square) -> Vec<String> {
+        let _ = rules;
+        vec![sq.to_string()]
+    }
+
     /// Reads the squares of a line typed at a move prompt, after the squares
     /// `typed` so far: one square, or a whole path. The error says what was
     /// wrong, as a sentence.

@@ -357,10 +357,11 @@ fn offered<'p, R: Rules, F: Face<R>>(
     answers
 }
 
-/// The rests of the paths by the squares' grid names (`C3 D4`), where the
-/// face reads a path so: Tab offers them once a player types coordinates.
-/// Where part of the path is chosen already, the whole paths too: a player
-/// may type the move again from its start (`10x` at "Jump from 10").
+/// The rests of the paths in the squares' other spellings (grid names,
+/// `C3 D4`), where the face reads a path so: Tab offers them once a player
+/// types a square that way. Where part of the path is chosen already, the
+/// whole paths too: a player may type the move again from its start (`10x`
+/// at "Jump from 10").
 fn spellings<'p, R: Rules, F: Face<R>>(
     turn: &TurnOf<'_, R, F>,
     typed: &[Square],
@@ -368,35 +369,54 @@ fn spellings<'p, R: Rules, F: Face<R>>(
 ) -> Vec<String> {
     let view = View::new(turn.rules, turn.history);
     let mut out: Vec<String> = Vec::new();
+    let keep = |out: &mut Vec<String>, words: String| {
+        if !out.contains(&words) {
+            out.push(words);
+        }
+    };
+    // The path's squares in each of the face's spellings, the first
+    // spelling of each square, then the second, and so on.
+    let spelled = |squares: &[Square]| -> Vec<String> {
+        let forms: Vec<Vec<String>> = squares
+            .iter()
+            .map(|&sq| turn.face.spellings(turn.rules, sq))
+            .collect();
+        let most = forms.iter().map(Vec::len).max().unwrap_or(0);
+        (0..most)
+            .filter_map(|i| {
+                let words: Option<Vec<&str>> =
+                    forms.iter().map(|f| f.get(i).map(String::as_str)).collect();
+                words.map(|w| w.join(" "))
+            })
+            .collect()
+    };
     for path in candidates {
         if !typed.is_empty() {
             let own: Vec<String> = (0..path.len())
                 .map(|k| turn.face.answer(&view, &path[..k], path[k]))
                 .collect();
-            let names: Vec<String> = path.iter().map(ToString::to_string).collect();
-            let names = names.join(" ");
-            let read = turn.face.parse_squares(&view, &[], &names);
-            let wholes = [
-                Some(own.join(" ")),
-                (read.as_deref() == Ok(path)).then_some(names),
-            ];
-            for whole in wholes.into_iter().flatten() {
-                if !out.contains(&whole) {
-                    out.push(whole);
+            keep(&mut out, own.join(" "));
+            for names in spelled(path) {
+                if turn.face.parse_squares(&view, &[], &names).as_deref() == Ok(path) {
+                    keep(&mut out, names);
                 }
             }
         }
         let rest = &path[typed.len().min(path.len())..];
-        let names: Vec<String> = rest.iter().map(ToString::to_string).collect();
-        let words = names.join(" ");
+        if rest.is_empty() {
+            continue;
+        }
         let own: Vec<String> = (typed.len()..path.len())
             .map(|k| turn.face.answer(&view, &path[..k], path[k]))
             .collect();
-        if rest.is_empty() || names == own || out.contains(&words) {
-            continue;
-        }
-        if turn.face.parse_squares(&view, typed, &words).as_deref() == Ok(rest) {
-            out.push(words);
+        let own = own.join(" ");
+        for words in spelled(rest) {
+            if words != own
+                && !out.contains(&words)
+                && turn.face.parse_squares(&view, typed, &words).as_deref() == Ok(rest)
+            {
+                out.push(words);
+            }
         }
     }
     out

@@ -248,6 +248,14 @@ impl MovePrompt<Setup> for FishFace {
         format!("{:#}", Named(sq))
     }
 
+    /// A square typed in brackets, `(2,4)`, or as two numbers, `2 4`.
+    fn spellings(&self, _rules: &Setup, sq: Square) -> Vec<String> {
+        vec![
+            Named(sq).to_string(),
+            format!("{} {}", sq.row() + 1, sq.col() + 1),
+        ]
+    }
+
     fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
         let rules = view.rules;
         match squares_as_written(rules.board(), line) {
