@@ -142,6 +142,25 @@ fn the_welcome_fits_a_forty_by_twenty_four_terminal() -> Result<(), expectrl::Er
     Ok(())
 }
 
+/// `q` between pages passes over the rest, as in a pager, and does not
+/// leave: the question after the last page is asked.
+#[test]
+fn q_between_pages_passes_over_the_rest() -> Result<(), expectrl::Error> {
+    let mut session = spawn_sized("pager-q", 40, 24)?;
+    session.expect("Press Enter for more.")?;
+    session.send("q\r")?;
+    let seen = session.expect("Press Enter to continue.")?;
+    let skipped = String::from_utf8_lossy(seen.before()).into_owned();
+    assert!(!skipped.contains("The controls"), "{skipped:?}");
+    assert!(!skipped.contains("Goodbye"), "{skipped:?}");
+    // Enter goes on to the menu, as after the last page.
+    session.send("\r")?;
+    session.expect("Choose (1, 2, 3)?")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// On a screen only nine rows high, the welcome is paged too, and a page
 /// asked for after a resize is cut for the new size.
 #[test]

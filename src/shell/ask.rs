@@ -93,20 +93,54 @@ pub fn say_paged(console: &mut Console, text: &str, last: LastPage<'_>) -> io::R
         };
         used = 0;
         console.say(&page)?;
+        if more.is_some() {
+            paged = true;
+            match ask_more(console, MORE)? {
+                More::Left => return Ok(false),
+                More::On => rest = more,
+                More::Skip => {}
+            }
+            if rest.is_some() {
+                continue;
+            }
+        }
         // Any line goes on, as a key would; quit leaves and help says so.
-        let (question, help) = match (&more, last) {
-            (Some(_), _) => (MORE, text::MORE_HELP),
-            (None, LastPage::Asked(question, help)) => (question, help),
-            (None, LastPage::AskedIfPaged(question, help)) if paged => (question, help),
-            (None, _) => return Ok(true),
+        let (question, help) = match last {
+            LastPage::Asked(question, help) => (question, help),
+            LastPage::AskedIfPaged(question, help) if paged => (question, help),
+            _ => return Ok(true),
         };
-        paged = true;
         if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
             return Ok(false);
         }
-        rest = more;
     }
     Ok(true)
+}
+
+/// The answer at "Press Enter for more.".
+enum More {
+    /// The next page.
+    On,
+    /// `q`, as in a pager: the rest of the text passed over.
+    Skip,
+    /// The player left: end of input, Ctrl-C, or a word that leaves.
+    Left,
+}
+
+/// Asks `question` between pages: any line goes on, as a key would; `q`
+/// passes over the rest, as it does in a pager, and does not leave a game
+/// on one letter; the other words that leave do; help says so.
+fn ask_more(console: &mut Console, question: &str) -> io::Result<More> {
+    loop {
+        match console.ask(question, &[])? {
+            Reply::End => return Ok(More::Left),
+            Reply::Bad(why) => console.say(&why.to_string())?,
+            Reply::Line(line) if line.trim().eq_ignore_ascii_case("q") => return Ok(More::Skip),
+            Reply::Line(line) if is_quit(&line) => return Ok(More::Left),
+            Reply::Line(line) if is_help(&line) => console.say(text::MORE_HELP)?,
+            Reply::Line(_) => return Ok(More::On),
+        }
+    }
 }
 
 /// As [`ask_until`], with `words` answering the lines that are commands at

@@ -125,7 +125,8 @@ pub fn not_logged(games: u32) -> String {
 }
 
 /// Help at "Press Enter for more", between pages.
-pub const MORE_HELP: &str = "Press Enter to read on, or type quit to leave.";
+pub const MORE_HELP: &str =
+    "Press Enter to read on, q to pass over the rest, or type quit to leave.";
 
 /// Help at the question after the last page of rules read from the menu.
 pub const BACK_TO_MENU_HELP: &str = "Press Enter to go back to the menu, or type quit to leave.";
