@@ -430,3 +430,47 @@ fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
         "{stdout}"
     );
 }
+
+/// A log that may not be written, or a new one in a folder that may not be,
+/// is refused before play with status 1: no game is played only to be lost.
+/// Run as another user where the tests run as root, whom permissions do not
+/// stop.
+#[test]
+fn a_log_that_may_not_be_written_is_refused_before_play() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = folder("unwritable");
+    let locked = dir.join("locked");
+    fs::create_dir(&locked).expect("a folder");
+    let old = locked.join("old.jsonl");
+    fs::write(&old, "").expect("a log");
+    fs::set_permissions(&old, fs::Permissions::from_mode(0o444)).expect("chmod");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).expect("chmod");
+    // Made by root where the tests run as root.
+    let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&old).expect("made")) == 0;
+    for log in [old.clone(), locked.join("new.jsonl")] {
+        let mut cmd = if root {
+            let mut cmd = StdCommand::new("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_tallyho"));
+            cmd
+        } else {
+            StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        };
+        let output = cmd
+            .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+            .arg("--history")
+            .arg(&log)
+            .env("HOME", &dir)
+            .env_remove("XDG_DATA_HOME")
+            .output()
+            .expect("ran");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{log:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "played: {output:?}");
+        assert!(
+            stderr.contains("may not be written by you, so no game can be kept in it"),
+            "{stderr}"
+        );
+    }
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).expect("chmod");
+}

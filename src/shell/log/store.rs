@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use super::record::{Record, VERSION, claimed_number, is_blank, number_of, parse_record};
 use super::warn;
+use rustix::fs::Access;
+
 use crate::shell::lines::{Ends, read_capped};
 use crate::shell::safe;
 
@@ -112,6 +114,12 @@ pub enum LogError {
         /// What stands where its folder should be.
         folder: PathBuf,
     },
+    /// The log, or the folder it would be made in, may not be written.
+    #[error(
+        "{} may not be written by you, so no game can be kept in it: name another log, or play with --no-history",
+        shown(.0)
+    )]
+    CannotWrite(PathBuf),
     /// Another program held the lock for too long.
     #[error(
         "another program has held the lock on {} for {} seconds",
@@ -220,7 +228,7 @@ impl Log {
     pub fn check_place(&self) -> Result<(), LogError> {
         self.check_folder()?;
         match fs::metadata(&self.path) {
-            Ok(meta) if meta.is_file() => Ok(()),
+            Ok(meta) if meta.is_file() => self.check_writable(&self.path, Access::WRITE_OK),
             Ok(_) => Err(LogError::NotAFile(self.path.clone())),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // A link to nowhere (or a chain of them): the file the last
@@ -236,18 +244,44 @@ impl Log {
                         None => next,
                     };
                 }
-                if target == self.path {
-                    return Ok(());
-                }
-                match target.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    Some(folder) if !folder.is_dir() => Err(LogError::NoFolder {
-                        log: self.path.clone(),
-                        folder: folder.to_path_buf(),
-                    }),
-                    _ => Ok(()),
+                let folder = target.parent().filter(|p| !p.as_os_str().is_empty());
+                match folder {
+                    Some(folder) if target != self.path && !folder.is_dir() => {
+                        Err(LogError::NoFolder {
+                            log: self.path.clone(),
+                            folder: folder.to_path_buf(),
+                        })
+                    }
+                    // The file is made there: the nearest folder that is
+                    // (the default log's folders are made too) must take it.
+                    _ => {
+                        let mut folder = folder.unwrap_or(Path::new("."));
+                        while !folder.is_dir() {
+                            let Some(up) = folder.parent() else {
+                                return Ok(());
+                            };
+                            folder = if up.as_os_str().is_empty() {
+                                Path::new(".")
+                            } else {
+                                up
+                            };
+                        }
+                        self.check_writable(folder, Access::WRITE_OK | Access::EXEC_OK)
+                    }
                 }
             }
             Err(e) => Err(self.io(e)),
+        }
+    }
+
+    /// Refuses the log where the system says `place` (the log, or the
+    /// folder it would be made in) may not be written so.
+    fn check_writable(&self, place: &Path, access: Access) -> Result<(), LogError> {
+        match rustix::fs::access(place, access) {
+            Err(rustix::io::Errno::ACCESS | rustix::io::Errno::PERM | rustix::io::Errno::ROFS) => {
+                Err(LogError::CannotWrite(self.path.clone()))
+            }
+            _ => Ok(()),
         }
     }
 
