@@ -327,3 +327,40 @@ fn a_logged_score_the_moves_do_not_give_is_damage() {
             "its moves end with {score} points, but it says \"12-40\""
         )));
 }
+
+/// Against the computer the person is P in every game: the help at "Play
+/// again?" does not promise a swap of sides.
+#[test]
+fn play_again_help_against_the_computer_promises_no_swap() {
+    let (_dir, log) = log_path("again-help");
+    let moves = "1,1\n1,1 2,2\n2,2 3,3\n3,3 4,2\n4,2 3,2\n3,2 4,3\n4,3 4,4\n4,4 1,4\n\
+                 1,4 1,3\n1,3 2,4\n2,4 3,4\nhelp\nno\n";
+    let out = tallyho(&log)
+        .args([
+            "fish",
+            "--players",
+            "1",
+            "--names",
+            "Ann",
+            "--level",
+            "rubbish",
+        ])
+        .args([
+            "--board",
+            "4x4",
+            "--seed",
+            "3",
+            "--no-history",
+            "--color",
+            "never",
+        ])
+        .write_stdin(moves)
+        .output()
+        .expect("ran");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Play again (yes/no)? help\nType yes to play another game, or no to stop;"),
+        "{text}"
+    );
+    assert!(!text.contains("swapping"), "{text}");
+}

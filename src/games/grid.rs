@@ -169,6 +169,15 @@ pub enum SizeError {
     Sides(String, String),
 }
 
+/// "square" or "squares", after a count written as typed.
+fn squares_word(count: &str) -> &'static str {
+    if count.trim_start_matches('0') == "1" {
+        "square"
+    } else {
+        "squares"
+    }
+}
+
 impl fmt::Display for SizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -178,11 +187,13 @@ impl fmt::Display for SizeError {
             ),
             SizeError::Width(w) => write!(
                 f,
-                "a board {w} squares wide is not supported: the width must be {MIN_SIDE} to {GRID}"
+                "a board {w} {} wide is not supported: the width must be {MIN_SIDE} to {GRID}",
+                squares_word(w)
             ),
             SizeError::Height(h) => write!(
                 f,
-                "a board {h} squares high is not supported: the height must be {MIN_SIDE} to {GRID}"
+                "a board {h} {} high is not supported: the height must be {MIN_SIDE} to {GRID}",
+                squares_word(h)
             ),
             SizeError::Sides(w, h) => write!(
                 f,
@@ -417,6 +428,10 @@ mod tests {
         assert_eq!(
             msg("8x9"),
             "a board 9 squares high is not supported: the height must be 4 to 8"
+        );
+        assert_eq!(
+            msg("6x1"),
+            "a board 1 square high is not supported: the height must be 4 to 8"
         );
         assert_eq!(
             msg("4x99999999999999999999999"),

@@ -43,6 +43,10 @@ pub const NAME_HELP: &str = "Type the name to call this player in the score and 
 pub const AGAIN_HELP: &str = "Type yes to play another game, the players swapping sides, or no to stop; board shows the last \
      position. quit leaves too.";
 
+/// Help at "Play again?" where the sides stay as they are.
+pub const AGAIN_SAME_SIDES_HELP: &str = "Type yes to play another game, or no to stop; board shows the last \
+     position. quit leaves too.";
+
 /// Help at a draw offer.
 pub const DRAW_HELP: &str = "Type yes to accept the draw, which ends the game, or no to play on; board shows the position. \
      quit leaves the game.";

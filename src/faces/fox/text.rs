@@ -33,7 +33,7 @@ pub const fn why(ending: Ending) -> &'static str {
         Ending::FoxEscaped => "The fox got past the hounds, out of their reach.",
         Ending::FoxTrapped => "The fox is trapped.",
         Ending::HoundsStuck => "The hounds cannot move.",
-        Ending::FoxCaptured => "A hound took the fox.",
+        Ending::FoxCaptured => "A hound caught the fox.",
         Ending::FoxBoxedIn => "The fox is boxed in: a hound stands on every square next to it.",
     }
 }

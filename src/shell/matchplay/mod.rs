@@ -183,7 +183,12 @@ pub fn run<R: Computers, F: Face<R>>(
                     &play::canvas(console, &options.rules, &game_match),
                 );
                 let question = face.again_question();
-                ask_yes_no_over(console, question, text::AGAIN_HELP, &board)? == Some(true)
+                let help = if swaps(face, &game_match) {
+                    text::AGAIN_HELP
+                } else {
+                    text::AGAIN_SAME_SIDES_HELP
+                };
+                ask_yes_no_over(console, question, help, &board)? == Some(true)
             }
         };
         if !again {
@@ -268,13 +273,7 @@ fn swap_sides<R: Computers, F: Face<R>>(
     game_match: &mut Match<R>,
 ) -> io::Result<()> {
     let rules = &options.rules;
-    let against_computer = game_match
-        .seats
-        .iter()
-        .filter(|s| s.computer.is_some())
-        .count()
-        == 1;
-    if face.person_plays_first() && against_computer {
+    if !swaps(face, game_match) {
         return Ok(());
     }
     game_match.first = 1 - game_match.first;
@@ -283,6 +282,17 @@ fn swap_sides<R: Computers, F: Face<R>>(
         game_match.name(rules, first),
         game_match.name(rules, second),
     ]))
+}
+
+/// Whether the players swap sides between games: not where a person
+/// against the computer always plays first.
+fn swaps<R: Computers, F: Face<R>>(face: &F, game_match: &Match<R>) -> bool {
+    let computers = game_match
+        .seats
+        .iter()
+        .filter(|s| s.computer.is_some())
+        .count();
+    !(face.person_plays_first() && computers == 1)
 }
 
 /// A finished game as the log keeps it.
