@@ -218,6 +218,20 @@ fn the_largest_number_is_never_shared() {
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 1);
 }
 
+/// A largest number near the end that leaves none after it does not stop
+/// the log: the game goes one past the last record, as it would otherwise.
+#[test]
+fn the_largest_number_earlier_leaves_the_last_ones_successor() {
+    let (_dir, path) = temp_path("largest-earlier");
+    let line = |number| serde_json::to_string(&Record { number, ..record() }).unwrap() + "\n";
+    fs::write(&path, line(u64::MAX) + &line(2)).unwrap();
+    let log = Log::new(path.clone());
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 3);
+    // Below the largest, the next number is past the largest.
+    fs::write(&path, line(5) + &line(3)).unwrap();
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 6);
+}
+
 #[test]
 fn a_byte_order_mark_is_tolerated() {
     let (_dir, path) = temp_path("bom");

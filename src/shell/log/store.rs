@@ -349,11 +349,14 @@ impl Log {
         let mut file = self.open_to_append()?;
         self.lock(&file, waiting)?;
         let length = file.metadata().map_err(|e| self.io(e))?.len();
-        let (last, ends_in_newline) = tail(&mut file, length).map_err(|e| self.io(e))?;
-        let number = match last {
-            Some(u64::MAX) => return Err(LogError::Full(self.path.clone())),
-            Some(n) => n + 1,
-            None => 1,
+        let (used, ends_in_newline) = tail(&mut file, length).map_err(|e| self.io(e))?;
+        // Past the largest number near the end, so that a log edited by
+        // hand does not give a number twice; past the last record where the
+        // largest leaves no number after it.
+        let number = match used {
+            Used { largest, .. } if largest < u64::MAX => largest + 1,
+            Used { last, .. } if last < u64::MAX => last + 1,
+            Used { .. } => return Err(LogError::Full(self.path.clone())),
         };
         let mut line = Vec::new();
         if !ends_in_newline {
@@ -408,15 +411,24 @@ impl Log {
     }
 }
 
-/// The largest number the end of the log has used, and whether the file
-/// ends in a newline. It reads back from the end only as far as the last
-/// good record, and at least the last 64 KiB, in blocks: a damaged end of
-/// any size costs time but no memory. Damaged lines after the last good
-/// record count as numbers used, since one may have held a number; the
-/// largest number in the last 64 KiB counts too, for a log edited by hand.
-fn tail(file: &mut File, length: u64) -> io::Result<(Option<u64>, bool)> {
+/// The numbers the end of a log has used: 0 for none.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Used {
+    /// The last record's, with the damaged lines after it counted on.
+    last: u64,
+    /// The largest of that and the numbers in the last 64 KiB.
+    largest: u64,
+}
+
+/// The numbers the end of the log has used, and whether the file ends in a
+/// newline. It reads back from the end only as far as the last good record,
+/// and at least the last 64 KiB, in blocks: a damaged end of any size costs
+/// time but no memory. Damaged lines after the last good record count as
+/// numbers used, since one may have held a number; the largest number in the
+/// last 64 KiB is kept too, for a log edited by hand.
+fn tail(file: &mut File, length: u64) -> io::Result<(Used, bool)> {
     if length == 0 {
-        return Ok((None, true));
+        return Ok((Used::default(), true));
     }
     file.seek(SeekFrom::Start(length - 1))?;
     let mut last = [0u8; 1];
@@ -445,9 +457,10 @@ fn tail(file: &mut File, length: u64) -> io::Result<(Option<u64>, bool)> {
             break;
         }
     }
-    let used = match (found, largest) {
-        (Some(n), largest) => Some(n.max(largest.unwrap_or(0))),
-        (None, _) => (damaged > 0).then_some(damaged),
+    let last = found.unwrap_or(damaged);
+    let used = Used {
+        last,
+        largest: last.max(largest.unwrap_or(0)),
     };
     Ok((used, ends_in_newline))
 }
