@@ -510,3 +510,53 @@ fn fish_tab_goes_on_in_the_spelling_begun() -> Result<(), expectrl::Error> {
     session.expect(Eof)?;
     Ok(())
 }
+
+/// A second Ctrl-C while a finished game waits for another program's lock
+/// on the log ends the session at once, as a second Ctrl-C does elsewhere:
+/// the farewell on a line of its own, status 130, and no record begun.
+/// (A terminating signal waits for the lock, to keep the game: tests/log.rs.)
+#[test]
+fn a_second_ctrl_c_does_not_wait_for_another_programs_lock() -> Result<(), expectrl::Error> {
+    let home = Scratch::new("pty-lock-ctrl-c");
+    let log = home.join("history.jsonl");
+    std::fs::write(&log, "")?;
+    let held = std::fs::File::open(&log)?;
+    held.lock()?;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .args([
+            "--delay",
+            "0",
+            "--board",
+            "4x4",
+            "--color",
+            "never",
+            "--history",
+        ])
+        .arg(&log)
+        .env("HOME", &home)
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("waiting for another program")?;
+    let asked = std::time::Instant::now();
+    session.send(ControlCode::EndOfText)?;
+    std::thread::sleep(Duration::from_millis(200));
+    session.send(ControlCode::EndOfText)?;
+    session.set_expect_timeout(Some(Duration::from_secs(8)));
+    session.expect("Final score:")?;
+    session.expect(Eof)?;
+    // Before the fix it waited out the log's ten seconds of patience.
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(
+        session.get_process().wait().ok(),
+        Some(WaitStatus::Exited(session.get_process().pid(), 130))
+    );
+    drop(held);
+    assert_eq!(std::fs::read_to_string(&log)?, "");
+    Ok(())
+}

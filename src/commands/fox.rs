@@ -90,7 +90,7 @@ fn play_classic(options: &Options) -> Result<Ending, AppError> {
         delay_ms: play
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
-        log: Keeper::open(super::log::log(&options.log))?.holding(signals::writing),
+        log: Keeper::open(super::log::log(&options.log))?.holding(signals::HOLD),
     };
     let finished = super::cut_short(classic::run(console, &classic), &classic.log)?;
     Ok(super::script_status(

@@ -200,7 +200,7 @@ pub fn play_match<R: Computers, F: Face<R>>(
             .delay
             .unwrap_or(if console.is_interactive() { 700 } else { 0 }),
         think_ms: play.think,
-        log: Keeper::open(log::log(&cli.log))?.holding(signals::writing),
+        log: Keeper::open(log::log(&cli.log))?.holding(signals::HOLD),
     };
     let finished = cut_short(matchplay::run(&mut console, face, &options), &options.log)?;
     Ok(script_status(&console, &options.log, play.games, finished))

@@ -78,7 +78,10 @@ pub fn install(terminal: Terminal) {
                     {
                         continue;
                     }
-                    leave(128 + signal, terminal.stdout);
+                    // A second Ctrl-C: the player will not wait, even for
+                    // another program's lock on the log.
+                    let hurried = signal == SIGINT && catch_ctrl_c;
+                    leave(128 + signal, terminal.stdout, hurried);
                 }
             });
     });
@@ -102,6 +105,26 @@ pub fn writing() -> Option<MutexGuard<'static, ()>> {
     Some(WRITING.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
+/// Set while a finished game waits for another program's lock on the log,
+/// nothing written yet: a second Ctrl-C leaves then without waiting. The
+/// signal thread holds it from the moment it sees it set until the exit,
+/// so the keeper cannot go on to write.
+static WAITING_FOR_LOCK: Mutex<bool> = Mutex::new(false);
+
+/// The keeper's hold on a signal's exit, for the log's [`Keeper`].
+///
+/// [`Keeper`]: crate::shell::log::Keeper
+pub const HOLD: crate::shell::log::Hold = crate::shell::log::Hold {
+    writing,
+    waiting: waiting_for_lock,
+};
+
+/// Notes that a finished game starts or stops waiting for another
+/// program's lock on the log.
+pub fn waiting_for_lock(waiting: bool) {
+    *WAITING_FOR_LOCK.lock().unwrap_or_else(|e| e.into_inner()) = waiting;
+}
+
 /// Waits for the exit a signal has begun, if it has: for the end of a
 /// session, which must not end first with a status of its own.
 pub fn hold_if_leaving() {
@@ -111,9 +134,16 @@ pub fn hold_if_leaving() {
 }
 
 /// Puts the terminal back, says the farewell on a line of its own, and exits.
-fn leave(status: i32, stdout_terminal: bool) -> ! {
+fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
     LEAVING.store(true, Ordering::SeqCst);
-    let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    let _held = if hurried {
+        hold_unless_waiting_for_lock()
+    } else {
+        (
+            Some(WRITING.lock().unwrap_or_else(|e| e.into_inner())),
+            None,
+        )
+    };
     restore_terminal();
     let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut last = String::new();
@@ -129,6 +159,29 @@ fn leave(status: i32, stdout_terminal: bool) -> ! {
     }
     say_without_waiting(last.as_bytes());
     std::process::exit(status)
+}
+
+/// The hold on the log's record for a hurried exit: the record's own, or,
+/// while the record waits for another program's lock with nothing
+/// written, the lock-wait flag, held to the exit so the record is never
+/// begun.
+fn hold_unless_waiting_for_lock() -> (
+    Option<MutexGuard<'static, ()>>,
+    Option<MutexGuard<'static, bool>>,
+) {
+    loop {
+        match WRITING.try_lock() {
+            Ok(writing) => return (Some(writing), None),
+            Err(std::sync::TryLockError::Poisoned(e)) => return (Some(e.into_inner()), None),
+            Err(std::sync::TryLockError::WouldBlock) => {}
+        }
+        let waiting = WAITING_FOR_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        if *waiting {
+            return (None, Some(waiting));
+        }
+        drop(waiting);
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// Writes `bytes` to standard output without waiting: not through the

@@ -10,7 +10,9 @@ pub mod store;
 pub mod table;
 
 pub use record::{Ending, Record, Seat, VERSION, parse_record};
-pub use store::{Keeper, Kept, Log, LogError, OpenError, Records, Skipped, open_regular};
+pub use store::{
+    Hold, Keeper, Kept, Locked, Log, LogError, OpenError, Records, Skipped, open_regular,
+};
 pub use table::{TableError, Widths, show_in_menu, write_table};
 
 /// A warning on standard error.

@@ -346,10 +346,37 @@ impl Log {
     /// record's own `number` is ignored. Creates the file, and the default
     /// log's folder.
     pub fn append(&self, record: &Record, waiting: &mut dyn FnMut()) -> Result<u64, LogError> {
-        let mut file = self.open_to_append()?;
+        self.locked(waiting)?.append(record)
+    }
+
+    /// Opens the log to append and takes its exclusive lock, calling
+    /// `waiting` once if that takes over a second.
+    pub fn locked(&self, waiting: &mut dyn FnMut()) -> Result<Locked<'_>, LogError> {
+        let file = self.open_to_append()?;
         self.lock(&file, waiting)?;
+        Ok(Locked { log: self, file })
+    }
+}
+
+/// The log opened to append, its lock held until this is dropped.
+pub struct Locked<'a> {
+    log: &'a Log,
+    file: File,
+}
+
+impl Locked<'_> {
+    /// Appends `record` under the next number, which it returns; the
+    /// record's own `number` is ignored.
+    pub fn append(self, record: &Record) -> Result<u64, LogError> {
+        let Locked { log, mut file } = self;
+        log.write_locked(&mut file, record)
+    }
+}
+
+impl Log {
+    fn write_locked(&self, file: &mut File, record: &Record) -> Result<u64, LogError> {
         let length = file.metadata().map_err(|e| self.io(e))?.len();
-        let (used, ends_in_newline) = tail(&mut file, length).map_err(|e| self.io(e))?;
+        let (used, ends_in_newline) = tail(file, length).map_err(|e| self.io(e))?;
         // Past the largest number near the end, so that a log edited by
         // hand does not give a number twice; past the last record where the
         // largest leaves no number after it.
@@ -694,10 +721,27 @@ impl Kept {
     }
 }
 
-/// What a keeper holds while it writes a record: in the binary, the
-/// process's guard against a signal's exit ([`crate::shell::signals::writing`]),
-/// handed in by `main`; elsewhere nothing.
-pub type Hold = fn() -> Option<MutexGuard<'static, ()>>;
+/// What a keeper holds while it keeps a record: in the binary, the
+/// process's guard against a signal's exit, handed in by `main`; elsewhere
+/// nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Hold {
+    /// Held while a record is kept ([`crate::shell::signals::writing`]).
+    pub writing: fn() -> Option<MutexGuard<'static, ()>>,
+    /// Told when the keeper starts and stops waiting for another program's
+    /// lock, when nothing is being written
+    /// ([`crate::shell::signals::waiting_for_lock`]).
+    pub waiting: fn(bool),
+}
+
+impl Default for Hold {
+    fn default() -> Hold {
+        Hold {
+            writing: || None,
+            waiting: |_| (),
+        }
+    }
+}
 
 /// Where finished games go during a session, and the warnings when they cannot.
 #[derive(Clone, Debug)]
@@ -723,7 +767,7 @@ impl Keeper {
     pub fn new(log: Option<Log>) -> Keeper {
         Keeper {
             log,
-            hold: || None,
+            hold: Hold::default(),
             lost: Arc::default(),
             finished: Arc::default(),
         }
@@ -770,8 +814,9 @@ impl Keeper {
     /// log has not taken, nor misses one it has.
     pub fn keep_then(&self, record: &Record, then: impl FnOnce(&Kept)) -> Kept {
         // A signal that ends the session waits for this game to be kept, or
-        // said lost: the wait for another program's lock is bounded.
-        let _writing = (self.hold)();
+        // said lost: the wait for another program's lock is bounded. Only a
+        // second Ctrl-C does not wait for that lock (see `Hold::waiting`).
+        let _writing = (self.hold.writing)();
         self.finished.fetch_add(1, Ordering::Relaxed);
         let kept = match &self.log {
             None => Kept::Off,
@@ -780,9 +825,12 @@ impl Keeper {
                     warn(&format!(
                         "waiting for another program to let go of {}",
                         shown(log.path())
-                    ))
+                    ));
+                    (self.hold.waiting)(true);
                 };
-                match log.append(record, &mut waiting) {
+                let locked = log.locked(&mut waiting);
+                (self.hold.waiting)(false);
+                match locked.and_then(|locked| locked.append(record)) {
                     Ok(number) => Kept::Logged(number),
                     Err(e) => {
                         self.lost.fetch_add(1, Ordering::Relaxed);
