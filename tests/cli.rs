@@ -848,3 +848,43 @@ fn a_bare_enter_at_a_move_prompt_is_reminded_not_refused() {
     // A bad square still counts as a refused line.
     two_players().write_stdin("99\nquit\n").assert().code(3);
 }
+
+/// A bare Enter at any question, not only a move prompt, is reminded what
+/// to type and not counted as a refused line: the menu, the side question,
+/// and the 1978 program's move prompt.
+#[test]
+fn a_bare_enter_is_reminded_at_every_question() {
+    let run = |args: &[&str], input: &str| {
+        let out = tallyho()
+            .args(args)
+            .arg("--no-history")
+            .write_stdin(input)
+            .output()
+            .expect("ran");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, said) = run(&["draughts"], "\n\n3\n");
+    assert_eq!(code, Some(0), "{said}");
+    let (code, said) = run(&["classic"], "NO\n\nquit\n");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("TYPE LINE, THEN COLUMN, LIKE 1,2"), "{said}");
+    let one = [
+        "draughts",
+        "--players",
+        "1",
+        "--names",
+        "Ann",
+        "--level",
+        "rubbish",
+    ];
+    let (code, said) = run(&one, "\nquit\n");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("Type black or white."), "{said}");
+    assert!(!said.contains("\"\""), "{said}");
+    // Junk there is still refused.
+    let (code, _) = run(&["draughts"], "\njunk\n3\n");
+    assert_eq!(code, Some(3));
+}

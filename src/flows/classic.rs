@@ -240,6 +240,12 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             console.say(text::PICK_AGAIN)?;
             continue;
         }
+        if line.trim().is_empty() {
+            // A reminder of what to type, not a refusal: the exit status
+            // does not count a bare Enter.
+            console.say(text::TYPE_LINE_COLUMN)?;
+            continue;
+        }
         if let Some(plain) = crate::shell::text::plain_if_full_width(&line) {
             let why = crate::shell::text::full_width(&line, &plain).to_uppercase();
             console.refuse(&why)?;

@@ -39,7 +39,11 @@ pub struct UnknownSide {
 impl fmt::Display for UnknownSide {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b] = self.names;
-        write!(f, "\"{}\" is not a side: type {a} or {b}", self.text)
+        if self.text.trim().is_empty() {
+            write!(f, "type {a} or {b}")
+        } else {
+            write!(f, "\"{}\" is not a side: type {a} or {b}", self.text)
+        }
     }
 }
 

@@ -165,6 +165,9 @@ pub fn ask_with<T>(
             }
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),
+                // A bare Enter is reminded what to type, not refused: the
+                // exit status does not count it.
+                Err(why) if line.trim().is_empty() => console.say(&capitalise(&why))?,
                 Err(why) => console.refuse(&capitalise(&why))?,
             },
         }

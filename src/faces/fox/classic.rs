@@ -72,7 +72,7 @@ pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
         .filter(|p| !p.is_empty())
         .collect();
     if parts.is_empty() {
-        return Err("TYPE LINE, THEN COLUMN, LIKE 1,2".to_string());
+        return Err(super::text::classic::TYPE_LINE_COLUMN.to_string());
     }
     parts
         .iter()

@@ -277,6 +277,8 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
 
     /// The reminder printed below the board.
     pub const YOUR_MOVE: &str = "YOUR MOVE. TYPE LINE, THEN COLUMN.";
+    /// What to type at a move question.
+    pub const TYPE_LINE_COLUMN: &str = "TYPE LINE, THEN COLUMN, LIKE 1,2";
     /// Asks for the hound to move.
     pub const FROM: &str = "HOUND FROM? ";
     /// Asks where it goes.
