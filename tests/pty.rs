@@ -560,3 +560,22 @@ fn a_second_ctrl_c_does_not_wait_for_another_programs_lock() -> Result<(), expec
     assert_eq!(std::fs::read_to_string(&log)?, "");
     Ok(())
 }
+
+/// A ballot opening is said again on the person's first turn when the
+/// computer moves first: in a terminal the computer's turn is cleared away.
+#[test]
+fn the_ballot_opening_is_said_on_the_persons_first_turn() -> Result<(), expectrl::Error> {
+    let mut session = spawn_in_home(
+        "ballot-said",
+        80,
+        30,
+        "draughts --players 1 --names Ann --level rubbish --side black --opening 33 \
+         --delay 0 --no-history --color never",
+    )?;
+    session.expect("IBM 704 moves")?;
+    session.expect("Ballot opening 33: 9-14 22-17 6-9, three moves played.")?;
+    session.expect("Move from (")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -270,15 +270,21 @@ impl Face<Session> for DraughtsFace {
             return Vec::new();
         };
         let mut lines = Vec::new();
-        if view.history.len() == 1
-            && let Some(line) = text::opening_line_of_game(rules.rules.start, &view.history[0])
+        // Said on the first two turns, so that a person hears it even when
+        // the computer moves first (its turn's board is soon cleared).
+        let turn = view.history.len();
+        if turn <= 2
+            && let Some(line) =
+                text::opening_line_of_game(rules.rules.start, &view.history[0], turn == 1)
         {
             lines.push(line);
         }
         // A loaded file's Captures tag may have changed the rule: said on
-        // the turn the game goes on from.
+        // the two turns the game goes on from.
         if let Some(game) = rules.loaded()
-            && view.history.len() == game.moves.len() + 1
+            && turn
+                .checked_sub(game.moves.len())
+                .is_some_and(|t| (1..=2).contains(&t))
             && let Some(line) = text::loaded_rule_line(game.rules.captures)
         {
             lines.push(line.to_string());

@@ -50,20 +50,23 @@ pub fn holding(side: Side, men: u32, kings: u32) -> String {
     )
 }
 
-/// Said on the first turn of a game from a ballot opening.
-pub fn opening_line(start: Start) -> Option<String> {
+/// Said on the first two turns of a game from a ballot opening, so that
+/// each side is told, and a person is told even when the computer moves
+/// first; on the first, `White to move.` too.
+pub fn opening_line(start: Start, first_turn: bool) -> Option<String> {
     match start {
         Start::Opening(o) => Some(format!(
-            "Ballot opening {}: {}, three moves played. White to move.",
+            "Ballot opening {}: {}, three moves played.{}",
             o.number(),
-            o.notation()
+            o.notation(),
+            if first_turn { " White to move." } else { "" }
         )),
         _ => None,
     }
 }
 
-/// Said on the first turn of a game loaded from a file whose Captures tag
-/// makes captures optional.
+/// Said on the first two turns of a game loaded from a file whose Captures
+/// tag makes captures optional.
 pub fn loaded_rule_line(captures: Captures) -> Option<&'static str> {
     match captures {
         Captures::Compulsory => None,
@@ -419,11 +422,12 @@ mod tests {
 pub fn opening_line_of_game(
     start: Start,
     first: &crate::games::draughts::Position,
+    first_turn: bool,
 ) -> Option<String> {
     match start {
         Start::Random(_) => crate::games::draughts::ballot::find(first)
-            .and_then(|o| opening_line(Start::Opening(o))),
-        other => opening_line(other),
+            .and_then(|o| opening_line(Start::Opening(o), first_turn)),
+        other => opening_line(other, first_turn),
     }
 }
 
