@@ -573,8 +573,8 @@ fn the_ballot_opening_is_said_on_the_persons_first_turn() -> Result<(), expectrl
          --delay 0 --no-history --color never",
     )?;
     session.expect("IBM 704 moves")?;
+    session.expect("(Ann) next")?;
     session.expect("Ballot opening 33: 9-14 22-17 6-9, three moves played.")?;
-    session.expect("Move from (")?;
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())
