@@ -54,6 +54,18 @@ fn buildable(pieces: u32) -> Result<(), StoreError> {
     }
 }
 
+/// A size in bytes in megabytes, or gigabytes from 1 GB: `187 MB`, `3.74 GB`.
+fn megabytes(bytes: u64) -> String {
+    const MB: u64 = 1_000_000;
+    if bytes >= 1000 * MB {
+        format!("{:.2} GB", bytes as f64 / (1000 * MB) as f64)
+    } else if bytes >= 10 * MB {
+        format!("{} MB", bytes / MB)
+    } else {
+        format!("{:.1} MB", bytes as f64 / MB as f64)
+    }
+}
+
 /// Why a stored database could not be read, written or built.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -93,6 +105,14 @@ pub enum StoreError {
         pieces: u32,
         /// Its capture rule.
         captures: Captures,
+    },
+    /// The folder cannot take the database: said before the build.
+    #[error("the database cannot be saved in {}: {why}", dir.display())]
+    Unsaveable {
+        /// The folder.
+        dir: PathBuf,
+        /// Why, in words.
+        why: String,
     },
     /// A size that cannot be built.
     #[error("databases of {0} pieces cannot be built: from 2 to {LARGEST_PIECES}")]
@@ -195,18 +215,56 @@ impl EndgameStore {
     /// run left under other names are removed first.
     fn writable(&self, path: &Path) -> Result<PathBuf, StoreError> {
         let temp = path.with_extension(format!("part{}", std::process::id()));
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| StoreError::Io { path, source }
+        let refused = |why: String| StoreError::Unsaveable {
+            dir: self.dir.clone(),
+            why,
         };
-        fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        let said = |e: io::Error| {
+            let text = e.to_string();
+            // The system's words without their code: `permission denied`.
+            let text = text.split(" (os error").next().unwrap_or(&text);
+            text.to_lowercase()
+        };
+        fs::create_dir_all(&self.dir).map_err(|e| refused(said(e)))?;
+        if path.is_dir() {
+            return Err(refused(format!(
+                "{} is a folder, where the database would go",
+                path.display()
+            )));
+        }
         self.remove_stale_parts(path);
         // Removing first unlinks whatever stands at the name, a link
         // included, without touching what it points to.
         let _ = fs::remove_file(&temp);
-        fs::File::create_new(&temp).map_err(io(&temp))?;
+        fs::File::create_new(&temp).map_err(|e| refused(said(e)))?;
         let _ = fs::remove_file(&temp);
         Ok(temp)
+    }
+
+    /// Refuses a build whose database the folder's disk has no room for,
+    /// as far as the system can tell: before the build's time is spent.
+    fn has_room(&self, pieces: u32, path: &Path) -> Result<(), StoreError> {
+        let Ok(stat) = rustix::fs::statvfs(&self.dir) else {
+            return Ok(());
+        };
+        // The file it replaces frees its room.
+        let old = fs::metadata(path).map_or(0, |m| m.len());
+        let free = stat
+            .f_bavail
+            .saturating_mul(stat.f_frsize)
+            .saturating_add(old);
+        let needed = Endgame::entries(pieces) as u64;
+        if free >= needed {
+            return Ok(());
+        }
+        Err(StoreError::Unsaveable {
+            dir: self.dir.clone(),
+            why: format!(
+                "the database takes {}, and the disk has {} free",
+                megabytes(needed),
+                megabytes(free)
+            ),
+        })
     }
 
     /// Removes the half-written files of `path` (`NAME.partPID`) that have
@@ -249,7 +307,9 @@ impl EndgameStore {
         // A size out of range, then a folder that cannot be written, are
         // found before the build's time is spent, not after.
         buildable(pieces)?;
-        self.writable(&self.path(pieces, rules))?;
+        let path = self.path(pieces, rules);
+        self.writable(&path)?;
+        self.has_room(pieces, &path)?;
         let db = built(pieces, rules, progress)?;
         self.save(&db)?;
         Ok(db)
@@ -509,6 +569,31 @@ mod tests {
         let db = store.load_or_build(3, rules, &mut |_, _| true).unwrap();
         assert_eq!(db.max_pieces(), 3);
         assert!(matches!(store.load(3, rules), Err(_) | Ok(None)));
+    }
+
+    #[test]
+    fn a_folder_where_the_database_goes_is_found_before_the_build() {
+        let dir = temp_dir("folder-in-the-way");
+        let store = EndgameStore::new(dir.to_path_buf());
+        let rules = Setup::STANDARD;
+        fs::create_dir_all(store.path(3, rules)).unwrap();
+        let mut calls = 0;
+        let err = store
+            .build(3, rules, &mut |_, _| {
+                calls += 1;
+                true
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("the database cannot be saved in "), "{err}");
+        assert!(
+            err.ends_with("-compulsory.bin is a folder, where the database would go"),
+            "{err}"
+        );
+        assert_eq!(calls, 0, "no build before the place is known good");
+        assert_eq!(megabytes(187_110_312), "187 MB");
+        assert_eq!(megabytes(3_739_728_052), "3.74 GB");
+        assert_eq!(megabytes(1_500_000), "1.5 MB");
     }
 
     #[test]
