@@ -579,3 +579,27 @@ fn the_ballot_opening_is_said_on_the_persons_first_turn() -> Result<(), expectrl
     session.expect(Eof)?;
     Ok(())
 }
+
+/// On a terminal 40 columns wide, perft's estimate of the time left is
+/// wrapped at word boundaries, as the game's warnings are.
+#[test]
+fn perft_estimate_wraps_at_words_on_a_narrow_terminal() -> Result<(), expectrl::Error> {
+    let mut session = spawn_in_home("perft-narrow", 40, 24, "draughts perft 30")?;
+    session.expect("perft(9) =")?;
+    let seen = session.expect("Ctrl-C stops it.")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    let said: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("perft:"))
+        .collect();
+    assert!(said.len() > 1, "{text:?}");
+    // Each line ended by tallyho itself, none by the terminal's wrap
+    // (which sends no line end).
+    for line in &said {
+        assert!(line.chars().count() <= 40, "{line:?} in {text:?}");
+    }
+    session.send(ControlCode::EndOfText)?;
+    session.expect("stopped by Ctrl-C")?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -98,28 +98,30 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
     // One already kept, whose checksum agrees, is not built again.
     if let Ok(Some(db)) = store.load(pieces, rules) {
         let path = store.path(db.max_pieces(), rules);
-        let _ = writeln!(
-            err,
+        tallyho::shell::console::error_line(&format!(
             "The {pieces}-piece database is already built, and its checksum agrees."
-        );
+        ));
         let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
         return Ok(());
     }
     // At a terminal a bar redrawn in place; elsewhere (a log file) a line
     // every tenth of the way.
     let bar = err.is_terminal();
+    // The bar where the line has room for it, on a narrow screen the
+    // figure alone: a line that wrapped could not be redrawn in place.
+    let drawn = tallyho::shell::console::error_columns().is_none_or(|c| c > 44);
     let mut last = usize::MAX;
     let mut progress = |done: usize, total: usize| {
         let percent = done * 100 / total.max(1);
         if bar && percent != last {
             last = percent;
             let filled = percent / 4;
-            let _ = write!(
-                err,
-                "\r[{}{}] {percent:>3}% of {pieces} pieces",
-                "#".repeat(filled),
-                " ".repeat(25 - filled)
-            );
+            let shown = if drawn {
+                format!("[{}{}] ", "#".repeat(filled), " ".repeat(25 - filled))
+            } else {
+                String::new()
+            };
+            let _ = write!(err, "\r{shown}{percent:>3}% of {pieces} pieces");
             let _ = err.flush();
         } else if !bar && percent / 10 != last {
             last = percent / 10;

@@ -41,7 +41,7 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
         counted = d;
         if let Some(warning) = clock.depth_done(d, n.get()) {
             // Standard error may be closed or full: the count goes on.
-            let _ = writeln!(io::stderr(), "{warning}");
+            tallyho::shell::console::error_line(&warning);
         }
     }
     if let Ok(id) = caught {
@@ -49,7 +49,7 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
     }
     if flag.passed() && counted < depth {
         out.flush()?;
-        let _ = writeln!(io::stderr(), "{}", text::perft_stopped(counted + 1));
+        tallyho::shell::console::error_line(&text::perft_stopped(counted + 1));
         std::process::exit(130);
     }
     Ok(())

@@ -23,7 +23,7 @@ use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
 use completion::{Answers, Quit, Redraw};
 use read::{WatchedStdin, check, read_capped};
-pub use read::{terminal_columns, terminal_rows};
+pub use read::{error_columns, terminal_columns, terminal_rows};
 use screen::Screen;
 
 /// Writes a line to stderr, wrapped at word boundaries where stderr is a
