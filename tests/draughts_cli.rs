@@ -210,7 +210,7 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
         assert!(load_error_with(&home, &fifo, &[], 1).contains("not a regular file"));
     }
     let huge = write("huge.pdn", &vec![b' '; 2 << 20]);
-    assert!(load_error_with(&home, &huge, &[], 1).contains("larger than 1024 KB"));
+    assert!(load_error_with(&home, &huge, &[], 1).contains("larger than 1 MiB (1048576 bytes)"));
     let bad_fen = write("fen.pdn", b"[FEN \"B:W1:B2\"]\n*\n");
     let why = load_error(&home, &bad_fen, &[]);
     assert!(

@@ -666,8 +666,12 @@ pub fn shorten(message: &str) -> String {
                 .map(|word| {
                     let safe = tallyho::shell::safe::text(word);
                     if safe.chars().count() > 80 {
-                        let kept: String = safe.chars().take(60).collect();
-                        format!("{kept}…")
+                        // The sentence's own mark after the word stays:
+                        // `aaaa…: File name too long`.
+                        let body = safe.trim_end_matches([':', ',', ';', '.', ')', '"']);
+                        let mark = &safe[body.len()..];
+                        let kept: String = body.chars().take(60).collect();
+                        format!("{kept}…{mark}")
                     } else {
                         safe
                     }
@@ -682,6 +686,13 @@ pub fn shorten(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_word_cut_keeps_the_mark_after_it() {
+        let long = "a".repeat(300);
+        let said = shorten(&format!("{long}: File name too long"));
+        assert_eq!(said, format!("{}…: File name too long", "a".repeat(60)));
+    }
 
     fn parsed(args: &[&str]) -> String {
         match parse(args.iter().map(OsString::from)) {

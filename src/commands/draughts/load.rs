@@ -147,8 +147,7 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     let meta = file.metadata().map_err(|e| failed(io_reason(&e)))?;
     let too_big = || {
         failed(format!(
-            "the file is larger than {} KB: a PDN file to load may be at most that",
-            MAX_PDN_BYTES / 1024
+            "the file is larger than 1 MiB ({MAX_PDN_BYTES} bytes): a PDN file to load may be at most that"
         ))
     };
     if meta.len() > MAX_PDN_BYTES {
