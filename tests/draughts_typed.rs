@@ -34,11 +34,22 @@ fn a_path_typed_again_from_a_square_before_the_last_goes_on_from_it() {
     let file = home.join("three.pdn");
     // Black's man on 1 jumps 1x10, then 10x17 or 10x19; from 17 on to 26.
     std::fs::write(&file, "[FEN \"B:W6,14,15,22,31:B1,3,12\"]\n*\n").unwrap();
-    let (_, shown, _) = play(&home, Some(&file), "17\n10\n17\n10x17x31\n10x17x26\nquit\n");
+    let (_, shown, _) = play(
+        &home,
+        Some(&file),
+        "17\n10\n17\n1\n17\n10x17x31\n10x17x26\nquit\n",
+    );
     assert!(shown.contains("Jump 1x10x17 on to (26)? "), "{shown}");
     // A square chosen before, typed alone, goes back to it, and says so.
     assert!(
         shown.contains("Back to 10: now name where it goes.\nJump 1x10 on to (17, 19)? "),
+        "{shown}"
+    );
+    // The piece's first square goes back to it and on as the game must.
+    assert!(
+        shown.contains(
+            "Back to 1, and on to 10: now name where it goes.\nJump 1x10 on to (17, 19)? "
+        ),
         "{shown}"
     );
     // A wrong path from a square already chosen is quoted from that square.

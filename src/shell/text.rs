@@ -77,9 +77,13 @@ pub fn chosen_before(typed: &str, last: &str) -> String {
 }
 
 /// Said when a player goes back to a square chosen earlier in the move, by
-/// typing it again.
-pub fn back_to(square: &str) -> String {
-    format!("Back to {square}: now name where it goes.")
+/// typing it again: `square`, or `named` and on from it, as the game fills
+/// in, to `square`.
+pub fn back_to(named: Option<&str>, square: &str) -> String {
+    match named {
+        Some(named) => format!("Back to {named}, and on to {square}: now name where it goes."),
+        None => format!("Back to {square}: now name where it goes."),
+    }
 }
 
 /// The answer to `moves`.

@@ -285,8 +285,14 @@ fn squares_typed<R: Rules, F: Face<R>>(
         && let Some(last) = filled.last()
     {
         // An earlier square typed again goes back to it: said, as the
-        // question that follows looks like one asked before.
-        console.say(&text::back_to(&face.square(rules, last.square)))?;
+        // question that follows looks like one asked before. Where the
+        // game fills in the way on from it, that is said too.
+        let to = face.square(rules, last.square);
+        let named = tried
+            .last()
+            .filter(|&&sq| sq != last.square)
+            .map(|&sq| face.square(rules, sq));
+        console.say(&text::back_to(named.as_deref(), &to))?;
     }
     Ok(None)
 }
