@@ -25,6 +25,7 @@ use super::{AppError, Ending};
 use tallyho::shell::console::{Look, Terminal, terminal_columns};
 use tallyho::shell::lines::AnyNewline;
 use tallyho::shell::safe;
+use tallyho::shell::signals;
 use tallyho::shell::table::Table;
 
 /// The line door's port when none is given.
@@ -37,14 +38,26 @@ const MAX_EVENT: usize = 256 * 1024;
 const MAX_TYPED: usize = 1024;
 /// How long connecting may take.
 const CONNECT: Duration = Duration::from_secs(10);
+/// How often a wait looks at Ctrl-C.
+const TICK: Duration = Duration::from_millis(50);
+/// Said last when a signal ends the client.
+const LEFT: &str = "You left the server.";
 
 /// Connects to a line door and plays through it until the player or the
 /// server leaves.
 pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
+    let terminal = Terminal::detect();
+    // As local play: SIGTERM, SIGHUP and SIGQUIT put the terminal back as
+    // it is now (before ssh or the line editor change it), say the last
+    // word and exit with 128 plus the signal. The exit closes the
+    // connection, and the server takes that as the player leaving.
+    signals::install(terminal);
+    *signals::farewell()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = Some(LEFT.to_string());
     let mut link = Link::open(target)?;
     let stream = link.reader()?;
     let mut to_server = link.writer()?;
-    let terminal = Terminal::detect();
     let interactive = terminal.interactive() && !terminal.dumb;
     let view = Arc::new(Mutex::new(View {
         colour: look.colour,
@@ -72,8 +85,15 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             let _ = tx.send(Input::ServerGone);
         })
     };
-    // The first event, or the end of a connection that never gave one.
-    let _ = answered.recv();
+    // The first event, or the end of a connection that never gave one. At
+    // a terminal the signal thread only notes Ctrl-C: it leaves here too.
+    let stop = signals::interrupt_flag();
+    while let Err(mpsc::RecvTimeoutError::Timeout) = answered.recv_timeout(TICK) {
+        if stop.load(Ordering::SeqCst) {
+            link.close();
+            return Ok(Ending::Clean);
+        }
+    }
     if !heard.load(Ordering::SeqCst) {
         let _ = net.join();
         link.close();
@@ -182,6 +202,8 @@ fn start_reading(
         view: Arc::clone(view),
     }));
     let printer = editor.create_external_printer().map_err(editor_failed)?;
+    // A signal's exit turns off what rustyline turns on (bracketed paste).
+    signals::editing();
     std::thread::spawn(move || read_editor(editor, &tx));
     Ok(Out::Editor(Box::new(printer)))
 }

@@ -1,0 +1,98 @@
+//! `tallyho join` in a pseudo-terminal, ended by a signal while rustyline
+//! reads the lobby's line: the terminal is given back as it was, the
+//! client says it left and exits with 128 plus the signal, and the server
+//! sees the player go.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use expectrl::session::OsSession;
+use expectrl::{Eof, Expect, Regex, Session};
+use tallyho::server::{Rules, limits::Limits};
+
+mod scratch;
+mod server_common;
+use scratch::Scratch;
+use server_common::{Client, Serving};
+
+/// The pid of the one child of process `parent`.
+fn child_of(parent: i32) -> Option<i32> {
+    let children =
+        std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).ok()?;
+    children.split_whitespace().next()?.parse().ok()
+}
+
+/// A shell running `tallyho join addr` in a fresh pseudo-terminal, then
+/// reporting its status and the terminal's modes, as the player's shell
+/// would find them.
+fn join_under_a_shell(addr: &str, home: &Scratch) -> Result<OsSession, expectrl::Error> {
+    let script = format!(
+        "stty echo icanon; '{}' join {addr} --color never; echo STATUS=$?; stty -a",
+        env!("CARGO_BIN_EXE_tallyho")
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script])
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    Ok(session)
+}
+
+/// How many players the server has online, as a machine client sees them
+/// (the client itself among them).
+fn online(addr: std::net::SocketAddr) -> usize {
+    let mut client = Client::arrive(addr);
+    client.speak_json();
+    client.send("who");
+    let who = client.event_named("who");
+    who["players"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn a_signal_at_the_lobby_prompt_gives_the_terminal_back() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-signals");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    for (signal, name) in [
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGQUIT, "QUIT"),
+    ] {
+        let home = Scratch::unmade(&format!("join-sig-{name}"));
+        let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+        session.expect("commands.")?;
+        session.expect("> ")?;
+        // rustyline is now reading in raw mode, a word typed.
+        session.send("wh")?;
+        let shell = session.get_process().pid().as_raw();
+        let join = (0..100)
+            .find_map(|_| {
+                std::thread::sleep(Duration::from_millis(20));
+                child_of(shell)
+            })
+            .expect("join runs under the shell");
+        // SAFETY: sends a signal to a process this test started.
+        assert_eq!(unsafe { libc::kill(join, signal) }, 0);
+        session.expect("server.")?;
+        session.expect(format!("STATUS={}", 128 + signal).as_str())?;
+        for mode in ["icanon", "echo"] {
+            let found = session.expect(Regex(format!(r"\s-?{mode}\s").as_str()))?;
+            let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
+            assert_eq!(found.trim(), mode, "after SIG{name}, {mode} is on again");
+        }
+        session.expect(Eof)?;
+        // The server saw the player go: only the one asking is online.
+        let end = Instant::now() + Duration::from_secs(10);
+        let mut count = online(addr);
+        while count != 1 && Instant::now() < end {
+            // Seldom: the door takes a burst of connections, then one in 3 s.
+            std::thread::sleep(Duration::from_millis(500));
+            count = online(addr);
+        }
+        assert_eq!(count, 1, "after SIG{name} the server still has join online");
+    }
+    running.stop();
+    Ok(())
+}
