@@ -11,7 +11,7 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
@@ -38,6 +38,11 @@ const MAX_EVENT: usize = 256 * 1024;
 const MAX_TYPED: usize = 1024;
 /// How long connecting may take.
 const CONNECT: Duration = Duration::from_secs(10);
+/// What the player types after.
+const PROMPT: &str = "> ";
+/// How long the server is quiet before a dumb terminal's prompt is shown
+/// again.
+const SETTLE: Duration = Duration::from_millis(40);
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(50);
 /// Said last when a signal ends the client.
@@ -58,7 +63,10 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let mut link = Link::open(target)?;
     let stream = link.reader()?;
     let mut to_server = link.writer()?;
+    // rustyline reads at a terminal; at a dumb one the terminal reads the
+    // line itself and join prints its prompt plainly.
     let interactive = terminal.interactive() && !terminal.dumb;
+    let dumb = terminal.interactive() && terminal.dumb;
     let view = Arc::new(Mutex::new(View {
         colour: look.colour,
         guest: true,
@@ -99,32 +107,53 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         link.close();
         return Ok(Ending::Dropped);
     }
-    let reading = start_reading(interactive, &view, &tx)?;
+    let reading = start_reading(interactive, dumb, &view, &out, &tx)?;
     *out.lock().unwrap_or_else(|e| e.into_inner()) = reading;
+    prompt(&out);
     drop(tx);
     // Join's own words, wrapped to the window as it is now.
     let say = |text: String| print(&out, wrap(&text));
     let mut gone = false;
     // The connection ended before the player asked to leave.
     let mut dropped = false;
-    while let Ok(input) = rx.recv() {
+    loop {
+        prompt_when_settled(&out);
+        let input = match rx.recv_timeout(SETTLE) {
+            Ok(input) => input,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            // Ctrl-C at a dumb terminal, which the signal thread only
+            // notes: the player leaves, as with Ctrl-D, on a line after
+            // the terminal's ^C.
+            Err(mpsc::RecvTimeoutError::Timeout) if dumb && stop.load(Ordering::SeqCst) => {
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = Out::Plain;
+                print(&out, String::new());
+                Input::End
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+        };
         match input {
-            Input::TooLong(length) => say(too_long(length)),
+            Input::TooLong(length) => {
+                say(too_long(length));
+                prompt(&out);
+            }
             Input::Line(line) => {
                 if gone {
                     break;
                 }
                 let line = line.trim().to_string();
                 if line.is_empty() {
+                    prompt(&out);
                     continue;
                 }
                 // Laid out already: a board as drawn, sentences wrapped.
                 if let Some(text) = local(&line, &view) {
                     print(&out, text);
+                    prompt(&out);
                     continue;
                 }
                 if let Err(why) = check(&line) {
                     say(why);
+                    prompt(&out);
                     continue;
                 }
                 // The lobby's words for leaving the server (in a game,
@@ -140,8 +169,18 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             Input::End => {
                 leaving.store(true, Ordering::SeqCst);
                 // The line editor has stopped reading: what is left to say
-                // goes plainly to the terminal, each line ended.
-                *out.lock().unwrap_or_else(|e| e.into_inner()) = Out::Plain;
+                // goes plainly to the terminal, each line ended, and at a
+                // dumb terminal after the prompt's line (Ctrl-D left the
+                // cursor after it).
+                {
+                    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+                    if matches!(*out, Out::Prompted { shown: true, .. }) {
+                        let mut stdout = io::stdout().lock();
+                        let _ = stdout.write_all(b"\n");
+                        let _ = stdout.flush();
+                    }
+                    *out = Out::Plain;
+                }
                 // The end of input, passed on: the server says what became
                 // of a game left (a guest's ends), then goodbye.
                 link.shut_writing(to_server);
@@ -187,13 +226,23 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
 /// pipe, and gives what the other threads print through.
 fn start_reading(
     interactive: bool,
+    dumb: bool,
     view: &Arc<Mutex<View>>,
+    out: &Arc<Mutex<Out>>,
     tx: &mpsc::Sender<Input>,
 ) -> Result<Out, AppError> {
     let tx = tx.clone();
     if !interactive {
-        std::thread::spawn(move || read_plain(&tx));
-        return Ok(Out::Plain);
+        let out = Arc::clone(out);
+        std::thread::spawn(move || read_plain(&tx, &out));
+        return Ok(if dumb {
+            Out::Prompted {
+                shown: false,
+                said: None,
+            }
+        } else {
+            Out::Plain
+        });
     }
     let editor_failed =
         |e: rustyline::error::ReadlineError| AppError::Failed(format!("the line editor: {e}"));
@@ -567,6 +616,17 @@ enum Input {
 enum Out {
     Editor(Box<dyn ExternalPrinter + Send>),
     Plain,
+    /// Plainly, to a person at a dumb terminal, which reads the line
+    /// itself: the prompt printed when all is said, and anything said
+    /// while it is shown starts on a line of its own.
+    Prompted {
+        /// The prompt is the last thing on the screen (perhaps with what
+        /// the player has begun to type after it).
+        shown: bool,
+        /// When the server last said something: the prompt follows once
+        /// it has said all it had (a move, then its board, come apart).
+        said: Option<Instant>,
+    },
 }
 
 /// The columns join lays its text out in: the terminal's as they are now
@@ -593,14 +653,60 @@ fn print(out: &Mutex<Out>, mut text: String) {
             }
             let _ = printer.print(text);
         }
-        Out::Plain => {
+        plain => {
             let mut stdout = io::stdout().lock();
+            if let Out::Prompted { shown, .. } = plain {
+                if *shown {
+                    let _ = stdout.write_all(b"\n");
+                }
+                *shown = false;
+            }
             let _ = stdout.write_all(text.as_bytes());
             if !text.ends_with('\n') {
                 let _ = stdout.write_all(b"\n");
             }
             let _ = stdout.flush();
         }
+    }
+}
+
+/// At a dumb terminal, the prompt, unless it is shown already.
+fn prompt(out: &Mutex<Out>) {
+    if let Out::Prompted { shown, said } = &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
+        *said = None;
+        if !*shown {
+            let mut stdout = io::stdout().lock();
+            let _ = stdout.write_all(PROMPT.as_bytes());
+            let _ = stdout.flush();
+            *shown = true;
+        }
+    }
+}
+
+/// At a dumb terminal, the server has said something: the prompt is due
+/// when it has said no more for a moment.
+fn heard_now(out: &Mutex<Out>) {
+    if let Out::Prompted { said, .. } = &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
+        *said = Some(Instant::now());
+    }
+}
+
+/// The prompt, at a dumb terminal, once the server has said all it had.
+fn prompt_when_settled(out: &Mutex<Out>) {
+    let due = match &*out.lock().unwrap_or_else(|e| e.into_inner()) {
+        Out::Prompted { said: Some(at), .. } => at.elapsed() >= SETTLE,
+        _ => false,
+    };
+    if due {
+        prompt(out);
+    }
+}
+
+/// At a dumb terminal, the player has ended a line: the terminal's cursor
+/// is at the start of the next.
+fn typed(out: &Mutex<Out>) {
+    if let Out::Prompted { shown, .. } = &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
+        *shown = false;
     }
 }
 
@@ -730,6 +836,7 @@ fn read_server(
         if !said.is_empty() {
             print(out, said);
         }
+        heard_now(out);
         // The welcome said: the player's side may take the terminal now.
         if let Some(first) = first_word.take() {
             let _ = first.send(());
@@ -748,7 +855,7 @@ fn read_server(
 /// The player's lines at a terminal, through rustyline.
 fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Input>) {
     loop {
-        match editor.readline("> ") {
+        match editor.readline(PROMPT) {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
                 // Leaving: nothing more is read, so the terminal is the
@@ -793,11 +900,12 @@ fn leaves_the_server(line: &str, view: &Mutex<View>) -> bool {
 /// The player's lines from a pipe or a file: ended by LF, CRLF or a lone
 /// CR, each passed on as soon as it ends; a line longer than the server
 /// takes is passed on as its length alone, never in pieces.
-fn read_plain(tx: &mpsc::Sender<Input>) {
+fn read_plain(tx: &mpsc::Sender<Input>, out: &Mutex<Out>) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut lines = AnyNewline::default();
     while let Ok(Some(line)) = lines.read(&mut input, MAX_TYPED) {
+        typed(out);
         let sent = if line.length > MAX_TYPED {
             Input::TooLong(line.length)
         } else {

@@ -1,0 +1,67 @@
+//! `tallyho join` at a dumb terminal (`TERM=dumb`), which reads the line
+//! itself: the prompt is printed plainly after what the server says, no
+//! control sequence reaches the terminal, and Ctrl-C leaves.
+
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::process::unix::WaitStatus;
+use expectrl::{ControlCode, Eof, Expect, Session};
+use tallyho::server::{Rules, limits::Limits};
+
+mod scratch;
+mod server_common;
+use scratch::Scratch;
+use server_common::Serving;
+
+#[test]
+fn a_dumb_terminal_shows_the_prompt_plainly() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-dumb");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door().to_string();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    // Colour as the terminal decides: none on a dumb one.
+    cmd.args(["join", &addr])
+        .env("HOME", data.join("home"))
+        .env("TERM", "dumb")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(10)));
+    let mut shown = Vec::new();
+    let mut upto =
+        |session: &mut expectrl::session::OsSession, word: &str| -> Result<(), expectrl::Error> {
+            let found = session.expect(word)?;
+            shown.extend_from_slice(found.before());
+            shown.extend_from_slice(found.get(0).unwrap_or_default());
+            Ok(())
+        };
+    upto(&mut session, "commands.")?;
+    // The prompt, after the welcome.
+    upto(&mut session, "> ")?;
+    session.send("who\r")?;
+    upto(&mut session, "online:")?;
+    upto(&mut session, "> ")?;
+    // A game: the board, whose turn, and the prompt after them.
+    session.send("play fox rubbish\r")?;
+    upto(&mut session, "resign.")?;
+    upto(&mut session, "> ")?;
+    session.send("moves\r")?;
+    upto(&mut session, "A8-B7")?;
+    upto(&mut session, "> ")?;
+    let text = String::from_utf8_lossy(&shown).into_owned();
+    assert!(!text.contains('\u{1b}'), "a control sequence: {text:?}");
+    assert!(text.contains("  A B C D E F G H"), "{text}");
+    // Ctrl-C, which the terminal turns into SIGINT: the player leaves.
+    session.send(ControlCode::EndOfText)?;
+    session.expect("Goodbye.")?;
+    session.expect(Eof)?;
+    let pid = session.get_process().pid();
+    let status = session
+        .get_process()
+        .wait()
+        .expect("join can be waited for");
+    assert_eq!(status, WaitStatus::Exited(pid, 0), "Ctrl-C is a clean end");
+    running.stop();
+    Ok(())
+}
