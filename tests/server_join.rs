@@ -15,7 +15,7 @@ use tallyho::server::{Rules, limits::Limits};
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::Serving;
+use server_common::{Client, Serving};
 
 /// Lines from a reader, on a thread of their own.
 fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
@@ -99,6 +99,16 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
 
     let (mut client, mut typed, seen) = piped_join(&addr.to_string());
     writeln!(typed, "accept {n}").unwrap();
+    let game = loop {
+        let e = event(&from_hounds, wait).expect("the game starts");
+        if field(&e, "event") == "start" {
+            break e["game"].as_u64().unwrap();
+        }
+    };
+    // A watcher at the text door: the end join says is the one it says.
+    let mut watcher = Client::arrive(addr);
+    watcher.send(&format!("watch {game}"));
+    watcher.wait_for("unwatch to stop.");
 
     let mut screen = Vec::new();
     let mut my_moves = Vec::new();
@@ -121,7 +131,8 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
                 my_moves.push(first.to_string());
                 writeln!(typed, "{first}").unwrap();
             }
-            over |= line.starts_with("Game ") && line.contains(" is over: ");
+            // The epilogue, said last at the end.
+            over |= line.starts_with("The game is kept");
             screen.push(line);
         }
         while let Ok(line) = from_hounds.recv_timeout(Duration::from_millis(5)) {
@@ -168,12 +179,20 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         epilogue.contains("The game is kept as number"),
         "{epilogue}"
     );
+    let watched = watcher.wait_for("The game is kept");
+    // The text door's result: the line that says who won, to the epilogue.
+    let result = watched
+        .rfind(" won! ")
+        .map(|i| watched[..i].rfind('\n').map_or(0, |n| n + 1))
+        .map(|from| &watched[from..watched.len() - "The game is kept".len()])
+        .unwrap_or_else(|| panic!("no result: {watched}"));
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        screen
-            .replace('\n', " ")
-            .contains(&format!("is over: {winner} wins ({how}). {epilogue}")),
-        "{screen}"
+        words(&screen).contains(&words(&format!("{result} {epilogue}"))),
+        "{result:?} {epilogue:?} not in:\n{screen}"
     );
+    assert!(result.contains(winner), "{result}");
+    assert!(!screen.contains(&format!("({how})")), "{screen}");
     assert!(status.success(), "{status}");
 }
 

@@ -1046,19 +1046,13 @@ impl View {
             "move" => self.moved(event),
             "end" => {
                 self.legal.clear();
-                self.game = None;
-                let how = clean(event, "how");
-                let game = event.get("game").and_then(Value::as_u64).unwrap_or(0);
-                let over = match event.get("winner").and_then(Value::as_str) {
-                    Some(winner) => {
-                        format!("Game {game} is over: {} wins ({how}).", safe::text(winner))
-                    }
-                    None => format!("Game {game} is over: a draw ({how})."),
-                };
-                // The ratings it moved, where it is kept, or why not yet.
+                let game = self.game.take();
+                let over = ending_words(event, game.as_ref());
+                // The ratings it moved, where it is kept, or why not yet:
+                // on a line of its own, as the text door says it.
                 match clean(event, "epilogue") {
                     epilogue if epilogue.is_empty() => over,
-                    epilogue => format!("{over} {epilogue}"),
+                    epilogue => format!("{over}\n{epilogue}"),
                 }
             }
             "said" => {
@@ -1308,6 +1302,49 @@ impl View {
             format!("{who} to move.")
         };
         format!("{board}{}", wrap(&said))
+    }
+}
+
+/// How a game ended, worded as the text door words it: the server's own
+/// sentence when the event carries one (`text`); else the game's own
+/// result for an ending its rules decided, from this client's copy of the
+/// game; else, for an ending the players made, the text door's sentence
+/// for it; else the result and how, as the log names it.
+fn ending_words(event: &Value, game: Option<&Game>) -> String {
+    let text = clean_lines(event, "text");
+    if !text.is_empty() {
+        return text;
+    }
+    let number = number(event, "game");
+    let how = text_of(event, "how");
+    let winner = event.get("winner").and_then(Value::as_str).map(safe::text);
+    let tracked = game.filter(|g| Some(g.number) == event.get("game").and_then(Value::as_u64));
+    if let Some(game) = tracked {
+        if let Some(table) = game.table.as_ref()
+            && let Some(ending) = table.ending()
+            && ending.how == how
+        {
+            return table.result([&game.names[0], &game.names[1]]);
+        }
+        // The loser: the player who is not the winner.
+        let loser = winner
+            .as_ref()
+            .and_then(|w| game.names.iter().find(|n| *n != w));
+        match (how, &winner, loser) {
+            ("resigned", Some(winner), Some(loser)) => {
+                return format!("{loser} resigned: {winner} wins.");
+            }
+            ("agreed", None, _) => return "A draw, agreed by the players.".to_string(),
+            ("abandoned", None, _) => {
+                return "Both guests left: the game ends without a winner.".to_string();
+            }
+            _ => {}
+        }
+    }
+    let how = safe::text(how);
+    match winner {
+        Some(winner) => format!("Game {number} is over: {winner} wins ({how})."),
+        None => format!("Game {number} is over: a draw ({how})."),
     }
 }
 

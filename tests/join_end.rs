@@ -1,0 +1,83 @@
+//! How `tallyho join` says a game's end to a watcher: in the text door's
+//! sentence, not the log's code for it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use tallyho::server::{Rules, limits::Limits};
+
+mod scratch;
+mod server_common;
+use scratch::{KillOnDrop, Scratch};
+use server_common::{Client, Serving};
+
+/// The lines a reader gives, on a thread of their own.
+fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The first line holding `word`, within a while.
+fn line_with(seen: &mpsc::Receiver<String>, word: &str) -> Option<String> {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let line = seen
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+            .ok()?;
+        if line.contains(word) {
+            return Some(line);
+        }
+    }
+}
+
+#[test]
+fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
+    let data = Scratch::new("join-end");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    // Two machine players start a game.
+    let mut ann = Client::arrive(addr);
+    ann.speak_json();
+    ann.send("seek fox --side fox");
+    let n = ann.event_named("seeking")["n"].clone();
+    let mut bob = Client::arrive(addr);
+    bob.speak_json();
+    bob.send(&format!("accept {n}"));
+    let game = bob.event_named("start")["game"].clone();
+    // A watcher at the text door, and one through join.
+    let mut text_door = Client::arrive(addr);
+    text_door.send(&format!("watch {game}"));
+    text_door.wait_for("unwatch to stop.");
+    let mut join = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", &addr.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    );
+    let mut typed = join.stdin.take().expect("its input is piped");
+    let seen = lines(join.stdout.take().expect("its output is piped"));
+    writeln!(typed, "watch {game}").expect("join takes a line");
+    assert!(line_with(&seen, "watching:").is_some());
+    ann.send("resign");
+    let said = text_door.wait_for(" wins.");
+    let sentence = said.lines().last().unwrap_or_default().trim();
+    assert!(sentence.contains(" resigned: "), "{said}");
+    let joined = line_with(&seen, "resigned").expect("join says the end");
+    assert_eq!(joined, sentence);
+    drop(typed);
+    let _ = join.wait();
+    running.stop();
+}
