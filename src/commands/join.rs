@@ -43,6 +43,10 @@ const PROMPT: &str = "> ";
 /// How long the server is quiet before a dumb terminal's prompt is shown
 /// again.
 const SETTLE: Duration = Duration::from_millis(40);
+/// How long the server is quiet before a script's next line is taken.
+const QUIET: Duration = Duration::from_millis(150);
+/// How long a script's line waits for an answer that may never come.
+const NO_ANSWER: Duration = Duration::from_secs(3);
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(50);
 /// Said last when a signal ends the client.
@@ -72,6 +76,10 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         guest: true,
         game: None,
         legal: Vec::new(),
+        their_turn: false,
+        sent: None,
+        heard: None,
+        closed: false,
     }));
     let (tx, rx) = mpsc::channel::<Input>();
     // Until the server's first word, ssh may still be asking at the terminal
@@ -131,8 +139,16 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
         };
+        // From a pipe, each line is taken as a script's line is at its
+        // prompt: once the server has answered the one before and, in a
+        // game, it is the player's turn; so every answer comes in the
+        // order of the lines.
+        let script = !interactive && !dumb;
         match input {
             Input::TooLong(length) => {
+                if script {
+                    paced(&view, true);
+                }
                 say(too_long(length));
                 prompt(&out);
             }
@@ -144,6 +160,9 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 if line.is_empty() {
                     prompt(&out);
                     continue;
+                }
+                if script {
+                    paced(&view, true);
                 }
                 // Laid out already: a board as drawn, sentences wrapped.
                 if let Some(text) = local(&line, &view) {
@@ -161,12 +180,18 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 if leaves_the_server(&line, &view) {
                     leaving.store(true, Ordering::SeqCst);
                 }
+                view.lock().unwrap_or_else(|e| e.into_inner()).sent = Some(Instant::now());
                 if to_server.write_all(format!("{line}\n").as_bytes()).is_err() {
                     dropped = !leaving.load(Ordering::SeqCst);
                     break;
                 }
             }
             Input::End => {
+                // The last line's answer first; the server says what becomes
+                // of a game at the end of input, whoever is to move.
+                if script {
+                    paced(&view, false);
+                }
                 leaving.store(true, Ordering::SeqCst);
                 // The line editor has stopped reading: what is left to say
                 // goes plainly to the terminal, each line ended, and at a
@@ -785,6 +810,30 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
     }
 }
 
+/// Waits, for a script, until the server has answered the last line sent
+/// (something said since, then a moment's quiet; or nothing for a long
+/// while: some lines have no answer) and, with `turn`, until it is not the
+/// other player's move; at once when the server has closed.
+fn paced(view: &Mutex<View>, turn: bool) {
+    loop {
+        {
+            let view = view.lock().unwrap_or_else(|e| e.into_inner());
+            if view.closed {
+                return;
+            }
+            let answered = match (view.sent, view.heard) {
+                (None, _) => true,
+                (Some(sent), Some(heard)) if heard > sent => heard.elapsed() >= QUIET,
+                (Some(sent), _) => sent.elapsed() >= NO_ANSWER,
+            };
+            if answered && !(turn && view.their_turn) {
+                return;
+            }
+        }
+        std::thread::sleep(SETTLE);
+    }
+}
+
 /// The server's lines, each event said to the player; at the end, who
 /// closed the connection: `Goodbye.` when the player had asked to leave,
 /// and that the server never answered when no event came (ssh could not
@@ -842,6 +891,7 @@ fn read_server(
             let _ = first.send(());
         }
     }
+    view.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
     let last = if !heard.load(Ordering::SeqCst) {
         "The connection ended before the server said anything."
     } else if leaving.load(Ordering::SeqCst) {
@@ -984,6 +1034,15 @@ struct View {
     guest: bool,
     game: Option<Game>,
     legal: Vec<String>,
+    /// In a game, the other player is to move (and has asked nothing of
+    /// this one).
+    their_turn: bool,
+    /// When the last line went to the server.
+    sent: Option<Instant>,
+    /// When the server last said something.
+    heard: Option<Instant>,
+    /// The server closed the connection.
+    closed: bool,
 }
 
 fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
@@ -1026,6 +1085,24 @@ impl View {
     /// wrapped at word boundaries to the window as it is now, boards drawn
     /// for its width.
     fn event(&mut self, event: &Value) -> String {
+        self.heard = Some(Instant::now());
+        // A position says again whose turn it is; an offer to answer, or
+        // the game left or ended, is this player's to act on.
+        let kind = text_of(event, "event");
+        if [
+            "position",
+            "offer",
+            "takeback",
+            "start",
+            "end",
+            "left",
+            "adjourned",
+            "unwatched",
+        ]
+        .contains(&kind)
+        {
+            self.their_turn = false;
+        }
         if text_of(event, "event") == "position" {
             // Laid out already: the board as drawn, the sentence wrapped.
             return self.position(event);
@@ -1299,6 +1376,7 @@ impl View {
             self.legal = legal;
             format!("{who} to move: type your move (Tab completes; moves lists them), or resign.")
         } else {
+            self.their_turn = game.seat.is_some();
             format!("{who} to move.")
         };
         format!("{board}{}", wrap(&said))

@@ -1,0 +1,76 @@
+//! `tallyho join` from a pipe answers its lines in their order, as
+//! scripted play does: the server's answers and join's own refusals
+//! interleave as the lines did, and a line sent while the computer is to
+//! move is taken at the player's next turn.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tallyho::server::{Rules, limits::Limits};
+
+mod scratch;
+mod server_common;
+use scratch::{KillOnDrop, Scratch};
+use server_common::Serving;
+
+#[test]
+fn a_script_is_answered_in_the_order_of_its_lines() {
+    let data = Scratch::new("join-order");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door().to_string();
+    let mut join = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", &addr])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    );
+    let mut typed = join.stdin.take().expect("its input is piped");
+    let mut out = join.stdout.take().expect("its output is piped");
+    // All at once, as from printf: a line ended by a lone CR, one too long,
+    // one with a NUL, a game, and `moves` sent while the computer is to
+    // move (after the player's first move).
+    let script = format!(
+        "who\r{}\nsay nul\0byte\nplay fox rubbish\nA8-B7\nmoves\nwho\n",
+        "x".repeat(2000)
+    );
+    typed
+        .write_all(script.as_bytes())
+        .expect("join takes the script");
+    drop(typed);
+    // Read on a thread, so a client that never ends fails the test.
+    let reading = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        text
+    });
+    let end = Instant::now() + Duration::from_secs(60);
+    while join.try_wait().ok().flatten().is_none() {
+        assert!(Instant::now() < end, "join did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = reading.join().unwrap_or_default();
+    running.stop();
+    // Each answer after the one to the line before.
+    let order = [
+        "online:",
+        "bytes long",
+        "control characters",
+        "You play fox.",
+        "moved A8-B7.",
+        "rubbish moved",
+        "Legal moves: B7-",
+        "\"who\" works in the lobby",
+        "Goodbye.",
+    ];
+    let mut from = 0;
+    for word in order {
+        let Some(at) = text[from..].find(word) else {
+            panic!("{word:?} is not where it should be, after {from}:\n{text}");
+        };
+        from += at + word.len();
+    }
+}
