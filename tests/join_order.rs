@@ -4,7 +4,7 @@
 //! move is taken at the player's next turn.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tallyho::server::{Rules, limits::Limits};
@@ -12,35 +12,11 @@ use tallyho::server::{Rules, limits::Limits};
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::Serving;
+use server_common::{Client, Serving};
 
-#[test]
-fn a_script_is_answered_in_the_order_of_its_lines() {
-    let data = Scratch::new("join-order");
-    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
-    let addr = running.line_door().to_string();
-    let mut join = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", &addr])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tallyho join starts"),
-    );
-    let mut typed = join.stdin.take().expect("its input is piped");
+/// Everything `join` prints until it ends, which must be within a minute.
+fn all_it_says(join: &mut Child) -> String {
     let mut out = join.stdout.take().expect("its output is piped");
-    // All at once, as from printf: a line ended by a lone CR, one too long,
-    // one with a NUL, a game, and `moves` sent while the computer is to
-    // move (after the player's first move).
-    let script = format!(
-        "who\r{}\nsay nul\0byte\nplay fox rubbish\nA8-B7\nmoves\nwho\n",
-        "x".repeat(2000)
-    );
-    typed
-        .write_all(script.as_bytes())
-        .expect("join takes the script");
-    drop(typed);
     // Read on a thread, so a client that never ends fails the test.
     let reading = std::thread::spawn(move || {
         let mut text = String::new();
@@ -52,7 +28,41 @@ fn a_script_is_answered_in_the_order_of_its_lines() {
         assert!(Instant::now() < end, "join did not end");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let text = reading.join().unwrap_or_default();
+    reading.join().unwrap_or_default()
+}
+
+/// `tallyho join addr`, its input and output on pipes.
+fn piped_join(addr: &str) -> KillOnDrop {
+    KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", addr])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    )
+}
+
+#[test]
+fn a_script_is_answered_in_the_order_of_its_lines() {
+    let data = Scratch::new("join-order");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door().to_string();
+    let mut join = piped_join(&addr);
+    let mut typed = join.stdin.take().expect("its input is piped");
+    // All at once, as from printf: a line ended by a lone CR, one too long,
+    // one with a NUL, a game, and `moves` sent while the computer is to
+    // move (after the player's first move).
+    let script = format!(
+        "who\r{}\nsay nul\0byte\nplay fox rubbish\nA8-B7\nmoves\nwho\n",
+        "x".repeat(2000)
+    );
+    typed
+        .write_all(script.as_bytes())
+        .expect("join takes the script");
+    drop(typed);
+    let text = all_it_says(&mut join);
     running.stop();
     // Each answer after the one to the line before.
     let order = [
@@ -68,6 +78,36 @@ fn a_script_is_answered_in_the_order_of_its_lines() {
     ];
     let mut from = 0;
     for word in order {
+        let Some(at) = text[from..].find(word) else {
+            panic!("{word:?} is not where it should be, after {from}:\n{text}");
+        };
+        from += at + word.len();
+    }
+}
+
+#[test]
+fn a_script_waiting_for_its_turn_goes_on_when_the_other_player_leaves() {
+    let data = Scratch::new("join-order-gone");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let mut ann = Client::arrive(addr);
+    ann.speak_json();
+    ann.send("seek fox --side hounds");
+    let n = ann.event_named("seeking")["n"].clone();
+    let mut join = piped_join(&addr.to_string());
+    let mut typed = join.stdin.take().expect("its input is piped");
+    // The claim waits for the hounds' move, which never comes: the
+    // hounds leave instead.
+    typed
+        .write_all(format!("accept {n}\nA8-B7\nclaim\n").as_bytes())
+        .expect("join takes the script");
+    drop(typed);
+    ann.event_named("move");
+    drop(ann);
+    let text = all_it_says(&mut join);
+    running.stop();
+    let mut from = 0;
+    for word in ["moved A8-B7.", " wins", "Goodbye."] {
         let Some(at) = text[from..].find(word) else {
             panic!("{word:?} is not where it should be, after {from}:\n{text}");
         };

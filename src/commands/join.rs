@@ -1086,12 +1086,14 @@ impl View {
     /// for its width.
     fn event(&mut self, event: &Value) -> String {
         self.heard = Some(Instant::now());
-        // A position says again whose turn it is; an offer to answer, or
-        // the game left or ended, is this player's to act on.
+        // A position says again whose turn it is; an offer to answer,
+        // news (the other player gone: a claim to make), or the game left
+        // or ended, is this player's to act on.
         let kind = text_of(event, "event");
         if [
             "position",
             "offer",
+            "info",
             "takeback",
             "start",
             "end",
