@@ -96,3 +96,36 @@ fn a_signal_at_the_lobby_prompt_gives_the_terminal_back() -> Result<(), expectrl
     running.stop();
     Ok(())
 }
+
+#[test]
+fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> {
+    use expectrl::ControlCode;
+    use expectrl::process::unix::WaitStatus;
+
+    // A door that takes the connection and never says a word.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let addr = silent.local_addr()?;
+    let held = std::thread::spawn(move || silent.accept().map(|(stream, _)| stream));
+    let home = Scratch::unmade("join-sig-silent");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+    cmd.args(["join", &addr.to_string(), "--color", "never"])
+        .env("HOME", &home)
+        .env("TERM", "xterm");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(10)));
+    // Connected, waiting for the server's first word.
+    let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    let pid = session.get_process().pid();
+    let status = session
+        .get_process()
+        .wait()
+        .expect("join can be waited for");
+    assert_eq!(
+        status,
+        WaitStatus::Exited(pid, 0),
+        "Ctrl-C is the player leaving"
+    );
+    Ok(())
+}

@@ -106,9 +106,15 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let stop = signals::interrupt_flag();
     while let Err(mpsc::RecvTimeoutError::Timeout) = answered.recv_timeout(TICK) {
         if stop.load(Ordering::SeqCst) {
-            link.close();
-            return Ok(Ending::Clean);
+            break;
         }
+    }
+    // The player left with Ctrl-C (which ends ssh too): on a line after
+    // the terminal's ^C.
+    if stop.load(Ordering::SeqCst) && !heard.load(Ordering::SeqCst) {
+        link.close();
+        print(&out, String::new());
+        return Ok(Ending::Clean);
     }
     if !heard.load(Ordering::SeqCst) {
         let _ = net.join();
