@@ -107,7 +107,12 @@ fn a_script_waiting_for_its_turn_goes_on_when_the_other_player_leaves() {
     let text = all_it_says(&mut join);
     running.stop();
     let mut from = 0;
-    for word in ["moved A8-B7.", " wins", "Goodbye."] {
+    // The claim's end, as the text door words it.
+    for word in [
+        "moved A8-B7.",
+        "left the game and did not come back: guest",
+        "Goodbye.",
+    ] {
         let Some(at) = text[from..].find(word) else {
             panic!("{word:?} is not where it should be, after {from}:\n{text}");
         };

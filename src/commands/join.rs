@@ -77,6 +77,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         game: None,
         legal: Vec::new(),
         their_turn: false,
+        news: false,
         sent: None,
         heard: None,
         closed: false,
@@ -1043,6 +1044,9 @@ struct View {
     /// In a game, the other player is to move (and has asked nothing of
     /// this one).
     their_turn: bool,
+    /// News came since the last move (the other player gone, or back): a
+    /// script need not wait for the other player's move to act on it.
+    news: bool,
     /// When the last line went to the server.
     sent: Option<Instant>,
     /// When the server last said something.
@@ -1110,6 +1114,11 @@ impl View {
         .contains(&kind)
         {
             self.their_turn = false;
+        }
+        match kind {
+            "info" => self.news = true,
+            "move" | "start" => self.news = false,
+            _ => {}
         }
         if text_of(event, "event") == "position" {
             // Laid out already: the board as drawn, the sentence wrapped.
@@ -1384,7 +1393,8 @@ impl View {
             self.legal = legal;
             format!("{who} to move: type your move (Tab completes; moves lists them), or resign.")
         } else {
-            self.their_turn = game.seat.is_some();
+            // Unless news came (a position may follow it).
+            self.their_turn = game.seat.is_some() && !self.news;
             format!("{who} to move.")
         };
         format!("{board}{}", wrap(&said))
@@ -1419,6 +1429,13 @@ fn ending_words(event: &Value, game: Option<&Game>) -> String {
         match (how, &winner, loser) {
             ("resigned", Some(winner), Some(loser)) => {
                 return format!("{loser} resigned: {winner} wins.");
+            }
+            // Won by this player, who is here: their claim (the server
+            // ends a game itself only when the winner is not here).
+            ("abandoned", Some(winner), Some(loser))
+                if game.seat.and_then(|i| game.names.get(i)) == Some(winner) =>
+            {
+                return format!("{loser} left the game and did not come back: {winner} wins.");
             }
             ("agreed", None, _) => return "A draw, agreed by the players.".to_string(),
             ("abandoned", None, _) => {
