@@ -58,6 +58,7 @@ fn main() {
         seed: value("--seed").unwrap_or(0),
         book: !args.iter().any(|a| a == "--no-book"),
         endgame,
+        unread: None,
     };
     // Standard input itself, not its lock: the protocol reads it on a
     // thread of its own, so that `stop` is heard during a search.

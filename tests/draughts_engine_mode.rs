@@ -128,3 +128,40 @@ fn quit_during_a_long_search_ends_the_program() {
     engine.send("quit");
     assert!(engine.ended(), "quit ends the search and the program");
 }
+
+/// A search that outlives its input ends once nobody can read its answer
+/// (the program that started the engine has gone), rather than running for
+/// the day its `movetime` asks; while someone reads, it is answered.
+#[test]
+fn a_search_past_the_end_of_the_input_ends_when_its_reader_goes() {
+    let home = draughts_common::folder("engine-mode", "reader-gone");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["draughts", "engine", "--threads", "1", "--no-book"])
+        .env("HOME", &*home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("piped stdin");
+    let output = child.stdout.take().expect("piped stdout");
+    writeln!(input, "{SEARCHED}\ngo movetime 86400000").expect("the engine reads");
+    drop(input);
+    // Its reader reads a little, then goes.
+    std::thread::sleep(Duration::from_millis(300));
+    drop(output);
+    let start = std::time::Instant::now();
+    let ended = loop {
+        if let Some(status) = child.try_wait().expect("waitable") {
+            break Some(status);
+        }
+        if start.elapsed() > PATIENCE {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(ended.is_some(), "the search ran on with nobody to read it");
+}

@@ -84,6 +84,7 @@ fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), Ap
         seed: options.play.seed.unwrap_or(0),
         book: !no_book,
         endgame,
+        unread: Some(tallyho::shell::console::output_unread),
     };
     protocol::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
     Ok(())

@@ -78,6 +78,10 @@ pub struct Config {
     pub book: bool,
     /// The endgame database: ready, or arriving later (`isready` waits for it).
     pub endgame: Option<EndgameSource>,
+    /// Whether nobody can read the answers any more (the program that
+    /// started the engine has gone): asked once the input has ended, so
+    /// that a search no one will hear ends instead of running its course.
+    pub unread: Option<fn() -> bool>,
 }
 
 /// Where the engine's endgame database comes from.
@@ -257,6 +261,10 @@ const LINE_COST: usize = 64;
 /// no line comes.
 const LISTEN_EVERY: Duration = Duration::from_millis(5);
 
+/// How often a search past the end of the input asks whether anyone can
+/// still read its answer.
+const UNREAD_EVERY: Duration = Duration::from_millis(100);
+
 /// The lines from the reader's thread, with those read during a search
 /// waiting their turn.
 struct Inbox {
@@ -435,7 +443,7 @@ fn alone(line: &str) -> Option<&str> {
 fn while_listening<T: Send>(
     inbox: &mut Inbox,
     output: &mut impl Write,
-    until: Instant,
+    (until, unread): (Instant, Option<fn() -> bool>),
     work: impl FnOnce(&dyn Deadline) -> T + Send,
 ) -> io::Result<(T, bool)> {
     // A `stop` read while this work waited ends it as it starts.
@@ -449,9 +457,17 @@ fn while_listening<T: Send>(
         let working = scope.spawn(move || work(&deadline));
         let heard = listen(inbox, &|| working.is_finished(), &stop, &mut quit, output);
         // Unless the answer cannot be written, the work runs its course
-        // (or until `stop` or `quit` ended it).
+        // (or until `stop` or `quit` ended it); past the end of the input,
+        // only while someone can still read its answer.
         if heard.is_err() {
             stop.store(true, Ordering::Relaxed);
+        } else if let (Some(_), Some(unread)) = (&inbox.ended, unread) {
+            while !working.is_finished() && !stop.load(Ordering::Relaxed) {
+                if unread() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(UNREAD_EVERY);
+            }
         }
         let done = working
             .join()
@@ -477,7 +493,8 @@ fn search(
     }
     let rules = state.config.rules;
     let (player, history) = (&mut state.player, &state.history);
-    let (best, quit) = while_listening(inbox, output, go.until, move |deadline| {
+    let unread = state.config.unread;
+    let (best, quit) = while_listening(inbox, output, (go.until, unread), move |deadline| {
         player.best_move(&rules, history, deadline, go.depth)
     })?;
     let mut lines: Vec<String> = state.player.last_search().map(info).into_iter().collect();
@@ -501,7 +518,8 @@ fn perft(
     let rules = state.config.rules;
     // No clock: only `stop` or `quit` ends a count early.
     let never = Instant::now() + Duration::from_secs(1 << 32);
-    let (count, quit) = while_listening(inbox, output, never, move |stop| {
+    let unread = state.config.unread;
+    let (count, quit) = while_listening(inbox, output, (never, unread), move |stop| {
         // Shallow counts need no table (a large one is slow to make).
         let bits = if depth < 6 { 10 } else { 20 };
         Perft::with_table(rules, bits).count_stoppable(&pos, depth, stop)
@@ -956,6 +974,7 @@ mod tests {
             seed: 1,
             book: false,
             endgame: None,
+            unread: None,
         }
     }
 
@@ -967,6 +986,7 @@ mod tests {
             seed,
             book: true,
             endgame: endgame.map(EndgameSource::Ready),
+            unread: None,
         };
         let mut out = Vec::new();
         run(

@@ -36,6 +36,20 @@ pub fn error_line(text: &str) {
     let _ = writeln!(io::stderr(), "{text}");
 }
 
+/// Whether standard output leads nowhere any more: a pipe whose reader
+/// has gone, or a terminal hung up. Asked without writing or waiting.
+pub fn output_unread() -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let out = rustix::stdio::stdout();
+    let mut fds = [PollFd::new(&out, PollFlags::empty())];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    poll(&mut fds, Some(&now)).is_ok()
+        && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+}
+
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
 
