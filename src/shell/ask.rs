@@ -286,15 +286,32 @@ pub fn parse_name(line: &str) -> Result<String, String> {
     if name.contains(',') {
         return Err("a name cannot hold a comma".to_string());
     }
+    if let Some(c) = name.chars().next().filter(|c| c.width() == Some(0)) {
+        return Err(format!(
+            "a name cannot start with U+{:04X}, a mark drawn onto the letter before it",
+            c as u32
+        ));
+    }
+    if let Some(plain) = text::plain_if_full_width(name) {
+        return Err(text::full_width(name, &plain));
+    }
     if is_quit(name) || super::turn::Command::from_word(name).is_some() {
         return Err(format!("\"{name}\" is a command: choose another name"));
     }
     Ok(name.to_string())
 }
 
-/// Whether two names are the same name, as players would see them.
+/// Whether two names are the same name, as players would see them: a
+/// no-break or ideographic space looks like a space.
 pub fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+    let seen = |name: &str| {
+        name.split(char::is_whitespace)
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    seen(a) == seen(b)
 }
 
 /// Letters that take room yet show nothing: the Hangul fillers and the
@@ -380,5 +397,20 @@ mod tests {
         }
         assert_eq!(why("exit"), "\"exit\" is a command: choose another name");
         assert!(same_name("swtp", "SWTP"));
+        // As the name prompt refuses them, so does --names.
+        assert!(
+            why("\u{ff21}nn").contains("full-width"),
+            "{}",
+            why("\u{ff21}nn")
+        );
+        assert!(
+            why("\u{301}abc").contains("U+0301"),
+            "{}",
+            why("\u{301}abc")
+        );
+        // Spaces that look alike make names that look alike.
+        assert!(same_name("Bo b", "Bo\u{a0}b"));
+        assert!(same_name("Bo b", "Bo\u{3000} b"));
+        assert!(!same_name("Bob", "Bo b"));
     }
 }
