@@ -78,9 +78,14 @@ pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
         .iter()
         .map(|p| {
             p.parse::<u8>().map_err(|_| {
+                let what = if p.bytes().all(|b| b.is_ascii_digit()) {
+                    "IS OFF THE BOARD"
+                } else {
+                    "IS NOT A NUMBER"
+                };
                 format!(
-                    "\"{}\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2",
-                    p.to_uppercase()
+                    "\"{}\" {what}. TYPE LINE, THEN COLUMN, LIKE 1,2",
+                    crate::shell::safe::cut(&p.to_uppercase(), 20)
                 )
             })
         })
@@ -204,5 +209,26 @@ impl MovePrompt<Setup> for ClassicFace {
         FoxFace
             .refusal(&View::new(rules, history), typed, tried)
             .to_uppercase()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_numbers;
+
+    #[test]
+    fn numbers_too_large_are_off_the_board_and_words_are_no_numbers() {
+        assert_eq!(parse_numbers("1,2"), Ok(vec![1, 2]));
+        assert_eq!(
+            parse_numbers("99999999999999999999,1"),
+            Err(
+                "\"99999999999999999999\" IS OFF THE BOARD. TYPE LINE, THEN COLUMN, LIKE 1,2"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse_numbers("x,1"),
+            Err("\"X\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2".to_string())
+        );
     }
 }
