@@ -128,6 +128,25 @@ fn line_wrapped(line: &str, room: usize) -> String {
     safe::wrap(&line.replace(". ", ".~"), room).replace('~', " ")
 }
 
+/// The column where `analyse`'s values begin, after their labels.
+const VALUE_COLUMN: usize = 12;
+
+/// A label and its value, the value wrapped at words to `width` columns
+/// with each line after the first under the value's start (or, on a
+/// screen too narrow for that, under the label).
+fn labelled(label: &str, value: &str, width: usize) -> String {
+    let under_label = width < VALUE_COLUMN + 20;
+    let indent = if under_label { 2 } else { VALUE_COLUMN };
+    let pad = " ".repeat(indent);
+    let wrapped = line_wrapped(value, width.saturating_sub(indent).max(10))
+        .replace('\n', &format!("\n{pad}"));
+    if under_label {
+        format!("{label}\n{pad}{wrapped}")
+    } else {
+        format!("{label:<VALUE_COLUMN$}{wrapped}")
+    }
+}
+
 /// `1 node`, `2 nodes`.
 fn nodes_text(nodes: u64) -> String {
     if nodes == 1 {
@@ -258,37 +277,49 @@ pub(super) fn analyse(
         return Ok(());
     }
     let side = pos.to_move();
+    // For the terminal's width, as the game draws; 80 columns elsewhere.
+    let width = tallyho::shell::console::terminal_columns().unwrap_or(80);
     let drawing = board::Drawing {
         ascii,
+        width,
         ..board::Drawing::default()
     };
     write!(out, "{}", board::board(&pos, None, drawing))?;
-    writeln!(out, "Position:   {}, {side} to move", rules.notation(&pos))?;
+    let field = |out: &mut io::StdoutLock<'_>, label: &str, value: &str| {
+        writeln!(out, "{}", labelled(label, value, width))
+    };
+    field(
+        &mut out,
+        "Position:",
+        &format!("{}, {side} to move", rules.notation(&pos)),
+    )?;
     match analysis.best {
-        Some(m) => writeln!(out, "Best move:  {m}")?,
-        None => writeln!(out, "Best move:  none: {side} has no move, and has lost")?,
+        Some(m) => field(&mut out, "Best move:", &m.to_string())?,
+        None => field(
+            &mut out,
+            "Best move:",
+            &format!("none: {side} has no move, and has lost"),
+        )?,
     }
-    writeln!(out, "Score:      {}", score_text(analysis.score, side))?;
+    field(&mut out, "Score:", &score_text(analysis.score, side))?;
     if !analysis.pv.is_empty() {
-        let wrapped = line_wrapped(&analysis.pv_text(1), 80 - 12);
-        let indented = wrapped.replace('\n', &format!("\n{}", " ".repeat(12)));
-        writeln!(out, "Line:       {indented}")?;
+        field(&mut out, "Line:", &analysis.pv_text(1))?;
     }
-    if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_))) {
-        writeln!(
-            out,
-            "Searched:   no search: the endgame database decides it ({:.2} s)",
-            elapsed.as_secs_f64()
-        )?;
-    } else {
-        writeln!(
-            out,
-            "Searched:   depth {}, {} in {:.2} s",
-            analysis.depth,
-            nodes_text(analysis.nodes),
-            elapsed.as_secs_f64()
-        )?;
-    }
+    let searched =
+        if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_))) {
+            format!(
+                "no search: the endgame database decides it ({:.2} s)",
+                elapsed.as_secs_f64()
+            )
+        } else {
+            format!(
+                "depth {}, {} in {:.2} s",
+                analysis.depth,
+                nodes_text(analysis.nodes),
+                elapsed.as_secs_f64()
+            )
+        };
+    field(&mut out, "Searched:", &searched)?;
     let exact = match analysis.exact {
         // Decided by the rules, not looked up.
         _ if analysis.best.is_none() => text::lost_without_a_move(side),
@@ -297,9 +328,7 @@ pub(super) fn analyse(
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
         None => not_exact(&pos, db.as_deref(), stored_pieces(rules)),
     };
-    let wrapped = line_wrapped(&exact, 80 - 12);
-    let indented = wrapped.replace('\n', &format!("\n{}", " ".repeat(12)));
-    writeln!(out, "Exact:      {indented}")?;
+    field(&mut out, "Exact:", &exact)?;
     Ok(())
 }
 
@@ -324,6 +353,14 @@ mod tests {
         let line = "5. 9-14 22-17 6. 12-16 24-19";
         assert_eq!(line_wrapped(line, 20), "5. 9-14 22-17\n6. 12-16 24-19");
         assert_eq!(line_wrapped(line, 80), line);
+        assert_eq!(
+            labelled("Exact:", "not exact: seven pieces on the board", 40),
+            "Exact:      not exact: seven pieces on\n            the board"
+        );
+        assert_eq!(
+            labelled("Exact:", "not exact: seven pieces", 24),
+            "Exact:\n  not exact: seven\n  pieces"
+        );
         assert_eq!(nodes_text(1), "1 node");
         assert_eq!(nodes_text(2), "2 nodes");
     }
