@@ -85,6 +85,19 @@ fn a_hint_that_does_not_go_on_from_the_squares_chosen_says_so() {
     assert_eq!(shown.matches("Hint: 10x17x26").count(), 2, "{shown}");
 }
 
+/// Where the squares chosen start another way to the hinted move's end
+/// (the same pieces taken, in another order), the hint names that way.
+#[test]
+fn a_hint_goes_on_from_the_squares_chosen_where_another_way_ends_the_same() {
+    let home = folder("prompt", "hint-same-end");
+    // From 1 the king takes 10, 19, 26, 17 (or 10, 17, 26, 19) and lands on
+    // 10 either way.
+    let shown = play_from(&home, "B:W6,14,15,22,23,24,K30:BK1,K32", "19\nhint\nquit\n");
+    let shown = shown.replace('\n', " ");
+    assert!(shown.contains("Hint: 1x10x19x26x17x10 ("), "{shown}");
+    assert!(!shown.contains("does not go on"), "{shown}");
+}
+
 #[test]
 fn a_draw_declined_half_way_through_a_jump_keeps_the_squares_chosen() {
     let home = folder("prompt", "draw");

@@ -393,11 +393,24 @@ pub(crate) fn advice_text<R: Computers, F: Face<R>>(
     let Some(advice) = advice else {
         return Some("No hint is known for this position.".to_string());
     };
-    let from_picked = advice
-        .best
-        .iter()
-        .find(|m| rules.path(m).starts_with(picked));
-    let best = from_picked.or(advice.best.first())?;
+    let goes_on = |m: &R::Move| rules.path(m).starts_with(picked);
+    // One of the best moves from the squares picked; else another way from
+    // them to the same position as the first (the same pieces taken, in
+    // another order), which is as good.
+    let same_end = || {
+        let first = advice.best.first()?;
+        let end = rules.play(pos, first);
+        rules
+            .legal_moves(pos)
+            .into_iter()
+            .find(|m| goes_on(m) && rules.play(pos, m) == end)
+    };
+    let from_picked = match advice.best.iter().find(|m| goes_on(m)) {
+        Some(m) => Some(m.clone()),
+        None if picked.is_empty() => None,
+        None => same_end(),
+    };
+    let best = from_picked.as_ref().or(advice.best.first())?;
     let hint = face.hint(
         &face.move_name(&View::new(rules, history), best),
         &advice.verdict,
