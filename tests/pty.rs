@@ -603,3 +603,23 @@ fn perft_estimate_wraps_at_words_on_a_narrow_terminal() -> Result<(), expectrl::
     session.expect(Eof)?;
     Ok(())
 }
+
+/// The 1978 program's move prompts offer their answers to Tab, as every
+/// other flow's do: the hounds that can move, then where the one picked goes.
+#[test]
+fn classic_tab_offers_hounds_then_their_squares() -> Result<(), expectrl::Error> {
+    let mut session = spawn_in_home("classic-tab", 80, 30, "classic --no-history")?;
+    session.expect("(TYPE YES OR NO)?")?;
+    session.send("NO\r")?;
+    session.expect("HOUND FROM? ")?;
+    session.send("\t\t")?;
+    session.expect("1,2  1,4  1,6  1,8")?;
+    session.send("\x15")?;
+    session.send("1,2\r")?;
+    session.expect("TO? ")?;
+    session.send("\t\t")?;
+    session.expect("2,1  2,3")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -218,7 +218,21 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
     let mut from: Option<Square> = None;
     loop {
         let question = if from.is_some() { text::TO } else { text::FROM };
-        let line = match console.ask(question, &[])? {
+        // Tab offers the hounds that can move, then where the one picked may go.
+        let moves = pos.legal_moves();
+        let mut answers: Vec<String> = Vec::new();
+        for mv in moves.as_slice() {
+            let offered = match from {
+                None => Some(mv.from()),
+                Some(f) => (mv.from() == f).then_some(mv.to()),
+            };
+            if let Some(sq) = offered.map(render::line_column)
+                && !answers.contains(&sq)
+            {
+                answers.push(sq);
+            }
+        }
+        let line = match console.ask(question, &answers)? {
             Reply::End => return Ok(None),
             Reply::Bad(why) => {
                 console.say(&why.to_string().to_uppercase())?;
