@@ -159,6 +159,15 @@ impl Hub {
             .any(|o| o.handle.eq_ignore_ascii_case(handle))
     }
 
+    /// Whether the player online as `handle` is a guest (plays unrated).
+    pub fn is_guest(&self, handle: &str) -> bool {
+        self.lock()
+            .online
+            .values()
+            .find(|o| o.handle.eq_ignore_ascii_case(handle))
+            .is_some_and(|o| o.account.is_none())
+    }
+
     /// Puts a player online.
     pub fn join(&self, id: SessionId, online: Online) {
         self.lock().online.insert(id, online);

@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+pub mod keyed;
 pub mod openssh;
 pub mod process;
 pub mod store;

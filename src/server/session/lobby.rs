@@ -323,10 +323,26 @@ impl Session {
                 Err(why) => return self.refuse(&why),
             },
         };
-        let rated = options.rated.unwrap_or(self.account.is_some());
+        // A guest plays unrated: a challenge to one is unrated, and said
+        // so, or it could never be accepted.
+        let to_guest = to.as_deref().filter(|to| self.server.hub().is_guest(to));
+        if let Some(guest) = to_guest
+            && options.rated == Some(true)
+        {
+            return self.refuse(&format!(
+                "guests play unrated, and {guest} is a guest: challenge without --rated"
+            ));
+        }
+        let rated = to_guest.is_none() && options.rated.unwrap_or(self.account.is_some());
         if rated && self.account.is_none() {
             return self.refuse("guests play unrated; log in over ssh with a key to play rated");
         }
+        let unrated_why = (to_guest.is_some() && self.account.is_some()).then(|| {
+            format!(
+                " It is unrated, as {} is a guest.",
+                to.as_deref().unwrap_or("")
+            )
+        });
         let seek = Seek {
             n: 0,
             by: self.id,
@@ -341,8 +357,9 @@ impl Session {
             Ok(n) => {
                 let whom = to.map_or_else(String::new, |to| format!(" to {to}"));
                 self.say(&format!(
-                    "Seek {n}{whom} is open: {}. You are told when someone accepts.",
-                    kind.game()
+                    "Seek {n}{whom} is open: {}.{} You are told when someone accepts.",
+                    kind.game(),
+                    unrated_why.unwrap_or_default()
                 ))?;
                 self.event(json!({"event": "seeking", "n": n}))?;
                 if whom.is_empty() {
