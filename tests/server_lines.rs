@@ -292,8 +292,12 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     c.wait_for("1. greedy moved ");
     c.wait_for("Move from (");
     // A lobby command at the move prompt is told where it works.
-    c.send("resume 1");
+    c.send("resume 7");
     c.wait_for("\"resume\" works in the lobby: type quit to go back there");
+    // Resuming the game being played (as two players resuming at once
+    // may) is no mistake.
+    c.send("resume 1");
+    c.wait_for("You are playing game 1.");
     c.send("who");
     c.wait_for("\"who\" works in the lobby");
     c.send("hint");

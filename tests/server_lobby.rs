@@ -76,3 +76,93 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it() {
     carol.wait_for("Move fox to (B7)? ");
     running.stop();
 }
+
+/// The number of the game whose start words end `said`.
+fn game_number(said: &str) -> String {
+    said.rsplit("Game ")
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect()
+}
+
+/// Guests ann (the fox) and bob start a game of Fox and Hounds and both
+/// leave it, so it is adjourned: the two, and the game's number.
+fn adjourned(running: &Serving) -> (Client, Client, String) {
+    let mut ann = guest(running, "ann");
+    let mut bob = guest(running, "bob");
+    server_common::fox_seek_taken(&mut ann, &mut bob);
+    let n = game_number(&ann.wait_for(": fox, unrated."));
+    ann.wait_for("Move fox to (B7)? ");
+    bob.wait_for("Waiting for ann.");
+    ann.send("quit");
+    ann.wait_for(&format!("You left game {n}."));
+    bob.wait_for("ann has left the game.");
+    bob.send("quit");
+    bob.wait_for(&format!("You left game {n}."));
+    (ann, bob, n)
+}
+
+#[test]
+fn a_resume_that_waits_for_a_busy_player_happens_once_both_are_free() {
+    let running = lobby("resume-later");
+    let (mut ann, mut bob, n) = adjourned(&running);
+    let mut carl = guest(&running, "carl");
+    carl.send("play fox rubbish");
+    let m = game_number(&carl.wait_for(": fox, unrated."));
+    bob.send(&format!("watch {m}"));
+    bob.wait_for("stop.");
+    ann.send(&format!("resume {n}"));
+    let said = flat(&ann.wait_for("free."));
+    assert!(
+        said.ends_with(&format!(
+            "Not yet: bob is watching game {m}; game {n} resumes when both players are free."
+        )),
+        "{said}"
+    );
+    let said = flat(&bob.wait_for("lobby."));
+    assert!(
+        said.ends_with(&format!(
+            "ann asks to resume game {n}: it goes on when you are back in the lobby."
+        )),
+        "{said}"
+    );
+    // Asked again, bob is not told twice.
+    ann.send(&format!("resume {n}"));
+    ann.wait_for("free.");
+    bob.send("unwatch");
+    bob.wait_for("Back in the lobby.");
+    let said = flat(&bob.wait_for("(hounds)."));
+    assert!(
+        said.ends_with(&format!(
+            "Game {n}: fox, unrated. ann (fox) against bob (hounds)."
+        )),
+        "{said}"
+    );
+    ann.wait_for(&format!("Game {n}: fox, unrated."));
+    ann.wait_for("Move fox to (B7)? ");
+    ann.send("A8-B7");
+    bob.wait_for("1. ann moved A8-B7.");
+    running.stop();
+}
+
+#[test]
+fn both_players_resuming_at_once_both_sit_down_and_neither_is_refused() {
+    let running = lobby("resume-at-once");
+    let (mut ann, mut bob, n) = adjourned(&running);
+    ann.send(&format!("resume {n}"));
+    bob.send(&format!("resume {n}"));
+    let mut ann_saw = ann.wait_for("Move fox to (B7)? ");
+    let mut bob_saw = bob.wait_for("Waiting for ann.");
+    // Both have read everything the resumes said once a move is seen.
+    ann.send("A8-B7");
+    ann_saw += &ann.wait_for("Waiting for bob.");
+    bob_saw += &bob.wait_for("1. ann moved A8-B7.");
+    for said in [ann_saw, bob_saw] {
+        assert!(!said.contains("no game"), "{said}");
+        assert!(!said.contains("works in the lobby"), "{said}");
+        assert_eq!(said.matches(&format!("Game {n}: fox")).count(), 1, "{said}");
+    }
+    running.stop();
+}

@@ -101,6 +101,9 @@ struct State {
     online: BTreeMap<SessionId, Online>,
     seeks: Vec<Seek>,
     rooms: BTreeMap<u64, Arc<Room>>,
+    /// Adjourned games a player asked to resume while the other was busy,
+    /// by number: the session that asked. They resume once both are free.
+    resume_asks: BTreeMap<u64, SessionId>,
 }
 
 /// The most seeks open at once, and per player.
@@ -419,7 +422,26 @@ impl Hub {
 
     /// Takes a finished room off the list.
     pub fn close_room(&self, n: u64) {
-        self.lock().rooms.remove(&n);
+        let mut state = self.lock();
+        state.rooms.remove(&n);
+        state.resume_asks.remove(&n);
+    }
+
+    /// Remembers that session `by` asked to resume game `n` while the other
+    /// player was busy; `false` if it had asked already.
+    pub fn ask_resume(&self, n: u64, by: SessionId) -> bool {
+        self.lock().resume_asks.insert(n, by) != Some(by)
+    }
+
+    /// Forgets a resume asked for game `n`: it resumed, or cannot.
+    pub fn forget_resume(&self, n: u64) {
+        self.lock().resume_asks.remove(&n);
+    }
+
+    /// The resumes asked and not yet carried out: game, and who asked.
+    pub fn clone_asks(&self) -> Vec<(u64, SessionId)> {
+        let state = self.lock();
+        state.resume_asks.iter().map(|(&n, &by)| (n, by)).collect()
     }
 
     /// The session online with this account, if any.

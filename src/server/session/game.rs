@@ -383,6 +383,14 @@ impl Session {
                 }
                 Ok(Some(None))
             }
+            // Both players typed resume at once, and the other's seated
+            // this one first: nothing is wrong.
+            ("resume", Some(_))
+                if rest.trim().is_empty() || rest.trim() == room.number.to_string() =>
+            {
+                self.inform(&format!("You are playing game {}.", room.number))?;
+                Ok(Some(None))
+            }
             (lobby, seat) if words::LOBBY_WORDS.contains(&lobby) => {
                 let back = match seat {
                     Some(_) => "quit to go back there (the game waits for you)",

@@ -2,6 +2,7 @@
 //! ratings and history.
 
 use std::io;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -14,6 +15,17 @@ use crate::shell::table::Table;
 
 /// The most unfinished games one player may hold at once.
 const MAX_GAMES: usize = 5;
+
+/// What came of trying to resume a game.
+enum Resumed {
+    /// The player is seated at it (or was, by the other player resuming
+    /// at the same moment).
+    Done,
+    /// The player holds no seat there to go back to.
+    NotMine,
+    /// Not yet, and why.
+    NotYet(String),
+}
 
 /// The columns the ratings table takes.
 const TABLE_WIDTH: usize = 70;
@@ -547,13 +559,14 @@ impl Session {
 
     /// The other player of an adjourned game, seated again in `other` if
     /// online and in the lobby (`None` for a computer); or why the game
-    /// cannot resume yet.
+    /// cannot resume yet, with the other player's session when they are
+    /// online but busy.
     fn partner(
         &self,
         st: &mut RoomState,
         other: usize,
         number: u64,
-    ) -> Result<Option<SessionId>, String> {
+    ) -> Result<Option<SessionId>, (String, Option<SessionId>)> {
         let hub = self.server.hub();
         let found = match &st.seats[other].sitter {
             Sitter::Computer(_) => Some(None),
@@ -569,14 +582,20 @@ impl Session {
             && let Some(doing) = hub.doing_of(id)
             && doing != Doing::Idle
         {
-            return Err(format!(
-                "not yet: {name} is {}; game {number} resumes when both players are free",
-                words::doing(doing),
+            return Err((
+                format!(
+                    "not yet: {name} is {}; game {number} resumes when both players are free",
+                    words::doing(doing),
+                ),
+                Some(id),
             ));
         }
         let Some(id) = found else {
-            return Err(format!(
-                "not yet: game {number} resumes when both players are online, and {name} is not"
+            return Err((
+                format!(
+                    "not yet: game {number} resumes when both players are online, and {name} is not"
+                ),
+                None,
             ));
         };
         if let Some(id) = id {
@@ -585,6 +604,94 @@ impl Session {
             st.seats[other].owner = Some(id);
         }
         Ok(id)
+    }
+
+    /// Takes this player back to `room` if they left it, or resumes it
+    /// when it is adjourned and both players are free. `asking`: the
+    /// player asked for it (not the server, keeping an earlier promise),
+    /// so a resume that must wait for a busy opponent is remembered, and
+    /// the opponent told.
+    fn try_resume(&mut self, room: &Arc<Room>, asking: bool) -> Resumed {
+        let mut st = room.lock();
+        // The other player, resuming at the same moment, seated this one
+        // already: the game is on its way.
+        if st.seat_of(self.id).is_some() && !st.adjourned {
+            return Resumed::Done;
+        }
+        let Some(seat) = st
+            .seats
+            .iter()
+            .position(|s| s.session.is_none() && s.is_of(self.account, self.id))
+        else {
+            return Resumed::NotMine;
+        };
+        let other = 1 - seat;
+        let mut wake_other = None;
+        if st.adjourned && st.seats[other].session.is_none() {
+            match self.partner(&mut st, other, room.number) {
+                Ok(id) => wake_other = id,
+                Err((why, busy)) => {
+                    // Kept as promised: the game resumes when the other
+                    // player is back in the lobby (see `resume_asked`).
+                    if let Some(busy) = busy
+                        && asking
+                        && self.server.hub().ask_resume(room.number, self.id)
+                    {
+                        let me = st.seats[seat].handle.clone();
+                        self.server.hub().notify(
+                            busy,
+                            &Notice::Info(format!(
+                                "{me} asks to resume game {}: it goes on when you are back in the lobby.",
+                                room.number
+                            )),
+                        );
+                    }
+                    return Resumed::NotYet(why);
+                }
+            }
+        }
+        if st.adjourned {
+            st.adjourned = false;
+            self.server.keep_resumed(room);
+        }
+        st.seats[seat].session = Some(self.id);
+        st.seats[seat].left = None;
+        st.seats[seat].owner = Some(self.id);
+        let me = st.seats[seat].handle.clone();
+        if let Some(id) = st.seats[other].session {
+            self.server
+                .hub()
+                .notify(id, &Notice::Info(format!("{me} is back.")));
+        }
+        st.presence_changed(self.server.hub(), Some(self.id));
+        drop(st);
+        self.server.hub().forget_resume(room.number);
+        if let Some(id) = wake_other {
+            self.server.hub().seat(id, room, true);
+        }
+        self.server.hub().seat(self.id, room, false);
+        Resumed::Done
+    }
+
+    /// Keeps the promise of a resume asked while a player was busy: back
+    /// in the lobby, a player of such a game resumes it if the other is
+    /// free too.
+    pub(super) fn resume_asked(&mut self) {
+        let asks = self.server.hub().clone_asks();
+        for (number, asker) in asks {
+            let Some(room) = self.server.hub().room(number) else {
+                self.server.hub().forget_resume(number);
+                continue;
+            };
+            if asker != self.id && !self.server.hub().is_connected(asker) {
+                // The one who asked has gone: asked again, if ever.
+                self.server.hub().forget_resume(number);
+                continue;
+            }
+            if let Resumed::Done = self.try_resume(&room, false) {
+                return;
+            }
+        }
     }
 
     /// Goes back to a game the player left, or one adjourned when both
@@ -609,49 +716,14 @@ impl Session {
             if wanted.is_some_and(|n| n != room.number) {
                 continue;
             }
-            let mut st = room.lock();
-            let Some(seat) = st
-                .seats
-                .iter()
-                .position(|s| s.session.is_none() && s.is_of(self.account, self.id))
-            else {
-                continue;
-            };
-            let other = 1 - seat;
-            let mut wake_other = None;
-            if st.adjourned && st.seats[other].session.is_none() {
-                match self.partner(&mut st, other, room.number) {
-                    Ok(id) => wake_other = id,
-                    Err(why) if wanted.is_some() => {
-                        drop(st);
-                        return self.refuse(&why);
-                    }
-                    Err(why) => {
-                        first_refusal.get_or_insert(why);
-                        continue;
-                    }
+            match self.try_resume(&room, true) {
+                Resumed::Done => return Ok(()),
+                Resumed::NotMine => {}
+                Resumed::NotYet(why) if wanted.is_some() => return self.refuse(&why),
+                Resumed::NotYet(why) => {
+                    first_refusal.get_or_insert(why);
                 }
             }
-            if st.adjourned {
-                st.adjourned = false;
-                self.server.keep_resumed(&room);
-            }
-            st.seats[seat].session = Some(self.id);
-            st.seats[seat].left = None;
-            st.seats[seat].owner = Some(self.id);
-            let me = st.seats[seat].handle.clone();
-            if let Some(id) = st.seats[other].session {
-                self.server
-                    .hub()
-                    .notify(id, &Notice::Info(format!("{me} is back.")));
-            }
-            st.presence_changed(self.server.hub(), Some(self.id));
-            drop(st);
-            if let Some(id) = wake_other {
-                self.server.hub().seat(id, &room, true);
-            }
-            self.server.hub().seat(self.id, &room, false);
-            return Ok(());
         }
         match (wanted, first_refusal) {
             (Some(n), _) => {

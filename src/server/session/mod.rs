@@ -170,6 +170,8 @@ impl Session {
             return self.goodbye();
         }
         loop {
+            // Back in the lobby: a resume asked while someone was busy.
+            self.resume_asked();
             if let Some(room) = self.server.hub().take_seated(self.id) {
                 match self.play(&room)? {
                     After::Lobby => continue,
