@@ -166,3 +166,34 @@ fn both_players_resuming_at_once_both_sit_down_and_neither_is_refused() {
     }
     running.stop();
 }
+
+#[test]
+fn a_flood_of_talk_is_refused_to_its_sender_and_never_reaches_the_other() {
+    let running = lobby("talk-flood");
+    let mut ann = guest(&running, "ann");
+    let mut bob = guest(&running, "bob");
+    server_common::fox_seek_taken(&mut ann, &mut bob);
+    ann.wait_for("Move fox to (B7)? ");
+    bob.wait_for("Waiting for ann.");
+    let long = "x".repeat(900);
+    for i in 0..40 {
+        ann.send(&format!("say {i} {long}"));
+    }
+    for i in 0..10 {
+        ann.send(&format!("tell bob {i}"));
+    }
+    // Read in turn, after the flood: a move reaches bob after all that
+    // was sent him.
+    ann.send("A8-B7");
+    let ann_saw = ann.wait_for("Waiting for bob.");
+    let bob_saw = bob.wait_for("1. ann moved A8-B7.");
+    let refused = flat(&ann_saw)
+        .matches("Not sent: you are talking too fast (say and tell take 5 lines at once, then one a second); wait 1 second.")
+        .count();
+    let heard = bob_saw.matches("ann says: ").count() + bob_saw.matches("ann tells you: ").count();
+    assert_eq!(heard + refused, 50, "{bob_saw}");
+    // Five at once, and at most a few more as the seconds pass.
+    assert!((5..10).contains(&heard), "bob heard {heard} lines");
+    assert!(bob_saw.contains("ann says: 0 xxx"), "{bob_saw}");
+    running.stop();
+}

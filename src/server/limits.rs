@@ -1,6 +1,6 @@
 //! Limits applied to a connection before it may say who it is: how many
 //! connections one address may hold, how fast it may open new ones, and how
-//! many sessions the server holds in all.
+//! many sessions the server holds in all; and how fast a session may talk.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -139,6 +139,47 @@ impl Drop for Permit {
     }
 }
 
+/// How fast one session may talk to others (`say`, `tell`): a burst of
+/// [`Talk::BURST`] lines, then one every [`Talk::REFILL`]. A line past that
+/// is refused to its sender, never queued: a flood cannot fill another
+/// player's outbox and have them dropped. The caller gives the time.
+#[derive(Debug)]
+pub struct Talk {
+    tokens: f64,
+    checked: Option<Instant>,
+}
+
+impl Default for Talk {
+    fn default() -> Talk {
+        Talk {
+            tokens: f64::from(Talk::BURST),
+            checked: None,
+        }
+    }
+}
+
+impl Talk {
+    /// Lines one may say at once.
+    pub const BURST: u32 = 5;
+    /// Then one line this often.
+    pub const REFILL: Duration = Duration::from_secs(1);
+
+    /// Takes one line said at `now`, or says how long to wait for the next.
+    pub fn allow(&mut self, now: Instant) -> Result<(), Duration> {
+        let refill = Talk::REFILL.as_secs_f64();
+        if let Some(checked) = self.checked {
+            let waited = now.saturating_duration_since(checked).as_secs_f64();
+            self.tokens = (self.tokens + waited / refill).min(f64::from(Talk::BURST));
+        }
+        self.checked = Some(now);
+        if self.tokens < 1.0 {
+            return Err(Duration::from_secs_f64((1.0 - self.tokens) * refill));
+        }
+        self.tokens -= 1.0;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +226,26 @@ mod tests {
         let _b = gate.admit(peer(2), t).unwrap();
         assert_eq!(gate.admit(peer(3), t).err(), Some(Refused::Full));
         assert_eq!(gate.open(), 2);
+    }
+
+    #[test]
+    fn talk_takes_a_burst_then_a_line_a_second() {
+        let mut talk = Talk::default();
+        let t = Instant::now();
+        for _ in 0..Talk::BURST {
+            assert_eq!(talk.allow(t), Ok(()));
+        }
+        assert_eq!(talk.allow(t), Err(Duration::from_secs(1)));
+        // Refused lines cost nothing: half a second later, half to wait.
+        let half = t + Duration::from_millis(500);
+        assert_eq!(talk.allow(half), Err(Duration::from_millis(500)));
+        assert_eq!(talk.allow(t + Duration::from_secs(1)), Ok(()));
+        assert!(talk.allow(t + Duration::from_secs(1)).is_err());
+        // A quiet minute gives back the burst, and no more.
+        let later = t + Duration::from_secs(60);
+        for _ in 0..Talk::BURST {
+            assert_eq!(talk.allow(later), Ok(()));
+        }
+        assert!(talk.allow(later).is_err());
     }
 }

@@ -783,6 +783,12 @@ impl Session {
             .handle_as_written(to)
             .unwrap_or_else(|| to.to_string());
         let to = to.as_str();
+        if !self.server.hub().is_online(to) {
+            return self.refuse(&format!("nobody called {} is online", safe::cut(to, 20)));
+        }
+        if !self.may_talk()? {
+            return Ok(());
+        }
         let notice = Notice::Said {
             from: self.handle.clone(),
             text: text.trim().to_string(),
@@ -799,6 +805,9 @@ impl Session {
     pub(super) fn say_in_room(&mut self, room: &Room, text: &str) -> io::Result<()> {
         if text.trim().is_empty() {
             return self.refuse("say what? Type say TEXT");
+        }
+        if !self.may_talk()? {
+            return Ok(());
         }
         let notice = Notice::Said {
             from: self.handle.clone(),

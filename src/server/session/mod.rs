@@ -59,6 +59,8 @@ struct Session {
     handle: String,
     account: Option<i64>,
     identity: Identity,
+    /// How fast this player may `say` and `tell`.
+    talk: super::limits::Talk,
 }
 
 impl Session {
@@ -105,6 +107,7 @@ impl Session {
             handle: String::new(),
             account: None,
             identity: link.arrival.identity,
+            talk: super::limits::Talk::default(),
         }
     }
 
@@ -140,6 +143,18 @@ impl Session {
             return self.event(json!({"event": "error", "message": why}));
         }
         self.console.refuse(&words::sentence(why))
+    }
+
+    /// Whether a line may be said to others now (`say`, `tell`); if not,
+    /// the player is told how long to wait.
+    fn may_talk(&mut self) -> io::Result<bool> {
+        match self.talk.allow(std::time::Instant::now()) {
+            Ok(()) => Ok(true),
+            Err(wait) => {
+                self.refuse(&words::too_fast(wait))?;
+                Ok(false)
+            }
+        }
     }
 
     /// Reads a line. `None` when the connection is gone; an empty line when

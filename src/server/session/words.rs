@@ -75,6 +75,18 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
     }
 }
 
+/// Said to a player who talks faster than [`crate::server::limits::Talk`]
+/// lets through: the line was not sent, and when the next one may be.
+pub fn too_fast(wait: std::time::Duration) -> String {
+    use crate::server::limits::Talk;
+    let seconds = wait.as_millis().div_ceil(1000).max(1);
+    let unit = if seconds == 1 { "second" } else { "seconds" };
+    format!(
+        "not sent: you are talking too fast (say and tell take {} lines at once, then one a second); wait {seconds} {unit}",
+        Talk::BURST
+    )
+}
+
 /// The first words a player reads.
 pub fn welcome(handle: &str, rated: bool) -> String {
     let kind = if rated {
