@@ -197,3 +197,45 @@ fn a_flood_of_talk_is_refused_to_its_sender_and_never_reaches_the_other() {
     assert!(bob_saw.contains("ann says: 0 xxx"), "{bob_saw}");
     running.stop();
 }
+
+#[test]
+fn a_guest_keeps_one_name_through_a_seek_and_a_game() {
+    let running = lobby("rename");
+    let mut nm1 = guest(&running, "nm1");
+    let mut bob = guest(&running, "bob");
+    nm1.send("seek fox --side fox");
+    let n = seek_number(&nm1.wait_for(" is open: fox."));
+    nm1.send("name nm1new");
+    let said = flat(&nm1.wait_for("back."));
+    assert!(
+        said.ends_with(
+            "Your handle cannot change while you have an open seek: unseek takes it back."
+        ),
+        "{said}"
+    );
+    bob.send(&format!("accept {n}"));
+    nm1.wait_for("Move fox to (B7)? ");
+    nm1.send("quit");
+    nm1.wait_for("You left game");
+    nm1.send("name nm1new");
+    let said = flat(&nm1.wait_for("nm1."));
+    assert!(
+        said.ends_with(
+            "Your handle cannot change while you have an unfinished game, which knows you as nm1."
+        ),
+        "{said}"
+    );
+    nm1.send("resume");
+    nm1.wait_for("Move fox to (B7)? ");
+    nm1.send("resign");
+    nm1.wait_for("nm1 resigned: bob wins.");
+    // No game and no seek: the name is free to change, and a challenge
+    // to the old name follows it.
+    bob.send("challenge nm1 fox --side hounds");
+    let n = seek_number(&bob.wait_for(" is open: fox."));
+    nm1.wait_for(&format!("type accept {n} to play."));
+    nm1.take_name("nm1new");
+    nm1.send(&format!("accept {n}"));
+    nm1.wait_for("fox, unrated. nm1new (fox) against bob (hounds).");
+    running.stop();
+}

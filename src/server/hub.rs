@@ -237,15 +237,34 @@ impl Hub {
         })
     }
 
-    /// Renames a player online (a guest's `name`), and their seeks.
+    /// Renames a player online (a guest's `name`), and the challenges to
+    /// them (their own seeks are taken back before a handle may change).
     pub fn rename(&self, id: SessionId, handle: &str) {
         let mut state = self.lock();
-        if let Some(o) = state.online.get_mut(&id) {
-            o.handle = handle.to_string();
+        let Some(o) = state.online.get_mut(&id) else {
+            return;
+        };
+        let old = std::mem::replace(&mut o.handle, handle.to_string());
+        let others = state
+            .online
+            .iter()
+            .any(|(&other, o)| other != id && o.handle.eq_ignore_ascii_case(&old));
+        if !others && !old.is_empty() {
+            for seek in state.seeks.iter_mut() {
+                if seek
+                    .to
+                    .as_deref()
+                    .is_some_and(|to| to.eq_ignore_ascii_case(&old))
+                {
+                    seek.to = Some(handle.to_string());
+                }
+            }
         }
-        for seek in state.seeks.iter_mut().filter(|s| s.by == id) {
-            seek.handle = handle.to_string();
-        }
+    }
+
+    /// How many seeks a session has open.
+    pub fn seeks_by(&self, id: SessionId) -> usize {
+        self.lock().seeks.iter().filter(|s| s.by == id).count()
     }
 
     /// The player now speaks the machine dialect.

@@ -277,6 +277,19 @@ impl Session {
         if let Err(why) = words::check_handle(wanted) {
             return self.refuse(&why);
         }
+        // A game and a seek name their players as they began: one name for
+        // a player from start to end.
+        if self.server.hub().games_of(None, self.id) > 0 {
+            return self.refuse(&format!(
+                "your handle cannot change while you have an unfinished game, which knows you as {}",
+                self.handle
+            ));
+        }
+        if self.server.hub().seeks_by(self.id) > 0 {
+            return self.refuse(
+                "your handle cannot change while you have an open seek: unseek takes it back",
+            );
+        }
         let account =
             !self.server.store().handle_free(wanted).unwrap_or(false)
                 || self.server.hub().seated_handles().iter().any(|h| {
