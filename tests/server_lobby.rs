@@ -239,3 +239,24 @@ fn a_guest_keeps_one_name_through_a_seek_and_a_game() {
     nm1.wait_for("fox, unrated. nm1new (fox) against bob (hounds).");
     running.stop();
 }
+
+#[test]
+fn no_word_the_server_answers_is_a_handle() {
+    let running = lobby("handles");
+    let mut visitor = Client::arrive(running.line_door());
+    for word in [
+        "who", "seek", "games", "yes", "no", "accept", "claim", "say", "help",
+    ] {
+        visitor.send(&format!("name {word}"));
+        visitor.wait_for(&format!("\"{word}\" is a command: choose another name."));
+    }
+    // A script's first line after a taken user name is not a handle.
+    let _carol = account(&running, "carol");
+    let mut other = Keyed::login_with(running.server(), "carol", "another");
+    other.wait_for("Choose a handle for your key: ");
+    other.send("who");
+    other.wait_for("\"who\" is a command: choose another name.");
+    other.send("carol2");
+    other.wait_for("Your key is now the account carol2");
+    running.stop();
+}

@@ -28,11 +28,16 @@ impl Keyed {
     /// Logs in to `server` with a key that is `user`'s alone, as the ssh
     /// user `user`: a new key claims that handle.
     pub fn login(server: &Server, user: &str) -> Keyed {
+        Keyed::login_with(server, user, user)
+    }
+
+    /// Logs in to `server` as the ssh user `user` with the key named `key`.
+    pub fn login_with(server: &Server, user: &str, key: &str) -> Keyed {
         let door = server.arrive(Arrival {
             peer: SocketAddr::from(([127, 0, 0, 1], 1)),
             door: Door::Ssh,
             identity: Identity::Key {
-                fingerprint: format!("SHA256:test-key-of-{user}"),
+                fingerprint: format!("SHA256:test-key-{key}"),
                 user: user.to_string(),
             },
             dialect: Dialect::Script,

@@ -52,6 +52,13 @@ pub const TURN_WORDS: &[&str] = &[
     "proto",
 ];
 
+/// Every other word the server answers as a command, beside the game's own
+/// ([`crate::shell::turn::Command`]) and [`TURN_WORDS`]: none is a handle,
+/// or a line meant as a command could be taken for a name.
+const SERVER_WORDS: &[&str] = &[
+    "help", "quit", "exit", "bye", "leave", "unwatch", "yes", "no", "y", "n", "json",
+];
+
 /// The lobby's commands that mean nothing in a game: typed there, the
 /// player is told where they work.
 pub const LOBBY_WORDS: &[&str] = TURN_WORDS.split_at(4).1;
@@ -171,6 +178,10 @@ pub fn check_handle(handle: &str) -> Result<(), String> {
         return Err(format!(
             "\"{handle}\" is kept for the server; choose another"
         ));
+    }
+    if TURN_WORDS.contains(&lower.as_str()) || SERVER_WORDS.contains(&lower.as_str()) {
+        // As the shell refuses its own commands as names.
+        return Err(format!("\"{handle}\" is a command: choose another name"));
     }
     crate::shell::ask::parse_name(handle).map(|_| ())
 }
@@ -348,6 +359,18 @@ mod tests {
         );
         assert!(check_handle("guest7").is_err());
         assert!(check_handle("quit").is_err());
+        // Every word the server answers is refused the same way.
+        for word in TURN_WORDS
+            .iter()
+            .chain(SERVER_WORDS)
+            .chain(&["draw", "Who"])
+        {
+            assert_eq!(
+                check_handle(word),
+                Err(format!("\"{word}\" is a command: choose another name")),
+                "{word}"
+            );
+        }
         assert!(check_handle(&"x".repeat(17)).is_err());
     }
 }
