@@ -443,6 +443,45 @@ mod terminal {
         Ok(())
     }
 
+    /// Whether `text` holds a colour or another graphic rendition
+    /// (`ESC [ … m`).
+    fn coloured(text: &str) -> bool {
+        text.split("\x1b[").skip(1).any(|rest| {
+            rest.chars()
+                .find(|c| !(c.is_ascii_digit() || *c == ';'))
+                .is_some_and(|c| c == 'm')
+        })
+    }
+
+    #[test]
+    fn a_dumb_terminal_is_shown_no_colour() -> Result<(), expectrl::Error> {
+        if !have_openssh() {
+            return Ok(());
+        }
+        // Bound folder first, so the client goes first and the folder last.
+        let dir = scratch("pty-dumb");
+        let door = Door::start(&dir.join("serve"));
+        let key = keygen(&dir, "ann");
+        // The terminal's type is the pty request's, as ssh takes it from TERM.
+        for (term, colour) in [("dumb", false), ("xterm", true)] {
+            let mut cmd = ssh_command(&door, &dir, "ann", Some(&key));
+            cmd.arg("-tt").env("TERM", term);
+            let mut session = Session::spawn(cmd)?;
+            session.set_expect_timeout(Some(CLIENT_TIME));
+            session.expect("> ")?;
+            session.send("play fox rubbish\r")?;
+            let board = session.expect("(B7)")?;
+            let board = String::from_utf8_lossy(board.before()).into_owned();
+            assert!(board.contains("next"), "{board:?}");
+            assert_eq!(coloured(&board), colour, "TERM={term}: {board:?}");
+            session.send("resign\r")?;
+            session.expect("resigned")?;
+            session.expect("> ")?;
+            leave(&mut session)?;
+        }
+        Ok(())
+    }
+
     /// The text up to the next prompt, each line's width checked.
     fn widest_line(session: &mut OsSession) -> Result<(String, usize), expectrl::Error> {
         let found = session.expect("> ")?;

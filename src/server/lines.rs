@@ -58,6 +58,7 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
         identity: Identity::Guest,
         dialect: Dialect::Script,
         width: Arc::default(),
+        colour: false,
     });
     let (mut from, mut to) = stream.into_split();
     let input = door.input;

@@ -93,6 +93,9 @@ pub struct Arrival {
     pub dialect: Dialect,
     /// Its screen's width in columns, 0 when unknown; a door updates it.
     pub width: Arc<AtomicUsize>,
+    /// Whether a terminal there shows colour: not when its type is `dumb`,
+    /// as local play decides. Only a [`Dialect::Terminal`] is coloured.
+    pub colour: bool,
 }
 
 /// The door's end of a link.
@@ -463,6 +466,7 @@ mod tests {
             identity: Identity::Guest,
             dialect: Dialect::Script,
             width: Arc::default(),
+            colour: false,
         };
         let (door, link) = link(arrival);
         for _ in 0..OUTBOX {

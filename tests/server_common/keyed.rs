@@ -42,6 +42,7 @@ impl Keyed {
             },
             dialect: Dialect::Script,
             width: Arc::default(),
+            colour: false,
         });
         let mut output = door.output;
         let (tx, text) = channel();

@@ -76,7 +76,7 @@ impl Session {
             Box::new(InboxSource::new(link.inbox, Arc::clone(&flags))),
             Box::new(link.outbox.writer()),
             Remote {
-                colour: dialect == Dialect::Terminal,
+                colour: dialect == Dialect::Terminal && link.arrival.colour,
                 echo: dialect == Dialect::Script,
                 clears: false,
                 columns: (dialect == Dialect::Terminal).then_some(columns),

@@ -436,6 +436,8 @@ struct Channel {
     /// The width of the client's terminal, shared with its session.
     width: Arc<AtomicUsize>,
     pty: bool,
+    /// The terminal's type, from the pty request, is `dumb`: no colour.
+    dumb: bool,
     started: bool,
     /// Where lines go, until the client's input ends.
     input: Option<Forward>,
@@ -522,6 +524,7 @@ impl Handler {
             identity,
             dialect,
             width: Arc::clone(&channel.width),
+            colour: !channel.dumb,
         });
         channel.started = true;
         channel.input = Some(Forward::to(input));
@@ -648,6 +651,7 @@ impl russh::server::Handler for Handler {
                 write: Some(write),
                 width: Arc::default(),
                 pty: false,
+                dumb: false,
                 started: false,
                 input: None,
                 reader: Reader::Lines(LineCutter::default()),
@@ -662,7 +666,7 @@ impl russh::server::Handler for Handler {
     async fn pty_request(
         &mut self,
         id: ChannelId,
-        _term: &str,
+        term: &str,
         col_width: u32,
         _row_height: u32,
         _pix_width: u32,
@@ -673,6 +677,7 @@ impl russh::server::Handler for Handler {
         let yes = self.before_start(id);
         if let Some(channel) = self.channels.get_mut(&id).filter(|_| yes) {
             channel.pty = true;
+            channel.dumb = term.eq_ignore_ascii_case("dumb");
             channel.width.store(columns(col_width), Ordering::Relaxed);
         }
         answer(session, id, yes)
