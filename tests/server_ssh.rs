@@ -482,6 +482,31 @@ mod terminal {
         Ok(())
     }
 
+    #[test]
+    fn a_terminal_closed_by_a_new_login_shows_nothing_after_its_last_line()
+    -> Result<(), expectrl::Error> {
+        // Bound folder first, so the client goes first and the folder last.
+        let Some(AtTerminal {
+            dir,
+            door,
+            mut session,
+        }) = ann_at_a_terminal("pty-replaced")?
+        else {
+            return Ok(());
+        };
+        session.expect("> ")?;
+        session.send("play fox rubbish --side fox\r")?;
+        session.expect("(B7)")?;
+        let (out, _) = script(&door, &dir, "ann", Some(&dir.join("ann")), b"quit\n");
+        assert!(out.status.success(), "{out:?}");
+        session.expect("closed.")?;
+        // What came after it, up to the end.
+        let after = session.expect(Eof)?;
+        let after = String::from_utf8_lossy(after.get(0).unwrap_or(&[])).into_owned();
+        assert!(after.trim().is_empty(), "after the last line: {after:?}");
+        Ok(())
+    }
+
     /// The text up to the next prompt, each line's width checked.
     fn widest_line(session: &mut OsSession) -> Result<(String, usize), expectrl::Error> {
         let found = session.expect("> ")?;

@@ -486,9 +486,10 @@ impl Hub {
         let mut closed = Vec::new();
         for (&id, o) in &state.online {
             if id != except && o.account == Some(account) {
+                // The last line: no question is shown again after it.
                 deliver(
                     o,
-                    &Notice::Info(
+                    &Notice::Last(
                         "You logged in again with this key elsewhere: this session is closed."
                             .into(),
                     ),
