@@ -260,3 +260,43 @@ fn no_word_the_server_answers_is_a_handle() {
     other.wait_for("Your key is now the account carol2");
     running.stop();
 }
+
+#[test]
+fn history_lists_the_last_game_first() {
+    let running = lobby("history");
+    let mut carol = account(&running, "carol");
+    carol.send("play fox rubbish --side fox");
+    carol.wait_for("(B7)? ");
+    carol.send("resign");
+    carol.wait_for("carol resigned");
+    carol.send("play draughts rubbish --side black");
+    carol.wait_for("Move from (");
+    carol.send("resign");
+    carol.wait_for("carol resigned");
+    carol.send("history");
+    carol.wait_for("Your last games:");
+    let listed = carol.wait_for("> ");
+    let draughts = listed.find(" draughts: carol (black)");
+    let fox = listed.find(" fox: carol (fox)");
+    assert!(
+        draughts.is_some() && fox.is_some() && draughts < fox,
+        "{listed}"
+    );
+    running.stop();
+}
+
+#[test]
+fn a_guest_asking_for_a_rated_game_is_told_why_not() {
+    let running = lobby("play-rated");
+    let mut visitor = guest(&running, "visitor");
+    visitor.send("play fox rubbish --rated");
+    let said = flat(&visitor.wait_for("rated."));
+    assert!(
+        said.ends_with("Guests play unrated; log in over ssh with a key to play rated."),
+        "{said}"
+    );
+    // Without --rated, the guest plays, unrated.
+    visitor.send("play fox rubbish");
+    visitor.wait_for("fox, unrated. visitor (fox) against rubbish (hounds).");
+    running.stop();
+}

@@ -237,7 +237,8 @@ impl Session {
             .store()
             .history(crate::server::store::AccountId(account), 20)
         {
-            Ok(records) => records,
+            // The last games, the latest first.
+            Ok(records) => records.into_iter().rev().collect::<Vec<_>>(),
             Err(e) => return self.refuse(&format!("your games cannot be read ({})", e.reason())),
         };
         if self.json {
@@ -554,6 +555,9 @@ impl Session {
                 Err(why) => return self.refuse(&why),
             },
         };
+        if options.rated == Some(true) && self.account.is_none() {
+            return self.refuse("guests play unrated; log in over ssh with a key to play rated");
+        }
         let rated = options.rated.unwrap_or(self.account.is_some()) && self.account.is_some();
         let me = Seat::person(&self.handle, self.account, self.id);
         let computer = Seat::computer(&level);
