@@ -300,3 +300,44 @@ fn a_guest_asking_for_a_rated_game_is_told_why_not() {
     visitor.wait_for("fox, unrated. visitor (fox) against rubbish (hounds).");
     running.stop();
 }
+
+#[test]
+fn watchers_hear_an_offer_and_its_answer_in_words_and_see_the_board_once() {
+    let running = lobby("offers-watched");
+    let mut ann = guest(&running, "ann");
+    let mut bob = guest(&running, "bob");
+    server_common::fox_seek_taken(&mut ann, &mut bob);
+    let n = game_number(&ann.wait_for(": fox, unrated."));
+    ann.wait_for("Move fox to (B7)? ");
+    bob.wait_for("Waiting for ann.");
+    let mut wes = guest(&running, "wes");
+    wes.send(&format!("watch {n}"));
+    let mut seen = wes.wait_for("Watching game");
+    let mut machine = Client::arrive(running.line_door());
+    machine.speak_json();
+    machine.send(&format!("watch {n}"));
+    let mut events = machine.events_to("start");
+    machine.event_named("position");
+    ann.send("draw");
+    ann.wait_for("You offer a draw.");
+    bob.wait_for("(yes/no)? ");
+    bob.send("no");
+    ann.wait_for("bob declines the draw.");
+    ann.send("say hi");
+    seen += &wes.wait_for("ann says: hi");
+    events.extend(machine.events_to("said"));
+    assert!(seen.contains("\nann offers a draw.\n"), "{seen}");
+    assert!(seen.contains("\nbob declines the draw.\n"), "{seen}");
+    assert_eq!(seen.matches("(ann) next").count(), 1, "{seen}");
+    let infos: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "info")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(infos, ["ann offers a draw.", "bob declines the draw."]);
+    assert!(
+        events.iter().all(|e| e["event"] != "position"),
+        "{events:?}"
+    );
+    running.stop();
+}

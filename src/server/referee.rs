@@ -174,6 +174,15 @@ impl Server {
     pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer, by: SessionId) {
         let mut st = room.lock();
         st.offer = Some(offer);
+        // Watchers are told in words: the board is as it was.
+        let told = match offer {
+            Offer::Draw(seat) => format!("{} offers a draw.", st.seats[seat].handle),
+            Offer::Undo(seat) => format!(
+                "{} asks to take back their last move.",
+                st.seats[seat].handle
+            ),
+        };
+        self.tell_watchers(&st, &told);
         st.changed(self.hub(), Some(by));
     }
 
@@ -196,6 +205,13 @@ impl Server {
             };
             self.hub().notify(id, &Notice::Info(told));
         }
+        let told = match (offer, yes) {
+            (Offer::Draw(_), true) => format!("{name} agrees to the draw."),
+            (Offer::Draw(_), false) => format!("{name} declines the draw."),
+            (Offer::Undo(_), true) => format!("{name} agrees to take back a move."),
+            (Offer::Undo(_), false) => format!("{name} declines to take back a move."),
+        };
+        self.tell_watchers(&st, &told);
         if yes {
             match offer {
                 Offer::Draw(_) => {
@@ -206,6 +222,13 @@ impl Server {
             }
         }
         self.after_change(room, &mut st, Some(by));
+    }
+
+    /// Tells a room's watchers what happened, in words.
+    fn tell_watchers(&self, st: &RoomState, text: &str) {
+        for &id in &st.watchers {
+            self.hub().notify(id, &Notice::Info(text.to_string()));
+        }
     }
 
     /// Against the computer: takes back the player's last move and the

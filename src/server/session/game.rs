@@ -35,7 +35,7 @@ impl Session {
         // comes back.
         let mut shown = Shown {
             plies: 0,
-            version: u64::MAX,
+            drawn: None,
         };
         loop {
             let glance = Glance::of(&self.server, room, seat, self.id);
@@ -111,8 +111,11 @@ impl Session {
             self.say(&said)?;
         }
         shown.plies = moves.len();
-        if glance.version != shown.version {
-            shown.version = glance.version;
+        // The board again only when it changed (or was asked for): an
+        // offer, an answer, a word said leave it as it was.
+        let now = (moves.len(), table.position());
+        if shown.drawn.as_ref() != Some(&now) || std::mem::take(&mut self.board_asked) {
+            shown.drawn = Some(now);
             self.position(number, table, names, seat)?;
         }
         Ok(())
@@ -456,7 +459,7 @@ impl Session {
                 Ok(Some(After::Lobby))
             }
             Some(Command::Board) => {
-                room.lock().version += 1;
+                self.board_asked = true;
                 Ok(None)
             }
             Some(Command::Help) => {
@@ -537,7 +540,7 @@ impl Session {
         match word.as_str() {
             "unwatch" | "quit" | "leave" | "q" => Ok(Some(After::Lobby)),
             "board" => {
-                room.lock().version += 1;
+                self.board_asked = true;
                 Ok(None)
             }
             "moves" if self.json => {
@@ -591,14 +594,14 @@ impl Session {
 /// What a session has said of its game so far.
 struct Shown {
     plies: usize,
-    version: u64,
+    /// The position last drawn: its plies and its notation.
+    drawn: Option<(usize, String)>,
 }
 
 /// A room as one session sees it at one moment: a copy, so nobody waits
 /// for the session while it asks.
 struct Glance {
     table: Box<dyn Table>,
-    version: u64,
     names: [String; 2],
     offer: Option<Offer>,
     adjourned: bool,
@@ -636,7 +639,6 @@ impl Glance {
         let st = room.lock();
         Glance {
             table: st.table.fork(),
-            version: st.version,
             names: st.names(),
             offer: st.offer,
             adjourned: st.adjourned,

@@ -61,6 +61,8 @@ struct Session {
     identity: Identity,
     /// How fast this player may `say` and `tell`.
     talk: super::limits::Talk,
+    /// The player asked for the board: drawn again though nothing moved.
+    board_asked: bool,
 }
 
 impl Session {
@@ -108,6 +110,7 @@ impl Session {
             account: None,
             identity: link.arrival.identity,
             talk: super::limits::Talk::default(),
+            board_asked: false,
         }
     }
 
