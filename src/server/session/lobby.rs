@@ -23,8 +23,9 @@ enum Resumed {
     Done,
     /// The player holds no seat there to go back to.
     NotMine,
-    /// Not yet, and why.
-    NotYet(String),
+    /// Not yet, and why; and the other player's session when they are
+    /// online but busy.
+    NotYet(String, Option<SessionId>),
 }
 
 /// The columns the ratings table takes.
@@ -624,11 +625,8 @@ impl Session {
     }
 
     /// Takes this player back to `room` if they left it, or resumes it
-    /// when it is adjourned and both players are free. `asking`: the
-    /// player asked for it (not the server, keeping an earlier promise),
-    /// so a resume that must wait for a busy opponent is remembered, and
-    /// the opponent told.
-    fn try_resume(&mut self, room: &Arc<Room>, asking: bool) -> Resumed {
+    /// when it is adjourned and both players are free.
+    fn try_resume(&mut self, room: &Arc<Room>) -> Resumed {
         let mut st = room.lock();
         // The other player, resuming at the same moment, seated this one
         // already: the game is on its way.
@@ -647,24 +645,7 @@ impl Session {
         if st.adjourned && st.seats[other].session.is_none() {
             match self.partner(&mut st, other, room.number) {
                 Ok(id) => wake_other = id,
-                Err((why, busy)) => {
-                    // Kept as promised: the game resumes when the other
-                    // player is back in the lobby (see `resume_asked`).
-                    if let Some(busy) = busy
-                        && asking
-                        && self.server.hub().ask_resume(room.number, self.id)
-                    {
-                        let me = st.seats[seat].handle.clone();
-                        self.server.hub().notify(
-                            busy,
-                            &Notice::Info(format!(
-                                "{me} asks to resume game {}: it goes on when you are back in the lobby.",
-                                room.number
-                            )),
-                        );
-                    }
-                    return Resumed::NotYet(why);
-                }
+                Err((why, busy)) => return Resumed::NotYet(why, busy),
             }
         }
         if st.adjourned {
@@ -705,7 +686,7 @@ impl Session {
                 self.server.hub().forget_resume(number);
                 continue;
             }
-            if let Resumed::Done = self.try_resume(&room, false) {
+            if let Resumed::Done = self.try_resume(&room) {
                 return;
             }
         }
@@ -733,12 +714,14 @@ impl Session {
             if wanted.is_some_and(|n| n != room.number) {
                 continue;
             }
-            match self.try_resume(&room, true) {
+            match self.try_resume(&room) {
                 Resumed::Done => return Ok(()),
                 Resumed::NotMine => {}
-                Resumed::NotYet(why) if wanted.is_some() => return self.refuse(&why),
-                Resumed::NotYet(why) => {
-                    first_refusal.get_or_insert(why);
+                Resumed::NotYet(why, busy) if wanted.is_some() => {
+                    return self.not_yet(room.number, &why, busy);
+                }
+                Resumed::NotYet(why, busy) => {
+                    first_refusal.get_or_insert((room.number, why, busy));
                 }
             }
         }
@@ -746,9 +729,27 @@ impl Session {
             (Some(n), _) => {
                 self.refuse(&format!("you have no game {n} to resume; games lists them"))
             }
-            (None, Some(why)) => self.refuse(&why),
+            (None, Some((number, why, busy))) => self.not_yet(number, &why, busy),
             (None, None) => self.refuse("you have no game to resume"),
         }
+    }
+
+    /// Says why game `number` cannot resume yet. Waiting for a `busy`
+    /// player, the promise is kept: the game resumes once both are free
+    /// (see [`Session::resume_asked`]), and that player is told it is asked.
+    fn not_yet(&mut self, number: u64, why: &str, busy: Option<SessionId>) -> io::Result<()> {
+        if let Some(busy) = busy
+            && self.server.hub().ask_resume(number, self.id)
+        {
+            self.server.hub().notify(
+                busy,
+                &Notice::Info(format!(
+                    "{} asks to resume game {number}: it goes on when you are back in the lobby.",
+                    self.handle
+                )),
+            );
+        }
+        self.refuse(why)
     }
 
     pub(super) fn games(&mut self) -> io::Result<()> {
