@@ -1,6 +1,6 @@
-//! `tallyho draughts build-db` when the database cannot be kept: the
-//! progress bar's line is closed before the error, and a folder that
-//! cannot be written is found before the build.
+//! `tallyho draughts build-db` when the database cannot be kept: a folder
+//! that cannot be written, or a folder where the file goes, is found before
+//! the build.
 
 mod scratch;
 
@@ -27,16 +27,24 @@ fn build(home: &Path) -> (Option<i32>, String) {
 }
 
 #[test]
-fn an_error_after_the_build_starts_on_a_line_of_its_own() {
-    let home = home("after");
-    // A folder where the database's file belongs: the build runs, the
-    // file cannot be put in place.
+fn a_folder_where_the_file_goes_is_refused_before_the_build() {
+    let home = home("in-the-way");
+    // A folder where the database's file belongs: found before the build's
+    // time is spent, not when the file is put in place after it.
     let kept = home.join("data/tallyho/draughts-endgame-3-compulsory.bin");
     std::fs::create_dir_all(kept.join("in-the-way")).expect("folder");
     let (status, err) = build(&home);
     assert_eq!(status, Some(1), "{err}");
-    assert!(err.contains("100% of 3 pieces\nerror: "), "{err:?}");
-    assert!(err.ends_with('\n'), "{err:?}");
+    assert!(
+        err.starts_with("error: the database cannot be saved in "),
+        "no bar first: {err:?}"
+    );
+    assert!(
+        err.ends_with(
+            ": draughts-endgame-3-compulsory.bin there is a folder, where the database would go\n"
+        ),
+        "{err:?}"
+    );
     let left: Vec<_> = std::fs::read_dir(home.join("data/tallyho"))
         .expect("folder")
         .map(|e| e.expect("entry").file_name())
@@ -51,7 +59,10 @@ fn a_folder_that_cannot_be_written_is_refused_before_the_build() {
     let (status, err) = build(&home);
     assert_eq!(status, Some(1), "{err}");
     assert!(err.starts_with("error: "), "no bar first: {err:?}");
-    assert!(err.contains("Not a directory"), "{err:?}");
+    assert!(
+        err.contains("cannot be saved in") && err.contains("not a directory"),
+        "{err:?}"
+    );
 }
 
 #[test]

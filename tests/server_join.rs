@@ -192,6 +192,12 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         "{result:?} {epilogue:?} not in:\n{screen}"
     );
     assert!(result.contains(winner), "{result}");
+    // The end event carries that sentence, for any client to say.
+    assert_eq!(
+        words(field(&hounds_end, "text")),
+        words(result),
+        "{hounds_end:?}"
+    );
     assert!(!screen.contains(&format!("({how})")), "{screen}");
     assert!(status.success(), "{status}");
 }

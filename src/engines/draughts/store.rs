@@ -227,9 +227,10 @@ impl EndgameStore {
         };
         fs::create_dir_all(&self.dir).map_err(|e| refused(said(e)))?;
         if path.is_dir() {
+            let name = path.file_name().unwrap_or(path.as_os_str());
             return Err(refused(format!(
-                "{} is a folder, where the database would go",
-                path.display()
+                "{} there is a folder, where the database would go",
+                name.display()
             )));
         }
         self.remove_stale_parts(path);
@@ -587,7 +588,7 @@ mod tests {
             .to_string();
         assert!(err.starts_with("the database cannot be saved in "), "{err}");
         assert!(
-            err.ends_with("-compulsory.bin is a folder, where the database would go"),
+            err.ends_with("-compulsory.bin there is a folder, where the database would go"),
             "{err}"
         );
         assert_eq!(calls, 0, "no build before the place is known good");

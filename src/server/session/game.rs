@@ -128,20 +128,18 @@ impl Session {
             return Ok(());
         };
         let winner = ending.winner.map(|i| names[i].clone());
-        self.event(
-            json!({"event": "end", "game": number, "winner": winner, "how": ending.how,
-            "epilogue": glance.epilogue}),
-        )?;
         // An ending the players made (a resignation, an agreed draw, a
         // claim) is said as it was made; the game's own words are for the
         // endings its rules decide.
-        match &glance.ending_words {
-            Some(words) => self.say(words)?,
-            None => {
-                let result = glance.table.result([&names[0], &names[1]]);
-                self.say(&result)?;
-            }
-        }
+        let text = match &glance.ending_words {
+            Some(words) => words.clone(),
+            None => glance.table.result([&names[0], &names[1]]),
+        };
+        self.event(
+            json!({"event": "end", "game": number, "winner": winner, "how": ending.how,
+            "text": text, "epilogue": glance.epilogue}),
+        )?;
+        self.say(&text)?;
         if let Some(epilogue) = &glance.epilogue {
             self.say(epilogue)?;
         }
