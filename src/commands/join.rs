@@ -1115,8 +1115,16 @@ impl View {
         {
             self.their_turn = false;
         }
+        // The other player's move says they are here; this player's own may
+        // be reported after news of the other leaving, which still stands.
+        let own_move = kind == "move"
+            && self.game.as_ref().is_some_and(|g| {
+                g.seat.and_then(|s| g.names.get(s)).map(String::as_str)
+                    == event.get("by").and_then(Value::as_str)
+            });
         match kind {
             "info" => self.news = true,
+            "move" if own_move => {}
             "move" | "start" => self.news = false,
             _ => {}
         }
