@@ -41,7 +41,7 @@ fn a_folder_where_the_file_goes_is_refused_before_the_build() {
     );
     assert!(
         err.ends_with(
-            ": draughts-endgame-3-compulsory.bin there is a folder, where the database would go\n"
+            ": a folder named draughts-endgame-3-compulsory.bin stands where the database would go\n"
         ),
         "{err:?}"
     );
@@ -60,7 +60,8 @@ fn a_folder_that_cannot_be_written_is_refused_before_the_build() {
     assert_eq!(status, Some(1), "{err}");
     assert!(err.starts_with("error: "), "no bar first: {err:?}");
     assert!(
-        err.contains("cannot be saved in") && err.contains("not a directory"),
+        err.contains("cannot be saved in")
+            && err.ends_with("/data is a file, where a folder would go\n"),
         "{err:?}"
     );
 }

@@ -444,10 +444,14 @@ fn a_log_that_may_not_be_written_is_refused_before_play() {
     let old = locked.join("old.jsonl");
     fs::write(&old, "").expect("a log");
     fs::set_permissions(&old, fs::Permissions::from_mode(0o444)).expect("chmod");
+    // Written but not read: the next number is read from the log's end.
+    let unread = locked.join("unread.jsonl");
+    fs::write(&unread, "").expect("a log");
+    fs::set_permissions(&unread, fs::Permissions::from_mode(0o622)).expect("chmod");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).expect("chmod");
     // Made by root where the tests run as root.
     let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&old).expect("made")) == 0;
-    for log in [old.clone(), locked.join("new.jsonl")] {
+    for log in [old.clone(), unread, locked.join("new.jsonl")] {
         let mut cmd = if root {
             let mut cmd = StdCommand::new("setpriv");
             cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
@@ -468,7 +472,7 @@ fn a_log_that_may_not_be_written_is_refused_before_play() {
         assert_eq!(output.status.code(), Some(1), "{log:?}: {stderr}");
         assert!(output.stdout.is_empty(), "played: {output:?}");
         assert!(
-            stderr.contains("may not be written by you, so no game can be kept in it"),
+            stderr.contains("may not be read and written by you, so no game can be kept in it"),
             "{stderr}"
         );
     }

@@ -545,6 +545,7 @@ fn a_second_ctrl_c_does_not_wait_for_another_programs_lock() -> Result<(), expec
     session.send(ControlCode::EndOfText)?;
     session.set_expect_timeout(Some(Duration::from_secs(8)));
     session.expect("Final score:")?;
+    session.expect("The game just finished is not in the log")?;
     session.expect(Eof)?;
     // Before the fix it waited out the log's ten seconds of patience.
     assert!(

@@ -136,7 +136,7 @@ pub fn hold_if_leaving() {
 /// Puts the terminal back, says the farewell on a line of its own, and exits.
 fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
     LEAVING.store(true, Ordering::SeqCst);
-    let _held = if hurried {
+    let held = if hurried {
         hold_unless_waiting_for_lock()
     } else {
         (
@@ -144,6 +144,9 @@ fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
             None,
         )
     };
+    // Left while a finished game waited for the log: it is not kept, and
+    // the score (said before it) does not count it.
+    let unkept = held.1.is_some();
     restore_terminal();
     let farewell = farewell().lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut last = String::new();
@@ -152,6 +155,9 @@ fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
         last.push_str("\x1b[?2004l");
     }
     match farewell {
+        Some(line) if unkept => last.push_str(&format!(
+            "\n{line}\nThe game just finished is not in the log, nor in this score: another program held the log.\n"
+        )),
         Some(line) => last.push_str(&format!("\n{line}\n")),
         // At least leave the shell's prompt a line of its own.
         None if stdout_terminal => last.push('\n'),

@@ -225,11 +225,18 @@ impl EndgameStore {
             let text = text.split(" (os error").next().unwrap_or(&text);
             text.to_lowercase()
         };
-        fs::create_dir_all(&self.dir).map_err(|e| refused(said(e)))?;
+        fs::create_dir_all(&self.dir).map_err(|e| {
+            // A file where a folder of the path belongs.
+            let blocked = self.dir.ancestors().find(|a| a.is_file());
+            refused(match blocked {
+                Some(file) => format!("{} is a file, where a folder would go", file.display()),
+                None => said(e),
+            })
+        })?;
         if path.is_dir() {
             let name = path.file_name().unwrap_or(path.as_os_str());
             return Err(refused(format!(
-                "{} there is a folder, where the database would go",
+                "a folder named {} stands where the database would go",
                 name.display()
             )));
         }
@@ -588,7 +595,7 @@ mod tests {
             .to_string();
         assert!(err.starts_with("the database cannot be saved in "), "{err}");
         assert!(
-            err.ends_with("-compulsory.bin there is a folder, where the database would go"),
+            err.ends_with("-compulsory.bin stands where the database would go"),
             "{err}"
         );
         assert_eq!(calls, 0, "no build before the place is known good");

@@ -114,12 +114,14 @@ pub enum LogError {
         /// What stands where its folder should be.
         folder: PathBuf,
     },
-    /// The log, or the folder it would be made in, may not be written.
+    /// The log, or the folder it would be made in, may not be read and
+    /// written (`false`), or is on a read-only file system (`true`).
     #[error(
-        "{} may not be written by you, so no game can be kept in it: name another log, or play with --no-history",
-        shown(.0)
+        "{} {}, so no game can be kept in it: name another log, or play with --no-history",
+        shown(.0),
+        if *.1 { "is on a read-only file system" } else { "may not be read and written by you" }
     )]
-    CannotWrite(PathBuf),
+    CannotWrite(PathBuf, bool),
     /// Another program held the lock for too long.
     #[error(
         "another program has held the lock on {} for {} seconds",
@@ -228,7 +230,10 @@ impl Log {
     pub fn check_place(&self) -> Result<(), LogError> {
         self.check_folder()?;
         match fs::metadata(&self.path) {
-            Ok(meta) if meta.is_file() => self.check_writable(&self.path, Access::WRITE_OK),
+            // Read too: the next number is read from the log's end.
+            Ok(meta) if meta.is_file() => {
+                self.check_writable(&self.path, Access::READ_OK | Access::WRITE_OK)
+            }
             Ok(_) => Err(LogError::NotAFile(self.path.clone())),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // A link to nowhere (or a chain of them): the file the last
@@ -278,9 +283,10 @@ impl Log {
     /// folder it would be made in) may not be written so.
     fn check_writable(&self, place: &Path, access: Access) -> Result<(), LogError> {
         match rustix::fs::access(place, access) {
-            Err(rustix::io::Errno::ACCESS | rustix::io::Errno::PERM | rustix::io::Errno::ROFS) => {
-                Err(LogError::CannotWrite(self.path.clone()))
+            Err(rustix::io::Errno::ACCESS | rustix::io::Errno::PERM) => {
+                Err(LogError::CannotWrite(self.path.clone(), false))
             }
+            Err(rustix::io::Errno::ROFS) => Err(LogError::CannotWrite(self.path.clone(), true)),
             _ => Ok(()),
         }
     }
