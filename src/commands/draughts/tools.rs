@@ -291,7 +291,7 @@ pub(super) fn analyse(
     field(
         &mut out,
         "Position:",
-        &format!("{}, {side} to move", rules.notation(&pos)),
+        &format!("{side} to move, {}", rules.notation(&pos)),
     )?;
     match analysis.best {
         Some(m) => field(&mut out, "Best move:", &m.to_string())?,
