@@ -227,6 +227,17 @@ mod tests {
         }
     }
 
+    /// Where only one piece can move, its destination alone is its move, as
+    /// at a move prompt: the fox's first move by its square.
+    #[test]
+    fn a_lone_movers_destination_is_a_whole_move() {
+        let table = open(kind("fox").unwrap(), &[], 1).unwrap();
+        let only = table.legal();
+        assert_eq!(only.len(), 1, "{only:?}");
+        let to = only[0].rsplit([' ', '-']).next().unwrap().to_string();
+        assert_eq!(table.parse_move(&to).as_ref(), Ok(&only[0]));
+    }
+
     #[test]
     fn a_screen_fits_a_narrow_window() {
         for game in GAMES {

@@ -434,10 +434,26 @@ where
         let view = View::new(&self.rules, self.game.positions());
         let path = self.face.parse_squares(&view, &[], line)?;
         let legal = self.rules.legal_moves(self.game.position());
-        let matching: Vec<&R::Move> = legal
+        let starting = |path: &[Square]| -> Vec<&R::Move> {
+            legal
+                .iter()
+                .filter(|m| self.rules.path(m).starts_with(path))
+                .collect()
+        };
+        let mut matching = starting(&path);
+        // Where only one piece can move (the fox), its square is filled in,
+        // as at a move prompt: its destination alone is a whole move.
+        let firsts: Vec<Square> = legal
             .iter()
-            .filter(|m| self.rules.path(m).starts_with(&path))
+            .filter_map(|m| self.rules.path(m).first().copied())
             .collect();
+        if matching.is_empty()
+            && let Some(&only) = firsts.first()
+            && firsts.iter().all(|&f| f == only)
+        {
+            let filled: Vec<Square> = std::iter::once(only).chain(path.iter().copied()).collect();
+            matching = starting(&filled);
+        }
         match matching[..] {
             [mv] => Ok(mv.to_string()),
             [] => Err(self.face.refusal(&view, &[], &path)),
