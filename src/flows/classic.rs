@@ -265,7 +265,7 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             console.refuse(&why)?;
             continue;
         }
-        let numbers = match parse_numbers(&line) {
+        let numbers = match parse_numbers(&line, board) {
             Ok(numbers) => numbers,
             Err(why) => {
                 console.refuse(&why)?;

@@ -65,8 +65,9 @@ pub fn destination(pos: &Position, from: Square, to: Square) -> Result<Move, Str
 }
 
 /// Reads numbers separated by commas or spaces, as the 1978 program's
-/// `LINE,COLUMN` answers: `1,2`, `1 2`, or `1,2 2,3`.
-pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
+/// `LINE,COLUMN` answers: `1,2`, `1 2`, or `1,2 2,3`. A whole number too
+/// large or below zero is off `board`, said as [`square`] says it.
+pub fn parse_numbers(line: &str, board: Board) -> Result<Vec<u8>, String> {
     let parts: Vec<&str> = line
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|p| !p.is_empty())
@@ -78,15 +79,17 @@ pub fn parse_numbers(line: &str) -> Result<Vec<u8>, String> {
         .iter()
         .map(|p| {
             p.parse::<u8>().map_err(|_| {
-                let what = if p.bytes().all(|b| b.is_ascii_digit()) {
-                    "IS OFF THE BOARD"
+                let digits = p.strip_prefix('-').unwrap_or(p);
+                let shown = crate::shell::safe::cut(&p.to_uppercase(), 20);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    format!(
+                        "{shown} IS OFF THE BOARD. LINES GO FROM 1 TO {}, COLUMNS FROM 1 TO {}.",
+                        board.height(),
+                        board.width()
+                    )
                 } else {
-                    "IS NOT A NUMBER"
-                };
-                format!(
-                    "\"{}\" {what}. TYPE LINE, THEN COLUMN, LIKE 1,2",
-                    crate::shell::safe::cut(&p.to_uppercase(), 20)
-                )
+                    format!("\"{shown}\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2")
+                }
             })
         })
         .collect()
@@ -178,7 +181,7 @@ impl MovePrompt<Setup> for ClassicFace {
 
     fn parse_squares(&self, view: &View<'_, Setup>, _typed: &[Square], line: &str) -> Squares {
         let rules = view.rules;
-        let numbers = parse_numbers(line)?;
+        let numbers = parse_numbers(line, rules.board)?;
         numbers
             .chunks(2)
             .map(|pair| match pair {
@@ -218,16 +221,17 @@ mod tests {
 
     #[test]
     fn numbers_too_large_are_off_the_board_and_words_are_no_numbers() {
-        assert_eq!(parse_numbers("1,2"), Ok(vec![1, 2]));
+        let board = crate::games::fox::Setup::default().board;
+        assert_eq!(parse_numbers("1,2", board), Ok(vec![1, 2]));
+        let off = "IS OFF THE BOARD. LINES GO FROM 1 TO 8, COLUMNS FROM 1 TO 8.";
         assert_eq!(
-            parse_numbers("99999999999999999999,1"),
-            Err(
-                "\"99999999999999999999\" IS OFF THE BOARD. TYPE LINE, THEN COLUMN, LIKE 1,2"
-                    .to_string()
-            )
+            parse_numbers("99999999999999999999,1", board),
+            Err(format!("99999999999999999999 {off}"))
         );
+        assert_eq!(parse_numbers("256,1", board), Err(format!("256 {off}")));
+        assert_eq!(parse_numbers("1,-1", board), Err(format!("-1 {off}")));
         assert_eq!(
-            parse_numbers("x,1"),
+            parse_numbers("x,1", board),
             Err("\"X\" IS NOT A NUMBER. TYPE LINE, THEN COLUMN, LIKE 1,2".to_string())
         );
     }
