@@ -356,9 +356,20 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     let (mut a, mut b) = people(&running);
     running.stop();
     // Guests, whose games cannot be resumed: told so, not to come back.
+    // Wrapped at 80 columns, as a script's conversation is.
     for c in [&mut a, &mut b] {
-        c.wait_for(
-            "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.",
+        c.wait_for("The server is shutting down.");
+        let said = c.wait_for("in progress ends here.");
+        let said = said.replace('\r', "");
+        assert!(said.lines().all(|l| l.chars().count() <= 80), "{said:?}");
+        assert!(
+            said.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .ends_with(
+                    "A guest's game cannot be resumed: any game of yours in progress ends here."
+                ),
+            "{said:?}"
         );
     }
     // The connection closes.
@@ -381,9 +392,8 @@ fn a_guests_games_end_when_the_guest_is_gone_for_good() {
     // Two guests: the one left behind may claim at once.
     let (a, mut b) = people(&running);
     drop(a);
-    b.wait_for(
-        "ann has left the game, and as a guest cannot come back: type claim to take the win.",
-    );
+    b.wait_for("ann has left the game, and as a guest cannot come back:");
+    b.wait_for("win.");
     b.send("adjourn");
     b.wait_for("Not now: ann was a guest and cannot come back to an adjourned game;");
     b.send("claim");

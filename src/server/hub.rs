@@ -571,7 +571,10 @@ fn deliver(o: &Online, notice: &Notice) {
             Notice::Info(text) | Notice::Last(text) => text.clone(),
         };
         let line = crate::shell::safe::text(&line);
+        // A door that knows no window (the line door) is wrapped as a
+        // script is, at 80 columns.
         let width = o.width.as_ref().map_or(0, |w| w.load(Ordering::Relaxed));
+        let width = if width == 0 { SCRIPT_WIDTH } else { width };
         // A line of its own, marked as a notice: the ssh door shows the
         // question and the typed text again after it (see
         // `editor::InSight`); every door takes the mark off. The last line
@@ -580,14 +583,14 @@ fn deliver(o: &Online, notice: &Notice) {
             Notice::Last(_) => String::new(),
             _ => char::from(crate::server::link::NOTICE).to_string(),
         };
-        if width > 0 {
-            format!("{mark}\n{}\n", wrapped(&line, width.max(NARROWEST)))
-        } else {
-            format!("{mark}\n{line}\n")
-        }
+        format!("{mark}\n{}\n", wrapped(&line, width.max(NARROWEST)))
     };
     o.outbox.send(text.into_bytes());
 }
+
+/// The width a notice is wrapped at where the window is not known, as a
+/// script's conversation is.
+const SCRIPT_WIDTH: usize = 80;
 
 /// The narrowest screen a notice is wrapped for, as the console's own text.
 const NARROWEST: usize = 20;
