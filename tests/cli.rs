@@ -888,3 +888,36 @@ fn a_bare_enter_is_reminded_at_every_question() {
     let (code, _) = run(&["draughts"], "\njunk\n3\n");
     assert_eq!(code, Some(3));
 }
+
+/// `q` alone at a move prompt does not end the game (a slip of one letter):
+/// it is reminded to type quit in full, and not counted as refused.
+#[test]
+fn q_alone_at_a_move_prompt_does_not_end_the_game() {
+    let run = |args: &[&str], input: &str| {
+        let out = tallyho()
+            .args(args)
+            .arg("--no-history")
+            .write_stdin(input)
+            .output()
+            .expect("ran");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let two = ["draughts", "--players", "2", "--names", "Ann,Bob"];
+    let (code, said) = run(&two, "q\n11-15\nquit\n");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("To leave the game, type quit in full."),
+        "{said}"
+    );
+    assert!(said.contains("1. Ann moved 11-15."), "{said}");
+    let (code, said) = run(&["classic"], "NO\nq\n1,2 2,3\nquit\n");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("TO LEAVE THE GAME, TYPE QUIT IN FULL."),
+        "{said}"
+    );
+    assert!(said.contains("YOU MOVED FROM 1,2 TO 2,3"), "{said}");
+}

@@ -586,7 +586,8 @@ fn the_ballot_opening_is_said_on_the_persons_first_turn() -> Result<(), expectrl
 #[test]
 fn perft_estimate_wraps_at_words_on_a_narrow_terminal() -> Result<(), expectrl::Error> {
     let mut session = spawn_in_home("perft-narrow", 40, 24, "draughts perft 30")?;
-    session.expect("perft(9) =")?;
+    // However fast the machine, the estimate comes once a depth takes long
+    // enough to time.
     let seen = session.expect("Ctrl-C stops it.")?;
     let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
     let said: Vec<&str> = text

@@ -240,6 +240,11 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             }
             Reply::Line(line) => line,
         };
+        if line.trim().eq_ignore_ascii_case("q") {
+            // A slip of one letter does not end the game.
+            console.say(text::QUIT_IN_FULL)?;
+            continue;
+        }
         if is_quit(&line) {
             return Ok(None);
         }

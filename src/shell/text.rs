@@ -132,6 +132,9 @@ pub fn not_logged(games: u32) -> String {
     }
 }
 
+/// Said for `q` alone at a move prompt, which does not end a game.
+pub const QUIT_IN_FULL: &str = "To leave the game, type quit in full.";
+
 /// Help at "Press Enter for more", between pages.
 pub const MORE_HELP: &str =
     "Press Enter to read on, q to pass over the rest, or type quit to leave.";

@@ -67,7 +67,8 @@ impl Command {
     /// The command a word names, with a few common aliases.
     pub fn from_word(word: &str) -> Option<Command> {
         let word = word.trim().to_ascii_lowercase();
-        if is_quit(&word) {
+        // Not `q` alone: in a game a slip of one letter must not end it.
+        if is_quit(&word) && word != "q" {
             return Some(Command::Quit);
         }
         if matches!(word.as_str(), "?" | "h") {
@@ -205,6 +206,11 @@ pub fn ask_move<R: Rules, F: Face<R>>(
                     console.say(&safe::text(&reminder))?;
                 }
             }
+            continue;
+        }
+        if line.trim().eq_ignore_ascii_case("q") {
+            // A reminder, not a refusal, and not the end of the game.
+            console.say(text::QUIT_IN_FULL)?;
             continue;
         }
         let first = line.split_whitespace().next().unwrap_or("");

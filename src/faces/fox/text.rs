@@ -277,6 +277,8 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
 
     /// The reminder printed below the board.
     pub const YOUR_MOVE: &str = "YOUR MOVE. TYPE LINE, THEN COLUMN.";
+    /// Said for `Q` alone at a move question, which does not end the game.
+    pub const QUIT_IN_FULL: &str = "TO LEAVE THE GAME, TYPE QUIT IN FULL.";
     /// What to type at a move question.
     pub const TYPE_LINE_COLUMN: &str = "TYPE LINE, THEN COLUMN, LIKE 1,2";
     /// Asks for the hound to move.
