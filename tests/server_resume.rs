@@ -414,10 +414,10 @@ fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() 
     // from the connection's last stir.
     std::thread::sleep(Duration::from_secs(7));
     h.running.stop();
+    // Wrapped at 80 columns, as a script's conversation is.
     for p in [&mut ann, &mut bob] {
-        p.wait_for(
-            "The server is shutting down. Games in progress are adjourned: type resume when it is back.",
-        );
+        p.wait_for("The server is shutting down. Games in progress are adjourned:");
+        p.wait_for("it is back.");
     }
 }
 
