@@ -849,23 +849,25 @@ fn a_bare_enter_at_a_move_prompt_is_reminded_not_refused() {
     two_players().write_stdin("99\nquit\n").assert().code(3);
 }
 
+/// `tallyho ARGS --no-history` fed `input`: its status and what it said.
+fn run(args: &[&str], input: &str) -> (Option<i32>, String) {
+    let out = tallyho()
+        .args(args)
+        .arg("--no-history")
+        .write_stdin(input)
+        .output()
+        .expect("ran");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 /// A bare Enter at any question, not only a move prompt, is reminded what
 /// to type and not counted as a refused line: the menu, the side question,
 /// and the 1978 program's move prompt.
 #[test]
 fn a_bare_enter_is_reminded_at_every_question() {
-    let run = |args: &[&str], input: &str| {
-        let out = tallyho()
-            .args(args)
-            .arg("--no-history")
-            .write_stdin(input)
-            .output()
-            .expect("ran");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
     let (code, said) = run(&["draughts"], "\n\n3\n");
     assert_eq!(code, Some(0), "{said}");
     let (code, said) = run(&["classic"], "NO\n\nquit\n");
@@ -893,18 +895,6 @@ fn a_bare_enter_is_reminded_at_every_question() {
 /// it is reminded to type quit in full, and not counted as refused.
 #[test]
 fn q_alone_at_a_move_prompt_does_not_end_the_game() {
-    let run = |args: &[&str], input: &str| {
-        let out = tallyho()
-            .args(args)
-            .arg("--no-history")
-            .write_stdin(input)
-            .output()
-            .expect("ran");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
     let two = ["draughts", "--players", "2", "--names", "Ann,Bob"];
     let (code, said) = run(&two, "q\n11-15\nquit\n");
     assert_eq!(code, Some(0), "{said}");

@@ -557,12 +557,9 @@ mod tests {
         assert_eq!(store.largest(rules), Some(two));
     }
 
-    #[test]
-    fn a_folder_that_cannot_be_written_is_found_before_the_build() {
-        let dir = temp_dir("unwritable");
-        fs::write(&dir, b"a file where the folder should be").unwrap();
-        let store = EndgameStore::new(dir.join("tallyho"));
-        let rules = Setup::STANDARD;
+    /// A build of 3 pieces that must be refused: why, and how often it
+    /// reported progress before that.
+    fn refused_build(store: &EndgameStore, rules: Setup) -> (String, u32) {
         let mut calls = 0;
         let err = store
             .build(3, rules, &mut |_, _| {
@@ -571,6 +568,16 @@ mod tests {
             })
             .unwrap_err()
             .to_string();
+        (err, calls)
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_written_is_found_before_the_build() {
+        let dir = temp_dir("unwritable");
+        fs::write(&dir, b"a file where the folder should be").unwrap();
+        let store = EndgameStore::new(dir.join("tallyho"));
+        let rules = Setup::STANDARD;
+        let (err, calls) = refused_build(&store, rules);
         assert!(err.contains("tallyho-endgame-store-unwritable"), "{err}");
         assert_eq!(calls, 0, "no build before the folder is known good");
         // A game still gets the database, for this run only.
@@ -585,14 +592,7 @@ mod tests {
         let store = EndgameStore::new(dir.to_path_buf());
         let rules = Setup::STANDARD;
         fs::create_dir_all(store.path(3, rules)).unwrap();
-        let mut calls = 0;
-        let err = store
-            .build(3, rules, &mut |_, _| {
-                calls += 1;
-                true
-            })
-            .unwrap_err()
-            .to_string();
+        let (err, calls) = refused_build(&store, rules);
         assert!(err.starts_with("the database cannot be saved in "), "{err}");
         assert!(
             err.ends_with("-compulsory.bin stands where the database would go"),
