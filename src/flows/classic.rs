@@ -10,7 +10,7 @@ use crate::faces::fox::text::classic as text;
 use crate::games::fox::players::{Computer, Level};
 use crate::games::fox::{Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Game, Outcome};
-use crate::shell::ask::{is_quit, parse_yes_no};
+use crate::shell::ask::{is_q, is_quit, parse_yes_no};
 use crate::shell::console::{Console, Reply};
 use crate::shell::log::{Keeper, Record, Seat};
 
@@ -240,7 +240,7 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             }
             Reply::Line(line) => line,
         };
-        if line.trim().eq_ignore_ascii_case("q") {
+        if is_q(&line) {
             // A slip of one letter does not end the game.
             console.say(text::QUIT_IN_FULL)?;
             continue;

@@ -18,6 +18,13 @@ pub fn is_quit(line: &str) -> bool {
     QUIT_WORDS.iter().any(|q| q.eq_ignore_ascii_case(word))
 }
 
+/// Whether a line is `q` alone: a quit word at most questions, but a slip
+/// of one letter at a move prompt (told to type `quit` in full) and, as in
+/// a pager, a skip between pages.
+pub fn is_q(line: &str) -> bool {
+    line.trim().eq_ignore_ascii_case("q")
+}
+
 /// Whether a line asks for help.
 pub fn is_help(line: &str) -> bool {
     let word = line.trim();
@@ -135,7 +142,7 @@ fn ask_more(console: &mut Console, question: &str) -> io::Result<More> {
         match console.ask(question, &[])? {
             Reply::End => return Ok(More::Left),
             Reply::Bad(why) => console.say(&why.to_string())?,
-            Reply::Line(line) if line.trim().eq_ignore_ascii_case("q") => return Ok(More::Skip),
+            Reply::Line(line) if is_q(&line) => return Ok(More::Skip),
             Reply::Line(line) if is_quit(&line) => return Ok(More::Left),
             Reply::Line(line) if is_help(&line) => console.say(text::MORE_HELP)?,
             Reply::Line(_) => return Ok(More::On),

@@ -11,7 +11,7 @@ use std::io;
 use crate::games::{Rules, Square};
 use crate::shell::face::{Canvas, Face, View};
 
-use super::ask::{LastPage, capitalise, is_quit};
+use super::ask::{LastPage, capitalise, is_q, is_quit};
 use super::console::{Console, Reply};
 use super::safe;
 use super::text;
@@ -68,7 +68,7 @@ impl Command {
     pub fn from_word(word: &str) -> Option<Command> {
         let word = word.trim().to_ascii_lowercase();
         // Not `q` alone: in a game a slip of one letter must not end it.
-        if is_quit(&word) && word != "q" {
+        if is_quit(&word) && !is_q(&word) {
             return Some(Command::Quit);
         }
         if matches!(word.as_str(), "?" | "h") {
@@ -208,7 +208,7 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             }
             continue;
         }
-        if line.trim().eq_ignore_ascii_case("q") {
+        if is_q(&line) {
             // A reminder, not a refusal, and not the end of the game.
             console.say(text::QUIT_IN_FULL)?;
             continue;
