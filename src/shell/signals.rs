@@ -25,6 +25,11 @@ use super::console::Terminal;
 /// the process's console reads it as its stop flag.
 static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
+/// Set by the SIGINT handler itself, at the instant the signal arrives:
+/// the signal thread notes Ctrl-C a moment later, and a question about to
+/// be asked must not miss it in between (see [`keys_not_signals`]).
+static CTRL_C_RAISED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
 /// What to say if a signal ends the session: the score so far, as the
 /// process's console last said it.
 static FAREWELL: OnceLock<Farewell> = OnceLock::new();
@@ -68,6 +73,8 @@ pub fn install(terminal: Terminal) {
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
+        let raised = Arc::clone(CTRL_C_RAISED.get_or_init(Arc::default));
+        let _ = signal_hook::flag::register(SIGINT, raised);
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
@@ -91,6 +98,50 @@ pub fn install(terminal: Terminal) {
 /// off the modes it may have turned on (bracketed paste).
 pub fn editing() {
     EDITING.store(true, Ordering::SeqCst);
+}
+
+/// Whether Ctrl-C has reached this process as a signal, even if the
+/// signal thread has not yet noted it.
+pub fn ctrl_c_raised() -> bool {
+    CTRL_C_RAISED
+        .get()
+        .is_some_and(|raised| raised.load(Ordering::SeqCst))
+}
+
+/// The terminal reading Ctrl-C as a key, not a signal, while held.
+///
+/// A line editor takes the terminal only once its read has begun, and a
+/// Ctrl-C pressed in the instant before that becomes a signal the editor
+/// never sees: it would go on waiting for a line, the Ctrl-C lost. So the
+/// console turns signals off first, then looks at [`ctrl_c_raised`]: a
+/// Ctrl-C pressed before is seen there, one pressed after waits in the
+/// input for the editor. Dropping this turns signals on again, for Ctrl-C
+/// while the computer thinks.
+pub struct KeysNotSignals {
+    _private: (),
+}
+
+/// Turns the terminal's signal keys off until the result is dropped;
+/// `None` when standard input is not a terminal (nothing to turn off).
+pub fn keys_not_signals() -> Option<KeysNotSignals> {
+    set_signal_keys(false).then_some(KeysNotSignals { _private: () })
+}
+
+impl Drop for KeysNotSignals {
+    fn drop(&mut self) {
+        set_signal_keys(true);
+    }
+}
+
+/// Turns the terminal's signal keys (Ctrl-C, Ctrl-\, Ctrl-Z) on or off,
+/// leaving its other settings as they are; false if it could not.
+fn set_signal_keys(on: bool) -> bool {
+    let stdin = rustix::stdio::stdin();
+    let Ok(mut settings) = termios::tcgetattr(stdin) else {
+        return false;
+    };
+    settings.local_modes.set(termios::LocalModes::ISIG, on);
+    termios::tcsetattr(stdin, OptionalActions::Now, &settings).is_ok()
 }
 
 /// Set once a signal has said the process must end: the signal thread

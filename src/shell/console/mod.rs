@@ -766,6 +766,12 @@ impl Console {
             helper.spellings = spellings.to_vec();
         }
         let mut initial = std::mem::take(retyped);
+        // Ctrl-C from here on is a key the editor reads; one pressed before
+        // raised a signal, seen here even if not yet noted.
+        let _keys = signals::keys_not_signals();
+        if self.stop.load(Ordering::SeqCst) || signals::ctrl_c_raised() {
+            return Ok(Some(Reply::End));
+        }
         loop {
             let read = editor.readline_with_initial(
                 &(asking.last.as_str(), asking.styled.as_str()),
@@ -789,11 +795,9 @@ impl Console {
                     self.out.write_all(asking.head.as_bytes())?;
                     self.out.flush()?;
                 }
-                // A Ctrl-C in the instant before the editor took the
-                // terminal (and put in its own SIGINT handler) reached the
-                // signal thread, not the editor. It was pressed at this
-                // question, so it leaves as Ctrl-C at a prompt does, instead
-                // of stopping the next move once this line is played.
+                // The session was told to stop while the editor read (a
+                // SIGINT sent by another program, say): it leaves as Ctrl-C
+                // at a prompt does, instead of playing this line.
                 (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Some(Reply::End)),
                 (Ok(line), _) => return Ok(Some(check(line.into_bytes(), MAX_LINE))),
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
