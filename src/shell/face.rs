@@ -144,11 +144,12 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     fn side_noun(&self, side: R::Side) -> &'static str;
 
     /// Lines shown above the board on every turn, after whose turn it is
-    /// (draughts: the pieces each side holds).
-    fn status(&self, view: &View<'_, R>) -> Vec<String> {
+    /// (draughts: the pieces each side holds, in the letters the board on
+    /// `canvas` draws them with).
+    fn status(&self, view: &View<'_, R>, canvas: &Canvas<R::Side>) -> Vec<String> {
         let rules = view.rules;
         let history = view.history;
-        let _ = (rules, history);
+        let _ = (rules, history, canvas);
         Vec::new()
     }
 

@@ -303,17 +303,17 @@ where
     fn screen(&self, colour: bool, width: usize, viewer: Option<usize>) -> String {
         let view = View::new(&self.rules, self.game.positions());
         let mut text = String::new();
-        // The status is sentences: wrapped to the width, as a console says
-        // them; the board below is drawn for it.
-        for line in self.face.status(&view) {
-            text.push_str(&crate::shell::safe::wrap(&line, width.max(20)));
-            text.push('\n');
-        }
         let canvas = Canvas {
             colour,
             width,
             viewer: viewer.map(|i| self.rules.sides()[i.min(1)]),
         };
+        // The status is sentences: wrapped to the width, as a console says
+        // them; the board below is drawn for it.
+        for line in self.face.status(&view, &canvas) {
+            text.push_str(&crate::shell::safe::wrap(&line, width.max(20)));
+            text.push('\n');
+        }
         text.push_str(&self.face.board(&view, self.game.moves().last(), &canvas));
         text
     }

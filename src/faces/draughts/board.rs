@@ -128,11 +128,27 @@ fn dim(drawing: Drawing, text: &str) -> String {
     }
 }
 
+/// Whether the board is drawn compact, one character a square: on a
+/// screen narrower than the framed board.
+fn is_compact(drawing: Drawing) -> bool {
+    drawing.width != 0 && drawing.width < FRAMED_WIDTH
+}
+
+/// The letter a side's men are drawn with: `O` and `X`, lower case on the
+/// compact board, where the capitals are kings.
+pub fn man_letter(side: Side, drawing: Drawing) -> char {
+    if is_compact(drawing) {
+        letter(side).to_ascii_lowercase()
+    } else {
+        letter(side)
+    }
+}
+
 /// The board of a position, with the move that led to it marked in colour:
 /// framed with the key beside it where the width allows, framed alone, or
 /// compact on a narrow screen.
 pub fn board(pos: &Position, last: Option<&Move>, drawing: Drawing) -> String {
-    if drawing.width != 0 && drawing.width < FRAMED_WIDTH {
+    if is_compact(drawing) {
         return compact(pos, drawing);
     }
     let keyed = drawing.width == 0 || drawing.width >= FULL_WIDTH;
@@ -260,10 +276,9 @@ fn compact(pos: &Position, drawing: Drawing) -> String {
                 Ok(sq) => match pos.piece(sq) {
                     None => ".".to_string(),
                     Some(piece) => {
-                        let c = letter(piece.side());
                         let c = match piece {
-                            Piece::Man(_) => c.to_ascii_lowercase(),
-                            Piece::King(_) => c,
+                            Piece::Man(side) => man_letter(side, drawing),
+                            Piece::King(side) => letter(side),
                         };
                         if drawing.colour {
                             c.to_string().style(piece_style(piece.side())).to_string()

@@ -261,10 +261,11 @@ impl Face<Session> for DraughtsFace {
     }
 
     fn side_noun(&self, side: Side) -> &'static str {
-        side.name()
+        // Capitals in sentences, as the draughts literature writes them.
+        text::side_title(side)
     }
 
-    fn status(&self, view: &View<'_, Session>) -> Vec<String> {
+    fn status(&self, view: &View<'_, Session>, canvas: &Canvas<Side>) -> Vec<String> {
         let rules = view.rules;
         let Some(pos) = view.pos() else {
             return Vec::new();
@@ -291,7 +292,14 @@ impl Face<Session> for DraughtsFace {
         }
         let held: Vec<String> = Side::ALL
             .into_iter()
-            .map(|s| text::holding(s, pos.men(s).count_ones(), pos.kings(s).count_ones()))
+            .map(|s| {
+                text::holding(
+                    s,
+                    board::man_letter(s, self.drawing_on(canvas)),
+                    pos.men(s).count_ones(),
+                    pos.kings(s).count_ones(),
+                )
+            })
             .collect();
         lines.push(held.join("  "));
         lines
@@ -519,6 +527,40 @@ mod tests {
             why("B:W6,7,14,15:BK11", &[11, 18], &[20]),
             "20 is not a landing: the jump 11x18 must go on, to 9."
         );
+    }
+
+    /// The status names each side's men in the letters its board draws
+    /// them with: capitals on the framed board, lower case on the compact
+    /// one, whose capitals are kings.
+    #[test]
+    fn the_status_letters_are_the_boards() {
+        let rules = session();
+        let history = [Position::START];
+        let view = View::new(&rules, &history);
+        let status = |width| {
+            let canvas = Canvas {
+                colour: false,
+                width,
+                viewer: None,
+            };
+            DraughtsFace::default().status(&view, &canvas).join("\n")
+        };
+        let held = |black, white| {
+            format!("Black ({black}): 12 men, 0 kings.  White ({white}): 12 men, 0 kings.")
+        };
+        assert_eq!(status(80), held('O', 'X'));
+        assert_eq!(status(0), held('O', 'X'));
+        assert_eq!(status(30), held('o', 'x'));
+        let compact = DraughtsFace::default().board(
+            &view,
+            None,
+            &Canvas {
+                colour: false,
+                width: 30,
+                viewer: None,
+            },
+        );
+        assert!(compact.contains("3 o   o   o   o"), "{compact}");
     }
 
     #[test]

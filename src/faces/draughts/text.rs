@@ -39,12 +39,12 @@ fn count(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// What a side holds: `Black (O): 12 men, 0 kings.`
-pub fn holding(side: Side, men: u32, kings: u32) -> String {
+/// What a side holds, with the letter its men are drawn with:
+/// `Black (O): 12 men, 0 kings.`
+pub fn holding(side: Side, letter: char, men: u32, kings: u32) -> String {
     format!(
-        "{} ({}): {}, {}.",
+        "{} ({letter}): {}, {}.",
         side_title(side),
-        board::letter(side),
         count(men, "man", "men"),
         count(kings, "king", "kings")
     )
@@ -412,7 +412,7 @@ mod tests {
         );
         assert_eq!(path_text(&[22, 15, 6]), "22x15x6");
         assert_eq!(path_text(&[11, 15]), "11-15");
-        assert_eq!(holding(Side::White, 1, 1), "White (X): 1 man, 1 king.");
+        assert_eq!(holding(Side::White, 'X', 1, 1), "White (X): 1 man, 1 king.");
     }
 }
 

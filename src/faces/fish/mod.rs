@@ -136,7 +136,7 @@ impl Face<Setup> for FishFace {
         self.side_title(side)
     }
 
-    fn status(&self, view: &View<'_, Setup>) -> Vec<String> {
+    fn status(&self, view: &View<'_, Setup>, _canvas: &Canvas<Side>) -> Vec<String> {
         let Some(pos) = view.pos() else {
             return Vec::new();
         };

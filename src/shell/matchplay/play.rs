@@ -144,12 +144,12 @@ fn show_turn<R: Computers, F: Face<R>>(
         face.side_title(side),
         game_match.name(rules, side)
     ))?;
-    for line in face.status(&View::new(rules, game.positions())) {
+    let canvas = canvas(console, rules, game_match);
+    for line in face.status(&View::new(rules, game.positions()), &canvas) {
         console.say(&line)?;
     }
     console.say(if watching { WATCHING } else { REMINDER })?;
     let last = game.moves().last();
-    let canvas = canvas(console, rules, game_match);
     console.write(&face.board(&View::new(rules, game.positions()), last, &canvas))
 }
 

@@ -35,7 +35,11 @@ pub(super) fn seats<R: Computers, F: Face<R>>(
             let mut levels = [None, None];
             for (i, side) in sides.into_iter().enumerate() {
                 let given = options.side_levels[i].or(options.level);
-                let whose = format!("for {}, playing {side}", computer_names[i]);
+                let whose = format!(
+                    "for {}, playing {}",
+                    computer_names[i],
+                    face.side_noun(side)
+                );
                 let Some(level) = ask_level(console, given, &whose)? else {
                     return Ok(None);
                 };
