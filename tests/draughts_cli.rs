@@ -420,6 +420,29 @@ fn tags_written_escaped_read_back_the_same() {
 }
 
 #[test]
+fn a_players_name_is_escaped_once_in_pdn() {
+    let home = folder("name-escapes");
+    club_night_played(&home);
+    // A name with a control character and a backslash, as a hand-edited
+    // or foreign log may hold.
+    let log = home.join("history.jsonl");
+    let line = std::fs::read_to_string(&log).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    let name = "A\u{1b}[31mnn\\x";
+    record["seats"][0]["name"] = serde_json::json!(name);
+    std::fs::write(&log, record.to_string() + "\n").unwrap();
+    let text = stdout(tallyho(&home).args(["history", "--pdn"]));
+    assert!(
+        text.lines().any(|l| l == "[Black \"A\\u{1b}[31mnn\\\\x\"]"),
+        "{text}"
+    );
+    assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text}");
+    // And it reads back, as `--load` reads it, to the name the log holds.
+    let back = pdn::read(&text, Setup::STANDARD).expect("the PDN reads back");
+    assert_eq!(back[0].tag("Black"), Some(name));
+}
+
+#[test]
 fn load_refuses_a_game_too_big_to_keep_in_the_log() {
     let home = folder("big");
     let write = |name: &str, text: &str| {

@@ -253,12 +253,15 @@ fn pdn_game(record: &Record) -> Result<(PdnGame, bool), String> {
     if out.tag("Date").is_none() {
         out.set_tag("Date", &pdn_date(&record.date));
     }
+    // Names as logged: the whole document is escaped once on its way out
+    // (`history --pdn` writes through `safe::Escaping`), so escaping them
+    // here too would write `\u{1b}` as `\\u{1b}`, which reads back as text.
     for side in [Side::Black, Side::White] {
         let name = record
             .seats
             .iter()
             .find(|s| s.side == side.name())
-            .map_or("?".to_string(), |s| safe::text(&s.name));
+            .map_or("?".to_string(), |s| s.name.clone());
         out.set_tag(tallyho::faces::draughts::text::side_title(side), &name);
     }
     out.set_tag("Termination", outcome.how());
