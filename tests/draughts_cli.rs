@@ -275,6 +275,42 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     assert!(!plain.contains("optional"), "{plain}");
 }
 
+#[test]
+fn load_names_a_utf16_file_for_what_it_is() {
+    let home = folder("utf16");
+    let text = "[Event \"Club night\"]\r\n1. 11-15 *\r\n";
+    let utf16 = |bom: bool, big: bool| -> Vec<u8> {
+        let units = bom.then_some(0xFEFF).into_iter().chain(text.encode_utf16());
+        units
+            .flat_map(|u| {
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    for (name, bytes, order) in [
+        ("bom.pdn", utf16(true, false), "little"),
+        ("plain.pdn", utf16(false, false), "little"),
+        ("big.pdn", utf16(true, true), "big"),
+        ("big-plain.pdn", utf16(false, true), "big"),
+        // Too big too: the encoding is why, and is what is said.
+        ("huge.pdn", utf16(true, false).repeat(30_000), "little"),
+    ] {
+        let file = home.join(name);
+        std::fs::write(&file, bytes).unwrap();
+        assert_eq!(
+            load_error(&home, &file, &[]),
+            format!(
+                "error: --load {}: the file looks like UTF-16 ({order}-endian); save it as UTF-8\n",
+                file.display()
+            )
+        );
+    }
+}
+
 /// Loads game `number` of `file`, resigns it at once, and checks the run
 /// ended cleanly: the game is then in the log.
 fn load_and_resign(home: &Path, file: &Path, number: &str) {

@@ -150,22 +150,27 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
             "the file is larger than 1 MiB ({MAX_PDN_BYTES} bytes): a PDN file to load may be at most that"
         ))
     };
-    if meta.len() > MAX_PDN_BYTES {
-        return Err(too_big());
-    }
+    // What the file holds is bad input, exit status 2.
+    let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
+    // Read at most a byte past the limit, whatever the file says its size
+    // is; a file in UTF-16 is named so even when too big, as that is why.
     let mut bytes = Vec::new();
     file.take(MAX_PDN_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| failed(io_reason(&e)))?;
-    if bytes.len() as u64 > MAX_PDN_BYTES {
+    if let Some(encoding) = pdn::wrong_encoding(&bytes) {
+        return Err(bad(format!(
+            "the file looks like {encoding}; save it as UTF-8"
+        )));
+    }
+    if meta.len() > MAX_PDN_BYTES || bytes.len() as u64 > MAX_PDN_BYTES {
         return Err(too_big());
     }
     let text = String::from_utf8_lossy(&bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let rules = Setup::with_captures(captures.unwrap_or_default());
     // Each game stands alone: a damaged game elsewhere in the file is no
-    // matter. What the file holds is bad input, exit status 2.
-    let bad = |why: String| AppError::Usage(format!("--load {shown}: {why}"));
+    // matter.
     let mut games = pdn::read_each(text, rules);
     let count = games.len() as u64;
     if count == 0 {

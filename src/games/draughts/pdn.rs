@@ -697,6 +697,78 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
     })
 }
 
+/// A Unicode encoding other than UTF-8 that a file looks saved in: PDN is
+/// read as UTF-8 (and so ASCII), and text in these would read as noise.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Encoding {
+    /// Two bytes a character, as Windows editors save "Unicode".
+    Utf16 {
+        /// The high byte first.
+        big_endian: bool,
+    },
+    /// Four bytes a character.
+    Utf32 {
+        /// The high byte first.
+        big_endian: bool,
+    },
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, big_endian) = match *self {
+            Encoding::Utf16 { big_endian } => ("UTF-16", big_endian),
+            Encoding::Utf32 { big_endian } => ("UTF-32", big_endian),
+        };
+        let order = if big_endian { "big" } else { "little" };
+        write!(f, "{name} ({order}-endian)")
+    }
+}
+
+/// How many bytes from a file's start [`wrong_encoding`] looks at.
+pub const ENCODING_SAMPLE: usize = 4096;
+
+/// The encoding a file's first bytes look saved in, where it is UTF-16 or
+/// UTF-32 rather than UTF-8: by its byte order mark, or without one by the
+/// zero bytes beside each character of mostly ASCII text, as PDN is (UTF-8
+/// text holds no zero byte). Looks at [`ENCODING_SAMPLE`] bytes at most.
+pub fn wrong_encoding(bytes: &[u8]) -> Option<Encoding> {
+    let sample = &bytes[..bytes.len().min(ENCODING_SAMPLE)];
+    // UTF-32's little-endian mark begins with UTF-16's: it is looked for first.
+    match sample {
+        [0xFF, 0xFE, 0, 0, ..] => return Some(Encoding::Utf32 { big_endian: false }),
+        [0, 0, 0xFE, 0xFF, ..] => return Some(Encoding::Utf32 { big_endian: true }),
+        [0xFF, 0xFE, ..] => return Some(Encoding::Utf16 { big_endian: false }),
+        [0xFE, 0xFF, ..] => return Some(Encoding::Utf16 { big_endian: true }),
+        _ => {}
+    }
+    // The zero bytes at `offset` of each unit of `size` bytes.
+    let zeros = |size: usize, offset: usize| {
+        sample
+            .chunks_exact(size)
+            .filter(|unit| unit[offset] == 0)
+            .count()
+    };
+    // Most units hold an ASCII character (zero high bytes), and almost none
+    // a zero low byte.
+    let looks = |size: usize, low: usize, high: &[usize]| {
+        let units = sample.len() / size;
+        units > 0
+            && high.iter().all(|&at| 2 * zeros(size, at) >= units)
+            && 10 * zeros(size, low) <= units
+    };
+    if looks(4, 0, &[1, 2, 3]) {
+        Some(Encoding::Utf32 { big_endian: false })
+    } else if looks(4, 3, &[0, 1, 2]) {
+        Some(Encoding::Utf32 { big_endian: true })
+    } else if looks(2, 0, &[1]) {
+        Some(Encoding::Utf16 { big_endian: false })
+    } else if looks(2, 1, &[0]) {
+        Some(Encoding::Utf16 { big_endian: true })
+    } else {
+        None
+    }
+}
+
 /// Reads every game in PDN text. Games without a Captures tag are read under
 /// `default`'s capture rule. The first damaged game fails the whole read; see
 /// [`read_each`] to read each game on its own.
@@ -1282,6 +1354,69 @@ mod tests {
         ] {
             assert_eq!(value(v), Some(read.into()), "{v}");
         }
+    }
+
+    #[test]
+    fn utf16_and_utf32_are_told_from_utf8() {
+        let text = "[Event \"Café\"]\n[Black \"狐狸\"]\n1. 11-15 23-19 *\n";
+        let utf16 = |big: bool, bom: bool| -> Vec<u8> {
+            let units = bom.then_some(0xFEFF).into_iter().chain(text.encode_utf16());
+            units
+                .flat_map(|u| {
+                    if big {
+                        u.to_be_bytes()
+                    } else {
+                        u.to_le_bytes()
+                    }
+                })
+                .collect()
+        };
+        let utf32 = |big: bool, bom: bool| -> Vec<u8> {
+            let chars = bom.then_some('\u{feff}').into_iter().chain(text.chars());
+            chars
+                .flat_map(|c| {
+                    let c = c as u32;
+                    if big {
+                        c.to_be_bytes()
+                    } else {
+                        c.to_le_bytes()
+                    }
+                })
+                .collect()
+        };
+        for big_endian in [false, true] {
+            for bom in [false, true] {
+                let case = (big_endian, bom);
+                assert_eq!(
+                    wrong_encoding(&utf16(big_endian, bom)),
+                    Some(Encoding::Utf16 { big_endian }),
+                    "{case:?}"
+                );
+                assert_eq!(
+                    wrong_encoding(&utf32(big_endian, bom)),
+                    Some(Encoding::Utf32 { big_endian }),
+                    "{case:?}"
+                );
+            }
+        }
+        assert_eq!(
+            Encoding::Utf16 { big_endian: false }.to_string(),
+            "UTF-16 (little-endian)"
+        );
+        assert_eq!(
+            Encoding::Utf32 { big_endian: true }.to_string(),
+            "UTF-32 (big-endian)"
+        );
+        // One character is enough; UTF-8, with its mark or without, is none.
+        assert_eq!(
+            wrong_encoding(b"*\0"),
+            Some(Encoding::Utf16 { big_endian: false })
+        );
+        for utf8 in [text.as_bytes(), b"\xEF\xBB\xBF1. 11-15 *", b"", b"*"] {
+            assert_eq!(wrong_encoding(utf8), None, "{utf8:?}");
+        }
+        // A stray zero byte in UTF-8 text is no encoding.
+        assert_eq!(wrong_encoding(b"1. 11-15\0 23-19 *"), None);
     }
 
     #[test]
