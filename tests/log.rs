@@ -760,3 +760,35 @@ fn a_line_numbered_0_is_no_game() {
         .stdout(predicate::str::contains("\n  2  "))
         .stdout(predicate::str::contains("\n  0  ").not());
 }
+
+#[test]
+fn replay_says_a_setup_number_is_too_large_and_what_it_may_be() {
+    let (_dir, log) = log_path("too-large");
+    computer_games(&log, 1, 3)
+        .args(["fish", "--tiles", "random"])
+        .assert()
+        .success();
+    let record = only_record(&log);
+    for (key, value, said) in [
+        (
+            "seed",
+            "18446744073709551616",
+            "the setup's seed: \"18446744073709551616\" is too large: a seed is 0 to 18446744073709551615",
+        ),
+        (
+            "penguins",
+            "99999999999",
+            "the setup's penguins: \"99999999999\" is too large: a player has 1 to 4",
+        ),
+    ] {
+        let mut bad = record.clone();
+        bad["setup"][key] = serde_json::json!(value);
+        std::fs::write(&log, bad.to_string() + "\n").expect("written");
+        tallyho(&log)
+            .args(["replay", "1"])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!("error: game 1 cannot be replayed: {said}\n"));
+    }
+}

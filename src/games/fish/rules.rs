@@ -134,9 +134,8 @@ impl Setup {
             None | Some("rings") => Deal::Rings,
             Some("random") => {
                 let seed = get("seed").ok_or_else(|| log("seed", "missing".to_string()))?;
-                let seed = seed
-                    .parse()
-                    .map_err(|_| log("seed", format!("\"{seed}\" is not a number")))?;
+                let seed = logged_number(seed, &format!("a seed is 0 to {}", u64::MAX))
+                    .map_err(|problem| log("seed", problem))?;
                 Deal::Random { seed }
             }
             Some(other) => {
@@ -147,13 +146,26 @@ impl Setup {
             }
         };
         let penguins = match get("penguins") {
-            Some(text) => text
-                .parse()
-                .map_err(|_| log("penguins", format!("\"{text}\" is not a number")))?,
+            Some(text) => logged_number(text, &format!("a player has 1 to {MAX_PENGUINS}"))
+                .map_err(|problem| log("penguins", problem))?,
             None => 1,
         };
         Setup::new(board, deal, penguins)
     }
+}
+
+/// A whole number from a log's setup. One too large for its field is said
+/// to be, with `range`, the values the field may hold: its digits are a
+/// number all the same.
+fn logged_number<T: std::str::FromStr<Err = std::num::ParseIntError>>(
+    text: &str,
+    range: &str,
+) -> Result<T, String> {
+    text.parse()
+        .map_err(|e: std::num::ParseIntError| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => format!("\"{text}\" is too large: {range}"),
+            _ => format!("\"{text}\" is not a number"),
+        })
 }
 
 impl games::Rules for Setup {
@@ -276,6 +288,20 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "the setup's seed: missing"
+        );
+        // A number too large for its field is one all the same.
+        let refused = |pairs: &[(&str, &str)]| Setup::from_pairs(pairs).unwrap_err().to_string();
+        assert_eq!(
+            refused(&[("tiles", "random"), ("seed", "18446744073709551616")]),
+            "the setup's seed: \"18446744073709551616\" is too large: a seed is 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            refused(&[("penguins", "99999999999")]),
+            "the setup's penguins: \"99999999999\" is too large: a player has 1 to 4"
+        );
+        assert_eq!(
+            refused(&[("tiles", "random"), ("seed", "x1")]),
+            "the setup's seed: \"x1\" is not a number"
         );
     }
 
