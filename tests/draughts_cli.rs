@@ -479,6 +479,47 @@ fn a_players_name_is_escaped_once_in_pdn() {
 }
 
 #[test]
+fn an_impossible_date_is_written_unknown_in_pdn_and_warned_of() {
+    let home = folder("bad-date");
+    club_night_played(&home);
+    let log = home.join("history.jsonl");
+    let line = std::fs::read_to_string(&log).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    record["date"] = serde_json::json!("2026-13-01T10:00:00Z");
+    // The loaded game's own Date tag would stand: this is a game of tallyho's.
+    record["setup"]
+        .as_object_mut()
+        .unwrap()
+        .retain(|k, _| k == "captures");
+    record["number"] = serde_json::json!(1);
+    std::fs::write(&log, format!("{record}\n{record}\n")).unwrap();
+    let shown = log.display();
+    for (args, said) in [
+        (
+            &["history", "--pdn"][..],
+            format!(
+                "tallyho: warning: game 1 (line 1 of {shown}) is dated \"2026-13-01T10:00:00Z\": there is no month 13: months are 01-12\n\
+                 tallyho: warning: game 1 (line 2 of {shown}) is dated \"2026-13-01T10:00:00Z\": there is no month 13: months are 01-12\n\
+                 tallyho: warning: line 2 of {shown} is numbered 1, as an earlier game is: replay 1 shows the first\n"
+            ),
+        ),
+        (
+            &["history", "--pdn", "1"][..],
+            format!(
+                "tallyho: warning: game 1 (line 1 of {shown}) is dated \"2026-13-01T10:00:00Z\": there is no month 13: months are 01-12\n\
+                 tallyho: warning: game 1 is in {shown} twice, on lines 1 and 2: this is line 1's\n"
+            ),
+        ),
+    ] {
+        let out = tallyho(&home).args(args).output().expect("ran");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("[Date \"????.??.??\"]\n"), "{text}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{args:?}");
+    }
+}
+
+#[test]
 fn load_refuses_a_game_too_big_to_keep_in_the_log() {
     let home = folder("big");
     let write = |name: &str, text: &str| {

@@ -792,3 +792,94 @@ fn replay_says_a_setup_number_is_too_large_and_what_it_may_be() {
             .stderr(format!("error: game 1 cannot be replayed: {said}\n"));
     }
 }
+
+#[test]
+fn repeated_numbers_and_impossible_dates_are_warned_of_line_by_line() {
+    let (_dir, log) = log_path("doubts");
+    computer_games(&log, 2, 3).assert().success();
+    let all = records(&log);
+    // Line 3 is game 1 again, dated in a month 13; line 4 is game 3, dated
+    // 30 February.
+    let mut again = all[0].clone();
+    again["date"] = "2026-13-01T10:00:00Z".into();
+    let mut third = all[1].clone();
+    third["number"] = 3.into();
+    third["date"] = "2025-02-30T12:00:00Z".into();
+    let lines: Vec<String> = [&all[0], &all[1], &again, &third]
+        .iter()
+        .map(|r| r.to_string() + "\n")
+        .collect();
+    std::fs::write(&log, lines.concat()).expect("written");
+    let shown = log.display().to_string();
+    let expected = format!(
+        "tallyho: warning: game 1 (line 3 of {shown}) is dated \"2026-13-01T10:00:00Z\": there is no month 13: months are 01-12\n\
+         tallyho: warning: line 3 of {shown} is numbered 1, as an earlier game is: replay 1 shows the first\n\
+         tallyho: warning: game 3 (line 4 of {shown}) is dated \"2025-02-30T12:00:00Z\": February 2025 has days 01-28, not 30\n"
+    );
+    // Every game is still listed, and each problem said once.
+    let output = tallyho(&log).arg("history").output().expect("ran");
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        5,
+        "a header and four games: {stdout}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    let output = tallyho(&log)
+        .args(["history", "--json"])
+        .output()
+        .expect("ran");
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    // A replay says what is wrong with its own game only.
+    tallyho(&log)
+        .args(["replay", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("Game 1, 20"))
+        .stderr(format!(
+            "tallyho: warning: game 1 is in {shown} twice, on lines 1 and 3: this is line 1's\n"
+        ));
+    tallyho(&log)
+        .args(["replay", "2"])
+        .assert()
+        .success()
+        .stderr("");
+    tallyho(&log)
+        .args(["replay", "3"])
+        .assert()
+        .success()
+        .stderr(format!(
+            "tallyho: warning: game 3 (line 4 of {shown}) is dated \"2025-02-30T12:00:00Z\": February 2025 has days 01-28, not 30\n"
+        ));
+}
+
+#[test]
+fn a_log_of_many_problems_is_warned_of_in_a_few_lines() {
+    let (_dir, log) = log_path("many-doubts");
+    computer_games(&log, 1, 3).assert().success();
+    let line = std::fs::read_to_string(&log).expect("log");
+    // 20,000 copies of game 1: 19,999 repeats.
+    std::fs::write(&log, line.repeat(20_000)).expect("written");
+    let output = tallyho(&log).arg("history").output().expect("ran");
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().count(), 20_001);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said: Vec<&str> = stderr.lines().collect();
+    assert_eq!(said.len(), 11, "{stderr}");
+    let shown = log.display().to_string();
+    assert_eq!(
+        said[0],
+        format!(
+            "tallyho: warning: line 2 of {shown} is numbered 1, as an earlier game is: replay 1 shows the first"
+        )
+    );
+    assert_eq!(
+        said[10],
+        format!(
+            "tallyho: warning: 19989 more problems of these kinds (a number used before, a date that cannot be) in {shown} are not listed"
+        )
+    );
+}

@@ -122,6 +122,11 @@ fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
                 };
                 newer.warnings(log.path()).iter().for_each(|w| log::warn(w));
             }
+            // Its date, and a second game of its number further on.
+            records
+                .doubts_about(&record)?
+                .iter()
+                .for_each(|w| log::warn(w));
             return Ok(record);
         }
         any = true;

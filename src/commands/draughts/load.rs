@@ -273,21 +273,12 @@ fn pdn_game(record: &Record) -> Result<(PdnGame, bool), String> {
     Ok((out, whole))
 }
 
-/// `2026-11-23T02:11:11Z` as PDN writes a date, `2026.11.23`.
+/// `2026-11-23T02:11:11Z` as PDN writes a date, `2026.11.23`; a date that
+/// cannot be (`2026-13-01…`) as an unknown one, `????.??.??`.
 fn pdn_date(date: &str) -> String {
-    let day = date.get(..10).unwrap_or("");
-    let ok = day.len() == 10
-        && day.char_indices().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                c == '-'
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-    if ok {
-        day.replace('-', ".")
-    } else {
-        "????.??.??".to_string()
+    match (log::date_problem(date), date.get(..10)) {
+        (None, Some(day)) => day.replace('-', "."),
+        _ => "????.??.??".to_string(),
     }
 }
 
@@ -313,6 +304,12 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                 continue;
             }
             None => {}
+        }
+        // Game N alone: what is wrong with it, not with the games before.
+        if number.is_some() {
+            for warning in records.doubts_about(&record)? {
+                log::warn(&warning);
+            }
         }
         match pdn_game(&record) {
             Ok((game, whole)) => {
@@ -345,7 +342,11 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             break;
         }
     }
-    for warning in records.skipped().warnings(log.path()) {
+    let mut skipped = records.skipped();
+    if number.is_some() {
+        skipped.doubts = log::Doubts::default();
+    }
+    for warning in skipped.warnings(log.path()) {
         log::warn(&warning);
     }
     match number {

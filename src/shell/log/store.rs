@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::check::{Checker, Doubt, Doubts, date_problem};
 use super::record::{Record, VERSION, claimed_number, is_blank, number_of, parse_record};
 use super::warn;
 use rustix::fs::Access;
@@ -440,6 +441,8 @@ impl Log {
             path: self.path.clone(),
             watched: None,
             watched_damage: None,
+            line: 0,
+            checker: Checker::default(),
         })
     }
 }
@@ -568,10 +571,14 @@ pub struct Records {
     watched: Option<u64>,
     /// Why the watched game's line could not be read, once met.
     watched_damage: Option<String>,
+    /// The lines read so far.
+    line: usize,
+    /// The numbers met and the problems with records that read.
+    checker: Checker,
 }
 
 /// What reading a log passed over, or read with a caution.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Skipped {
     /// Lines that were not a record.
     pub damaged: usize,
@@ -579,6 +586,8 @@ pub struct Skipped {
     pub newer: usize,
     /// The newest record version among them.
     pub newest: u32,
+    /// Records read though their number or date is wrong.
+    pub doubts: Doubts,
 }
 
 impl Skipped {
@@ -609,6 +618,7 @@ impl Skipped {
                 self.newer
             ));
         }
+        said.extend(self.doubts.warnings(&path));
         said
     }
 }
@@ -633,7 +643,56 @@ impl Records {
 
     /// What the reading so far passed over or read with a caution.
     pub fn skipped(&self) -> Skipped {
-        self.skipped
+        Skipped {
+            doubts: self.checker.doubts.clone(),
+            ..self.skipped.clone()
+        }
+    }
+
+    /// The line the last record read was on, from 1.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// What is wrong with `record`, the last one read, as warnings: a date
+    /// that cannot be, and another record with its number later in the
+    /// log, which this reads on to the end to find (a line at a time). For
+    /// a reader that wants one game and so reads no further than it.
+    pub fn doubts_about(&mut self, record: &Record) -> Result<Vec<String>, LogError> {
+        let path = shown(&self.path);
+        let mut doubts = Doubts::default();
+        let line = self.line;
+        if let Some(why) = date_problem(&record.date) {
+            doubts.push(Doubt::Date {
+                number: record.number,
+                line,
+                date: safe::text_cut(&record.date, 40),
+                why,
+            });
+        }
+        let mut said = doubts.warnings(&path);
+        // Another reading, so that the problems of the games between are
+        // not counted into this one's.
+        let mut rest = Records {
+            lines: self.lines.take(),
+            skipped: Skipped::default(),
+            path: self.path.clone(),
+            watched: None,
+            watched_damage: None,
+            line: self.line,
+            checker: Checker::default(),
+        };
+        while let Some(other) = rest.next_record()? {
+            if other.number == record.number {
+                said.push(format!(
+                    "game {} is in {path} twice, on lines {line} and {}: this is line {line}'s",
+                    record.number,
+                    rest.line()
+                ));
+                break;
+            }
+        }
+        Ok(said)
     }
 
     /// The next record, or `None` at the end.
@@ -647,6 +706,7 @@ impl Records {
             let Some((line, ended)) = line else {
                 return Ok(None);
             };
+            self.line += 1;
             let Some(line) = line else {
                 self.skipped.damaged += 1;
                 continue;
@@ -666,6 +726,7 @@ impl Records {
                         self.skipped.newer += 1;
                         self.skipped.newest = self.skipped.newest.max(record.version);
                     }
+                    self.checker.check(record.number, &record.date, self.line);
                     return Ok(Some(record));
                 }
                 // Being written right now, or cut off: its newline will tell.
