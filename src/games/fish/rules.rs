@@ -164,6 +164,13 @@ fn logged_number<T: std::str::FromStr<Err = std::num::ParseIntError>>(
     text.parse()
         .map_err(|e: std::num::ParseIntError| match e.kind() {
             std::num::IntErrorKind::PosOverflow => format!("\"{text}\" is too large: {range}"),
+            // A whole number all the same, below zero.
+            _ if text
+                .strip_prefix('-')
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                format!("\"{text}\" is below zero: {range}")
+            }
             _ => format!("\"{text}\" is not a number"),
         })
 }
@@ -298,6 +305,10 @@ mod tests {
         assert_eq!(
             refused(&[("penguins", "99999999999")]),
             "the setup's penguins: \"99999999999\" is too large: a player has 1 to 4"
+        );
+        assert_eq!(
+            refused(&[("penguins", "-1")]),
+            "the setup's penguins: \"-1\" is below zero: a player has 1 to 4"
         );
         assert_eq!(
             refused(&[("tiles", "random"), ("seed", "x1")]),
