@@ -103,28 +103,56 @@ impl<W: Write> Write for Escaping<W> {
     }
 }
 
+/// The length of the escape [`text`] writes (`\u{1b}`) at the start of
+/// `shown`, if one is there.
+fn escape_len(shown: &str) -> Option<usize> {
+    let digits = shown.strip_prefix("\\u{")?;
+    let hex = digits.find(|c: char| !c.is_ascii_hexdigit())?;
+    (hex > 0 && digits[hex..].starts_with('}')).then_some(3 + hex + 1)
+}
+
+/// Text made safe by [`text`] as the pieces it is shown in: each escape
+/// whole, each other character alone.
+fn shown_pieces(shown: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = shown;
+    while let Some(c) = rest.chars().next() {
+        let len = escape_len(rest).unwrap_or(c.len_utf8());
+        pieces.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    pieces
+}
+
+/// Text made safe by [`text`] in capitals, its escapes left as they are
+/// (`\u{1b}`, not `\U{1B}`): for a teletype's voice.
+pub fn upper(shown: &str) -> String {
+    shown_pieces(shown)
+        .into_iter()
+        .map(|piece| {
+            if escape_len(piece).is_some() {
+                piece.to_string()
+            } else {
+                piece.to_uppercase()
+            }
+        })
+        .collect()
+}
+
 /// The columns `text` takes in a terminal.
 pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
 }
 
-/// `text` cut to at most `max` columns, with `…` where it was cut.
+/// `text` cut to at most `max` columns, with `…` where it was cut; an
+/// escape that [`text`] wrote (`\u{1b}`) is kept whole or left out, never
+/// shown in part.
 pub fn cut(text: &str, max: usize) -> String {
     if width(text) <= max {
         return text.to_string();
     }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
+    let pieces: Vec<String> = shown_pieces(text).into_iter().map(String::from).collect();
+    cut_pieces(&pieces, max, "…")
 }
 
 /// `text` cut to `columns` and padded with spaces to exactly that width,
@@ -312,6 +340,16 @@ mod tests {
         assert_eq!(text_cut("a\u{202e}bcdefghijk", 8), "a…");
         assert_eq!(text_cut("a\u{202e}bcdefghijk", 12), "a\\u{202e}bc…");
         assert_eq!(text_cut("xxxxxxxxxx", 4), "xxx…");
+        assert_eq!(
+            upper(&text("\u{1b}[31mhuman\u{202e}")),
+            "\\u{1b}[31MHUMAN\\u{202e}"
+        );
+        assert_eq!(upper("a\\u{zz} b\\u{"), "A\\U{ZZ} B\\U{");
+        // A cell cut where an escape is: the escape goes whole.
+        let shown = text("\u{1b}[31mHUMAN\u{202e}");
+        assert_eq!(cut(&shown, 18), "\\u{1b}[31mHUMAN…");
+        assert_eq!(cut(&shown, 24), "\\u{1b}[31mHUMAN\\u{202e}");
+        assert_eq!(cut(&shown, 5), "…");
     }
 
     /// Every page of `text`, at one size.

@@ -149,7 +149,8 @@ impl Face<Setup> for ClassicFace {
         if name.is_empty() || FoxFace.computer_names().contains(&name) {
             format!("I MOVED {move_name}")
         } else {
-            format!("{} MOVED {move_name}", name.to_uppercase())
+            // The name comes safe for the terminal: its escapes stay as shown.
+            format!("{} MOVED {move_name}", crate::shell::safe::upper(name))
         }
     }
 
