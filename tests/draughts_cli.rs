@@ -123,6 +123,51 @@ fn options_belong_to_their_commands() {
         ));
 }
 
+/// `draughts analyse -`, as the fox's and fish's: a JSON object a line read,
+/// an error object for a line that is no position, and status 2 at the end.
+#[test]
+fn analyse_reads_positions_from_standard_input_one_a_line() {
+    let home = folder("analyse-each");
+    let out = tallyho(&home)
+        .args(["draughts", "analyse", "-", "--think", "200"])
+        .write_stdin("B:W21-32:B1-12\n\nnonsense\r\nW:W5:B1\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: 1 line of standard input was no position to analyse"
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let answers: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    assert_eq!(answers.len(), 3, "{text}");
+    assert_eq!(
+        answers[0]["fen"],
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    let legal: Vec<String> = Setup::STANDARD
+        .legal_moves(&Position::START)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let best = answers[0]["best"].as_str().expect("a best move");
+    assert!(legal.iter().any(|m| m == best), "{best}");
+    assert_eq!(answers[1]["input"], "nonsense");
+    assert!(
+        answers[1]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("is not a FEN position")),
+        "{}",
+        answers[1]
+    );
+    // White to move with no move has lost, by the rules.
+    assert_eq!(answers[2]["best"], serde_json::Value::Null);
+    assert_eq!(answers[2]["exact"], "loss");
+}
+
 #[test]
 fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
     let home = folder("analyse");

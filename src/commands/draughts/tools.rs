@@ -200,16 +200,43 @@ fn position(rules: &Setup, text: &str) -> Result<Position, AppError> {
 /// or built on a thread, and waited for no longer than `wait`: `--think`
 /// bounds the whole answer.
 fn analysis_endgame(rules: &Setup, pos: &Position, wait: &Until) -> Option<Arc<Endgame>> {
-    let pieces = pos.piece_count();
-    if pieces > 10 {
+    if pos.piece_count() > 10 {
         return None;
     }
+    endgame_for(rules, pos.piece_count()).ready_within(wait)
+}
+
+/// The databases for positions of `pieces` pieces: the stored ones read,
+/// or built, on a thread of their own.
+fn endgame_for(rules: &Setup, pieces: u32) -> SharedEndgame {
     let shared = SharedEndgame::default();
     if let Some(store) = store() {
         shared.keep_in(store, STORED_PIECES);
     }
     shared.start_with(*rules, pieces.clamp(2, endgame::MAX_PIECES));
-    shared.ready_within(wait)
+    shared
+}
+
+/// `draughts analyse -`: a JSON object for each position read from
+/// standard input, one a line, each given `think` milliseconds in all; one
+/// database read or built for them all.
+fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
+    let mut shared: Option<SharedEndgame> = None;
+    super::super::analyse_each_line(|line| {
+        let pos = rules
+            .parse_position(line)
+            .map_err(|e| safe::cut(&e.to_string(), 200))?;
+        let deadline = Until::after_millis(think);
+        let db = (pos.piece_count() <= 10)
+            .then(|| {
+                shared
+                    .get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES))
+                    .ready_within(&Until::after_millis(think / 2))
+            })
+            .flatten();
+        let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db);
+        serde_json::from_str(&analysis.to_json()).map_err(|e| e.to_string())
+    })
 }
 
 /// A score in words for the side to move.
@@ -264,6 +291,9 @@ pub(super) fn analyse(
     json: bool,
     ascii: bool,
 ) -> Result<(), AppError> {
+    if fen == "-" {
+        return analyse_each(rules, think);
+    }
     let pos = position(rules, fen)?;
     let started = Instant::now();
     let deadline = Until::after_millis(think);
