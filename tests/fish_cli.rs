@@ -51,6 +51,36 @@ fn analyse_gives_the_best_move_and_says_whether_it_is_exact() {
         .stdout(predicate::str::contains("Best move:"));
 }
 
+/// A position where neither penguin can move reads, so it is answered with
+/// its final score and status 0, as the fox's and draughts' analysers
+/// answer a finished position.
+#[test]
+fn a_finished_position_is_answered_with_its_score() {
+    let (_dir, log) = log_path("over");
+    let over = "1.../..../..../...1 P:1,1 A:4,4 next:P";
+    let out = tallyho(&log)
+        .args(["fish", "analyse", over, "--json"])
+        .output()
+        .expect("ran");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["over"], true);
+    assert_eq!(v["best"], serde_json::Value::Null);
+    assert_eq!(v["exact"], true);
+    tallyho(&log)
+        .args(["fish", "analyse", over])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Best move: none: neither player can move, the game is over",
+        ));
+}
+
 #[test]
 fn bad_positions_and_options_in_the_wrong_place_are_refused() {
     let (_dir, log) = log_path("bad");

@@ -86,7 +86,7 @@ fn analyse_all(text: &str, think: u64, json: bool) -> Result<(), AppError> {
             .iter()
             .map(|v| serde_json::json!({"move": v.mv.to_string(), "value": v.value, "exact": v.exact}))
             .collect();
-        let object = serde_json::json!({"position": pos.notation(), "to_move": side.to_string(), "moves": moves});
+        let object = serde_json::json!({"position": pos.notation(), "to_move": side.to_string(), "moves": moves, "over": pos.is_over()});
         writeln!(out, "{object}")?;
         return Ok(());
     }
@@ -95,6 +95,9 @@ fn analyse_all(text: &str, think: u64, json: bool) -> Result<(), AppError> {
         out,
         "To move:   {side}; values are P's points minus A's at the end"
     )?;
+    if pos.is_over() {
+        writeln!(out, "  none: neither player can move, the game is over")?;
+    }
     for v in &values {
         let judged = if v.exact { "exact" } else { "an estimate" };
         let name = tallyho::faces::fish::text::move_words(&v.mv);
@@ -103,14 +106,11 @@ fn analyse_all(text: &str, think: u64, json: bool) -> Result<(), AppError> {
     Ok(())
 }
 
-/// A position to analyse: it reads, and a player can move.
+/// A position to analyse. One where neither player can move is answered
+/// too, with its final score, as the fox's and draughts' finished positions
+/// are.
 fn position(text: &str) -> Result<Position, String> {
-    let pos = Position::parse(text)
-        .map_err(|e| format!("\"{}\" is not a position: {e}", safe::cut(text, 60)))?;
-    if pos.is_over() {
-        return Err("that position is over: neither player can move".into());
-    }
-    Ok(pos)
+    Position::parse(text).map_err(|e| format!("\"{}\" is not a position: {e}", safe::cut(text, 60)))
 }
 
 /// What the search says of a position, as one JSON object.
@@ -123,6 +123,7 @@ fn analysis_json(pos: &Position, analysis: &Analysis) -> serde_json::Value {
         "to_move": pos.to_move().to_string(),
         "depth": analysis.depth,
         "nodes": analysis.nodes,
+        "over": pos.is_over(),
     })
 }
 
@@ -153,6 +154,12 @@ fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<
     writeln!(out, "To move:   {}", pos.to_move())?;
     match analysis.best {
         Some(mv) => writeln!(out, "Best move: {mv}")?,
+        None if pos.is_over() => {
+            writeln!(
+                out,
+                "Best move: none: neither player can move, the game is over"
+            )?;
+        }
         None => writeln!(out, "Best move: none")?,
     }
     let (leader, lead) = match analysis.value {
