@@ -61,8 +61,21 @@ fn megabytes(bytes: u64) -> String {
         format!("{:.2} GB", bytes as f64 / (1000 * MB) as f64)
     } else if bytes >= 10 * MB {
         format!("{} MB", bytes / MB)
-    } else {
+    } else if bytes >= MB {
         format!("{:.1} MB", bytes as f64 / MB as f64)
+    } else {
+        format!("{} kB", bytes.div_ceil(1000))
+    }
+}
+
+/// Two sizes, as [`megabytes`] writes them where that tells them apart,
+/// else in bytes: a shortfall is never shown as two equal figures.
+fn two_sizes(a: u64, b: u64) -> (String, String) {
+    let (x, y) = (megabytes(a), megabytes(b));
+    if x == y && a != b {
+        (format!("{a} bytes"), format!("{b} bytes"))
+    } else {
+        (x, y)
     }
 }
 
@@ -265,13 +278,10 @@ impl EndgameStore {
         if free >= needed {
             return Ok(());
         }
+        let (needed, free) = two_sizes(needed, free);
         Err(StoreError::Unsaveable {
             dir: self.dir.clone(),
-            why: format!(
-                "the database takes {}, and the disk has {} free",
-                megabytes(needed),
-                megabytes(free)
-            ),
+            why: format!("the database takes {needed}, and the disk has {free} free"),
         })
     }
 
@@ -602,6 +612,20 @@ mod tests {
         assert_eq!(megabytes(187_110_312), "187 MB");
         assert_eq!(megabytes(3_739_728_052), "3.74 GB");
         assert_eq!(megabytes(1_500_000), "1.5 MB");
+        assert_eq!(megabytes(216_038), "217 kB");
+        // Where the figures would read the same, the bytes.
+        assert_eq!(
+            two_sizes(216_038, 216_001),
+            ("216038 bytes".to_string(), "216001 bytes".to_string())
+        );
+        assert_eq!(
+            two_sizes(216_038, 196_608),
+            ("217 kB".to_string(), "197 kB".to_string())
+        );
+        assert_eq!(
+            two_sizes(187_110_312, 2_100_000),
+            ("187 MB".to_string(), "2.1 MB".to_string())
+        );
     }
 
     #[test]
