@@ -478,3 +478,79 @@ fn a_log_that_may_not_be_written_is_refused_before_play() {
     }
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).expect("chmod");
 }
+
+/// What stands in the log's way is said in the README's words, not the
+/// system's: a log this user may not read, a file where the default log's
+/// folder would be made (for `history` and for play), and a link to a log
+/// in a folder that does not exist, which is no empty log.
+#[test]
+fn a_log_that_cannot_be_read_is_said_in_words() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = folder("unreadable");
+    let unread = dir.join("unread.jsonl");
+    fs::write(&unread, "").expect("a log");
+    fs::set_permissions(&unread, fs::Permissions::from_mode(0o200)).expect("chmod");
+    let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&unread).expect("made")) == 0;
+    let mut cmd = if root {
+        // The other user must reach the file through the folder.
+        fs::set_permissions(&*dir, fs::Permissions::from_mode(0o777)).expect("chmod");
+        let mut cmd = StdCommand::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_tallyho"));
+        cmd
+    } else {
+        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+    };
+    let output = cmd
+        .arg("history")
+        .arg("--history")
+        .arg(&unread)
+        .env("HOME", &*dir)
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        format!(
+            "error: {} may not be read by you, so its games cannot be shown",
+            unread.display()
+        )
+    );
+
+    let file = dir.join("file");
+    fs::write(&file, "").expect("a file");
+    let default_log = |args: &[&str]| {
+        let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(args)
+            .env("HOME", &*dir)
+            .env("XDG_DATA_HOME", &file)
+            .env_remove("TALLYHO_HISTORY")
+            .output()
+            .expect("ran");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(output.stdout.is_empty(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let said = format!(
+        "error: {} is not a folder, so the game log {} cannot be kept there",
+        file.display(),
+        file.join("tallyho").join("history.jsonl").display()
+    );
+    for args in [
+        &["history"][..],
+        &["--players", "0", "--level", "rubbish", "--games", "1"],
+    ] {
+        let stderr = default_log(args);
+        assert!(stderr.starts_with(&said), "{args:?}: {stderr}");
+    }
+
+    let link = dir.join("link.jsonl");
+    std::os::unix::fs::symlink(dir.join("nowhere").join("x.jsonl"), &link).expect("a link");
+    let output = tallyho(&link).arg("history").output().expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("nowhere does not exist, so the game log"),
+        "{stderr}"
+    );
+}

@@ -142,6 +142,7 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
         OpenError::NotAFile(_) => failed(
             "that is not a regular file (a FIFO, a device or a socket): give a PDN file".into(),
         ),
+        OpenError::Denied(_) => failed("permission to read it is denied".into()),
         OpenError::Io(_, e) => failed(io_reason(&e)),
     })?;
     let meta = file.metadata().map_err(|e| failed(io_reason(&e)))?;

@@ -46,6 +46,9 @@ pub enum OpenError {
     /// It is a FIFO, a device or a socket: reading it could hang or never end.
     #[error("{} is not a regular file", shown(.0))]
     NotAFile(PathBuf),
+    /// The system would not let this user read it.
+    #[error("{} may not be read by you", shown(.0))]
+    Denied(PathBuf),
     /// The file could not be opened or looked at.
     #[error("{}: {}", shown(.0), safe::text(&.1.to_string()))]
     Io(PathBuf, #[source] io::Error),
@@ -65,7 +68,10 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
         .read(true)
         .custom_flags(NO_WAIT)
         .open(path)
-        .map_err(|e| OpenError::Io(path.to_path_buf(), e))?;
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::PermissionDenied => OpenError::Denied(path.to_path_buf()),
+            _ => OpenError::Io(path.to_path_buf(), e),
+        })?;
     is_regular(&file, path)?;
     Ok(file)
 }
@@ -123,6 +129,9 @@ pub enum LogError {
         if *.1 { "is on a read-only file system" } else { "may not be read and written by you" }
     )]
     CannotWrite(PathBuf, bool),
+    /// The log may not be read by this user.
+    #[error("{} may not be read by you, so its games cannot be shown", shown(.0))]
+    CannotRead(PathBuf),
     /// Another program held the lock for too long.
     #[error(
         "another program has held the lock on {} for {} seconds",
@@ -155,6 +164,7 @@ impl From<OpenError> for LogError {
     fn from(e: OpenError) -> LogError {
         match e {
             OpenError::NotAFile(path) | OpenError::Folder(path) => LogError::NotAFile(path),
+            OpenError::Denied(path) => LogError::CannotRead(path),
             OpenError::Io(path, e) => LogError::Io(path, e),
         }
     }
@@ -236,47 +246,63 @@ impl Log {
                 self.check_writable(&self.path, Access::READ_OK | Access::WRITE_OK)
             }
             Ok(_) => Err(LogError::NotAFile(self.path.clone())),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                // A link to nowhere (or a chain of them): the file the last
-                // names is made on the first append, so its folder must be
-                // there. Each link is read against its own folder.
-                let mut target = self.path.clone();
-                for _ in 0..MAX_LINKS {
-                    let Ok(next) = fs::read_link(&target) else {
-                        break;
-                    };
-                    target = match target.parent() {
-                        Some(folder) => folder.join(next),
-                        None => next,
-                    };
-                }
-                let folder = target.parent().filter(|p| !p.as_os_str().is_empty());
-                match folder {
-                    Some(folder) if target != self.path && !folder.is_dir() => {
-                        Err(LogError::NoFolder {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                let target = self.link_target()?;
+                // The file is made there: the nearest folder that is (the
+                // default log's folders are made too) must take it, and
+                // nothing but a folder may stand in the way.
+                let mut folder = target
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                while !folder.is_dir() {
+                    if folder.exists() {
+                        return Err(LogError::NotAFolder {
                             log: self.path.clone(),
                             folder: folder.to_path_buf(),
-                        })
+                        });
                     }
-                    // The file is made there: the nearest folder that is
-                    // (the default log's folders are made too) must take it.
-                    _ => {
-                        let mut folder = folder.unwrap_or(Path::new("."));
-                        while !folder.is_dir() {
-                            let Some(up) = folder.parent() else {
-                                return Ok(());
-                            };
-                            folder = if up.as_os_str().is_empty() {
-                                Path::new(".")
-                            } else {
-                                up
-                            };
-                        }
-                        self.check_writable(folder, Access::WRITE_OK | Access::EXEC_OK)
-                    }
+                    let Some(up) = folder.parent() else {
+                        return Ok(());
+                    };
+                    folder = if up.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        up
+                    };
                 }
+                self.check_writable(folder, Access::WRITE_OK | Access::EXEC_OK)
             }
             Err(e) => Err(self.io(e)),
+        }
+    }
+
+    /// The file a log that does not exist would be made as: the log's path,
+    /// or, for a link to nowhere (or a chain of them), the file the last
+    /// link names, each read against its own folder. A link whose file's
+    /// folder does not exist is refused: following it could make no file.
+    fn link_target(&self) -> Result<PathBuf, LogError> {
+        let mut target = self.path.clone();
+        for _ in 0..MAX_LINKS {
+            let Ok(next) = fs::read_link(&target) else {
+                break;
+            };
+            target = match target.parent() {
+                Some(folder) => folder.join(next),
+                None => next,
+            };
+        }
+        match target.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(folder) if target != self.path && !folder.is_dir() => Err(LogError::NoFolder {
+                log: self.path.clone(),
+                folder: folder.to_path_buf(),
+            }),
+            _ => Ok(target),
         }
     }
 
@@ -427,11 +453,27 @@ impl Log {
             Ok(file) => Some(BufReader::new(file)),
             Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
                 self.check_folder()?;
+                // A link to a file in a folder that does not exist is no
+                // empty log: playing through it is refused the same way.
+                self.link_target()?;
                 None
             }
             Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotADirectory => {
                 self.check_folder()?;
-                return Err(self.io(e));
+                // A file stands where one of the default log's folders
+                // would be made.
+                let in_the_way = self
+                    .path
+                    .ancestors()
+                    .skip(1)
+                    .find(|p| p.exists() && !p.is_dir());
+                return Err(match in_the_way {
+                    Some(folder) => LogError::NotAFolder {
+                        log: self.path.clone(),
+                        folder: folder.to_path_buf(),
+                    },
+                    None => self.io(e),
+                });
             }
             Err(e) => return Err(e.into()),
         };
