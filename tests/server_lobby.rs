@@ -77,6 +77,41 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it() {
     running.stop();
 }
 
+/// The next event named `name` a keyed player in the machine dialect is
+/// sent.
+fn keyed_event(player: &mut Keyed, name: &str) -> serde_json::Value {
+    let start = format!("{{\"event\":\"{name}\"");
+    player.wait_for(&start);
+    let rest = player.wait_for("\n");
+    serde_json::from_str(&format!("{start}{}", rest.trim_end()))
+        .unwrap_or_else(|e| panic!("not an event: {rest:?}: {e}"))
+}
+
+#[test]
+fn the_seeking_event_says_whether_the_seek_is_rated() {
+    let running = lobby("seeking-rated");
+    let mut carol = account(&running, "carol");
+    let _visitor = guest(&running, "visitor");
+    let _dave = account(&running, "dave");
+    carol.send("proto json");
+    keyed_event(&mut carol, "welcome");
+    // A challenge to a guest is unrated, and the event says so.
+    carol.send("challenge visitor fox");
+    let seeking = keyed_event(&mut carol, "seeking");
+    assert_eq!(seeking["rated"], false, "{seeking}");
+    assert_eq!(seeking["to"], "visitor", "{seeking}");
+    assert_eq!(seeking["game"], "fox", "{seeking}");
+    // An account's challenge to an account, and an open seek, are rated
+    // unless they say --unrated.
+    carol.send("challenge dave fox");
+    assert_eq!(keyed_event(&mut carol, "seeking")["rated"], true);
+    carol.send("seek draughts --unrated");
+    let seeking = keyed_event(&mut carol, "seeking");
+    assert_eq!(seeking["rated"], false, "{seeking}");
+    assert_eq!(seeking["to"], serde_json::Value::Null, "{seeking}");
+    running.stop();
+}
+
 /// The number of the game whose start words end `said`.
 fn game_number(said: &str) -> String {
     said.rsplit("Game ")

@@ -307,10 +307,29 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 }
             )
         }
-        "seeking" => format!(
-            "Seek {} is open: you are told when someone accepts.",
-            number(event, "n")
-        ),
+        "seeking" => {
+            let n = number(event, "n");
+            let to = event
+                .get("to")
+                .and_then(Value::as_str)
+                .map(|to| format!(" to {}", safe::text(to)))
+                .unwrap_or_default();
+            // A challenge says when it is unrated: one to a guest always is.
+            let unrated =
+                if !to.is_empty() && event.get("rated").and_then(Value::as_bool) == Some(false) {
+                    ", unrated"
+                } else {
+                    ""
+                };
+            match clean(event, "game") {
+                game if game.is_empty() => {
+                    format!("Seek {n} is open: you are told when someone accepts.")
+                }
+                game => format!(
+                    "Seek {n}{to} is open: {game}{unrated}. You are told when someone accepts."
+                ),
+            }
+        }
         "seeks" => list(
             event,
             "seeks",

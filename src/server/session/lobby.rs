@@ -382,13 +382,18 @@ impl Session {
         };
         match self.server.hub().seek(seek) {
             Ok(n) => {
-                let whom = to.map_or_else(String::new, |to| format!(" to {to}"));
+                let whom = to
+                    .as_deref()
+                    .map_or_else(String::new, |to| format!(" to {to}"));
                 self.say(&format!(
                     "Seek {n}{whom} is open: {}.{} You are told when someone accepts.",
                     kind.game(),
                     unrated_why.unwrap_or_default()
                 ))?;
-                self.event(json!({"event": "seeking", "n": n}))?;
+                // Whether it is rated, as `seeks` and `start` say: a
+                // challenge to a guest never is.
+                self.event(json!({"event": "seeking", "n": n, "game": kind.game(),
+                    "rated": rated, "to": to}))?;
                 if whom.is_empty() {
                     self.offer_computer(table.as_ref())?;
                 }
