@@ -657,3 +657,43 @@ fn the_seeks_say_the_side_their_maker_plays() {
     b.wait_for("1. fish by ann (unrated, board 5x4, penguins 2, side A)");
     running.stop();
 }
+
+/// In the machine dialect `board` and `moves` are answered with events of
+/// those names, carrying the fields of a `position` event: for the player
+/// to move, for the other player, and for a watcher.
+#[test]
+fn board_and_moves_are_answered_with_events_of_their_names() {
+    let running = lobby("json-board-moves");
+    let addr = running.line_door();
+    let ((mut a, side_a), (mut b, _)) = pair(addr, "fox");
+    let first = a.event_named("position");
+    b.event_named("position");
+    let (mut mover, mut other) = if first["to_move"] == side_a.as_str() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let same_fields = |answer: &Value, name: &str| {
+        assert_eq!(answer["event"], name, "{answer}");
+        for field in ["game", "position", "to_move", "legal"] {
+            assert_eq!(answer[field], first[field], "{field} of {answer}");
+        }
+    };
+    mover.send("board");
+    same_fields(&mover.event(), "board");
+    mover.send("moves");
+    same_fields(&mover.event(), "moves");
+    // Out of turn, the board is still answered.
+    other.send("board");
+    same_fields(&other.event(), "board");
+    let mut watcher = Client::arrive(addr);
+    watcher.speak_json();
+    watcher.send(&format!("watch {}", first["game"]));
+    watcher.event_named("start");
+    watcher.event_named("position");
+    watcher.send("moves");
+    same_fields(&watcher.event(), "moves");
+    watcher.send("board");
+    same_fields(&watcher.event(), "board");
+    running.stop();
+}

@@ -1121,6 +1121,8 @@ impl View {
         let kind = text_of(event, "event");
         if [
             "position",
+            "board",
+            "moves",
             "offer",
             "info",
             "takeback",
@@ -1147,7 +1149,9 @@ impl View {
             "move" | "start" => self.news = false,
             _ => {}
         }
-        if text_of(event, "event") == "position" {
+        // The answers to `board` and `moves` carry the position's fields
+        // (this client answers those itself, unless it lost track).
+        if ["position", "board", "moves"].contains(&kind) {
             // Laid out already: the board as drawn, the sentence wrapped.
             return self.position(event);
         }

@@ -112,12 +112,19 @@ impl Session {
         }
         shown.plies = moves.len();
         // The board again only when it changed (or was asked for): an
-        // offer, an answer, a word said leave it as it was.
+        // offer, an answer, a word said leave it as it was. A machine asking
+        // is answered with a `board` event, whether or not the position
+        // also changed.
         let now = (moves.len(), table.position());
-        if shown.drawn.as_ref() != Some(&now) || std::mem::take(&mut self.board_asked) {
-            shown.drawn = Some(now);
-            self.position(number, table, names, seat)?;
+        let asked = std::mem::take(&mut self.board_asked);
+        let changed = shown.drawn.as_ref() != Some(&now);
+        if changed || (asked && !self.json) {
+            self.position(number, table, names, seat, "position")?;
         }
+        if asked && self.json {
+            self.position(number, table, names, seat, "board")?;
+        }
+        shown.drawn = Some(now);
         Ok(())
     }
 
@@ -179,18 +186,21 @@ impl Session {
         self.say(&text)
     }
 
-    /// The position: an event to a machine, the board to a person.
+    /// The position: an event to a machine, the board to a person. The
+    /// event is named `event`: `position` when the game moved on, or the
+    /// command it answers (`board`, `moves`), with the same fields.
     pub(super) fn position(
         &mut self,
         number: u64,
         table: &dyn Table,
         names: &[String; 2],
         seat: Option<usize>,
+        event: &str,
     ) -> io::Result<()> {
         let to_move = table.to_move();
         if self.json {
             let legal = table.legal();
-            return self.event(json!({"event": "position", "game": number,
+            return self.event(json!({"event": event, "game": number,
                 "position": table.position(), "to_move": table.sides()[to_move],
                 "legal": legal}));
         }
@@ -325,9 +335,14 @@ impl Session {
                 self.event(json!({"event": "help", "text": help}))?;
                 Ok(None)
             }
-            Asked::Command(Command::Moves | Command::Board) if self.json => {
+            Asked::Command(asked @ (Command::Moves | Command::Board)) if self.json => {
                 let names = room.lock().names();
-                self.position(room.number, table, &names, Some(seat))?;
+                let event = if asked == Command::Moves {
+                    "moves"
+                } else {
+                    "board"
+                };
+                self.position(room.number, table, &names, Some(seat), event)?;
                 Ok(None)
             }
             Asked::Command(_) => Ok(None),
@@ -546,7 +561,7 @@ impl Session {
                     let st = room.lock();
                     (st.table.fork(), st.names())
                 };
-                self.position(room.number, table.as_ref(), &names, None)?;
+                self.position(room.number, table.as_ref(), &names, None, "moves")?;
                 Ok(None)
             }
             "moves" => {
