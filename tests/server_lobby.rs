@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use tallyho::server::limits::Limits;
+use tallyho::server::limits::{Limits, Talk};
 
 mod scratch;
 mod server_common;
@@ -273,6 +273,40 @@ fn a_guest_keeps_one_name_through_a_seek_and_a_game() {
     nm1.take_name("nm1new");
     nm1.send(&format!("accept {n}"));
     nm1.wait_for("fox, unrated. nm1new (fox) against bob (hounds).");
+    running.stop();
+}
+
+/// How many of the talk refusals `said` holds.
+fn too_fast(said: &str) -> usize {
+    flat(said)
+        .matches("Not sent: you are talking too fast")
+        .count()
+}
+
+#[test]
+fn connections_from_one_address_share_one_pace_of_talk() {
+    let running = lobby("talk-address");
+    let mut bob = guest(&running, "bob");
+    let mut ann = guest(&running, "ann");
+    let mut amy = guest(&running, "amy");
+    // Ann spends the burst, and is told when it is spent.
+    for i in 0..=Talk::BURST {
+        ann.send(&format!("tell bob ann{i}"));
+    }
+    ann.send("who");
+    let ann_saw = ann.wait_for("online:");
+    assert_eq!(too_fast(&ann_saw), 1, "{ann_saw}");
+    // Amy, on another connection from the same address, gets no burst of
+    // her own: a flood cannot be spread over connections.
+    for i in 0..Talk::BURST {
+        amy.send(&format!("tell bob amy{i}"));
+    }
+    amy.send("who");
+    let amy_saw = amy.wait_for("online:");
+    assert!(too_fast(&amy_saw) >= 1, "{amy_saw}");
+    bob.send("who");
+    let bob_saw = bob.wait_for("online:");
+    assert!(bob_saw.contains("ann tells you: ann4"), "{bob_saw}");
     running.stop();
 }
 

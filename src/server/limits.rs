@@ -1,6 +1,6 @@
 //! Limits applied to a connection before it may say who it is: how many
 //! connections one address may hold, how fast it may open new ones, and how
-//! many sessions the server holds in all; and how fast a session may talk.
+//! many sessions the server holds in all; and how fast an address may talk.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -60,11 +60,13 @@ struct Address {
     checked: Instant,
 }
 
-/// The server's count of connections, shared by its doors.
+/// The server's count of connections, shared by its doors, and how fast
+/// each address may talk.
 #[derive(Clone)]
 pub struct Gate {
     limits: Limits,
     counts: Arc<Mutex<Counts>>,
+    talkers: Talkers,
 }
 
 /// A connection let in: dropping it gives its place back.
@@ -79,7 +81,16 @@ impl Gate {
         Gate {
             limits,
             counts: Arc::default(),
+            talkers: Talkers::default(),
         }
+    }
+
+    /// Takes one line said (`say`, `tell`) at `now` by a connection from
+    /// `peer`, or says how long to wait: every connection from one address
+    /// shares one [`Talk`], so many connections cannot flood where one may
+    /// not.
+    pub fn talk(&self, peer: IpAddr, now: Instant) -> Result<(), Duration> {
+        self.talkers.allow(peer, now)
     }
 
     /// The limits applied.
@@ -139,7 +150,7 @@ impl Drop for Permit {
     }
 }
 
-/// How fast one session may talk to others (`say`, `tell`): a burst of
+/// How fast one address may talk to others (`say`, `tell`): a burst of
 /// [`Talk::BURST`] lines, then one every [`Talk::REFILL`]. A line past that
 /// is refused to its sender, never queued: a flood cannot fill another
 /// player's outbox and have them dropped. The caller gives the time.
@@ -177,6 +188,45 @@ impl Talk {
         }
         self.tokens -= 1.0;
         Ok(())
+    }
+
+    /// Whether at `now` the whole burst has come back: such a talker is
+    /// the same as one never heard, and may be forgotten.
+    fn rested(&self, now: Instant) -> bool {
+        self.checked.is_none_or(|checked| {
+            let waited = now.saturating_duration_since(checked).as_secs_f64();
+            self.tokens + waited / Talk::REFILL.as_secs_f64() >= f64::from(Talk::BURST)
+        })
+    }
+}
+
+/// One [`Talk`] an address, in bounded memory: an address whose burst has
+/// come back is forgotten once the table is full, and a table still full
+/// of talkers after that (thousands of addresses each heard in the last
+/// few seconds) starts again empty rather than grow.
+#[derive(Clone, Default)]
+struct Talkers {
+    table: Arc<Mutex<HashMap<IpAddr, Talk>>>,
+}
+
+impl Talkers {
+    /// The most addresses remembered.
+    const MAX: usize = 4096;
+
+    fn allow(&self, peer: IpAddr, now: Instant) -> Result<(), Duration> {
+        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        if table.len() >= Talkers::MAX && !table.contains_key(&peer) {
+            table.retain(|_, talk| !talk.rested(now));
+            if table.len() >= Talkers::MAX {
+                table.clear();
+            }
+        }
+        table.entry(peer).or_default().allow(now)
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
 
@@ -247,5 +297,40 @@ mod tests {
             assert_eq!(talk.allow(later), Ok(()));
         }
         assert!(talk.allow(later).is_err());
+    }
+
+    #[test]
+    fn connections_from_one_address_share_its_talk() {
+        let gate = Gate::new(Limits::default());
+        let t = Instant::now();
+        let (one, other) = (peer(1).ip(), peer(2).ip());
+        for _ in 0..Talk::BURST {
+            assert_eq!(gate.talk(one, t), Ok(()));
+        }
+        // Whichever connection of the address says it, the next line waits.
+        assert_eq!(gate.talk(one, t), Err(Duration::from_secs(1)));
+        // Another address has a burst of its own.
+        assert_eq!(gate.talk(other, t), Ok(()));
+        assert_eq!(gate.talk(one, t + Talk::REFILL), Ok(()));
+    }
+
+    #[test]
+    fn the_talkers_remembered_are_bounded() {
+        let talkers = Talkers::default();
+        let t = Instant::now();
+        let address = |i: usize| IpAddr::from(std::net::Ipv6Addr::from(i as u128));
+        for i in 0..Talkers::MAX {
+            assert_eq!(talkers.allow(address(i), t), Ok(()));
+        }
+        assert_eq!(talkers.len(), Talkers::MAX);
+        // Once their bursts have come back, they are forgotten to make room.
+        let rested = t + Talk::REFILL * Talk::BURST;
+        assert_eq!(talkers.allow(address(Talkers::MAX), rested), Ok(()));
+        assert_eq!(talkers.len(), 1);
+        // A table full of talkers heard just now starts again, never grows.
+        for i in 0..Talkers::MAX {
+            let _ = talkers.allow(address(Talkers::MAX + 1 + i), rested);
+        }
+        assert!(talkers.len() <= Talkers::MAX);
     }
 }

@@ -59,8 +59,9 @@ struct Session {
     handle: String,
     account: Option<i64>,
     identity: Identity,
-    /// How fast this player may `say` and `tell`.
-    talk: super::limits::Talk,
+    /// Where the connection comes from: every connection from there shares
+    /// one pace for `say` and `tell`.
+    peer: std::net::IpAddr,
     /// The player asked for the board: drawn again though nothing moved.
     board_asked: bool,
 }
@@ -109,7 +110,7 @@ impl Session {
             handle: String::new(),
             account: None,
             identity: link.arrival.identity,
-            talk: super::limits::Talk::default(),
+            peer: link.arrival.peer.ip(),
             board_asked: false,
         }
     }
@@ -151,7 +152,8 @@ impl Session {
     /// Whether a line may be said to others now (`say`, `tell`); if not,
     /// the player is told how long to wait.
     fn may_talk(&mut self) -> io::Result<bool> {
-        match self.talk.allow(std::time::Instant::now()) {
+        let now = std::time::Instant::now();
+        match self.server.gate().talk(self.peer, now) {
             Ok(()) => Ok(true),
             Err(wait) => {
                 self.refuse(&words::too_fast(wait))?;
