@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use tallyho::server::limits::{Limits, Talk};
+use tallyho::server::link::Dialect;
 
 mod scratch;
 mod server_common;
@@ -320,14 +321,33 @@ fn no_word_the_server_answers_is_a_handle() {
         visitor.send(&format!("name {word}"));
         visitor.wait_for(&format!("\"{word}\" is a command: choose another name."));
     }
-    // A script's first line after a taken user name is not a handle.
+    // At a terminal, the first line after a taken user name is not a
+    // handle.
     let _carol = account(&running, "carol");
-    let mut other = Keyed::login_with(running.server(), "carol", "another");
+    let mut other = Keyed::login_in(running.server(), "carol", "another", Dialect::Terminal);
     other.wait_for("Choose a handle for your key: ");
     other.send("who");
     other.wait_for("\"who\" is a command: choose another name.");
     other.send("carol2");
     other.wait_for("Your key is now the account carol2");
+    running.stop();
+}
+
+/// A script (`ssh -T`, lines piped) whose user name is taken is never
+/// asked for a handle: its lines are moves and commands. It is told why
+/// and what to do instead, and the session ends.
+#[test]
+fn a_script_whose_user_name_is_taken_is_told_so_and_not_asked() {
+    let running = lobby("script-handle");
+    let _carol = account(&running, "carol");
+    let mut other = Keyed::login_with(running.server(), "carol", "another");
+    let said = flat(&other.wait_for("ends."));
+    assert!(
+        said.starts_with(
+            "Your user name cannot be your handle: the handle carol is taken. A script is not asked for another: log in with a free user name as the handle (ssh NAME@HOST), or once from a terminal to choose one. This session ends."
+        ),
+        "{said}"
+    );
     running.stop();
 }
 

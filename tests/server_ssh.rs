@@ -928,29 +928,55 @@ fn a_player_whose_ssh_drops_logs_in_again_with_the_key_and_finishes_the_game() {
     assert!(bob.finish());
 }
 
-/// A new key whose ssh user name cannot be a handle is told why; at the
-/// question, an empty line is answered, `quit` leaves, and `name NAME`
+/// A script (`ssh -T`, lines piped) with a new key whose ssh user name
+/// cannot be a handle, taken or no handle at all, is told why and what to
+/// do instead, none of its lines read as a handle, and ssh exits with 1.
+/// A program (`json`) is asked: an empty line is answered, and `name NAME`
 /// claims NAME as a guest's rename would.
 #[test]
-fn a_user_name_that_is_no_handle_is_said_and_quit_leaves_the_question() {
+fn a_script_whose_user_name_is_no_handle_is_turned_away_and_a_program_asked() {
     let Some((dir, door)) = door_in("handle") else {
         return;
     };
-    let key = keygen(&dir, "ann");
-    let (out, stdout) = script(&door, &dir, "fox", Some(&key), b"\nquit\n");
+    let bob_key = keygen(&dir, "bob");
+    let (out, _) = script(&door, &dir, "bob", Some(&bob_key), b"quit\n");
     assert!(out.status.success(), "{out:?}");
+    let key = keygen(&dir, "ann");
+    for (user, why) in [
+        ("bob", "the handle bob is taken."),
+        ("fox", "\"fox\" is kept for the server."),
+    ] {
+        let (out, stdout) = script(&door, &dir, user, Some(&key), b"seek fox\nwho\nann\n");
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let said = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.starts_with(&format!("Your user name cannot be your handle: {why}")),
+            "{said}"
+        );
+        assert!(
+            said.ends_with("A script is not asked for another: log in with a free user name as the handle (ssh NAME@HOST), or once from a terminal to choose one. This session ends."),
+            "{said}"
+        );
+        for not_read in ["Choose a handle", "seek", "who", "Welcome", "account ann"] {
+            assert!(!said.contains(not_read), "{said}");
+        }
+    }
+    let json = |input: &[u8]| {
+        let out = run(
+            ssh_command(&door, &dir, "fox", Some(&key))
+                .arg("-T")
+                .arg("json"),
+            input,
+        );
+        text(&out.stdout)
+    };
+    let stdout = json(b"\nname carol\nquit\n");
     assert!(
-        stdout.starts_with("Your user name cannot be your handle: "),
+        stdout.starts_with("{\"event\":\"handle\",\"message\":\"choose a handle for your key\"}\n{\"event\":\"error\",\"message\":\"type the handle you want, or quit to leave\"}"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("Choose a handle for your key: \nType the handle you want, or quit to leave.\nChoose a handle for your key: quit\n"),
-        "{stdout}"
-    );
-    assert!(!stdout.contains("Welcome"), "{stdout}");
-    let (_, stdout) = script(&door, &dir, "fox", Some(&key), b"name carol\nquit\n");
-    assert!(
-        stdout.contains("Your key is now the account carol"),
+        stdout.contains("{\"event\":\"welcome\",\"handle\":\"carol\",\"rated\":true}"),
         "{stdout}"
     );
 }

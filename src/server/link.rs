@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -107,6 +107,9 @@ pub struct DoorEnd {
     /// Cancelled when the connection must close at once: the session ended,
     /// or its reader fell too far behind.
     pub closed: CancellationToken,
+    /// The exit status a door that has one (ssh) reports once the session
+    /// has ended: 0 unless the session refused the connection.
+    pub status: Arc<AtomicU32>,
 }
 
 /// The session's end of a link.
@@ -166,6 +169,8 @@ pub struct Outbox {
     /// Takes no more text: what was sent still leaves, then the
     /// connection closes as the session ends (see [`Outbox::retire`]).
     retired: Arc<AtomicBool>,
+    /// The exit status the door reports when the session ends.
+    status: Arc<AtomicU32>,
 }
 
 impl Outbox {
@@ -224,6 +229,13 @@ impl Outbox {
         self.closed.cancel();
     }
 
+    /// The session refused the connection: the door reports a failing exit
+    /// status (1) when it ends, where it has one (ssh), so a script learns
+    /// it was turned away.
+    pub fn refused(&self) {
+        self.status.store(1, Ordering::SeqCst);
+    }
+
     /// Takes no more text, so the session ends at its next write, while
     /// what was sent before (its last words) still leaves: the door sends
     /// it and closes the connection once the session has ended. A reader
@@ -258,6 +270,7 @@ pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
     let (input, inbox) = mpsc::channel(INBOX);
     let (text, output) = mpsc::channel(OUTBOX);
     let closed = CancellationToken::new();
+    let status = Arc::new(AtomicU32::new(0));
     let waker = Waker {
         input: input.downgrade(),
     };
@@ -265,6 +278,7 @@ pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
         input,
         output,
         closed: closed.clone(),
+        status: Arc::clone(&status),
     };
     let link = Link {
         inbox,
@@ -273,6 +287,7 @@ pub fn link(arrival: Arrival) -> (DoorEnd, Link) {
             text,
             closed,
             retired: Arc::default(),
+            status,
         },
         arrival,
     };

@@ -33,6 +33,12 @@ impl Keyed {
 
     /// Logs in to `server` as the ssh user `user` with the key named `key`.
     pub fn login_with(server: &Server, user: &str, key: &str) -> Keyed {
+        Keyed::login_in(server, user, key, Dialect::Script)
+    }
+
+    /// The same, talking in `dialect` (a terminal's is asked what a
+    /// script's is not).
+    pub fn login_in(server: &Server, user: &str, key: &str, dialect: Dialect) -> Keyed {
         let door = server.arrive(Arrival {
             peer: SocketAddr::from(([127, 0, 0, 1], 1)),
             door: Door::Ssh,
@@ -40,7 +46,7 @@ impl Keyed {
                 fingerprint: format!("SHA256:test-key-{key}"),
                 user: user.to_string(),
             },
-            dialect: Dialect::Script,
+            dialect,
             width: Arc::default(),
             colour: false,
         });

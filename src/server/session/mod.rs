@@ -41,6 +41,18 @@ pub(super) fn spawn(server: Server, link: Link) {
         });
 }
 
+/// How a login ended: who the player is, or why they are not in.
+#[derive(PartialEq, Eq)]
+enum Greeted {
+    /// In the lobby, known.
+    In,
+    /// Left before choosing a handle (`quit`, the end of input).
+    Left,
+    /// A script whose user name cannot be its key's handle: it cannot be
+    /// asked for one, so it is told why and turned away.
+    Refused,
+}
+
 /// Where a game's conversation leaves the session.
 enum After {
     /// Back to the lobby.
@@ -56,6 +68,9 @@ struct Session {
     flags: Arc<Flags>,
     outbox: Outbox,
     json: bool,
+    /// The scripted dialect (`ssh -T` with lines piped): nobody there
+    /// answers a question the script did not expect.
+    script: bool,
     handle: String,
     account: Option<i64>,
     identity: Identity,
@@ -107,6 +122,7 @@ impl Session {
             flags,
             outbox: link.outbox,
             json: dialect == Dialect::Json,
+            script: dialect == Dialect::Script,
             handle: String::new(),
             account: None,
             identity: link.arrival.identity,
@@ -186,8 +202,10 @@ impl Session {
     }
 
     fn run(&mut self) -> io::Result<()> {
-        if !self.greet()? {
-            return self.goodbye();
+        match self.greet()? {
+            Greeted::In => {}
+            Greeted::Left => return self.goodbye(),
+            Greeted::Refused => return Ok(()),
         }
         loop {
             // Back in the lobby: a resume asked while someone was busy.
@@ -220,8 +238,9 @@ impl Session {
     }
 
     /// Who the player is: a guest's handle, or the account of their key
-    /// (a new key claims a handle). `false` if they left before choosing.
-    fn greet(&mut self) -> io::Result<bool> {
+    /// (a new key claims a handle), unless they left before choosing or
+    /// were turned away.
+    fn greet(&mut self) -> io::Result<Greeted> {
         let store = self.server.store().clone();
         let taken = |handle: &str| !store.handle_free(handle).unwrap_or(false);
         match self.identity.clone() {
@@ -231,11 +250,10 @@ impl Session {
                     self.handle = account.handle;
                     self.account = Some(account.id.0);
                 }
-                Ok(None) => {
-                    if !self.claim_handle(&fingerprint, &user)? {
-                        return Ok(false);
-                    }
-                }
+                Ok(None) => match self.claim_handle(&fingerprint, &user)? {
+                    Greeted::In => {}
+                    not_in => return Ok(not_in),
+                },
                 Err(e) => {
                     self.say(&format!(
                         "The server cannot read its accounts ({}); you play as a guest.",
@@ -276,12 +294,14 @@ impl Session {
         {
             self.resume("")?;
         }
-        Ok(true)
+        Ok(Greeted::In)
     }
 
     /// A new key's first login claims a handle: the ssh user name if it is
-    /// free and valid, else one asked for.
-    fn claim_handle(&mut self, fingerprint: &str, user: &str) -> io::Result<bool> {
+    /// free and valid, else one asked for; a script, which cannot be asked
+    /// (its next lines are commands and moves, never a handle), is told
+    /// why and turned away.
+    fn claim_handle(&mut self, fingerprint: &str, user: &str) -> io::Result<Greeted> {
         let mut wanted = user.to_string();
         let mut first = true;
         loop {
@@ -301,7 +321,10 @@ impl Session {
                             "Your key is now the account {}: log in with it to play as {} again.",
                             self.handle, self.handle
                         ))?;
-                        return Ok(true);
+                        return Ok(Greeted::In);
+                    }
+                    Ok(Err(_)) if first && self.script => {
+                        return self.turn_script_away(&format!("the handle {wanted} is taken"));
                     }
                     Ok(Err(_)) => {
                         self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
@@ -311,8 +334,13 @@ impl Session {
                             "the server could not keep your account ({})",
                             e.reason()
                         ))?;
+                        if self.script {
+                            self.outbox.refused();
+                            return Ok(Greeted::Refused);
+                        }
                     }
                 },
+                Err(why) if first && self.script => return self.turn_script_away(&why),
                 Err(_) if !first && wanted.is_empty() => {
                     self.refuse("type the handle you want, or quit to leave")?;
                 }
@@ -328,11 +356,11 @@ impl Session {
             first = false;
             self.event(json!({"event": "handle", "message": "choose a handle for your key"}))?;
             let Some(line) = self.read("Choose a handle for your key: ")? else {
-                return Ok(false);
+                return Ok(Greeted::Left);
             };
             let line = line.trim();
             if line.eq_ignore_ascii_case("quit") {
-                return Ok(false);
+                return Ok(Greeted::Left);
             }
             // `name NAME`, as a guest renames, is the handle NAME.
             wanted = match line.split_once(char::is_whitespace) {
@@ -343,5 +371,14 @@ impl Session {
             }
             .to_string();
         }
+    }
+
+    /// A script whose ssh user name cannot be its new key's handle, for
+    /// `why`: told so and what to do instead, and the session ends with a
+    /// failing exit status. None of its lines is read.
+    fn turn_script_away(&mut self, why: &str) -> io::Result<Greeted> {
+        self.say(&words::script_without_handle(why))?;
+        self.outbox.refused();
+        Ok(Greeted::Refused)
     }
 }

@@ -94,6 +94,18 @@ pub fn too_fast(wait: std::time::Duration) -> String {
     )
 }
 
+/// Said to a script (`ssh -T`, no terminal) whose ssh user name cannot be
+/// its new key's handle, for `why`: a script is never asked for one.
+pub fn script_without_handle(why: &str) -> String {
+    let why = why
+        .trim_end_matches('.')
+        .trim_end_matches("; choose another");
+    format!(
+        "Your user name cannot be your handle: {}. A script is not asked for another: log in with a free user name as the handle (ssh NAME@HOST), or once from a terminal to choose one. This session ends.",
+        safe::text(why)
+    )
+}
+
 /// The first words a player reads.
 pub fn welcome(handle: &str, rated: bool) -> String {
     let kind = if rated {

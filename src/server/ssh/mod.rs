@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -518,6 +518,7 @@ impl Handler {
             input,
             output,
             closed,
+            status,
         } = self.server.arrive(Arrival {
             peer,
             door: Door::Ssh,
@@ -538,6 +539,7 @@ impl Handler {
             output,
             Ends {
                 closed,
+                status,
                 closing: self.server.closing().clone(),
                 stop,
                 kill: self.watch.kill.clone(),
@@ -868,6 +870,8 @@ async fn discard(mut output: mpsc::Receiver<Vec<u8>>, closed: CancellationToken)
 struct Ends {
     /// The session ended, or its client fell behind.
     closed: CancellationToken,
+    /// The exit status the session leaves (0 unless it refused the login).
+    status: Arc<AtomicU32>,
     /// The server is closing every connection.
     closing: CancellationToken,
     /// The channel is gone (the client closed it, or the connection).
@@ -877,7 +881,8 @@ struct Ends {
 }
 
 /// Moves a session's text to its channel until the session ends, then ends
-/// the channel as a program does: exit status 0, EOF, close. With a
+/// the channel as a program does: its exit status (0 unless the session
+/// refused the login), EOF, close. With a
 /// terminal (`typed`: the line being typed there, and the terminal's
 /// width), line ends are written as a terminal needs them and the typed
 /// line is kept in sight.
@@ -889,6 +894,7 @@ async fn pump(
 ) {
     let Ends {
         closed,
+        status,
         closing,
         stop,
         kill,
@@ -934,7 +940,7 @@ async fn pump(
         while let Ok(text) = output.try_recv() {
             write.data_bytes(to_channel(text)).await?;
         }
-        write.exit_status(0).await?;
+        write.exit_status(status.load(Ordering::SeqCst)).await?;
         write.eof().await?;
         write.close().await
     })
