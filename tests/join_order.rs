@@ -119,3 +119,55 @@ fn a_script_waiting_for_its_turn_goes_on_when_the_other_player_leaves() {
         from += at + word.len();
     }
 }
+
+#[test]
+fn a_script_stops_waiting_for_a_move_that_never_comes() {
+    let data = Scratch::new("join-order-wait");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    // Ann plays the fox, who moves first, and never moves.
+    let mut ann = Client::arrive(addr);
+    let handle = ann.speak_json()["handle"].clone();
+    ann.send("seek fox --side fox");
+    let n = ann.event_named("seeking")["n"].clone();
+    let mut join = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", &addr.to_string(), "--wait", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    );
+    let mut typed = join.stdin.take().expect("its input is piped");
+    typed
+        .write_all(format!("accept {n}\nD1-C2\nwho\n").as_bytes())
+        .expect("join takes the script");
+    drop(typed);
+    let text = all_it_says(&mut join);
+    let status = join.wait().expect("join is waited for");
+    // Sentences wrap: read as one line.
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut from = 0;
+    let gave_up = format!(
+        "Fox ({}) has not moved in 1 second: join stops waiting (--wait) and leaves.",
+        handle.as_str().unwrap_or_default()
+    );
+    for word in ["You play hounds.", &gave_up, "You left game", "Goodbye."] {
+        let Some(at) = text[from..].find(word) else {
+            panic!("{word:?} is not where it should be, after {from}:\n{text}");
+        };
+        from += at + word.len();
+    }
+    // Nothing after the wait was sent.
+    assert!(!text.contains("not your turn"), "{text}");
+    assert!(!text.contains("online:"), "{text}");
+    assert_eq!(status.code(), Some(6), "{text}");
+    // The other player hears that the script left.
+    let news = ann.event_named("info");
+    assert!(
+        news["text"].as_str().unwrap_or_default().contains("left"),
+        "{news}"
+    );
+    running.stop();
+}

@@ -245,6 +245,10 @@ pub enum Command {
         /// The server: [USER@]HOST[:PORT].
         #[arg(value_name = "[USER@]HOST[:PORT]")]
         target: String,
+        /// From a script: how long to wait for the other player's move
+        /// before leaving (exit status 6); default 600.
+        #[arg(long, value_name = "SECONDS", value_parser = number::<u64>(1, None))]
+        wait: Option<u64>,
     },
     /// The fox's flows and tools, also written without `fox`.
     #[command(flatten)]

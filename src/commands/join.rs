@@ -51,10 +51,14 @@ const NO_ANSWER: Duration = Duration::from_secs(3);
 const TICK: Duration = Duration::from_millis(50);
 /// Said last when a signal ends the client.
 const LEFT: &str = "You left the server.";
+/// How long a script waits for the other player's move unless `--wait`
+/// says otherwise.
+pub const WAIT: Duration = Duration::from_secs(600);
 
 /// Connects to a line door and plays through it until the player or the
-/// server leaves.
-pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
+/// server leaves. From a script, `wait` bounds each wait for the other
+/// player's move.
+pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError> {
     let terminal = Terminal::detect();
     // As local play: SIGTERM, SIGHUP and SIGQUIT put the terminal back as
     // it is now (before ssh or the line editor change it), say the last
@@ -77,6 +81,8 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         game: None,
         legal: Vec::new(),
         their_turn: false,
+        turn_since: None,
+        to_move: String::new(),
         news: false,
         sent: None,
         heard: None,
@@ -131,9 +137,18 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     let mut gone = false;
     // The connection ended before the player asked to leave.
     let mut dropped = false;
+    // A script gave up waiting for the other player's move.
+    let mut gave_up = false;
+    // What the loop takes next before reading more: the end of input, once
+    // a script has given up waiting.
+    let mut next: Option<Input> = None;
     loop {
         prompt_when_settled(&out);
-        let input = match rx.recv_timeout(SETTLE) {
+        let received = match next.take() {
+            Some(input) => Ok(input),
+            None => rx.recv_timeout(SETTLE),
+        };
+        let input = match received {
             Ok(input) => input,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             // Ctrl-C at a dumb terminal, which the signal thread only
@@ -153,8 +168,11 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
         let script = !interactive && !dumb;
         match input {
             Input::TooLong(length) => {
-                if script {
-                    paced(&view, true);
+                if script && let Err(to_move) = paced(&view, true, wait) {
+                    say(gave_up_words(&to_move, wait));
+                    gave_up = true;
+                    next = Some(Input::End);
+                    continue;
                 }
                 say(too_long(length));
                 prompt(&out);
@@ -168,8 +186,13 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                     prompt(&out);
                     continue;
                 }
-                if script {
-                    paced(&view, true);
+                if script && let Err(to_move) = paced(&view, true, wait) {
+                    // The line is not sent: the script leaves as at the
+                    // end of its input, and says why.
+                    say(gave_up_words(&to_move, wait));
+                    gave_up = true;
+                    next = Some(Input::End);
+                    continue;
                 }
                 // Laid out already: a board as drawn, sentences wrapped.
                 if let Some(text) = local(&line, &view) {
@@ -197,7 +220,7 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
                 // The last line's answer first; the server says what becomes
                 // of a game at the end of input, whoever is to move.
                 if script {
-                    paced(&view, false);
+                    let _ = paced(&view, false, wait);
                 }
                 leaving.store(true, Ordering::SeqCst);
                 // The line editor has stopped reading: what is left to say
@@ -248,9 +271,18 @@ pub fn run(target: &str, look: Look) -> Result<Ending, AppError> {
     // end: a script can tell a server that went away from a goodbye.
     Ok(if dropped || !heard.load(Ordering::SeqCst) {
         Ending::Dropped
+    } else if gave_up {
+        Ending::GaveUp
     } else {
         Ending::Clean
     })
+}
+
+/// Said when a script stops waiting for `to_move`'s move after `wait`.
+fn gave_up_words(to_move: &str, wait: Duration) -> String {
+    let seconds = wait.as_secs();
+    let unit = if seconds == 1 { "second" } else { "seconds" };
+    format!("{to_move} has not moved in {seconds} {unit}: join stops waiting (--wait) and leaves.")
 }
 
 /// Starts the thread that reads the player's lines, through the line
@@ -839,13 +871,14 @@ fn local(line: &str, view: &Mutex<View>) -> Option<String> {
 /// Waits, for a script, until the server has answered the last line sent
 /// (something said since, then a moment's quiet; or nothing for a long
 /// while: some lines have no answer) and, with `turn`, until it is not the
-/// other player's move; at once when the server has closed.
-fn paced(view: &Mutex<View>, turn: bool) {
+/// other player's move; at once when the server has closed. `Err` with
+/// the name of the player to move when they have not moved for `wait`.
+fn paced(view: &Mutex<View>, turn: bool, wait: Duration) -> Result<(), String> {
     loop {
         {
             let view = view.lock().unwrap_or_else(|e| e.into_inner());
             if view.closed {
-                return;
+                return Ok(());
             }
             let answered = match (view.sent, view.heard) {
                 (None, _) => true,
@@ -853,7 +886,10 @@ fn paced(view: &Mutex<View>, turn: bool) {
                 (Some(sent), _) => sent.elapsed() >= NO_ANSWER,
             };
             if answered && !(turn && view.their_turn) {
-                return;
+                return Ok(());
+            }
+            if answered && view.turn_since.is_some_and(|since| since.elapsed() >= wait) {
+                return Err(view.to_move.clone());
             }
         }
         std::thread::sleep(SETTLE);
@@ -1063,6 +1099,11 @@ struct View {
     /// In a game, the other player is to move (and has asked nothing of
     /// this one).
     their_turn: bool,
+    /// Since when the other player has been to move, as the last position
+    /// said: a script waits for them at most `--wait`.
+    turn_since: Option<Instant>,
+    /// Who is to move then, as said to the player.
+    to_move: String,
     /// News came since the last move (the other player gone, or back): a
     /// script need not wait for the other player's move to act on it.
     news: bool,
@@ -1135,6 +1176,7 @@ impl View {
         .contains(&kind)
         {
             self.their_turn = false;
+            self.turn_since = None;
         }
         // The other player's move says they are here; this player's own may
         // be reported after news of the other leaving, which still stands.
@@ -1426,6 +1468,10 @@ impl View {
         } else {
             // Unless news came (a position may follow it).
             self.their_turn = game.seat.is_some() && !self.news;
+            if self.their_turn {
+                self.turn_since = Some(Instant::now());
+                self.to_move = who.clone();
+            }
             format!("{who} to move.")
         };
         format!("{board}{}", wrap(&said))

@@ -242,6 +242,9 @@ pub enum Ending {
     Unfinished,
     /// Both (exit status 5).
     RefusedAndUnfinished,
+    /// `join` from a script stopped waiting for the other player's move
+    /// (`--wait`): exit status 6.
+    GaveUp,
 }
 
 impl Ending {
@@ -253,6 +256,7 @@ impl Ending {
             Ending::Refused => 3,
             Ending::Unfinished => 4,
             Ending::RefusedAndUnfinished => 5,
+            Ending::GaveUp => 6,
         }
     }
 }
@@ -293,7 +297,11 @@ pub fn run(cli: Cli) -> Result<Ending, AppError> {
         Some(Command::History { number }) => log::history(options, *number),
         Some(Command::Replay { number }) => log::replay(options, *number),
         Some(Command::Serve(args)) => serve::run(args),
-        Some(Command::Join { target }) => join::run(target, options.look.look()),
+        Some(Command::Join { target, wait }) => join::run(
+            target,
+            options.look.look(),
+            wait.map_or(join::WAIT, std::time::Duration::from_secs),
+        ),
         Some(command @ (Command::Fox { .. } | Command::FoxForm(_))) => {
             fox::run(command.fox().flatten(), options)
         }
