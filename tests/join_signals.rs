@@ -116,6 +116,7 @@ fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> 
     // Connected, waiting for the server's first word.
     let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
     session.send(ControlCode::EndOfText)?;
+    session.expect("You left before the server said anything.")?;
     session.expect(Eof)?;
     let pid = session.get_process().pid();
     let status = session
@@ -127,5 +128,47 @@ fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> 
         WaitStatus::Exited(pid, 0),
         "Ctrl-C is the player leaving"
     );
+    Ok(())
+}
+
+/// Through ssh, which the terminal's Ctrl-C ends too, often before join
+/// has noted the Ctrl-C: the same sentence and status every time.
+#[test]
+fn ctrl_c_while_ssh_connects_says_one_thing_every_time() -> Result<(), expectrl::Error> {
+    use expectrl::ControlCode;
+    use expectrl::process::unix::WaitStatus;
+
+    if !server_common::openssh::have_openssh() {
+        return Ok(());
+    }
+    for round in 0..3 {
+        // A port that takes the connection and never says a word: ssh
+        // waits there for the server's greeting.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let addr = silent.local_addr()?;
+        let held = std::thread::spawn(move || silent.accept().map(|(stream, _)| stream));
+        let home = Scratch::unmade(&format!("join-sig-ssh-{round}"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
+        cmd.args(["join", &format!("ann@{addr}"), "--color", "never"])
+            .env("HOME", &home)
+            .env_remove("SSH_AUTH_SOCK")
+            .env("TERM", "xterm");
+        let mut session = Session::spawn(cmd)?;
+        session.set_expect_timeout(Some(Duration::from_secs(10)));
+        let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
+        session.send(ControlCode::EndOfText)?;
+        session.expect("You left before the server said anything.")?;
+        session.expect(Eof)?;
+        let pid = session.get_process().pid();
+        let status = session
+            .get_process()
+            .wait()
+            .expect("join can be waited for");
+        assert_eq!(
+            status,
+            WaitStatus::Exited(pid, 0),
+            "Ctrl-C is the player leaving, round {round}"
+        );
+    }
     Ok(())
 }

@@ -49,6 +49,11 @@ const QUIET: Duration = Duration::from_millis(150);
 const NO_ANSWER: Duration = Duration::from_secs(3);
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(50);
+/// Said when the player pressed Ctrl-C before the server's first word.
+const LEFT_EARLY: &str = "You left before the server said anything.";
+/// Said when the connection ended before the server's first word (ssh's
+/// own reason is on standard error).
+const NO_WORD: &str = "The connection ended before the server said anything.";
 /// Said last when a signal ends the client.
 const LEFT: &str = "You left the server.";
 /// How long a script waits for the other player's move unless `--wait`
@@ -116,17 +121,22 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
             break;
         }
     }
-    // The player left with Ctrl-C (which ends ssh too): on a line after
-    // the terminal's ^C.
-    if stop.load(Ordering::SeqCst) && !heard.load(Ordering::SeqCst) {
-        link.close();
-        print(&out, String::new());
-        return Ok(Ending::Clean);
-    }
     if !heard.load(Ordering::SeqCst) {
-        let _ = net.join();
+        // The player left with Ctrl-C, or the connection ended first. A
+        // Ctrl-C ends ssh too, often before the signal thread has noted
+        // it, so the signal's own mark is read: whichever ends first, the
+        // player who pressed Ctrl-C is told the same, with the same status.
+        let left = stop.load(Ordering::SeqCst) || signals::ctrl_c_raised();
         link.close();
-        return Ok(Ending::Dropped);
+        let _ = net.join();
+        return Ok(if left {
+            // On a line after the terminal's ^C.
+            print(&out, format!("\n{}", wrap(LEFT_EARLY)));
+            Ending::Clean
+        } else {
+            print(&out, wrap(NO_WORD));
+            Ending::Dropped
+        });
     }
     let reading = start_reading(interactive, dumb, &view, &out, &tx)?;
     *out.lock().unwrap_or_else(|e| e.into_inner()) = reading;
@@ -954,9 +964,12 @@ fn read_server(
         }
     }
     view.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
-    let last = if !heard.load(Ordering::SeqCst) {
-        "The connection ended before the server said anything."
-    } else if leaving.load(Ordering::SeqCst) {
+    // Nothing heard: the main thread says why, knowing whether the player
+    // pressed Ctrl-C.
+    if !heard.load(Ordering::SeqCst) {
+        return;
+    }
+    let last = if leaving.load(Ordering::SeqCst) {
         "Goodbye."
     } else {
         "The server closed the connection."
