@@ -106,11 +106,13 @@ fn more_pieces_than_any_database_here_holds_is_the_reason_however_short_the_thin
             "--think {think}"
         );
     }
-    // Three pieces: the database would hold them; it was not ready.
+    // Three pieces: the database would hold them; it was not ready, and
+    // none is kept here, so the line says how to build it once.
     let lines = analyse_within(&home, "B:W18,K10:B12", "1");
     assert_eq!(
         line(&lines, "Exact:"),
-        "not known: the endgame database was not ready within --think"
+        "not known: the endgame database was not ready within --think \
+         (`tallyho draughts build-db` builds it once and keeps it, in about two minutes)"
     );
 }
 

@@ -251,7 +251,7 @@ fn score_text(score: Score, side: Side) -> String {
 /// Why `analyse` gives no exact result for `pos`: the true reason. `stored`
 /// is the most pieces a database here could hold, had it been ready: six
 /// where `build-db --pieces 6` has built that one, else five.
-fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32) -> String {
+fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32, kept: bool) -> String {
     let pieces = pos.piece_count();
     if let Some(none) = Side::ALL.into_iter().find(|&s| pos.pieces(s) == 0) {
         return text::not_exact_without_pieces(none);
@@ -270,9 +270,19 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32) -> String {
              {stored} (`tallyho draughts build-db --pieces {pieces}` builds one of {pieces})"
         ),
         Some(db) if pieces <= db.max_pieces() => "not known".to_string(),
-        // The database that holds it is still being built or read.
-        _ => "not known: the endgame database was not ready within --think".to_string(),
+        // The database that holds it is still being read.
+        _ if kept => "not known: the endgame database was not ready within --think".to_string(),
+        // Or built, which a run this short cannot finish, nor so keep.
+        _ => "not known: the endgame database was not ready within --think \
+              (`tallyho draughts build-db` builds it once and keeps it, in about two minutes)"
+            .to_string(),
     }
+}
+
+/// Whether the database of five pieces is kept in the user's data
+/// directory (it is checked when read, not here).
+fn kept(rules: &Setup) -> bool {
+    store().is_some_and(|s| s.path(STORED_PIECES, *rules).is_file())
 }
 
 /// The most pieces of a database kept in the user's data directory, or that
@@ -356,7 +366,7 @@ pub(super) fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        None => not_exact(&pos, db.as_deref(), stored_pieces(rules)),
+        None => not_exact(&pos, db.as_deref(), stored_pieces(rules), kept(rules)),
     };
     field(&mut out, "Exact:", &exact)?;
     Ok(())
