@@ -60,4 +60,4 @@ Examples:
   tallyho fish                                   the menu
   tallyho fish --players 1 --names Ann --level overpowered
   tallyho fish --board 8x8 --tiles random --penguins 2 --seed 7
-  tallyho fish analyse '.1111./..2221/12..21/123.21/122221/111111 P:1,2 A:4,3 next:P'";
+  tallyho fish analyse '1.../.22./.2../1..1 P:1,1 A:4,4 next:P'   a 4x4 position";
