@@ -431,6 +431,20 @@ fn the_score_says_when_a_game_it_counts_is_not_in_the_log() {
     );
 }
 
+/// tallyho run as a user whom permissions stop: this one, or, where the
+/// tests run as root (`made` was made by root), nobody.
+fn as_a_user(made: &Path) -> StdCommand {
+    let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(made).expect("made")) == 0;
+    if root {
+        let mut cmd = StdCommand::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_tallyho"));
+        cmd
+    } else {
+        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+    }
+}
+
 /// A log that may not be written, or a new one in a folder that may not be,
 /// is refused before play with status 1: no game is played only to be lost.
 /// Run as another user where the tests run as root, whom permissions do not
@@ -449,18 +463,8 @@ fn a_log_that_may_not_be_written_is_refused_before_play() {
     fs::write(&unread, "").expect("a log");
     fs::set_permissions(&unread, fs::Permissions::from_mode(0o622)).expect("chmod");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).expect("chmod");
-    // Made by root where the tests run as root.
-    let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&old).expect("made")) == 0;
     for log in [old.clone(), unread, locked.join("new.jsonl")] {
-        let mut cmd = if root {
-            let mut cmd = StdCommand::new("setpriv");
-            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(env!("CARGO_BIN_EXE_tallyho"));
-            cmd
-        } else {
-            StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-        };
-        let output = cmd
+        let output = as_a_user(&old)
             .args(["--players", "0", "--level", "rubbish", "--games", "1"])
             .arg("--history")
             .arg(&log)
@@ -490,18 +494,9 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
     let unread = dir.join("unread.jsonl");
     fs::write(&unread, "").expect("a log");
     fs::set_permissions(&unread, fs::Permissions::from_mode(0o200)).expect("chmod");
-    let root = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&unread).expect("made")) == 0;
-    let mut cmd = if root {
-        // The other user must reach the file through the folder.
-        fs::set_permissions(&*dir, fs::Permissions::from_mode(0o777)).expect("chmod");
-        let mut cmd = StdCommand::new("setpriv");
-        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(env!("CARGO_BIN_EXE_tallyho"));
-        cmd
-    } else {
-        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-    };
-    let output = cmd
+    // Another user (see `as_a_user`) must reach the file through the folder.
+    fs::set_permissions(&*dir, fs::Permissions::from_mode(0o777)).expect("chmod");
+    let output = as_a_user(&unread)
         .arg("history")
         .arg("--history")
         .arg(&unread)
