@@ -5,8 +5,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use expectrl::process::unix::WaitStatus;
-use expectrl::{ControlCode, Eof, Expect, Session};
+use expectrl::{ControlCode, Expect, Session};
 use tallyho::server::{Rules, limits::Limits};
 
 mod scratch;
@@ -55,13 +54,7 @@ fn a_dumb_terminal_shows_the_prompt_plainly() -> Result<(), expectrl::Error> {
     // Ctrl-C, which the terminal turns into SIGINT: the player leaves.
     session.send(ControlCode::EndOfText)?;
     session.expect("Goodbye.")?;
-    session.expect(Eof)?;
-    let pid = session.get_process().pid();
-    let status = session
-        .get_process()
-        .wait()
-        .expect("join can be waited for");
-    assert_eq!(status, WaitStatus::Exited(pid, 0), "Ctrl-C is a clean end");
+    server_common::ends_with_status_0(&mut session, "Ctrl-C is a clean end")?;
     running.stop();
     Ok(())
 }

@@ -100,7 +100,6 @@ fn a_signal_at_the_lobby_prompt_gives_the_terminal_back() -> Result<(), expectrl
 #[test]
 fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> {
     use expectrl::ControlCode;
-    use expectrl::process::unix::WaitStatus;
 
     // A door that takes the connection and never says a word.
     let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
@@ -117,18 +116,7 @@ fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> 
     let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
     session.send(ControlCode::EndOfText)?;
     session.expect("You left before the server said anything.")?;
-    session.expect(Eof)?;
-    let pid = session.get_process().pid();
-    let status = session
-        .get_process()
-        .wait()
-        .expect("join can be waited for");
-    assert_eq!(
-        status,
-        WaitStatus::Exited(pid, 0),
-        "Ctrl-C is the player leaving"
-    );
-    Ok(())
+    server_common::ends_with_status_0(&mut session, "Ctrl-C is the player leaving")
 }
 
 /// Through ssh, which the terminal's Ctrl-C ends too, often before join
@@ -136,7 +124,6 @@ fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> 
 #[test]
 fn ctrl_c_while_ssh_connects_says_one_thing_every_time() -> Result<(), expectrl::Error> {
     use expectrl::ControlCode;
-    use expectrl::process::unix::WaitStatus;
 
     if !server_common::openssh::have_openssh() {
         return Ok(());
@@ -158,17 +145,10 @@ fn ctrl_c_while_ssh_connects_says_one_thing_every_time() -> Result<(), expectrl:
         let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
         session.send(ControlCode::EndOfText)?;
         session.expect("You left before the server said anything.")?;
-        session.expect(Eof)?;
-        let pid = session.get_process().pid();
-        let status = session
-            .get_process()
-            .wait()
-            .expect("join can be waited for");
-        assert_eq!(
-            status,
-            WaitStatus::Exited(pid, 0),
-            "Ctrl-C is the player leaving, round {round}"
-        );
+        server_common::ends_with_status_0(
+            &mut session,
+            &format!("Ctrl-C is the player leaving, round {round}"),
+        )?;
     }
     Ok(())
 }

@@ -291,3 +291,18 @@ pub fn closed(data: &Path) {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Waits for a program in a pseudo-terminal (`join`) to end, and checks
+/// that it ended with status 0: `why` says why it should have.
+pub fn ends_with_status_0(
+    session: &mut expectrl::session::OsSession,
+    why: &str,
+) -> Result<(), expectrl::Error> {
+    use expectrl::Expect;
+    use expectrl::process::unix::WaitStatus;
+    session.expect(expectrl::Eof)?;
+    let pid = session.get_process().pid();
+    let status = session.get_process().wait().expect("it can be waited for");
+    assert_eq!(status, WaitStatus::Exited(pid, 0), "{why}");
+    Ok(())
+}
