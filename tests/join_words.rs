@@ -133,3 +133,57 @@ Goodbye.
     assert_eq!(seen, expected);
     assert!(out.status.success(), "{out:?}");
 }
+
+/// A script joining with an ssh key new to the server, whose user name
+/// cannot be its handle, is asked for one: its lines are no answer to that.
+/// join says so, sends none of them, and exits with status 1, as the ssh
+/// door does for a script it turns away.
+#[test]
+fn a_script_asked_for_a_handle_says_so_and_leaves() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    // The lines the stand-in was sent, but for join's own `proto json`.
+    let server = std::thread::spawn(move || {
+        let mut sent = Vec::new();
+        let _ = listener.set_nonblocking(false);
+        let Ok((stream, _)) = listener.accept() else {
+            return sent;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+        let Ok(mut out) = stream.try_clone() else {
+            return sent;
+        };
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if line.trim() == "proto json" {
+                let asked = json!({"event": "handle", "message": "choose a handle for your key"});
+                let _ = writeln!(out, "{asked}");
+            } else {
+                sent.push(line);
+            }
+        }
+        sent
+    });
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut typed) = child.stdin.take() {
+                typed.write_all(b"seek fox\nwho\n")?;
+            }
+            child.wait_with_output()
+        })
+        .expect("tallyho join runs");
+    let sent = server.join().expect("the stand-in ends");
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(seen.contains("Choose a handle for your key"), "{seen}");
+    assert!(
+        seen.contains("a script's lines are not answers to that"),
+        "{seen}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{seen}");
+    assert!(sent.is_empty(), "sent as a handle: {sent:?}");
+}

@@ -56,6 +56,8 @@ const LEFT_EARLY: &str = "You left before the server said anything.";
 const NO_WORD: &str = "The connection ended before the server said anything.";
 /// Said last when a signal ends the client.
 const LEFT: &str = "You left the server.";
+/// Said when the server asks a script for a handle.
+const NO_HANDLE: &str = "The server asks for a handle for your key, as your user name cannot be one, and a script's lines are not answers to that: join as a user name that is free (USER@HOST), or choose the handle once at a terminal. join leaves.";
 /// How long a script waits for the other player's move unless `--wait`
 /// says otherwise.
 pub const WAIT: Duration = Duration::from_secs(600);
@@ -92,6 +94,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         sent: None,
         heard: None,
         closed: false,
+        asked_handle: false,
     }));
     let (tx, rx) = mpsc::channel::<Input>();
     // Until the server's first word, ssh may still be asking at the terminal
@@ -149,6 +152,8 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let mut dropped = false;
     // A script gave up waiting for the other player's move.
     let mut gave_up = false;
+    // A script was asked for a handle, and left.
+    let mut no_handle = false;
     // What the loop takes next before reading more: the end of input, once
     // a script has given up waiting.
     let mut next: Option<Input> = None;
@@ -201,6 +206,13 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                     // end of its input, and says why.
                     say(gave_up_words(&to_move, wait));
                     gave_up = true;
+                    next = Some(Input::End);
+                    continue;
+                }
+                if script && view.lock().unwrap_or_else(|e| e.into_inner()).asked_handle {
+                    // Nor is it sent as a handle.
+                    say(NO_HANDLE.to_string());
+                    no_handle = true;
                     next = Some(Input::End);
                     continue;
                 }
@@ -281,6 +293,8 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // end: a script can tell a server that went away from a goodbye.
     Ok(if dropped || !heard.load(Ordering::SeqCst) {
         Ending::Dropped
+    } else if no_handle {
+        Ending::NoHandle
     } else if gave_up {
         Ending::GaveUp
     } else {
@@ -891,7 +905,9 @@ fn paced(view: &Mutex<View>, turn: bool, wait: Duration) -> Result<(), String> {
                 return Ok(());
             }
             let answered = match (view.sent, view.heard) {
-                (None, _) => true,
+                // The server's first words, all of them, before the first line.
+                (None, Some(heard)) => heard.elapsed() >= QUIET,
+                (None, None) => true,
                 (Some(sent), Some(heard)) if heard > sent => heard.elapsed() >= QUIET,
                 (Some(sent), _) => sent.elapsed() >= NO_ANSWER,
             };
@@ -1126,6 +1142,9 @@ struct View {
     heard: Option<Instant>,
     /// The server closed the connection.
     closed: bool,
+    /// The server asks for a handle (an ssh key new to it, whose user name
+    /// cannot be one): a script's lines are not answers to that.
+    asked_handle: bool,
 }
 
 fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
@@ -1218,6 +1237,11 @@ impl View {
         if kind == "welcome" {
             self.guest = event.get("rated").and_then(Value::as_bool) != Some(true);
         }
+        self.asked_handle = match kind {
+            "handle" => true,
+            "welcome" => false,
+            _ => self.asked_handle,
+        };
         if let Some(text) = lobby_event(kind, event) {
             return text;
         }

@@ -245,6 +245,9 @@ pub enum Ending {
     /// `join` from a script stopped waiting for the other player's move
     /// (`--wait`): exit status 6.
     GaveUp,
+    /// `join` from a script was asked for a handle, which its lines cannot
+    /// answer: exit status 1, as the ssh door gives a script it turns away.
+    NoHandle,
 }
 
 impl Ending {
@@ -252,7 +255,7 @@ impl Ending {
     pub fn status(self) -> u8 {
         match self {
             Ending::Clean => 0,
-            Ending::Lost | Ending::Dropped => 1,
+            Ending::Lost | Ending::Dropped | Ending::NoHandle => 1,
             Ending::Refused => 3,
             Ending::Unfinished => 4,
             Ending::RefusedAndUnfinished => 5,
