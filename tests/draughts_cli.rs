@@ -552,7 +552,7 @@ fn an_impossible_date_is_written_unknown_in_pdn_and_warned_of() {
             &["history", "--pdn", "1"][..],
             format!(
                 "tallyho: warning: game 1 (line 1 of {shown}) is dated \"2026-13-01T10:00:00Z\": there is no month 13: months are 01-12\n\
-                 tallyho: warning: game 1 is in {shown} twice, on lines 1 and 2: this is line 1's\n"
+                 tallyho: warning: game 1 is in {shown} more than once, on line 1 and again on line 2: this is line 1's\n"
             ),
         ),
     ] {

@@ -839,7 +839,7 @@ fn repeated_numbers_and_impossible_dates_are_warned_of_line_by_line() {
         .success()
         .stdout(predicate::str::starts_with("Game 1, 20"))
         .stderr(format!(
-            "tallyho: warning: game 1 is in {shown} twice, on lines 1 and 3: this is line 1's\n"
+            "tallyho: warning: game 1 is in {shown} more than once, on line 1 and again on line 3: this is line 1's\n"
         ));
     tallyho(&log)
         .args(["replay", "2"])

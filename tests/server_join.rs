@@ -704,7 +704,7 @@ fn the_end_of_input_in_a_game_says_what_became_of_it() {
     }
     let screen = screen.join("\n").replace('\n', " ");
     assert!(
-        screen.contains("A guest cannot come back to a game, so it ends here."),
+        screen.contains("You left game 1, and as a guest cannot come back to it."),
         "{screen}"
     );
     assert!(screen.contains("Goodbye."), "{screen}");

@@ -639,7 +639,7 @@ fn the_end_of_input_is_answered_with_goodbye() {
     w.stream.shutdown(std::net::Shutdown::Write).unwrap();
     w.wait_for("Goodbye.");
     g.stream.shutdown(std::net::Shutdown::Write).unwrap();
-    g.wait_for("You left game 1. A guest cannot come back to a game, so it ends here.");
+    g.wait_for("You left game 1, and as a guest cannot come back to it.");
     g.wait_for("Goodbye.");
     running.stop();
 }

@@ -77,7 +77,8 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
             "You left game {number}. It waits while you are here: type resume to go back. A guest who leaves the server cannot come back to it."
         ),
         (true, true) => {
-            format!("You left game {number}. A guest cannot come back to a game, so it ends here.")
+            // Against the computer it ends; a person may claim the win.
+            format!("You left game {number}, and as a guest cannot come back to it.")
         }
     }
 }
@@ -97,9 +98,11 @@ pub fn too_fast(wait: std::time::Duration) -> String {
 /// Said to a script (`ssh -T`, no terminal) whose ssh user name cannot be
 /// its new key's handle, for `why`: a script is never asked for one.
 pub fn script_without_handle(why: &str) -> String {
+    // The reason alone: a script is not asked to choose another.
     let why = why
         .trim_end_matches('.')
-        .trim_end_matches("; choose another");
+        .trim_end_matches("; choose another")
+        .trim_end_matches(": choose another name");
     format!(
         "Your user name cannot be your handle: {}. A script is not asked for another: log in with a free user name as the handle (ssh NAME@HOST), or once from a terminal to choose one. This session ends.",
         safe::text(why)
@@ -318,6 +321,28 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A script turned away is told the reason alone, never to choose
+    /// another name, which it is not asked for.
+    #[test]
+    fn a_script_turned_away_is_not_told_to_choose() {
+        for why in [
+            "the handle ann is taken; choose another",
+            "\"who\" is a command: choose another name",
+        ] {
+            let said = script_without_handle(why);
+            assert!(!said.contains("choose another"), "{said}");
+            assert!(
+                said.starts_with("Your user name cannot be your handle: "),
+                "{said}"
+            );
+        }
+        assert!(
+            script_without_handle("\"who\" is a command: choose another name").starts_with(
+                "Your user name cannot be your handle: \"who\" is a command. A script"
+            )
+        );
+    }
 
     /// Takes any option's name.
     fn any(_: &str) -> Result<(), String> {

@@ -727,7 +727,7 @@ impl Records {
         while let Some(other) = rest.next_record()? {
             if other.number == record.number {
                 said.push(format!(
-                    "game {} is in {path} twice, on lines {line} and {}: this is line {line}'s",
+                    "game {} is in {path} more than once, on line {line} and again on line {}: this is line {line}'s",
                     record.number,
                     rest.line()
                 ));
