@@ -539,6 +539,38 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
         assert!(stderr.starts_with(&said), "{args:?}: {stderr}");
     }
 
+    // A link to nowhere where the default log's folder would be made.
+    let data = dir.join("data");
+    fs::create_dir(&data).expect("a folder");
+    std::os::unix::fs::symlink(dir.join("missing"), data.join("tallyho")).expect("a link");
+    let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .env("HOME", &*dir)
+        .env("XDG_DATA_HOME", &data)
+        .env_remove("TALLYHO_HISTORY")
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty(), "played: {output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("tallyho is not a folder, so the game log"),
+        "{stderr}"
+    );
+
+    // A link to itself names no file.
+    let looped = dir.join("loop.jsonl");
+    std::os::unix::fs::symlink(&looped, &looped).expect("a link");
+    for args in [&["history"][..], &["--players", "0", "--level", "rubbish"]] {
+        let output = tallyho(&looped).args(args).output().expect("ran");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("loop.jsonl is not a regular file, so it cannot be the game log"),
+            "{args:?}: {stderr}"
+        );
+    }
+
     let link = dir.join("link.jsonl");
     std::os::unix::fs::symlink(dir.join("nowhere").join("x.jsonl"), &link).expect("a link");
     let output = tallyho(&link).arg("history").output().expect("ran");

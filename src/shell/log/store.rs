@@ -211,6 +211,10 @@ impl Log {
     }
 
     fn io(&self, e: io::Error) -> LogError {
+        // Links that lead back to themselves name no file at all.
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return LogError::NotAFile(self.path.clone());
+        }
         LogError::Io(self.path.clone(), e)
     }
 
@@ -261,7 +265,8 @@ impl Log {
                     .filter(|p| !p.as_os_str().is_empty())
                     .unwrap_or(Path::new("."));
                 while !folder.is_dir() {
-                    if folder.exists() {
+                    // A file, or a link to nowhere, where a folder goes.
+                    if folder.symlink_metadata().is_ok() {
                         return Err(LogError::NotAFolder {
                             log: self.path.clone(),
                             folder: folder.to_path_buf(),
@@ -457,6 +462,9 @@ impl Log {
                 // empty log: playing through it is refused the same way.
                 self.link_target()?;
                 None
+            }
+            Err(OpenError::Io(_, e)) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(self.io(e));
             }
             Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotADirectory => {
                 self.check_folder()?;
