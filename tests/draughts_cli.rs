@@ -810,6 +810,20 @@ fn analyse_waits_for_the_database_no_longer_than_think_and_says_so() {
         .stdout(predicate::str::contains(
             "not known: the endgame database was not ready within --think",
         ));
+    // Where no database could be kept (a file stands where the data folder
+    // goes), build-db would not help, so it is not named.
+    let nowhere = folder("analyse-wait-nowhere");
+    std::fs::write(nowhere.join("data"), "").expect("a file");
+    let out = tallyho(&nowhere)
+        .args(["draughts", "analyse", "W:W21,22:B1,2", "--think", "1"])
+        .output()
+        .expect("ran");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not known: the endgame database was not ready within --think\n"),
+        "{text}"
+    );
+    assert!(!text.contains("build-db"), "{text}");
     tallyho(&home)
         .args(["draughts", "analyse", "B:W21-32:B1-12", "--think", "50"])
         .assert()

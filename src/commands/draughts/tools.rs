@@ -280,9 +280,10 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32, kept: bool) -> S
 }
 
 /// Whether the database of five pieces is kept in the user's data
-/// directory (it is checked when read, not here).
+/// directory (it is checked when read, not here), or could not be: where
+/// `build-db` would be no help.
 fn kept(rules: &Setup) -> bool {
-    store().is_some_and(|s| s.path(STORED_PIECES, *rules).is_file())
+    store().is_none_or(|s| s.path(STORED_PIECES, *rules).is_file() || !s.could_save())
 }
 
 /// The most pieces of a database kept in the user's data directory, or that

@@ -222,6 +222,17 @@ impl EndgameStore {
         Ok(path)
     }
 
+    /// Whether a database could be saved here, as far as can be told
+    /// without making anything: the nearest folder of the store's path that
+    /// exists is a folder this user may write in.
+    pub fn could_save(&self) -> bool {
+        use rustix::fs::{Access, access};
+        self.dir
+            .ancestors()
+            .find(|a| a.symlink_metadata().is_ok())
+            .is_some_and(|a| a.is_dir() && access(a, Access::WRITE_OK | Access::EXEC_OK).is_ok())
+    }
+
     /// The folder made if need be, and the name of a file that was just
     /// created and removed there: where a database of `path` is written
     /// before it is renamed into place. Half-written files that a killed
