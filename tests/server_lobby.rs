@@ -102,6 +102,13 @@ fn the_seeking_event_says_whether_the_seek_is_rated() {
     assert_eq!(seeking["rated"], false, "{seeking}");
     assert_eq!(seeking["to"], "visitor", "{seeking}");
     assert_eq!(seeking["game"], "fox", "{seeking}");
+    // With the text door's words, which join says.
+    assert!(
+        seeking["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("is open: fox. It is unrated, as visitor is a guest.")),
+        "{seeking}"
+    );
     // An account's challenge to an account, and an open seek, are rated
     // unless they say --unrated.
     carol.send("challenge dave fox");
@@ -110,6 +117,13 @@ fn the_seeking_event_says_whether_the_seek_is_rated() {
     let seeking = keyed_event(&mut carol, "seeking");
     assert_eq!(seeking["rated"], false, "{seeking}");
     assert_eq!(seeking["to"], serde_json::Value::Null, "{seeking}");
+    // An account's unrated seek says so: a rated one reads the same else.
+    assert!(
+        seeking["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("is open: draughts. It is unrated. You are told")),
+        "{seeking}"
+    );
     running.stop();
 }
 

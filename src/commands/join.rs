@@ -363,6 +363,8 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 }
             )
         }
+        // The text door's words, where the server sends them.
+        "seeking" if !clean(event, "text").is_empty() => clean(event, "text"),
         "seeking" => {
             let n = number(event, "n");
             let to = event

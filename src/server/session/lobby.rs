@@ -364,11 +364,11 @@ impl Session {
         if rated && self.account.is_none() {
             return self.refuse("guests play unrated; log in over ssh with a key to play rated");
         }
-        let unrated_why = (to_guest.is_some() && self.account.is_some()).then(|| {
-            format!(
-                " It is unrated, as {} is a guest.",
-                to.as_deref().unwrap_or("")
-            )
+        // An account's seeks are rated unless it says otherwise (a guest's
+        // never are): an unrated one says so, and why where it was not asked.
+        let unrated_why = (!rated && self.account.is_some()).then(|| match to_guest {
+            Some(guest) => format!(" It is unrated, as {guest} is a guest."),
+            None => " It is unrated.".to_string(),
         });
         let seek = Seek {
             n: 0,
@@ -385,15 +385,16 @@ impl Session {
                 let whom = to
                     .as_deref()
                     .map_or_else(String::new, |to| format!(" to {to}"));
-                self.say(&format!(
+                let said = format!(
                     "Seek {n}{whom} is open: {}.{} You are told when someone accepts.",
                     kind.game(),
                     unrated_why.unwrap_or_default()
-                ))?;
-                // Whether it is rated, as `seeks` and `start` say: a
-                // challenge to a guest never is.
+                );
+                self.say(&said)?;
+                // Whether it is rated, as `seeks` and `start` say (a
+                // challenge to a guest never is), and the text door's words.
                 self.event(json!({"event": "seeking", "n": n, "game": kind.game(),
-                    "rated": rated, "to": to}))?;
+                    "rated": rated, "to": to, "text": said}))?;
                 if whom.is_empty() {
                     self.offer_computer(table.as_ref())?;
                 }
