@@ -65,6 +65,9 @@ fn answer(line: &str) -> Option<Value> {
              "rating": 1512.0, "deviation": 310.0, "games": 2},
         ]}),
         "history" => json!({"event": "history", "games": [history]}),
+        "play draughts rubbish" => json!({"event": "start", "game": 1, "kind": "draughts",
+            "setup": {}, "moves": [], "players": ["ann", "rubbish"], "rated": false,
+            "side": "black"}),
         _ => return None,
     })
 }
@@ -186,4 +189,34 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
     );
     assert_eq!(out.status.code(), Some(1), "{seen}");
     assert!(sent.is_empty(), "sent as a handle: {sent:?}");
+}
+
+/// A game of draughts starts in the text door's words, the sides with
+/// capitals as the game's own sentences write them.
+#[test]
+fn a_draughts_game_starts_in_the_text_doors_words() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let server = std::thread::spawn(move || stand_in(&listener));
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut typed) = child.stdin.take() {
+                typed.write_all(b"play draughts rubbish\n")?;
+            }
+            child.wait_with_output()
+        })
+        .expect("tallyho join runs");
+    let _ = server.join();
+    let seen = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    assert!(
+        seen.contains(
+            "Game 1: draughts, unrated. ann (Black) against rubbish (White). You play Black."
+        ),
+        "{seen}"
+    );
 }

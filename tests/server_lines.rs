@@ -287,7 +287,7 @@ fn a_person_plays_the_servers_computer_and_resigns() {
     c.send("name tess");
     c.wait_for("You are tess.");
     c.send("play draughts greedy --side white");
-    c.wait_for("Game 1: draughts, unrated. greedy (black) against tess (white).");
+    c.wait_for("Game 1: draughts, unrated. greedy (Black) against tess (White).");
     // Black moves first: the computer's move is said, then the person is asked.
     c.wait_for("1. greedy moved ");
     c.wait_for("Move from (");

@@ -1384,9 +1384,9 @@ impl View {
             Some(false) => ", unrated",
             None => "",
         };
-        // The sides as the server names them (`fox`, `hounds`), as its text
-        // door says them.
-        let sides = table.as_ref().map(|t| t.sides().map(|s| safe::text(&s)));
+        // The sides as the text door says them (`fox`, `hounds`; `Black`,
+        // `White`).
+        let sides = table.as_ref().map(|t| t.side_nouns());
         text.push_str(&format!("Game {number}: {}{rated}. ", clean(event, "kind")));
         text.push_str(&match &sides {
             Some(sides) => format!(
@@ -1400,7 +1400,10 @@ impl View {
         });
         match side {
             Some(side) => {
-                text.push_str(&format!(" You play {}.", safe::text(side)));
+                let noun = seat
+                    .zip(sides.as_ref())
+                    .map_or_else(|| safe::text(side), |(i, nouns)| nouns[i].clone());
+                text.push_str(&format!(" You play {noun}."));
                 if self.guest {
                     text.push_str(
                         " You are a guest: if your connection drops, this game cannot be resumed.",

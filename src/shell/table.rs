@@ -60,6 +60,8 @@ pub trait Table: Send {
     fn sides(&self) -> [String; 2];
     /// The sides as the turn line names them: `Fox`, `Hounds`.
     fn side_titles(&self) -> [String; 2];
+    /// The sides as sentences name them: `fox`, `hounds`; `Black`, `White`.
+    fn side_nouns(&self) -> [String; 2];
     /// The start position in the game's notation.
     fn start(&self) -> String;
     /// The position now, in the game's notation.
@@ -217,6 +219,12 @@ where
         self.rules
             .sides()
             .map(|s| self.face.side_title(s).to_string())
+    }
+
+    fn side_nouns(&self) -> [String; 2] {
+        self.rules
+            .sides()
+            .map(|s| self.face.side_noun(s).to_string())
     }
 
     fn start(&self) -> String {

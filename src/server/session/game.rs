@@ -158,6 +158,8 @@ impl Session {
         let kind = st.table.kind().game();
         let names = st.names();
         let sides = st.table.sides();
+        // In sentences, as the game's own words name the sides.
+        let nouns = st.table.side_nouns();
         let st_setup = st.table.setup();
         let moves = st.table.moves();
         let rated = room.rated;
@@ -173,7 +175,7 @@ impl Session {
         let rated_word = if rated { "rated" } else { "unrated" };
         let mut text = format!(
             "Game {}: {kind}, {rated_word}. {} ({}) against {} ({}).",
-            room.number, names[0], sides[0], names[1], sides[1]
+            room.number, names[0], nouns[0], names[1], nouns[1]
         );
         if seat.is_some() && self.account.is_none() {
             text.push_str(
