@@ -100,25 +100,30 @@ fn stand_in(listener: &TcpListener) {
     }
 }
 
-#[test]
-fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let addr = listener.local_addr().expect("its address").to_string();
-    let server = std::thread::spawn(move || stand_in(&listener));
-    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &addr])
+/// `tallyho join ADDR` fed `typed` on standard input, each line answered
+/// in turn on the one connection; what it printed and its status.
+fn joined(addr: &str, typed: &[u8]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", addr])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .and_then(|mut child| {
-            if let Some(mut typed) = child.stdin.take() {
-                // Answered in turn, on the one connection.
-                typed.write_all(b"who\nratings\nhistory\nquit\n")?;
+            if let Some(mut input) = child.stdin.take() {
+                input.write_all(typed)?;
             }
             child.wait_with_output()
         })
-        .expect("tallyho join runs");
+        .expect("tallyho join runs")
+}
+
+#[test]
+fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let server = std::thread::spawn(move || stand_in(&listener));
+    let out = joined(&addr, b"who\nratings\nhistory\nquit\n");
     let _ = server.join();
     let seen = String::from_utf8_lossy(&out.stdout);
     let expected = "\
@@ -167,19 +172,7 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
         }
         sent
     });
-    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &addr])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            if let Some(mut typed) = child.stdin.take() {
-                typed.write_all(b"seek fox\nwho\n")?;
-            }
-            child.wait_with_output()
-        })
-        .expect("tallyho join runs");
+    let out = joined(&addr, b"seek fox\nwho\n");
     let sent = server.join().expect("the stand-in ends");
     let seen = String::from_utf8_lossy(&out.stdout);
     assert!(seen.contains("Choose a handle for your key"), "{seen}");
@@ -198,19 +191,7 @@ fn a_draughts_game_starts_in_the_text_doors_words() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let addr = listener.local_addr().expect("its address").to_string();
     let server = std::thread::spawn(move || stand_in(&listener));
-    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &addr])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            if let Some(mut typed) = child.stdin.take() {
-                typed.write_all(b"play draughts rubbish\n")?;
-            }
-            child.wait_with_output()
-        })
-        .expect("tallyho join runs");
+    let out = joined(&addr, b"play draughts rubbish\n");
     let _ = server.join();
     let seen = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
     assert!(
