@@ -189,8 +189,10 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     /// winning player.
     fn result(&self, outcome: &Outcome<R::Side>, winner: Option<&str>) -> String;
 
-    /// The rules, how to type a move, and the commands at a move prompt.
-    fn help(&self, rules: &R) -> Help;
+    /// The rules, how to type a move, and the commands at a move prompt,
+    /// for a screen `width` columns wide (0 where it is not known), whose
+    /// board may be drawn in other letters.
+    fn help(&self, rules: &R, width: usize) -> Help;
 
     /// A hint: the move and the verdict with best play.
     fn hint(&self, move_name: &str, verdict: &Verdict<R::Side>, to_move: R::Side) -> String;

@@ -362,7 +362,7 @@ where
     fn help(&self) -> String {
         // The game's own commands, but for those the server gives another
         // meaning in its own section.
-        let help = self.face.help(&self.rules);
+        let help = self.face.help(&self.rules, 0);
         let commands = help.commands_except(&SERVER_WORDS);
         if commands.is_empty() {
             format!("{}\n{SERVER_HELP}", help.text)

@@ -317,9 +317,10 @@ fn command_at<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     match (command, chosen) {
         (Command::Help, _) => {
-            let help = turn
-                .help
-                .map_or_else(|| face.help(rules).to_string(), str::to_string);
+            let help = turn.help.map_or_else(
+                || face.help(rules, console.width()).to_string(),
+                str::to_string,
+            );
             if !super::ask::say_paged(console, &help, LastPage::Open)? {
                 return Ok(Some(Turn::Leave));
             }

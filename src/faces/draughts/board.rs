@@ -131,7 +131,13 @@ fn dim(drawing: Drawing, text: &str) -> String {
 /// Whether the board is drawn compact, one character a square: on a
 /// screen narrower than the framed board.
 fn is_compact(drawing: Drawing) -> bool {
-    drawing.width != 0 && drawing.width < FRAMED_WIDTH
+    compact_at(drawing.width)
+}
+
+/// Whether a screen `width` columns wide (0: not known) gets the compact
+/// board.
+pub fn compact_at(width: usize) -> bool {
+    width != 0 && width < FRAMED_WIDTH
 }
 
 /// The letter a side's men are drawn with: `O` and `X`, lower case on the

@@ -329,8 +329,8 @@ impl Face<Session> for DraughtsFace {
         text::result(outcome, winner)
     }
 
-    fn help(&self, rules: &Session) -> Help {
-        text::help(&rules.rules)
+    fn help(&self, rules: &Session, width: usize) -> Help {
+        text::help(&rules.rules, board::compact_at(width))
     }
 
     fn hint(&self, move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {

@@ -84,20 +84,36 @@ fn capture_rule(captures: Captures) -> &'static str {
     }
 }
 
-/// The rules, shared by the welcome and `help`.
-fn rules_text(rules: &Setup) -> String {
+/// The rules, shared by the welcome and `help`, with the letters of the
+/// board they are read beside: the framed board's men `O` and `X` and
+/// kings `(O)` and `(X)`, or the `compact` board's `o`, `x`, `O` and `X`.
+fn rules_text(rules: &Setup, compact: bool) -> String {
+    let (men, kings) = if compact {
+        (["o", "x"], ["O", "X"])
+    } else {
+        (["O", "X"], ["(O)", "(X)"])
+    };
     format!(
-        "  Black (O) starts on squares 1-12 and moves first; White (X) on 21-32.
-  A man steps one square diagonally forward; a king, (O) or (X), either way.
+        "  Black ({}) starts on squares 1-12 and moves first; White ({}) on 21-32.
+  A man steps one square diagonally forward; a king, {} or {}, either way.
   A capture jumps an enemy piece next to yours, to the empty square beyond, and goes on while the same piece can jump again. {}
   A man reaching the far row is crowned a king, and its move ends there.
   A player who cannot move loses. The third time a position comes round, or forty moves each with no capture and no man moved, the game is drawn.",
+        men[0],
+        men[1],
+        kings[0],
+        kings[1],
         capture_rule(rules.captures)
     )
 }
 
 /// The welcome box, then the rules and the controls, as the seed showed them.
 pub fn intro(rules: &Setup, drawing: Drawing) -> String {
+    intro_for(rules, drawing, false)
+}
+
+/// [`intro`], its rules in the letters of the `compact` board or not.
+fn intro_for(rules: &Setup, drawing: Drawing, compact: bool) -> String {
     let welcome = board::boxed(
         &[
             "W E L C O M E",
@@ -115,12 +131,12 @@ The controls
   Type a move as square numbers, 11-15 or 22x15x6, or as coordinates, C3 D4 or E3xG5xE7; an M (move) or C (capture) in front, as the C project's players typed, is fine too.
   Or type one square at a time: the piece, then each square it lands on.
   At every move: help, moves, undo, board, hint, draw, resign or quit.",
-        rules_text(rules)
+        rules_text(rules, compact)
     )
 }
 
 /// The rules and the commands, for `help`.
-pub fn help(rules: &Setup) -> Help {
+pub fn help(rules: &Setup, compact: bool) -> Help {
     Help::new(format!(
         "How to play English draughts
 {}
@@ -128,7 +144,7 @@ Typing a move
   11-15, 22x15x6    square numbers, as the key beside a wide board shows them
   C3 D4, E3xG5xE7   coordinates; M (move) or C (capture) may come first
   22                the piece on 22; then each square it lands on, one by one",
-        rules_text(rules)
+        rules_text(rules, compact)
     ))
     .command("moves", "list the legal moves")
     .command("hint", "name a good move and how the game stands")
@@ -361,13 +377,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_rules_name_the_pieces_in_the_letters_of_the_board_beside_them() {
+        let rules = Setup::STANDARD;
+        let framed = help(&rules, false).to_string();
+        assert!(framed.contains("Black (O) starts"), "{framed}");
+        assert!(
+            framed.contains("a king, (O) or (X), either way"),
+            "{framed}"
+        );
+        // The compact board draws men o and x, kings O and X.
+        let compact = help(&rules, true).to_string();
+        assert!(compact.contains("Black (o) starts"), "{compact}");
+        assert!(compact.contains("White (x) on 21-32"), "{compact}");
+        assert!(compact.contains("a king, O or X, either way"), "{compact}");
+        let narrow = intro_within(&rules, Drawing::default(), 30);
+        assert!(narrow.contains("a king, O or X, either way"), "{narrow}");
+        let wide = intro_within(&rules, Drawing::default(), 80);
+        assert!(wide.contains("a king, (O) or (X), either way"), "{wide}");
+    }
+
+    #[test]
     fn the_rules_help_and_welcome_are_whole_sentences() {
         for captures in [Captures::Compulsory, Captures::Optional] {
             let rules = Setup {
                 captures,
                 ..Setup::STANDARD
             };
-            crate::faces::assert_whole_sentences(&help(&rules).to_string());
+            crate::faces::assert_whole_sentences(&help(&rules, false).to_string());
             crate::faces::assert_whole_sentences(&intro(&rules, Drawing::default()));
         }
     }
@@ -511,7 +547,7 @@ const WELCOME: [&str; 4] = [
 /// wider, its lines are wrapped inside it so that the box stays whole; the
 /// rest wraps as any text does.
 pub fn intro_within(rules: &Setup, drawing: Drawing, width: usize) -> String {
-    let full = intro(rules, drawing);
+    let full = intro_for(rules, drawing, board::compact_at(width));
     let (welcome, rest) = full.split_once("\nThe rules\n").unwrap_or((&full, ""));
     if welcome
         .lines()

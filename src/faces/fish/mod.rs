@@ -224,7 +224,7 @@ impl Face<Setup> for FishFace {
         String::new()
     }
 
-    fn help(&self, rules: &Setup) -> Help {
+    fn help(&self, rules: &Setup, _width: usize) -> Help {
         text::help(rules)
     }
 

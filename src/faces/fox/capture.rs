@@ -242,7 +242,7 @@ impl Face<Setup> for CaptureFace {
         .to_string()
     }
 
-    fn help(&self, rules: &Setup) -> Help {
+    fn help(&self, rules: &Setup, _width: usize) -> Help {
         Help::new(format!(
             "How to play ({board} board, the capture game)
   The fox (F) starts at the top; the {hounds} hounds (numbered 1-{hounds}) start on the bottom row. The fox moves first.
@@ -466,7 +466,7 @@ mod tests {
             fox_start: Some(board.default_fox_start()),
             first: Side::Fox,
         };
-        let help = CaptureFace.help(&setup).to_string();
+        let help = CaptureFace.help(&setup, 0).to_string();
         crate::faces::assert_whole_sentences(&help);
         // The same words with colour or without it.
         assert!(

@@ -161,7 +161,7 @@ impl Face<Setup> for ClassicFace {
         }
     }
 
-    fn help(&self, rules: &Setup) -> Help {
+    fn help(&self, rules: &Setup, _width: usize) -> Help {
         // The 1978 program's instructions name its commands in their text.
         Help::new(text::instructions(rules.board, rules.rules, rules.first))
     }

@@ -152,7 +152,7 @@ impl Face<Setup> for FoxFace {
         }
     }
 
-    fn help(&self, rules: &Setup) -> Help {
+    fn help(&self, rules: &Setup, _width: usize) -> Help {
         text::help(rules.board, rules.rules)
     }
 

@@ -60,7 +60,7 @@ pub(super) fn menu<R: Computers, F: Face<R>>(
             Some(MenuChoice::Rules) => {
                 let back =
                     LastPage::AskedIfPaged("Press Enter for the menu. ", text::BACK_TO_MENU_HELP);
-                let rules = face.help(&options.rules).to_string();
+                let rules = face.help(&options.rules, console.width()).to_string();
                 if !say_paged(console, &rules, back)? {
                     return Ok(None);
                 }
