@@ -1,8 +1,7 @@
 //! How `tallyho join` says a game's end to a watcher: in the text door's
 //! sentence, not the log's code for it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::Write;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -10,22 +9,8 @@ use tallyho::server::{Rules, limits::Limits};
 
 mod scratch;
 mod server_common;
-use scratch::{KillOnDrop, Scratch};
-use server_common::{Client, Serving};
-
-/// The lines a reader gives, on a thread of their own.
-fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(reader).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
+use scratch::Scratch;
+use server_common::{Client, Serving, lines, piped_join};
 
 /// The first line holding `word`, within a while.
 fn line_with(seen: &mpsc::Receiver<String>, word: &str) -> Option<String> {
@@ -58,15 +43,7 @@ fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
     let mut text_door = Client::arrive(addr);
     text_door.send(&format!("watch {game}"));
     text_door.wait_for("unwatch to stop.");
-    let mut join = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", &addr.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tallyho join starts"),
-    );
+    let mut join = piped_join(&addr.to_string());
     let mut typed = join.stdin.take().expect("its input is piped");
     let seen = lines(join.stdout.take().expect("its output is piped"));
     writeln!(typed, "watch {game}").expect("join takes a line");

@@ -12,7 +12,7 @@ use tallyho::server::{Rules, limits::Limits};
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::{Client, Serving};
+use server_common::{Client, Serving, piped_join};
 
 /// Everything `join` prints until it ends, which must be within a minute.
 fn all_it_says(join: &mut Child) -> String {
@@ -29,19 +29,6 @@ fn all_it_says(join: &mut Child) -> String {
         std::thread::sleep(Duration::from_millis(20));
     }
     reading.join().unwrap_or_default()
-}
-
-/// `tallyho join addr`, its input and output on pipes.
-fn piped_join(addr: &str) -> KillOnDrop {
-    KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", addr])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tallyho join starts"),
-    )
 }
 
 #[test]

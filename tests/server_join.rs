@@ -3,7 +3,7 @@
 //! machine client on the line door, and sees the boards, the moves and the
 //! end as the client draws them.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -15,21 +15,7 @@ use tallyho::server::{Rules, limits::Limits};
 mod scratch;
 mod server_common;
 use scratch::{KillOnDrop, Scratch};
-use server_common::{Client, Serving};
-
-/// Lines from a reader, on a thread of their own.
-fn lines(reader: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(reader).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
+use server_common::{Client, Serving, lines};
 
 /// The JSON event in a line door's line, after any prompt.
 fn as_event(line: &str) -> Option<Value> {
@@ -62,15 +48,7 @@ fn serve(data: &Scratch) -> Serving {
 /// `tallyho join ADDR` as a child process, killed when dropped, with what
 /// is typed to it and the lines it prints as they come.
 fn piped_join(addr: &str) -> (KillOnDrop, ChildStdin, mpsc::Receiver<String>) {
-    let mut client = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["join", addr])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tallyho join starts"),
-    );
+    let mut client = server_common::piped_join(addr);
     let typed = client.stdin.take().expect("its input is piped");
     let seen = lines(client.stdout.take().expect("its output is piped"));
     (client, typed, seen)

@@ -306,3 +306,32 @@ pub fn ends_with_status_0(
     assert_eq!(status, WaitStatus::Exited(pid, 0), "{why}");
     Ok(())
 }
+
+/// The lines a reader gives, on a thread of their own.
+pub fn lines(reader: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// `tallyho join ADDR` as a child process, its input and output on pipes
+/// (its standard error thrown away), killed when dropped.
+pub fn piped_join(addr: &str) -> crate::scratch::KillOnDrop {
+    crate::scratch::KillOnDrop(
+        std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", addr])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("tallyho join starts"),
+    )
+}
