@@ -404,6 +404,27 @@ fn sigterm_tells_the_players_and_the_server_exits_0() {
 }
 
 #[test]
+fn sigterm_the_moment_a_door_is_named_still_shuts_down_cleanly() {
+    let dir = scratch("prompt-term");
+    // No wait for the door to answer: the signal goes as soon as the
+    // server has said where it is, as an operator's script might send it.
+    let (mut child, _) = serve_lines(&dir.join("serve"), Stdio::piped());
+    signal(&child, "TERM");
+    assert_eq!(exited(&mut child).code(), Some(0));
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
+    assert!(
+        said.contains("shutting down: 0 games in progress adjourned"),
+        "{said}"
+    );
+}
+
+#[test]
 fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() {
     let Some(h) = house("quiet", Duration::from_secs(60)) else {
         return;

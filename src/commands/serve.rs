@@ -38,6 +38,15 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
         ));
     }
     warn_if_open(&config.data);
+    // Caught from before the doors open: a signal sent as soon as a door
+    // answers is queued here, not taken by its default action, which would
+    // kill the server without adjourning a game. A hang-up (the terminal the
+    // server ran in has gone) stops it as SIGTERM does.
+    let signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ]);
     let running = server::start(config)
         .map_err(|e| AppError::Failed(format!("cannot start the server: {e}")))?;
     let mut out = std::io::stdout().lock();
@@ -50,13 +59,6 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     out.flush()?;
     drop(out);
     let stop = running.server().shutdown().clone();
-    // A hang-up (the terminal the server ran in has gone) stops it as
-    // SIGTERM does: the games adjourned, the players told.
-    let signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ]);
     if let Ok(mut signals) = signals {
         std::thread::spawn(move || {
             if signals.forever().next().is_some() {
