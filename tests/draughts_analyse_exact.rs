@@ -56,11 +56,11 @@ fn line(lines: &[String], label: &str) -> String {
 fn one_piece_alone_is_not_exact_because_the_other_side_has_none() {
     let home = home("one");
     let lines = analyse(&home, "W:WK1:B");
-    assert_eq!(line(&lines, "Score:"), "white wins in 1 ply");
+    assert_eq!(line(&lines, "Score:"), "White wins in 1 ply");
     assert_eq!(
         line(&lines, "Exact:"),
         "not known: the endgame database holds positions with pieces of both sides, and \
-         black has none"
+         Black has none"
     );
 }
 
@@ -70,13 +70,17 @@ fn a_side_with_no_move_has_lost_by_the_rules_not_by_the_database() {
     for fen in ["W:W:B1", "B:W5,6,9,10:B1", "W:W29:B25,K22"] {
         let lines = analyse(&home, fen);
         let side = if fen.starts_with('W') {
-            "white"
+            "White"
         } else {
-            "black"
+            "Black"
         };
         assert_eq!(
             line(&lines, "Exact:"),
             format!("{side} has lost: it has no move (the rules)"),
+            "{fen}"
+        );
+        assert!(
+            line(&lines, "Position:").starts_with(&format!("{side} to move, ")),
             "{fen}"
         );
     }
@@ -122,7 +126,7 @@ fn a_position_the_database_decides_says_there_was_no_search() {
     let lines = analyse_within(&home, "W:WK1:BK32,K28", "10000");
     assert_eq!(
         line(&lines, "Exact:"),
-        "white loses in 32 plies (endgame database)"
+        "White loses in 32 plies (endgame database)"
     );
     let searched = line(&lines, "Searched:");
     assert!(

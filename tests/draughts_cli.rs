@@ -267,7 +267,7 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     let illegal = write("illegal.pdn", b"1. 11-15 22-18 2. 9-13 *\n");
     let why = load_error(&home, &illegal, &[]);
     assert!(
-        why.contains("game 1, move 2 (black), \"9-13\": a capture is compulsory: 15x22"),
+        why.contains("game 1, move 2 (Black), \"9-13\": a capture is compulsory: 15x22"),
         "{why}"
     );
     // Nothing from the file reaches the terminal raw.
@@ -299,7 +299,7 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
     let over = write("over.pdn", b"[FEN \"B:W32:B28\"] *");
     assert!(
         load_error(&home, &over, &[])
-            .contains("game 1 is over: black is to move and has no move, and has lost (0-1)")
+            .contains("game 1 is over: Black is to move and has no move, and has lost (0-1)")
     );
     let optional = write("optional.pdn", b"[Captures \"optional\"] 1. 11-15 *");
     assert!(
@@ -610,7 +610,7 @@ fn load_refuses_a_game_too_big_to_keep_in_the_log() {
     let why = load_error(&home, &shuffles, &[]);
     assert!(
         why.contains(
-            "game 1 was over after move 4 (white): the same position came round a third time, \
+            "game 1 was over after move 4 (White): the same position came round a third time, \
              a draw (1/2-1/2); its moves go on past its end"
         ),
         "{why}"

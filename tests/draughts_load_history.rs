@@ -171,20 +171,20 @@ fn a_loaded_game_already_over_is_refused_with_its_result() {
     );
     let why = refused("blocked.pdn", "[FEN \"B:W32:B28\"] *");
     assert!(
-        why.contains("game 1 is over: black is to move and has no move, and has lost (0-1)"),
+        why.contains("game 1 is over: Black is to move and has no move, and has lost (0-1)"),
         "{why}"
     );
     // A game ended by its result alone: a resignation, an agreed draw.
     let why = refused("resigned.pdn", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n");
-    assert!(why.contains("game 1 is over: 1-0, black won\n"), "{why}");
+    assert!(why.contains("game 1 is over: 1-0, Black won\n"), "{why}");
     let why = refused("tagged.pdn", "[Result \"0-1\"]\n1. 11-15 23-19 *\n");
-    assert!(why.contains("game 1 is over: 0-1, white won\n"), "{why}");
+    assert!(why.contains("game 1 is over: 0-1, White won\n"), "{why}");
     let mut exported = wandering(6);
     exported.result = GameResult::WhiteWins;
     exported.set_tag("Termination", "resigned");
     let why = refused("exported.pdn", &pdn::write(&exported));
     assert!(
-        why.contains("game 1 is over: 0-1, white won (resigned)\n"),
+        why.contains("game 1 is over: 0-1, White won (resigned)\n"),
         "{why}"
     );
     let published = std::fs::read_to_string("tests/data/draughts/published.pdn").unwrap();

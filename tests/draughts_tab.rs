@@ -284,6 +284,29 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     Ok(())
 }
 
+/// Between games on a screen narrower than the framed board, the swap
+/// notice names the pieces in the compact board's letters, as the status
+/// line does: `o` and `x`, not the kings' capitals.
+#[test]
+fn the_swap_notice_on_a_narrow_screen_names_the_compact_boards_letters()
+-> Result<(), expectrl::Error> {
+    let mut session = spawn("swap")?;
+    session
+        .get_process_mut()
+        .set_window_size(30, 30)
+        .map_err(std::io::Error::from)?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send("resign\r")?;
+    session.expect("Play again (yes/no)? ")?;
+    session.send("yes\r")?;
+    session.expect("Sides swap: Bob is Black (o)")?;
+    session.expect(expectrl::Regex(r"White\s+\(x\)\."))?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// Waits for `text`, naming it when it never comes.
 fn wait_for(session: &mut OsSession, text: &str) {
     if let Err(e) = session.expect(text) {

@@ -210,8 +210,9 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     }
 
     /// Said when the players swap sides after a game; `names` are in the
-    /// order of [`Rules::sides`].
-    fn swap_notice(&self, names: [&str; 2]) -> String;
+    /// order of [`Rules::sides`], for a screen `width` columns wide (0
+    /// where the width is not known).
+    fn swap_notice(&self, names: [&str; 2], width: usize) -> String;
 
     /// The start choice, for a game whose setup may leave the start open.
     fn start_choice(&self) -> Option<&dyn StartChoice<R>> {

@@ -57,8 +57,9 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>),
             // Moves after the end would make the game as long as the file.
             let (n, side) = move_number(&positions, plies - 1);
             format!(
-                "game {number} was over after move {n} ({side}): {how} ({result}); \
-                 its moves go on past its end"
+                "game {number} was over after move {n} ({}): {how} ({result}); \
+                 its moves go on past its end",
+                side.title()
             )
         };
         return Err(AppError::Usage(format!(
@@ -69,7 +70,7 @@ pub fn setup(args: &DraughtsArgs, seed: u64) -> Result<(Setup, Option<PdnGame>),
     // Over by its result alone: a resignation, an agreed draw, a loss on time.
     if game.result != GameResult::Unfinished {
         let how = match game.result.winner() {
-            Some(side) => format!("{side} won"),
+            Some(side) => format!("{} won", side.title()),
             None => "a draw".to_string(),
         };
         let why = match game.tag("Termination").map(str::trim) {
@@ -107,7 +108,10 @@ fn over(outcome: Outcome<Side>, to_move: Side) -> String {
         how::FORTY_MOVES => {
             "forty moves each were played with no capture and no man moved, a draw".into()
         }
-        _ => format!("{to_move} is to move and has no move, and has lost"),
+        _ => format!(
+            "{} is to move and has no move, and has lost",
+            to_move.title()
+        ),
     }
 }
 
@@ -120,7 +124,7 @@ fn shown_path(path: &Path) -> String {
 fn pdn_error(e: &PdnError) -> String {
     let mut text = format!("game {}", e.game);
     if let Some((n, side)) = e.at {
-        text.push_str(&format!(", move {n} ({side})"));
+        text.push_str(&format!(", move {n} ({})", side.title()));
     }
     if let Some(token) = &e.token {
         text.push_str(&format!(", \"{}\"", safe::cut(token, 30)));

@@ -241,6 +241,7 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
 
 /// A score in words for the side to move.
 fn score_text(score: Score, side: Side) -> String {
+    let side = side.title();
     match score {
         Score::Points(p) => format!("{:+.2} men for {side}", f64::from(p) / 100.0),
         Score::Win(n) => format!("{side} wins in {}", plies(n)),
@@ -317,7 +318,8 @@ pub(super) fn analyse(
         writeln!(out, "{}", analysis.to_json())?;
         return Ok(());
     }
-    let side = pos.to_move();
+    let to_move = pos.to_move();
+    let side = to_move.title();
     // For the terminal's width, as the game draws; 80 columns elsewhere.
     let width = tallyho::shell::console::terminal_columns().unwrap_or(80);
     let drawing = board::Drawing {
@@ -342,7 +344,7 @@ pub(super) fn analyse(
             &format!("none: {side} has no move, and has lost"),
         )?,
     }
-    field(&mut out, "Score:", &score_text(analysis.score, side))?;
+    field(&mut out, "Score:", &score_text(analysis.score, to_move))?;
     if !analysis.pv.is_empty() {
         field(&mut out, "Line:", &analysis.pv_text(1))?;
     }
@@ -363,7 +365,7 @@ pub(super) fn analyse(
     field(&mut out, "Searched:", &searched)?;
     let exact = match analysis.exact {
         // Decided by the rules, not looked up.
-        _ if analysis.best.is_none() => text::lost_without_a_move(side),
+        _ if analysis.best.is_none() => text::lost_without_a_move(to_move),
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),

@@ -1424,7 +1424,7 @@ mod tests {
         // The letter is named where the move is no legal one either.
         assert_eq!(
             talk("position startpos moves M22-18\n"),
-            "error move 1 (M22-18): M22-18: moves are written without a letter in front, and the piece on 22 (F6) is white's: black is to move\n"
+            "error move 1 (M22-18): M22-18: moves are written without a letter in front, and the piece on 22 (F6) is White's: Black is to move\n"
         );
         assert_eq!(
             talk("position fen B:W18:B14 14x23\n"),

@@ -337,8 +337,8 @@ impl Face<Session> for DraughtsFace {
         text::hint(move_name, verdict, to_move)
     }
 
-    fn swap_notice(&self, names: [&str; 2]) -> String {
-        text::swap_notice(names)
+    fn swap_notice(&self, names: [&str; 2], width: usize) -> String {
+        text::swap_notice(names, board::compact_at(width))
     }
 }
 
@@ -501,7 +501,7 @@ mod tests {
         assert_eq!(why(START, &[], &[13]), "There is no piece on 13 (H4).");
         assert_eq!(
             why(START, &[], &[22]),
-            "The piece on 22 (F6) is white's: black is to move."
+            "The piece on 22 (F6) is White's: Black is to move."
         );
         assert_eq!(
             why(START, &[], &[1]),

@@ -18,10 +18,7 @@ pub const COMPUTER_NAMES: [&str; 2] = ["IBM 704", "IBM 701"];
 
 /// `Black` or `White`, as the turn line names a side.
 pub const fn side_title(side: Side) -> &'static str {
-    match side {
-        Side::Black => "Black",
-        Side::White => "White",
-    }
+    side.title()
 }
 
 use crate::shell::face::MenuChoice;
@@ -344,30 +341,35 @@ pub fn verdict(verdict: &Verdict<Side>, to_move: Side) -> String {
             winner,
             plies: Some(plies),
         } => format!(
-            "{winner} wins in {plies} {} with best play",
-            if plies == 1 { "ply" } else { "plies" }
+            "{} wins in {} with best play",
+            winner.title(),
+            crate::shell::text::plies(plies)
         ),
         Verdict::Win {
             winner,
             plies: None,
-        } => format!("{winner} wins with best play"),
+        } => format!("{} wins with best play", winner.title()),
         Verdict::Draw => "a draw with best play".to_string(),
         Verdict::Score { value, .. } => format!(
-            "{:+.2} men for {to_move}, by the engine's reckoning",
-            f64::from(value) / 100.0
+            "{:+.2} men for {}, by the engine's reckoning",
+            f64::from(value) / 100.0,
+            to_move.title()
         ),
     }
 }
 
-/// A hint: `Hint: 11-15 (black wins in 7 plies with best play).`
+/// A hint: `Hint: 11-15 (Black wins in 7 plies with best play).`
 pub fn hint(move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
     format!("Hint: {move_name} ({}).", self::verdict(verdict, to_move))
 }
 
 /// Said when the players swap sides; `names` are Black's then White's.
-pub fn swap_notice(names: [&str; 2]) -> String {
+/// The swap notice, naming the pieces as the board draws them: `o` and `x`
+/// on the `compact` board, whose capitals are kings.
+pub fn swap_notice(names: [&str; 2], compact: bool) -> String {
+    let [o, x] = if compact { ['o', 'x'] } else { ['O', 'X'] };
     format!(
-        "Sides swap: {} is Black (O) and moves first, {} White (X).",
+        "Sides swap: {} is Black ({o}) and moves first, {} White ({x}).",
         names[0], names[1]
     )
 }
@@ -433,7 +435,7 @@ mod tests {
                 },
                 Side::Black
             ),
-            "Hint: 11-15 (+0.35 men for black, by the engine's reckoning)."
+            "Hint: 11-15 (+0.35 men for Black, by the engine's reckoning)."
         );
         assert_eq!(
             hint(
@@ -444,7 +446,7 @@ mod tests {
                 },
                 Side::Black
             ),
-            "Hint: 1-5 (white wins in 12 plies with best play)."
+            "Hint: 1-5 (White wins in 12 plies with best play)."
         );
         assert_eq!(path_text(&[22, 15, 6]), "22x15x6");
         assert_eq!(path_text(&[11, 15]), "11-15");
@@ -525,14 +527,15 @@ pub fn perft_stopped(depth: u32) -> String {
 pub fn not_exact_without_pieces(none: Side) -> String {
     format!(
         "not known: the endgame database holds positions with pieces of both sides, and \
-         {none} has none"
+         {} has none",
+        none.title()
     )
 }
 
 /// `analyse`'s exact line when the side to move has no move: lost by the
 /// rules, whatever a database holds.
 pub fn lost_without_a_move(side: Side) -> String {
-    format!("{side} has lost: it has no move (the rules)")
+    format!("{} has lost: it has no move (the rules)", side.title())
 }
 
 /// The welcome box's lines, as [`intro`] boxes them.

@@ -70,13 +70,6 @@ pub enum FenError {
 const EXAMPLE: &str =
     "write the side to move, then each side's squares, like B:W21-32:B1-12 or W:W18,K10:B12,K22";
 
-fn title(side: Side) -> &'static str {
-    match side {
-        Side::Black => "Black",
-        Side::White => "White",
-    }
-}
-
 impl FenError {
     /// Whether the message quotes the whole text read, so that a caller
     /// naming that text need not quote it again.
@@ -101,24 +94,24 @@ impl fmt::Display for FenError {
                 f,
                 "\"{text}\" should start with B or W, the colour of the pieces listed"
             ),
-            FenError::ColourTwice(side) => write!(f, "{}'s pieces are listed twice", title(*side)),
+            FenError::ColourTwice(side) => write!(f, "{}'s pieces are listed twice", side.title()),
             FenError::Square { side, text, error } => {
-                write!(f, "{}'s \"{text}\": {error}", title(*side))
+                write!(f, "{}'s \"{text}\": {error}", side.title())
             }
             FenError::Range { side, text } => write!(
                 f,
                 "{}'s range \"{text}\" runs backwards: write the smaller square first",
-                title(*side)
+                side.title()
             ),
             FenError::MixedRange { side, text } => write!(
                 f,
                 "{}'s range \"{text}\" ends with a king but starts with a man: a range is all men or all kings; for kings write K before its first square (K21-23)",
-                title(*side)
+                side.title()
             ),
             FenError::KingTwice { side, text } => write!(
                 f,
                 "{}'s \"{text}\" marks its king twice: write K once, before the first square (K21, K21-23)",
-                title(*side)
+                side.title()
             ),
             FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
             FenError::Placement(e) => write!(f, "{e}"),

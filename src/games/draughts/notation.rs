@@ -81,8 +81,8 @@ impl fmt::Display for MoveError {
                 f,
                 "the piece on {square} ({}) is {}'s: {} is to move",
                 square.grid(),
-                piece.side(),
-                piece.side().other()
+                piece.side().title(),
+                piece.side().other().title()
             ),
             MoveError::CaptureCompulsory { captures } => {
                 write!(f, "a capture is compulsory: {}", or_list(captures.iter()))
@@ -413,7 +413,7 @@ mod tests {
         assert_eq!(check(START, "11\u{2013}15"), Ok("11-15".into()));
         assert_eq!(
             check(START, "22-18"),
-            Err("the piece on 22 (F6) is white's: black is to move".into())
+            Err("the piece on 22 (F6) is White's: Black is to move".into())
         );
         assert_eq!(
             check(START, "11-20"),

@@ -29,6 +29,15 @@ impl Side {
         }
     }
 
+    /// `Black` or `White`, as a sentence names the side; its `Display` is
+    /// the lower-case word that JSON and the command line use.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Side::Black => "Black",
+            Side::White => "White",
+        }
+    }
+
     /// `B` or `W`, as FEN writes it.
     pub const fn letter(self) -> char {
         match self {

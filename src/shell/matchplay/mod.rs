@@ -278,10 +278,13 @@ fn swap_sides<R: Computers, F: Face<R>>(
     }
     game_match.first = 1 - game_match.first;
     let [first, second] = rules.sides();
-    console.note(&face.swap_notice([
-        game_match.name(rules, first),
-        game_match.name(rules, second),
-    ]))
+    console.note(&face.swap_notice(
+        [
+            game_match.name(rules, first),
+            game_match.name(rules, second),
+        ],
+        console.width(),
+    ))
 }
 
 /// Whether the players swap sides between games: not where a person
