@@ -288,12 +288,13 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
 /// notice names the pieces in the compact board's letters, as the status
 /// line does: `o` and `x`, not the kings' capitals.
 #[test]
-fn the_swap_notice_on_a_narrow_screen_names_the_compact_boards_letters()
+fn the_swap_notice_and_status_on_a_narrow_screen_name_the_compact_boards_letters()
 -> Result<(), expectrl::Error> {
     let mut session = spawn("swap")?;
+    // One column narrower than the framed board.
     session
         .get_process_mut()
-        .set_window_size(30, 30)
+        .set_window_size(36, 30)
         .map_err(std::io::Error::from)?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send("resign\r")?;
@@ -301,6 +302,9 @@ fn the_swap_notice_on_a_narrow_screen_names_the_compact_boards_letters()
     session.send("yes\r")?;
     session.expect("Sides swap: Bob is Black (o)")?;
     session.expect(expectrl::Regex(r"White\s+\(x\)\."))?;
+    // The status line too: too wide for the screen whole, it is a line
+    // for each side, never broken between a side and its letter.
+    session.expect("Black (o): 12 men, 0 kings.\r\nWhite (x): 12 men, 0 kings.")?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;

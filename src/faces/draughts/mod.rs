@@ -301,7 +301,14 @@ impl Face<Session> for DraughtsFace {
                 )
             })
             .collect();
-        lines.push(held.join("  "));
+        // One line where both fit, else a line each: a side's name is never
+        // parted from its letter.
+        let both = held.join("  ");
+        if canvas.width == 0 || both.chars().count() <= canvas.width {
+            lines.push(both);
+        } else {
+            lines.extend(held);
+        }
         lines
     }
 
@@ -545,12 +552,13 @@ mod tests {
             };
             DraughtsFace::default().status(&view, &canvas).join("\n")
         };
-        let held = |black, white| {
-            format!("Black ({black}): 12 men, 0 kings.  White ({white}): 12 men, 0 kings.")
+        let held = |black, white, between| {
+            format!("Black ({black}): 12 men, 0 kings.{between}White ({white}): 12 men, 0 kings.")
         };
-        assert_eq!(status(80), held('O', 'X'));
-        assert_eq!(status(0), held('O', 'X'));
-        assert_eq!(status(30), held('o', 'x'));
+        assert_eq!(status(80), held('O', 'X', "  "));
+        assert_eq!(status(0), held('O', 'X', "  "));
+        // Too narrow for both on one line.
+        assert_eq!(status(30), held('o', 'x', "\n"));
         let compact = DraughtsFace::default().board(
             &view,
             None,
