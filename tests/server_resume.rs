@@ -76,21 +76,7 @@ impl Speaker for Player {
     }
 
     fn wait_for(&mut self, text: &str) -> String {
-        let end = Instant::now() + PATIENCE;
-        loop {
-            if let Some(got) = self.shown.take(text) {
-                return got;
-            }
-            let left = end.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "waited for {text:?}; got {:?}",
-                self.shown.unread()
-            );
-            if let Ok(bytes) = self.text.recv_timeout(left.min(Duration::from_millis(200))) {
-                self.shown.push(&bytes);
-            }
-        }
+        self.shown.wait_in(&self.text, text, PATIENCE)
     }
 }
 

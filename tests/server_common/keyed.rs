@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tallyho::server::Server;
 use tallyho::server::link::{Arrival, Dialect, Door, Identity, Input, unmarked};
@@ -76,20 +76,6 @@ impl Speaker for Keyed {
     }
 
     fn wait_for(&mut self, text: &str) -> String {
-        let end = Instant::now() + PATIENCE;
-        loop {
-            if let Some(got) = self.shown.take(text) {
-                return got;
-            }
-            let left = end.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "waited for {text:?}; got {:?}",
-                self.shown.unread()
-            );
-            if let Ok(bytes) = self.text.recv_timeout(left.min(Duration::from_millis(100))) {
-                self.shown.push(&bytes);
-            }
-        }
+        self.shown.wait_in(&self.text, text, PATIENCE)
     }
 }

@@ -15,6 +15,7 @@ use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -49,6 +50,26 @@ impl Transcript {
     /// What has arrived and is not yet read.
     pub fn unread(&self) -> &str {
         &self.seen[self.read..]
+    }
+
+    /// Adds what comes from `from` until `text` has arrived since the last
+    /// take, for at most `patience`; everything up to and including it.
+    pub fn wait_in(&mut self, from: &Receiver<Vec<u8>>, text: &str, patience: Duration) -> String {
+        let end = Instant::now() + patience;
+        loop {
+            if let Some(got) = self.take(text) {
+                return got;
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "waited for {text:?}; got {:?}",
+                self.unread()
+            );
+            if let Ok(bytes) = from.recv_timeout(left.min(Duration::from_millis(100))) {
+                self.push(&bytes);
+            }
+        }
     }
 }
 
