@@ -15,7 +15,7 @@ mod scratch;
 mod server_common;
 use scratch::Scratch;
 use server_common::openssh::{have_openssh, keygen, ssh_command};
-use server_common::process::{exited, serve_lines, serve_ssh, signal};
+use server_common::process::{exited, exited_0_saying, serve_lines, serve_ssh, signal};
 use server_common::{Serving, Speaker, Transcript, fox_seek_taken, quick_rules};
 
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -321,13 +321,7 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     stream.set_read_timeout(Some(PATIENCE)).unwrap();
     read_until(&mut stream, &mut String::new(), "> ");
     signal(&idle, "TERM");
-    assert_eq!(exited(&mut idle).code(), Some(0));
-    let mut said = String::new();
-    idle.stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut said)
-        .unwrap();
+    let said = exited_0_saying(&mut idle);
     assert!(
         said.contains("shutting down: 0 games in progress adjourned"),
         "{said}"
@@ -396,14 +390,7 @@ fn sigterm_the_moment_a_door_is_named_still_shuts_down_cleanly() {
     // server has said where it is, as an operator's script might send it.
     let (mut child, _) = serve_lines(&dir.join("serve"), Stdio::piped());
     signal(&child, "TERM");
-    assert_eq!(exited(&mut child).code(), Some(0));
-    let mut said = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut said)
-        .unwrap();
+    let said = exited_0_saying(&mut child);
     assert!(
         said.contains("shutting down: 0 games in progress adjourned"),
         "{said}"
@@ -457,14 +444,7 @@ fn sighup_shuts_down_cleanly_and_the_operator_is_told() {
     read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
     signal(&child, "HUP");
     read_until(&mut stream, &mut seen, "The server is shutting down.");
-    assert_eq!(exited(&mut child).code(), Some(0));
-    let mut said = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut said)
-        .unwrap();
+    let said = exited_0_saying(&mut child);
     assert!(
         said.contains(&format!(
             "anyone may write in the data folder {} (mode 777)",

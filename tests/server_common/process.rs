@@ -1,7 +1,7 @@
 //! `tallyho serve` as a child process, as an operator runs it: started on
 //! loopback with one door open, sent signals, and waited for.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -80,4 +80,18 @@ pub fn exited(child: &mut Child) -> ExitStatus {
         assert!(Instant::now() < end, "the server did not exit");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Waits for a server told to stop, checks that it exited with status 0,
+/// and gives what it said on its standard error (piped when started).
+pub fn exited_0_saying(child: &mut Child) -> String {
+    assert_eq!(exited(child).code(), Some(0));
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .expect("its standard error is piped")
+        .read_to_string(&mut said)
+        .expect("its standard error is read");
+    said
 }
