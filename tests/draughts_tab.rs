@@ -78,10 +78,7 @@ fn spawn_sized(tag: &str, columns: u16, rows: u16) -> Result<Housed<OsSession>, 
     .env("TALLYHO_HISTORY", home.join("history.jsonl"))
     .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
-    session
-        .get_process_mut()
-        .set_window_size(columns, rows)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, columns, rows)?;
     session.set_expect_timeout(Some(Duration::from_secs(20)));
     Ok(Housed::new(session, home))
 }
@@ -177,10 +174,7 @@ fn the_welcome_pages_a_small_screen_and_follows_a_resize() -> Result<(), expectr
         .collect();
     assert!(page.len() <= 8, "{} rows: {text}", page.len());
     // Wider and taller: the next page is wrapped for 80 columns.
-    session
-        .get_process_mut()
-        .set_window_size(80, 24)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 80, 24)?;
     let mut wide = false;
     for _ in 0..8 {
         session.send("\r")?;
@@ -205,16 +199,10 @@ fn the_welcome_pages_a_small_screen_and_follows_a_resize() -> Result<(), expectr
 #[test]
 fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
     let mut session = spawn("resize")?;
-    session
-        .get_process_mut()
-        .set_window_size(100, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 100, 30)?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     // Narrower than the framed board: the next `board` is the compact one.
-    session
-        .get_process_mut()
-        .set_window_size(30, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 30, 30)?;
     session.send("board\r")?;
     // Row 1 of the compact board: the framed one has no such line.
     let seen = session.expect("1 o   o   o   o   1")?;
@@ -244,17 +232,11 @@ fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
 #[test]
 fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error> {
     let mut session = spawn("redraw")?;
-    session
-        .get_process_mut()
-        .set_window_size(100, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 100, 30)?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send("11")?;
     session.expect("11")?;
-    session
-        .get_process_mut()
-        .set_window_size(30, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 30, 30)?;
     session.send("\x0c")?;
     // At 100 columns the sentence was one line; at 30 it breaks between
     // words, and no line of it is wider than the screen.
@@ -272,10 +254,7 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     session.send("\x15")?;
     // Narrower than the question: it is laid out again too, its first line
     // written before the line editor's prompt, its last line the prompt.
-    session
-        .get_process_mut()
-        .set_window_size(20, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 20, 30)?;
     session.send("\x0c")?;
     session.expect("Move from (9, 10,\r\n")?;
     session.expect("11, 12)? ")?;
@@ -292,10 +271,7 @@ fn the_swap_notice_and_status_on_a_narrow_screen_name_the_compact_boards_letters
 -> Result<(), expectrl::Error> {
     let mut session = spawn("swap")?;
     // One column narrower than the framed board.
-    session
-        .get_process_mut()
-        .set_window_size(36, 30)
-        .map_err(std::io::Error::from)?;
+    resize(&mut session, 36, 30)?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
     session.send("resign\r")?;
     session.expect("Play again (yes/no)? ")?;
@@ -309,6 +285,15 @@ fn the_swap_notice_and_status_on_a_narrow_screen_name_the_compact_boards_letters
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())
+}
+
+/// Makes the pseudo-terminal `columns` wide and `rows` high, as a person
+/// resizing the window does.
+fn resize(session: &mut OsSession, columns: u16, rows: u16) -> Result<(), expectrl::Error> {
+    session
+        .get_process_mut()
+        .set_window_size(columns, rows)
+        .map_err(|e| std::io::Error::from(e).into())
 }
 
 /// Waits for `text`, naming it when it never comes.
