@@ -359,16 +359,14 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     // Wrapped at 80 columns, as a script's conversation is.
     for c in [&mut a, &mut b] {
         c.wait_for("The server is shutting down.");
-        let said = c.wait_for("in progress ends here.");
+        let said = c.wait_for("ends here.");
         let said = said.replace('\r', "");
         assert!(said.lines().all(|l| l.chars().count() <= 80), "{said:?}");
         assert!(
             said.split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ")
-                .ends_with(
-                    "A guest's game cannot be resumed: any game of yours in progress ends here."
-                ),
+                .ends_with("A guest's game cannot be resumed: your game in progress ends here."),
             "{said:?}"
         );
     }
@@ -378,6 +376,60 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     assert!(a.stream.read_to_end(&mut rest).is_ok());
+}
+
+#[test]
+fn a_guest_with_no_game_is_told_only_that_the_server_is_shutting_down() {
+    let running = lobby("shutdown-idle");
+    let mut idle = Client::arrive(running.line_door());
+    running.stop();
+    idle.wait_for("The server is shutting down.");
+    let mut rest = Vec::new();
+    idle.stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert!(idle.stream.read_to_end(&mut rest).is_ok());
+    let rest = format!("{}{}", idle.shown.unread(), String::from_utf8_lossy(&rest));
+    assert!(!rest.contains("game"), "{rest:?}");
+}
+
+/// A guest's game cut off by a shutdown is nobody's to win: it ends at
+/// the next start without a winner, every time, whichever guest's
+/// connection happened to close first, and against the computer too.
+#[test]
+fn a_guests_game_cut_off_by_a_shutdown_ends_without_a_winner() {
+    let data = Scratch::unmade("server-lines-guests-stopped");
+    let start = || {
+        Serving::lines(
+            data.to_path_buf(),
+            Limits::default(),
+            quick_rules(Duration::from_secs(60)),
+        )
+    };
+    let rounds = 6;
+    for round in 0..rounds {
+        let running = start();
+        let people = people(&running);
+        let mut alone = Client::arrive(running.line_door());
+        if round == 0 {
+            alone.send("play fox rubbish --side hounds");
+            alone.wait_for("Move (B1, D1, F1, H1)? ");
+        }
+        running.stop();
+        drop((people, alone));
+    }
+    // The last round's game ends at this start.
+    start().stop();
+    let log = std::fs::read_to_string(data.join("history.jsonl")).unwrap();
+    let records: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), rounds + 1, "{log}");
+    for record in &records {
+        assert_eq!(record["outcome"]["how"], "abandoned", "{log}");
+        assert_eq!(record["outcome"]["winner"], Value::Null, "{log}");
+    }
 }
 
 #[test]

@@ -527,9 +527,9 @@ impl Hub {
 
     /// Tells everyone online, each what `notice` says to their account
     /// (`None` for a guest).
-    pub fn tell_each(&self, notice: impl Fn(Option<i64>) -> Notice) {
-        for o in self.lock().online.values() {
-            deliver(o, &notice(o.account));
+    pub fn tell_each(&self, notice: impl Fn(SessionId, Option<i64>) -> Notice) {
+        for (&id, o) in &self.lock().online {
+            deliver(o, &notice(id, o.account));
         }
     }
 

@@ -85,9 +85,16 @@ impl Server {
         // was kept as finished: kept now.
         if st.table.ending().is_some() {
             self.finish(&room, &mut st);
-        } else {
-            // A guest's game cannot come back: the guest is gone.
-            self.reap(&room, &mut st);
+        } else if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
+            // A guest's game cannot come back: the guest is gone. The
+            // server, not a player, cut it off, so nobody wins it.
+            st.ending_words = Some(
+                "The server stopped during the game, and a guest cannot come back: it ends without a winner."
+                    .to_string(),
+            );
+            st.adjourned = false;
+            st.table.settle(None, "abandoned");
+            self.after_change(&room, &mut st, None);
         }
     }
 
@@ -320,6 +327,8 @@ impl Server {
     /// everyone is told. What became of the games, for the operator.
     pub(crate) fn adjourn_all(&self) -> Adjourned {
         let mut adjourned = Adjourned::default();
+        // The guests who had a game in progress: theirs end.
+        let mut guests_playing = Vec::new();
         for room in self.hub().rooms() {
             let mut st = room.lock();
             // An adjourned game was put away already: it is counted as in
@@ -329,6 +338,12 @@ impl Server {
             }
             if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
                 adjourned.guests += 1;
+                guests_playing.extend(
+                    st.seats
+                        .iter()
+                        .filter(|s| s.sitter == Sitter::Person(None))
+                        .filter_map(|s| s.session.or(s.owner)),
+                );
             } else {
                 adjourned.games += 1;
             }
@@ -340,11 +355,12 @@ impl Server {
             st.changed(self.hub(), None);
         }
         // A guest's game cannot be resumed (the guest is nobody once gone):
-        // a guest is told so, not to come back for it.
-        self.hub().tell_each(|account| {
+        // a guest who has one is told so, not to come back for it.
+        self.hub().tell_each(|id, account| {
             Notice::Last(match account {
                 Some(_) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
-                None => "The server is shutting down. A guest's game cannot be resumed: any game of yours in progress ends here.".into(),
+                None if guests_playing.contains(&id) => "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here.".into(),
+                None => "The server is shutting down.".into(),
             })
         });
         adjourned
@@ -362,9 +378,11 @@ impl Server {
             if let Some(seat) = seat {
                 self.park(&room, seat, Instant::now());
             }
-            // A guest's parked games can never be resumed now.
+            // A guest's parked games can never be resumed now. One adjourned
+            // at shutdown is ended at the next start instead, the same way
+            // whichever connection closes first.
             let mut st = room.lock();
-            if st.seats.iter().any(|s| s.owner == Some(id)) {
+            if !st.adjourned && st.seats.iter().any(|s| s.owner == Some(id)) {
                 self.reap(&room, &mut st);
             }
         }
