@@ -15,7 +15,7 @@ mod scratch;
 mod server_common;
 use scratch::Scratch;
 use server_common::openssh::{have_openssh, keygen, ssh_command};
-use server_common::process::{exited, exited_0_saying, serve_lines, serve_ssh, signal};
+use server_common::process::{exited, exited_0_saying, said, serve_lines, serve_ssh, signal};
 use server_common::{Serving, Speaker, Transcript, fox_seek_taken, quick_rules};
 
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -395,6 +395,65 @@ fn sigterm_the_moment_a_door_is_named_still_shuts_down_cleanly() {
         said.contains("shutting down: 0 games in progress adjourned"),
         "{said}"
     );
+}
+
+#[test]
+fn sigquit_shuts_down_cleanly_as_sigterm_does() {
+    let dir = scratch("quit");
+    let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::piped());
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut seen = String::new();
+    read_until(&mut stream, &mut seen, "> ");
+    signal(&child, "QUIT");
+    read_until(&mut stream, &mut seen, "The server is shutting down.");
+    let said = exited_0_saying(&mut child);
+    assert!(
+        said.contains("shutting down: 0 games in progress adjourned"),
+        "{said}"
+    );
+}
+
+/// A second signal does not wait for the shutdown the first began: the
+/// server says so and ends at once, with the second signal's status.
+#[test]
+fn a_second_signal_stops_the_server_at_once() {
+    let dir = scratch("twice");
+    let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::piped());
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    read_until(&mut stream, &mut String::new(), "> ");
+    // Held still, the server takes both signals together when it goes on.
+    signal(&child, "STOP");
+    signal(&child, "TERM");
+    signal(&child, "INT");
+    signal(&child, "CONT");
+    let status = exited(&mut child);
+    assert!(
+        matches!(status.code(), Some(130 | 143)),
+        "the second signal's status: {status}"
+    );
+    let said = said(&mut child);
+    assert!(
+        said.contains("stopped at once by a second signal; games in progress come back adjourned at the next start."),
+        "{said}"
+    );
+}
+
+/// A connection that has not finished its ssh handshake has nobody to say
+/// goodbye to: the shutdown closes it at once. It used to be waited for
+/// as a player is, 8 seconds.
+#[test]
+fn a_shutdown_does_not_wait_for_a_half_done_ssh_handshake() {
+    let dir = scratch("half");
+    let (mut child, port) = serve_ssh(&dir.join("serve"));
+    let _silent = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    signal(&child, "TERM");
+    assert_eq!(exited(&mut child).code(), Some(0));
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(4), "the shutdown took {took:?}");
 }
 
 #[test]

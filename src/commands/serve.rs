@@ -1,7 +1,7 @@
 //! `tallyho serve`: runs the game server in the foreground until Ctrl-C,
-//! SIGTERM or SIGHUP.
+//! SIGTERM, SIGHUP or SIGQUIT; a second signal ends it at once.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
@@ -41,11 +41,12 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     // Caught from before the doors open: a signal sent as soon as a door
     // answers is queued here, not taken by its default action, which would
     // kill the server without adjourning a game. A hang-up (the terminal the
-    // server ran in has gone) stops it as SIGTERM does.
+    // server ran in has gone) and Ctrl-\ stop it as SIGTERM does.
     let signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGQUIT,
     ]);
     let running = server::start(config)
         .map_err(|e| AppError::Failed(format!("cannot start the server: {e}")))?;
@@ -61,8 +62,23 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     let stop = running.server().shutdown().clone();
     if let Ok(mut signals) = signals {
         std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
+            let mut signals = signals.forever();
+            if let Some(signal) = signals.next() {
+                // Ctrl-C's `^C` is on the operator's line: the words go
+                // below it.
+                if signal == signal_hook::consts::SIGINT && std::io::stderr().is_terminal() {
+                    let _ = writeln!(std::io::stderr());
+                }
                 stop.cancel();
+            }
+            // A second signal does not wait for the players' farewells. Every
+            // move is on disk already: the games come back adjourned at the
+            // next start, as after a crash.
+            if let Some(signal) = signals.next() {
+                error_line(
+                    "tallyho serve: stopped at once by a second signal; games in progress come back adjourned at the next start.",
+                );
+                std::process::exit(128 + signal);
             }
         });
     }

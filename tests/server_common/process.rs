@@ -86,6 +86,12 @@ pub fn exited(child: &mut Child) -> ExitStatus {
 /// and gives what it said on its standard error (piped when started).
 pub fn exited_0_saying(child: &mut Child) -> String {
     assert_eq!(exited(child).code(), Some(0));
+    said(child)
+}
+
+/// What a server that has exited said on its standard error (piped when
+/// started).
+pub fn said(child: &mut Child) -> String {
     let mut said = String::new();
     child
         .stderr

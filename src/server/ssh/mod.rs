@@ -369,11 +369,15 @@ async fn connection(
     };
     // russh reads the client's version line before it hands the session
     // over: a client that sends none holds its place only so long.
-    let started = tokio::time::timeout(
-        AUTH_TIME,
-        russh::server::run_stream(config, stream, handler),
-    );
-    let Ok(Ok(session)) = started.await else {
+    // A shutdown does not wait for a handshake: nobody has logged in yet.
+    let started = tokio::select! {
+        started = tokio::time::timeout(
+            AUTH_TIME,
+            russh::server::run_stream(config, stream, handler),
+        ) => started.ok().and_then(Result::ok),
+        () = server.shutdown().cancelled() => None,
+    };
+    let Some(session) = started else {
         let _ = socket.shutdown(std::net::Shutdown::Both);
         return;
     };
@@ -397,8 +401,15 @@ async fn connection(
             // loop may have waited long for this (a quiet player's
             // connection waits here for its idle time), and a grace counted
             // from then would be over before the players were told.
+            // Someone who has not logged in has no game and nothing to be
+            // told: they go at once.
             () = server.shutdown().cancelled(), if leaving.is_none() => {
-                leaving = Some(Instant::now() + SHUTDOWN_GRACE);
+                let grace = if watch.authenticated.load(Ordering::SeqCst) {
+                    SHUTDOWN_GRACE
+                } else {
+                    Duration::ZERO
+                };
+                leaving = Some(Instant::now() + grace);
             }
             () = server.closing().cancelled(), if !closing => {
                 closing = true;
