@@ -323,6 +323,10 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     signal(&idle, "TERM");
     let said = exited_0_saying(&mut idle);
     assert!(
+        said.contains("tallyho serve: 1 adjourned game brought back, to be resumed.\n"),
+        "{said}"
+    );
+    assert!(
         said.contains("shutting down: 0 games in progress adjourned"),
         "{said}"
     );
@@ -359,6 +363,33 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     assert!(history.status.success(), "{history:?}");
     assert!(listed.contains("ann (fox)"), "{listed}");
     assert!(listed.contains("bob (hounds)"), "{listed}");
+}
+
+/// After a crash, the operator is told what became of the games left
+/// unfinished: a guest's game against the computer ends without a winner.
+#[test]
+fn a_restart_after_a_crash_tells_the_operator_what_became_of_the_games() {
+    let dir = scratch("told");
+    let data = dir.join("serve");
+    let (mut first, addr) = serve_lines(&data, Stdio::null());
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut seen = String::new();
+    read_until(&mut stream, &mut seen, "> ");
+    stream.write_all(b"play fox rubbish --side fox\n").unwrap();
+    read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let (mut second, addr) = serve_lines(&data, Stdio::piped());
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    read_until(&mut stream, &mut String::new(), "> ");
+    signal(&second, "TERM");
+    let said = exited_0_saying(&mut second);
+    assert!(
+        said.starts_with("tallyho serve: 1 game with a guest ended without a winner.\n"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -59,6 +59,9 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     }
     out.flush()?;
     drop(out);
+    if let Some(report) = running.server().recovered().report() {
+        error_line(&format!("tallyho serve: {report}."));
+    }
     let stop = running.server().shutdown().clone();
     if let Ok(mut signals) = signals {
         std::thread::spawn(move || {

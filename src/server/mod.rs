@@ -27,7 +27,7 @@ pub mod store;
 
 use limits::Gate;
 use link::{Arrival, DoorEnd};
-pub use referee::Adjourned;
+pub use referee::{Adjourned, Recovered};
 
 /// A running server as its doors see it: the gate, where a connection's
 /// session starts, and the token that ends everything.
@@ -47,6 +47,9 @@ struct Inner {
     think: Duration,
     /// What the shutdown did with the games in progress, once it has.
     adjourned: Mutex<Option<Adjourned>>,
+    /// What became of the games left unfinished when it last stopped, once
+    /// they are brought back.
+    recovered: std::sync::OnceLock<Recovered>,
 }
 
 /// How a server runs its games.
@@ -88,11 +91,14 @@ impl Server {
                 grace: rules.grace,
                 think: rules.think,
                 adjourned: Mutex::new(None),
+                recovered: std::sync::OnceLock::new(),
             }),
         };
+        let mut recovered = Recovered::default();
         for game in unfinished {
-            server.restore(game);
+            server.restore(game, &mut recovered);
         }
+        let _ = server.inner.recovered.set(recovered);
         Ok(server)
     }
 
@@ -135,6 +141,12 @@ impl Server {
     /// connection closes.
     pub fn closing(&self) -> &CancellationToken {
         &self.inner.closing
+    }
+
+    /// What became, as the server started, of the games left unfinished
+    /// when it last stopped.
+    pub fn recovered(&self) -> Recovered {
+        self.inner.recovered.get().copied().unwrap_or_default()
     }
 
     /// What the shutdown did with the games in progress, once it has.

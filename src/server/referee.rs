@@ -45,8 +45,9 @@ impl Server {
             .open_room(number, Room::new(number, rated, table, seats)))
     }
 
-    /// Brings back a game kept in the store, adjourned.
-    pub(crate) fn restore(&self, game: StoredGame) {
+    /// Brings back a game kept in the store, adjourned; adds what became
+    /// of it to `recovered`.
+    pub(crate) fn restore(&self, game: StoredGame, recovered: &mut Recovered) {
         let number = u64::try_from(game.id.0).unwrap_or_default();
         let restored = GameKind::from_log(&game.game, &game.flow)
             .map_err(|e| e.to_string())
@@ -61,6 +62,7 @@ impl Server {
             Ok(table) => table,
             Err(why) => {
                 warn(&format!("game {number} cannot be brought back: {why}"));
+                recovered.lost += 1;
                 return;
             }
         };
@@ -84,8 +86,10 @@ impl Server {
         // Its last move ended it, but the server stopped before the game
         // was kept as finished: kept now.
         if st.table.ending().is_some() {
+            recovered.finished += 1;
             self.finish(&room, &mut st);
         } else if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
+            recovered.guests += 1;
             // A guest's game cannot come back: the guest is gone. The
             // server, not a player, cut it off, so nobody wins it.
             st.ending_words = Some(
@@ -95,6 +99,8 @@ impl Server {
             st.adjourned = false;
             st.table.settle(None, "abandoned");
             self.after_change(&room, &mut st, None);
+        } else {
+            recovered.adjourned += 1;
         }
     }
 
@@ -605,6 +611,59 @@ impl Server {
     }
 }
 
+/// What became of the games left unfinished when the server last stopped,
+/// as it starts again.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Recovered {
+    /// Brought back adjourned, to be resumed.
+    pub adjourned: usize,
+    /// Held by a guest, who cannot come back: ended without a winner.
+    pub guests: usize,
+    /// Ended by their last move before the server could keep them as
+    /// finished: kept as finished now.
+    pub finished: usize,
+    /// Could not be brought back (each was warned of).
+    pub lost: usize,
+}
+
+impl Recovered {
+    /// The operator's line, or `None` where nothing was left unfinished.
+    pub fn report(&self) -> Option<String> {
+        let games = |n: usize| if n == 1 { "game" } else { "games" };
+        let mut parts = Vec::new();
+        if self.adjourned > 0 {
+            parts.push(format!(
+                "{} adjourned {} brought back, to be resumed",
+                self.adjourned,
+                games(self.adjourned)
+            ));
+        }
+        if self.guests > 0 {
+            parts.push(format!(
+                "{} {} with a guest ended without a winner",
+                self.guests,
+                games(self.guests)
+            ));
+        }
+        if self.finished > 0 {
+            parts.push(format!(
+                "{} {} ended by {} last move kept as finished",
+                self.finished,
+                games(self.finished),
+                if self.finished == 1 { "its" } else { "their" }
+            ));
+        }
+        if self.lost > 0 {
+            parts.push(format!(
+                "{} {} could not be brought back",
+                self.lost,
+                games(self.lost)
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// The games in progress when the server shut down.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Adjourned {
@@ -652,5 +711,29 @@ fn player_of(sitter: &Sitter) -> Option<PlayerRef> {
         Sitter::Computer(level) => Some(PlayerRef::Computer {
             level: level.clone(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operator_is_told_each_kind_of_game_brought_back_once_counted() {
+        assert_eq!(Recovered::default().report(), None);
+        let all = Recovered {
+            adjourned: 2,
+            guests: 1,
+            finished: 2,
+            lost: 1,
+        };
+        assert_eq!(
+            all.report().as_deref(),
+            Some(
+                "2 adjourned games brought back, to be resumed; 1 game with a guest ended without \
+                 a winner; 2 games ended by their last move kept as finished; 1 game could not be \
+                 brought back"
+            )
+        );
     }
 }
