@@ -133,12 +133,19 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
     running.stop();
 
     let screen = screen.join("\n");
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let hounds_end = hounds_end.unwrap();
     // The player was told the game and their side, saw the board drawn
     // locally, and saw each of their moves said back.
     // The sides as the server names them.
     assert!(screen.contains(" (fox) against guest"), "{screen}");
     assert!(screen.contains("You play fox."), "{screen}");
+    // A script has no Tab to press: only `moves` is offered.
+    assert!(
+        words(&screen).contains(") to move: type your move (moves lists them), or resign.")
+            && !screen.contains("Tab"),
+        "{screen}"
+    );
     assert!(screen.contains("  A B C D E F G H"), "{screen}");
     assert_eq!(my_moves.first().map(String::as_str), Some("A8-B7"));
     assert!(screen.contains(" moved A8-B7."), "{screen}");
@@ -164,7 +171,6 @@ fn a_player_joins_accepts_a_seek_and_plays_fox_to_the_end() {
         .map(|i| watched[..i].rfind('\n').map_or(0, |n| n + 1))
         .map(|from| &watched[from..watched.len() - "The game is kept".len()])
         .unwrap_or_else(|| panic!("no result: {watched}"));
-    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         words(&screen).contains(&words(&format!("{result} {epilogue}"))),
         "{result:?} {epilogue:?} not in:\n{screen}"

@@ -84,6 +84,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let dumb = terminal.interactive() && terminal.dumb;
     let view = Arc::new(Mutex::new(View {
         colour: look.colour,
+        keys: interactive,
         guest: true,
         game: None,
         legal: Vec::new(),
@@ -1123,6 +1124,8 @@ impl Game {
 /// moves when it is the player's turn.
 struct View {
     colour: bool,
+    /// Whether the line editor reads keys (Tab completes there only).
+    keys: bool,
     /// Whether the player is a guest, as the welcome said.
     guest: bool,
     game: Option<Game>,
@@ -1506,7 +1509,12 @@ impl View {
             String::new()
         } else if mover.is_some() && mover == game.seat {
             self.legal = legal;
-            format!("{who} to move: type your move (Tab completes; moves lists them), or resign.")
+            let help = if self.keys {
+                "Tab completes; moves lists them"
+            } else {
+                "moves lists them"
+            };
+            format!("{who} to move: type your move ({help}), or resign.")
         } else {
             // Unless news came (a position may follow it).
             self.their_turn = game.seat.is_some() && !self.news;
