@@ -220,7 +220,9 @@ fn board_after_a_resize_fits_the_new_width() -> Result<(), expectrl::Error> {
             "wider than 30 columns: {line:?}"
         );
     }
-    session.expect("Move from (9, 10, 11, 12)? ")?;
+    // Asked again for 30 columns, leaving room to type.
+    session.expect("Move from (9, 10, 11,\r\n")?;
+    session.expect("12)? ")?;
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())
@@ -250,7 +252,9 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     for line in text.lines() {
         assert!(line.chars().count() <= 30, "wider than 30: {line:?}");
     }
-    session.expect("Move from (9, 10, 11, 12)? 11")?;
+    // The question would leave 3 columns to type in: it breaks earlier.
+    session.expect("Move from (9, 10, 11,\r\n")?;
+    session.expect("12)? 11")?;
     session.send("\x15")?;
     // Narrower than the question: it is laid out again too, its first line
     // written before the line editor's prompt, its last line the prompt.
@@ -259,6 +263,30 @@ fn ctrl_l_after_a_resize_wraps_at_the_new_width() -> Result<(), expectrl::Error>
     session.expect("Move from (9, 10,\r\n")?;
     session.expect("11, 12)? ")?;
     session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
+/// At 30 columns White's question would leave 2 columns to type in: it is
+/// broken earlier, at a word, so what is typed stays on the prompt's line.
+#[test]
+fn a_question_leaving_too_little_room_to_type_breaks_earlier() -> Result<(), expectrl::Error> {
+    let mut session = spawn("room")?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    resize(&mut session, 30, 30)?;
+    session.send("11-15\r")?;
+    session.expect("1. Ann moved 11-15.")?;
+    session.expect("Move from (21, 22, 23,\r\n")?;
+    session.expect("24)? ")?;
+    // What is typed follows the prompt: Ctrl-L draws the question again
+    // with it, laid out the same.
+    session.send("help")?;
+    session.expect("help")?;
+    session.send("\x0c")?;
+    session.expect("Move from (21, 22, 23,\r\n")?;
+    session.expect("24)? help")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect("Final score: Ann:0 - Bob:0")?;
     session.expect(Eof)?;
     Ok(())
 }

@@ -259,20 +259,35 @@ struct Asking {
     styled: String,
 }
 
-/// The columns a script's echo is given after its question: a question
-/// that would leave fewer is wrapped so that its last line leaves these.
-const ECHO_ROOM: usize = 8;
+/// The columns an answer is given after its question, to be typed in a
+/// terminal or echoed in a script: a question that would leave fewer is
+/// wrapped earlier, at a word, so that its last line leaves these.
+const ANSWER_ROOM: usize = 8;
+
+/// `asked` wrapped at words to `width` columns, its last line broken
+/// earlier where it would leave fewer than `room` columns after it.
+fn leaving_room(asked: &str, width: usize, room: usize) -> String {
+    if safe::width(asked) + room <= width {
+        return asked.to_string();
+    }
+    let wrapped = safe::wrap(asked.trim_end(), width);
+    let (head, last) = match wrapped.rfind('\n') {
+        Some(end) => wrapped.split_at(end + 1),
+        None => ("", wrapped.as_str()),
+    };
+    // The question's own space after its last line counts as typed on.
+    if safe::width(last) + 1 + room <= width {
+        return format!("{wrapped} ");
+    }
+    let limit = width.saturating_sub(room).max(room);
+    format!("{head}{} ", safe::wrap(last, limit))
+}
 
 impl Asking {
     /// The question laid out for `width` columns, its last line leaving
     /// `room` for the answer.
     fn laid_out(asked: &str, width: usize, colour: bool, room: usize) -> Asking {
-        let wrapped = if safe::width(asked) + room > width {
-            let limit = width.saturating_sub(room).max(room);
-            format!("{} ", safe::wrap(asked.trim_end(), limit))
-        } else {
-            asked.to_string()
-        };
+        let wrapped = leaving_room(asked, width, room);
         let (head, last) = match wrapped.rfind('\n') {
             Some(end) => wrapped.split_at(end + 1),
             None => ("", wrapped.as_str()),
@@ -695,12 +710,9 @@ impl Console {
             return Ok(Some(Reply::End));
         }
         let asked = question;
-        // A question wider than the screen wraps at word boundaries too.
-        let room = match self.reader {
-            Reader::Plain { echo: true, .. } | Reader::Source { echo: true, .. } => ECHO_ROOM,
-            _ => 0,
-        };
-        let asking = Asking::laid_out(asked, self.width(), self.look.colour, room);
+        // A question wider than the screen wraps at word boundaries too,
+        // and one that would leave too little room to answer, earlier.
+        let asking = Asking::laid_out(asked, self.width(), self.look.colour, ANSWER_ROOM);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
             match self.ask_editor(asking, answers, spellings, caller_redraws)? {
                 Some(reply) => reply,
@@ -789,7 +801,7 @@ impl Console {
                     // been resized.
                     initial = line;
                     let width = width_of(&look, columns.as_ref());
-                    asking = Asking::laid_out(&asking.asked, width, look.colour, 0);
+                    asking = Asking::laid_out(&asking.asked, width, look.colour, ANSWER_ROOM);
                     self.out.write_all(b"\x1b[H\x1b[2J")?;
                     self.out.write_all(self.screen.shown(width).as_bytes())?;
                     self.out.write_all(asking.head.as_bytes())?;
@@ -841,7 +853,7 @@ impl Console {
         let room = self
             .width()
             .saturating_sub(safe::width(question))
-            .max(ECHO_ROOM);
+            .max(ANSWER_ROOM);
         let shown = match (&reply, read) {
             (Reply::Line(line), _) => line.clone(),
             // A refused line is echoed too, escaped (and a line too long
@@ -913,6 +925,22 @@ mod tests {
         assert_eq!(echoed("ab\u{200b}cdef", 13), "ab\\u{200b}...");
         // Wide characters take two columns each.
         assert_eq!(echoed(&"狐".repeat(10), 11), "狐狐狐狐...");
+    }
+
+    #[test]
+    fn a_question_leaves_room_to_answer_after_its_last_line() {
+        let white = "Move from (21, 22, 23, 24)? ";
+        assert_eq!(leaving_room(white, 80, 8), white);
+        assert_eq!(leaving_room(white, 30, 8), "Move from (21, 22, 23,\n24)? ");
+        // Wider than the screen: wrapped at its width, where the last
+        // line leaves room enough.
+        let black = "Move from (9, 10, 11, 12)? ";
+        assert_eq!(leaving_room(black, 20, 8), "Move from (9, 10,\n11, 12)? ");
+        let long = "Move from (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)? ";
+        assert_eq!(
+            leaving_room(long, 24, 8),
+            "Move from (1, 2, 3, 4,\n5, 6, 7, 8, 9,\n10)? "
+        );
     }
 
     #[test]
