@@ -652,3 +652,29 @@ fn classic_tab_offers_hounds_then_their_squares() -> Result<(), expectrl::Error>
     session.expect(Eof)?;
     Ok(())
 }
+
+/// SIGTERM in a terminal 30 columns wide: the final score is wrapped at
+/// words, as `quit` wraps it, not cut where the screen ends.
+#[test]
+fn a_signals_final_score_is_wrapped_at_words() -> Result<(), expectrl::Error> {
+    let mut session = spawn_in_home(
+        "sig-wrap",
+        30,
+        30,
+        "--players 2 --names 'Alexandra Smithson,Bartholomew Jones' --no-history --color never",
+    )?;
+    session.expect("Move fox to (B7)? ")?;
+    // SAFETY: sends a signal to a process this test started (`sh` exec'd
+    // tallyho in its place).
+    assert_eq!(
+        unsafe { libc::kill(session.get_process().pid().as_raw(), libc::SIGTERM) },
+        0
+    );
+    session.expect("Final score: Alexandra\r\nSmithson:0 - Bartholomew\r\nJones:0")?;
+    session.expect(Eof)?;
+    assert_eq!(
+        session.get_process().wait().ok(),
+        Some(WaitStatus::Exited(session.get_process().pid(), 143))
+    );
+    Ok(())
+}

@@ -20,6 +20,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use super::console::Terminal;
+use super::safe;
 
 /// Set by Ctrl-C outside a prompt (while the computer thinks or pauses):
 /// the process's console reads it as its stop flag.
@@ -45,6 +46,19 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 /// The process's farewell, which the signal thread says on leaving.
 pub fn farewell() -> Farewell {
     Arc::clone(FAREWELL.get_or_init(Farewell::default))
+}
+
+/// The columns the process's console writes to, as they are when asked.
+pub type Width = Arc<dyn Fn() -> usize + Send + Sync>;
+
+/// The width the farewell is wrapped at, when leaving: the console's, so
+/// it is laid out as the session's last words are when it ends itself.
+/// Unset, the farewell is said as it is.
+static FAREWELL_WIDTH: Mutex<Option<Width>> = Mutex::new(None);
+
+/// Sets the width the farewell is wrapped at: the process's console's.
+pub fn farewell_width(width: Width) {
+    *FAREWELL_WIDTH.lock().unwrap_or_else(|e| e.into_inner()) = Some(width);
 }
 
 /// Held while a game is written to the log, so a signal never tears a record.
@@ -205,11 +219,24 @@ fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
         // Bracketed paste off: rustyline turns it on while it reads.
         last.push_str("\x1b[?2004l");
     }
+    // Wrapped at words for the screen as it is now, as `quit` would.
+    let width = FAREWELL_WIDTH
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let wrapped = |text: &str| match &width {
+        Some(width) => safe::wrap(text, width()),
+        None => text.to_string(),
+    };
     match farewell {
         Some(line) if unkept => last.push_str(&format!(
-            "\n{line}\nThe game just finished is not in the log, nor in this score: another program held the log.\n"
+            "\n{}\n{}\n",
+            wrapped(&line),
+            wrapped(
+                "The game just finished is not in the log, nor in this score: another program held the log."
+            )
         )),
-        Some(line) => last.push_str(&format!("\n{line}\n")),
+        Some(line) => last.push_str(&format!("\n{}\n", wrapped(&line))),
         // At least leave the shell's prompt a line of its own.
         None if stdout_terminal => last.push('\n'),
         None => {}

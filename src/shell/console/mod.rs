@@ -398,13 +398,16 @@ impl Console {
             },
         };
         let clears = matches!(reader, Reader::Editor { .. }) && !look.no_clear && !look.teletype;
-        let columns: Columns = Arc::new(terminal_columns);
+        let columns = interactive.then(|| Arc::new(terminal_columns) as Columns);
+        // A signal's last words are laid out as this console's.
+        let paper = columns.clone();
+        signals::farewell_width(Arc::new(move || width_of(&look, paper.as_ref())));
         Console {
             reader,
             out: Box::new(io::stdout()),
             look,
             interactive,
-            columns: interactive.then_some(columns),
+            columns,
             rows: interactive.then(|| Arc::new(terminal_rows) as Columns),
             stop,
             farewell: signals::farewell(),
