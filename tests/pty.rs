@@ -678,3 +678,38 @@ fn a_signals_final_score_is_wrapped_at_words() -> Result<(), expectrl::Error> {
     );
     Ok(())
 }
+
+/// `draughts analyse` at 28 columns: a number is never left at a line's
+/// end with its unit (`s`, `nodes`) beginning the next.
+#[test]
+fn analyse_keeps_a_number_with_its_unit_on_a_narrow_terminal() -> Result<(), expectrl::Error> {
+    // The endgame database decides it: "no search: ... decides it (0.12 s)",
+    // which at 28 columns would leave "s)" alone.
+    let mut session = spawn_in_home(
+        "analyse-units",
+        28,
+        30,
+        "draughts analyse W:WK1:BK32,K28 --think 10000 --ascii",
+    )?;
+    session.set_expect_timeout(Some(Duration::from_secs(60)));
+    let seen = session.expect("Exact:")?;
+    let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+    let searched: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "Searched:")
+        .skip(1)
+        .collect();
+    assert!(searched.iter().any(|l| l.contains(" s")), "{text}");
+    for pair in searched.windows(2) {
+        let ends_in_number = pair[0].rsplit(' ').next().is_some_and(|w| {
+            w.trim_start_matches('(')
+                .starts_with(|c: char| c.is_ascii_digit())
+        });
+        let starts_with_word = pair[1]
+            .trim_start()
+            .starts_with(|c: char| c.is_alphabetic());
+        assert!(!(ends_in_number && starts_with_word), "{text}");
+    }
+    session.expect(Eof)?;
+    Ok(())
+}

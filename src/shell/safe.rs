@@ -241,6 +241,54 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// [`wrap`], where two words that `held` says go together (a number and
+/// its unit, [`number_and_unit`]) are never parted at a line's end while
+/// they fit on a line: the pair goes on to the next line whole. Only
+/// plain spaces are written between them.
+pub fn wrap_holding(text: &str, width: usize, held: impl Fn(&str, &str) -> bool) -> String {
+    // While the text is wrapped, a held space is a character of the same
+    // width that is no space, one the text does not hold, from the
+    // private use area.
+    let Some(glue) = ('\u{e000}'..='\u{f8ff}').find(|&c| !text.contains(c)) else {
+        return wrap(text, width);
+    };
+    let mut joined = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            joined.push('\n');
+        }
+        let words: Vec<&str> = line.split(' ').collect();
+        for (k, word) in words.iter().enumerate() {
+            if k > 0 {
+                let before = words[k - 1];
+                let hold = !before.is_empty()
+                    && !word.is_empty()
+                    && self::width(before) + 1 + self::width(word) <= width
+                    && held(before, word);
+                joined.push(if hold { glue } else { ' ' });
+            }
+            joined.push_str(word);
+        }
+    }
+    wrap(&joined, width).replace(glue, " ")
+}
+
+/// Whether `before` is a number and `after` its unit, as in `0.28 s`,
+/// `5993 nodes` or `(12 plies)`: a word of digits, with a decimal point
+/// or after an opening bracket, then a word that starts with a letter.
+pub fn number_and_unit(before: &str, after: &str) -> bool {
+    let number = before.trim_start_matches(['(', '[']);
+    let mut parts = number.splitn(2, '.');
+    let digits = |part: Option<&str>| {
+        part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let whole = digits(parts.next());
+    let fraction = parts.next();
+    whole
+        && (fraction.is_none() || digits(fraction))
+        && after.starts_with(|c: char| c.is_alphabetic())
+}
+
 /// The first page of `text` wrapped at `width`: at most `rows` lines, and
 /// the rest of the text, unwrapped, where some is left (so that it can be
 /// wrapped again for a screen resized meanwhile). A page ends between lines
@@ -409,6 +457,39 @@ mod tests {
                 Some("  three\n  four".to_string())
             )
         );
+    }
+
+    #[test]
+    fn a_number_is_held_to_its_unit() {
+        let searched = "depth 11, 5993 nodes in 0.28 s";
+        assert_eq!(wrap(searched, 28), "depth 11, 5993 nodes in 0.28\ns");
+        let held = wrap_holding(searched, 28, number_and_unit);
+        assert_eq!(held, "depth 11, 5993 nodes in\n0.28 s");
+        assert_eq!(
+            wrap_holding(searched, 22, number_and_unit),
+            "depth 11, 5993 nodes\nin 0.28 s"
+        );
+        assert_eq!(
+            wrap_holding("it (0.13 s)", 8, number_and_unit),
+            "it\n(0.13 s)"
+        );
+        // A pair wider than the line is parted as any word would be.
+        assert_eq!(
+            wrap_holding("in 123456 nodes", 8, number_and_unit),
+            "in\n123456\nnodes"
+        );
+        for (before, after) in [("0.28", "s"), ("5993", "nodes"), ("(12", "plies)")] {
+            assert!(number_and_unit(before, after), "{before} {after}");
+        }
+        for (before, after) in [
+            ("11,", "5993"),
+            ("1.", "9-14"),
+            ("5.", "s"),
+            ("a1", "b"),
+            ("0.2.8", "s"),
+        ] {
+            assert!(!number_and_unit(before, after), "{before} {after}");
+        }
     }
 
     #[test]

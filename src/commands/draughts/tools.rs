@@ -120,12 +120,19 @@ impl PerftClock {
     }
 }
 
-/// A line of moves wrapped to `room` columns, a move number never left at
-/// the end of a line apart from its move.
+/// A value wrapped to `room` columns, a move's number never left at the
+/// end of a line apart from its move, nor a number apart from its unit
+/// (`0.28 s`, `5993 nodes`).
 fn line_wrapped(line: &str, room: usize) -> String {
-    // A move's number is held to it by a character of the same width as
-    // the space, which no line of moves holds, while the line is wrapped.
-    safe::wrap(&line.replace(". ", ".~"), room).replace('~', " ")
+    safe::wrap_holding(line, room, |before, after| {
+        move_number(before) || safe::number_and_unit(before, after)
+    })
+}
+
+/// Whether a word is a move's number in a line of moves: `5.` or `5...`.
+fn move_number(word: &str) -> bool {
+    let dots = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    dots.len() < word.len() && !dots.is_empty() && dots.bytes().all(|b| b == b'.')
 }
 
 /// The column where `analyse`'s values begin, after their labels.
@@ -404,6 +411,21 @@ mod tests {
             labelled("Exact:", "not exact: seven pieces", 24),
             "Exact:\n  not exact: seven\n  pieces"
         );
+        // Nor a number apart from its unit.
+        assert_eq!(
+            labelled("Searched:", "depth 11, 5993 nodes in 0.28 s", 30),
+            "Searched:\n  depth 11, 5993 nodes in\n  0.28 s"
+        );
+        assert_eq!(
+            labelled(
+                "Searched:",
+                "no search: the endgame database decides it (0.13 s)",
+                28
+            ),
+            "Searched:\n  no search: the endgame\n  database decides it\n  (0.13 s)"
+        );
+        assert!(move_number("5.") && move_number("12..."));
+        assert!(!move_number(".") && !move_number("5") && !move_number("a."));
         assert_eq!(nodes_text(1), "1 node");
         assert_eq!(nodes_text(2), "2 nodes");
     }
