@@ -713,3 +713,36 @@ fn analyse_keeps_a_number_with_its_unit_on_a_narrow_terminal() -> Result<(), exp
     session.expect(Eof)?;
     Ok(())
 }
+
+/// The 1978 program's instructions on a short screen: at 40x20 they come a
+/// page at a time; at 40x30 they fit, but not with the board below them,
+/// so the last page waits for Enter before the board clears it.
+#[test]
+fn classic_instructions_page_a_short_screen() -> Result<(), expectrl::Error> {
+    for rows in [20, 30] {
+        let mut session = spawn_in_home("classic-paged", 40, rows, "classic --no-history")?;
+        session.expect("NO)? ")?;
+        session.send("YES\r")?;
+        if rows == 20 {
+            let seen = session.expect("PRESS ENTER FOR MORE.")?;
+            let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+            let page: Vec<&str> = text
+                .lines()
+                .skip_while(|l| !l.starts_with("FOX AND HOUNDS IS PLAYED"))
+                .collect();
+            assert!((10..20).contains(&page.len()), "{text}");
+            session.send("\r")?;
+        }
+        let seen = session.expect("PRESS ENTER TO PLAY.")?;
+        let text = String::from_utf8_lossy(seen.before()).replace('\r', "");
+        assert!(text.contains("LUCK TO THE HOUNDS!"), "{rows} rows: {text}");
+        if rows == 30 {
+            assert!(text.contains("FOX AND HOUNDS IS PLAYED"), "{text}");
+        }
+        session.send("\r")?;
+        session.expect("HOUND FROM? ")?;
+        session.send(ControlCode::EndOfText)?;
+        session.expect(Eof)?;
+    }
+    Ok(())
+}

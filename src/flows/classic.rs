@@ -10,9 +10,10 @@ use crate::faces::fox::text::classic as text;
 use crate::games::fox::players::{Computer, Level};
 use crate::games::fox::{Ending, Move, Position, Setup, Side, Square};
 use crate::games::{Game, Outcome};
-use crate::shell::ask::{is_q, is_quit, parse_yes_no};
+use crate::shell::ask::{LastPage, Pager, is_q, is_quit, parse_yes_no, say_paged_in};
 use crate::shell::console::{Console, Reply};
 use crate::shell::log::{Keeper, Record, Seat};
+use crate::shell::safe;
 
 /// What the command line settled for the 1978 flow.
 pub struct Options {
@@ -81,8 +82,20 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             return Ok(0);
         }
         Reply::Line(line) if parse_yes_no(&line) == Ok(true) || asks_for_help(&line) => {
-            // Kept, whole, for after the screen is cleared before the first board.
-            console.note(&text::instructions(setup.board, setup.rules, setup.first))?;
+            let instructions = text::instructions(setup.board, setup.rules, setup.first);
+            if fit_above_board(console, &instructions, &setup) {
+                // Kept, whole, for after the screen is cleared before the first board.
+                console.note(&instructions)?;
+            } else {
+                // A page at a time, the last held until read: the board's
+                // screen has no room for them.
+                let last = LastPage::Asked(text::TO_PLAY, text::TO_PLAY_HELP);
+                if !say_paged_in(console, &instructions, last, PAGER)? {
+                    console.after_interrupt()?;
+                    console.say(text::BYE)?;
+                    return Ok(0);
+                }
+            }
         }
         // As in 1978: anything but yes skips the instructions.
         _ => {}
@@ -114,7 +127,11 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
             None => loop {
                 match console.ask(text::AGAIN, &answers)? {
                     Reply::Line(line) if asks_for_help(&line) => {
-                        console.say(&text::instructions(setup.board, setup.rules, setup.first))?;
+                        let instructions =
+                            text::instructions(setup.board, setup.rules, setup.first);
+                        if !say_paged_in(console, &instructions, LastPage::Open, PAGER)? {
+                            break false;
+                        }
                     }
                     Reply::Line(line) => break parse_yes_no(&line) == Ok(true),
                     _ => break false,
@@ -133,6 +150,28 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
     }
     console.say(text::BYE)?;
     Ok(played)
+}
+
+/// The pager's words in the 1978 program's voice.
+const PAGER: Pager<'static> = Pager {
+    more: text::MORE,
+    help: text::MORE_HELP,
+};
+
+/// Whether the instructions fit on the screen with the first board's
+/// screen below them, where they are said again after it is cleared:
+/// always on paper, which scrolls.
+fn fit_above_board(console: &Console, instructions: &str, setup: &Setup) -> bool {
+    let Some(rows) = console.height() else {
+        return true;
+    };
+    let lines = |text: &str| safe::wrap(text, console.width()).lines().count();
+    let board = render::classic_board(&setup.default_start());
+    // A blank line, the fox's move when it moves first, the board, the
+    // reminder below it and the question.
+    let fox_first = usize::from(setup.first == Side::Fox);
+    let below = 1 + fox_first + board.lines().count() + lines(text::YOUR_MOVE) + 1;
+    lines(instructions) + below <= rows
 }
 
 /// Whether a line asks for the instructions again: `HELP` or `INSTRUCTIONS`.
@@ -249,7 +288,9 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             return Ok(None);
         }
         if asks_for_help(&line) {
-            console.say(instructions)?;
+            if !say_paged_in(console, instructions, LastPage::Open, PAGER)? {
+                return Ok(None);
+            }
             continue;
         }
         // At TO?, Return or UNDO goes back to choosing a hound.

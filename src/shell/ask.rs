@@ -64,6 +64,21 @@ pub enum LastPage<'a> {
     Asked(&'a str, &'a str),
 }
 
+/// The words of [`say_paged_in`]: the question between pages, and its help.
+#[derive(Clone, Copy)]
+pub struct Pager<'a> {
+    /// Asked between pages.
+    pub more: &'a str,
+    /// Said for `help` there.
+    pub help: &'a str,
+}
+
+/// The pager's words in every flow but the 1978 program's.
+pub const PAGER: Pager<'static> = Pager {
+    more: "Press Enter for more. ",
+    help: text::MORE_HELP,
+};
+
 /// Says `text` a page at a time where the screen is too short to hold it,
 /// so none of it scrolls out of sight before it is read: "Press Enter for
 /// more." between pages, each page cut for the screen as it is then (the
@@ -71,14 +86,23 @@ pub enum LastPage<'a> {
 /// `false` when the player left at one of the questions (end of input,
 /// `quit`).
 pub fn say_paged(console: &mut Console, text: &str, last: LastPage<'_>) -> io::Result<bool> {
-    const MORE: &str = "Press Enter for more. ";
+    say_paged_in(console, text, last, PAGER)
+}
+
+/// [`say_paged`], asking between pages in `pager`'s words.
+pub fn say_paged_in(
+    console: &mut Console,
+    text: &str,
+    last: LastPage<'_>,
+    pager: Pager<'_>,
+) -> io::Result<bool> {
     let mut rest = Some(text.to_string());
     let mut used = console.rows_used();
     let mut paged = false;
     while let Some(text) = rest.take() {
         let width = console.width();
         let asking = match last {
-            LastPage::Open => MORE,
+            LastPage::Open => pager.more,
             LastPage::AskedIfPaged(question, _) | LastPage::Asked(question, _) => question,
         };
         let (page, more) = match console.height() {
@@ -102,7 +126,7 @@ pub fn say_paged(console: &mut Console, text: &str, last: LastPage<'_>) -> io::R
         console.say(&page)?;
         if more.is_some() {
             paged = true;
-            match ask_more(console, MORE)? {
+            match ask_more(console, pager)? {
                 More::Left => return Ok(false),
                 More::On => rest = more,
                 More::Skip => {}
@@ -134,17 +158,17 @@ enum More {
     Left,
 }
 
-/// Asks `question` between pages: any line goes on, as a key would; `q`
-/// passes over the rest, as it does in a pager, and does not leave a game
-/// on one letter; the other words that leave do; help says so.
-fn ask_more(console: &mut Console, question: &str) -> io::Result<More> {
+/// Asks `pager`'s question between pages: any line goes on, as a key
+/// would; `q` passes over the rest, as it does in a pager, and does not
+/// leave a game on one letter; the other words that leave do; help says so.
+fn ask_more(console: &mut Console, pager: Pager<'_>) -> io::Result<More> {
     loop {
-        match console.ask(question, &[])? {
+        match console.ask(pager.more, &[])? {
             Reply::End => return Ok(More::Left),
             Reply::Bad(why) => console.say(&why.to_string())?,
             Reply::Line(line) if is_q(&line) => return Ok(More::Skip),
             Reply::Line(line) if is_quit(&line) => return Ok(More::Left),
-            Reply::Line(line) if is_help(&line) => console.say(text::MORE_HELP)?,
+            Reply::Line(line) if is_help(&line) => console.say(pager.help)?,
             Reply::Line(_) => return Ok(More::On),
         }
     }

@@ -275,6 +275,17 @@ TYPE QUIT TO STOP. {first} GOOD LUCK TO THE HOUNDS!",
         }
     }
 
+    /// Asked between the instructions' pages on a short screen.
+    pub const MORE: &str = "PRESS ENTER FOR MORE. ";
+    /// Said for `HELP` between the pages.
+    pub const MORE_HELP: &str =
+        "PRESS ENTER TO READ ON, Q TO PASS OVER THE REST, OR TYPE QUIT TO LEAVE.";
+    /// Asked after the instructions' last page, so the board does not
+    /// clear it away unread.
+    pub const TO_PLAY: &str = "PRESS ENTER TO PLAY. ";
+    /// Said for `HELP` there.
+    pub const TO_PLAY_HELP: &str = "PRESS ENTER FOR THE BOARD, OR TYPE QUIT TO LEAVE.";
+
     /// The reminder printed below the board.
     pub const YOUR_MOVE: &str = "YOUR MOVE. TYPE LINE, THEN COLUMN.";
     /// Said for `Q` alone at a move question, which does not end the game.
