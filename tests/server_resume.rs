@@ -317,9 +317,7 @@ fn a_game_survives_a_killed_server_and_is_resumed() {
     // so no game in progress is adjourned by the stop.
     let (mut idle, addr) = serve_lines(&data, Stdio::piped());
     // Once its door answers, the server is ready for the signal too.
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    read_until(&mut stream, &mut String::new(), "> ");
+    let (_stream, _) = arrive(&addr);
     signal(&idle, "TERM");
     let said = exited_0_saying(&mut idle);
     assert!(
@@ -372,18 +370,13 @@ fn a_restart_after_a_crash_tells_the_operator_what_became_of_the_games() {
     let dir = scratch("told");
     let data = dir.join("serve");
     let (mut first, addr) = serve_lines(&data, Stdio::null());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut seen = String::new();
-    read_until(&mut stream, &mut seen, "> ");
+    let (mut stream, mut seen) = arrive(&addr);
     stream.write_all(b"play fox rubbish --side fox\n").unwrap();
     read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
     first.kill().unwrap();
     first.wait().unwrap();
     let (mut second, addr) = serve_lines(&data, Stdio::piped());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    read_until(&mut stream, &mut String::new(), "> ");
+    let (_stream, _) = arrive(&addr);
     signal(&second, "TERM");
     let said = exited_0_saying(&mut second);
     assert!(
@@ -396,10 +389,7 @@ fn a_restart_after_a_crash_tells_the_operator_what_became_of_the_games() {
 fn sigterm_tells_the_players_and_the_server_exits_0() {
     let dir = scratch("term");
     let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::null());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut seen = String::new();
-    read_until(&mut stream, &mut seen, "> ");
+    let (mut stream, mut seen) = arrive(&addr);
     signal(&child, "TERM");
     // The player is told, then the connection closes.
     let mut buf = [0; 4096];
@@ -432,10 +422,7 @@ fn sigterm_the_moment_a_door_is_named_still_shuts_down_cleanly() {
 fn sigquit_shuts_down_cleanly_as_sigterm_does() {
     let dir = scratch("quit");
     let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::piped());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut seen = String::new();
-    read_until(&mut stream, &mut seen, "> ");
+    let (mut stream, mut seen) = arrive(&addr);
     signal(&child, "QUIT");
     read_until(&mut stream, &mut seen, "The server is shutting down.");
     let said = exited_0_saying(&mut child);
@@ -451,9 +438,7 @@ fn sigquit_shuts_down_cleanly_as_sigterm_does() {
 fn a_second_signal_stops_the_server_at_once() {
     let dir = scratch("twice");
     let (mut child, addr) = serve_lines(&dir.join("serve"), Stdio::piped());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    read_until(&mut stream, &mut String::new(), "> ");
+    let (_stream, _) = arrive(&addr);
     // Held still, the server takes both signals together when it goes on.
     signal(&child, "STOP");
     signal(&child, "TERM");
@@ -505,6 +490,16 @@ fn players_quiet_for_a_while_are_told_of_the_shutdown_before_they_are_cut_off() 
     }
 }
 
+/// A guest at the line door `addr`, once shown the lobby's first prompt:
+/// the connection, and what it was shown.
+fn arrive(addr: &str) -> (std::net::TcpStream, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut seen = String::new();
+    read_until(&mut stream, &mut seen, "> ");
+    (stream, seen)
+}
+
 /// Reads from `stream` into `seen` until `text` has come.
 fn read_until(stream: &mut std::net::TcpStream, seen: &mut String, text: &str) {
     let mut buf = [0; 4096];
@@ -526,10 +521,7 @@ fn sighup_shuts_down_cleanly_and_the_operator_is_told() {
     std::fs::create_dir_all(&data).unwrap();
     std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
     let (mut child, addr) = serve_lines(&data, Stdio::piped());
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut seen = String::new();
-    read_until(&mut stream, &mut seen, "> ");
+    let (mut stream, mut seen) = arrive(&addr);
     stream.write_all(b"play fox rubbish --side fox\n").unwrap();
     read_until(&mut stream, &mut seen, "Move fox to (B7)? ");
     signal(&child, "HUP");
