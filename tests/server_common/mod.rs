@@ -300,9 +300,8 @@ impl Drop for Serving {
 
 /// Waits, a second at most, until no server holds the store in `data`. A
 /// stopped server's sessions end on threads of their own within moments,
-/// and one may still keep a guest's game in the store and the log as it
-/// goes; a grace timer's thread holds the store until its time is up, too
-/// long to wait for (and it writes nothing).
+/// holding the store as they go; a grace timer's thread holds it until its
+/// time is up, too long to wait for (and it writes nothing).
 pub fn closed(data: &Path) {
     let end = Instant::now() + Duration::from_secs(1);
     while let Err(StoreError::InUse(_)) = Store::open(data) {
