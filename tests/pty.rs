@@ -118,30 +118,33 @@ fn ctrl_c_on_a_dumb_terminal_leaves_at_once() -> Result<(), expectrl::Error> {
     Ok(())
 }
 
-/// Ctrl-C to a server run in a terminal: its closing words start on a line
-/// of their own, below the `^C` the terminal shows, not run on after it.
+/// Ctrl-C or Ctrl-\\ to a server run in a terminal: its closing words
+/// start on a line of their own, below the `^C` or `^\\` the terminal
+/// shows, not run on after it.
 #[test]
-fn ctrl_c_to_a_server_in_a_terminal_says_goodbye_on_a_line_of_its_own()
+fn a_key_that_stops_a_server_in_a_terminal_leaves_its_goodbye_a_line_of_its_own()
 -> Result<(), expectrl::Error> {
-    let home = Scratch::unmade("pty-serve");
-    // The terminal shows Ctrl-C as `^C`, as an operator's usually does.
-    let mut cmd = Command::new("sh");
-    cmd.args([
-        "-c",
-        "stty echo echoctl && exec \"$0\" serve --ssh-port off --line-port 0 --data \"$1\"",
-    ])
-    .arg(env!("CARGO_BIN_EXE_tallyho"))
-    .arg(home.join("serve"))
-    .env("HOME", &home)
-    .env("TERM", "xterm");
-    let mut session = Housed::new(Session::spawn(cmd)?, home);
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
-    session.expect("lines 127.0.0.1:")?;
-    session.send(ControlCode::EndOfText)?;
-    let seen = session.expect("tallyho serve: shutting down")?;
-    let before = String::from_utf8_lossy(seen.before()).replace('\r', "");
-    assert!(before.ends_with('\n'), "{before:?}");
-    session.expect(Eof)?;
+    for (key, shown) in [("\x03", "^C\n"), ("\x1c", "^\\\n")] {
+        let home = Scratch::unmade("pty-serve");
+        // The terminal shows the key as `^C`, as an operator's usually does.
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "stty echo echoctl && exec \"$0\" serve --ssh-port off --line-port 0 --data \"$1\"",
+        ])
+        .arg(env!("CARGO_BIN_EXE_tallyho"))
+        .arg(home.join("serve"))
+        .env("HOME", &home)
+        .env("TERM", "xterm");
+        let mut session = Housed::new(Session::spawn(cmd)?, home);
+        session.set_expect_timeout(Some(Duration::from_secs(20)));
+        session.expect("lines 127.0.0.1:")?;
+        session.send(key)?;
+        let seen = session.expect("tallyho serve: shutting down")?;
+        let before = String::from_utf8_lossy(seen.before()).replace('\r', "");
+        assert!(before.ends_with(shown), "{before:?}");
+        session.expect(Eof)?;
+    }
     Ok(())
 }
 

@@ -50,7 +50,7 @@ fn account(running: &Serving, handle: &str) -> Keyed {
 }
 
 #[test]
-fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it() {
+fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it_and_a_shutdown_ends_it() {
     let running = lobby("guest-challenge");
     let mut carol = account(&running, "carol");
     let mut visitor = guest(&running, "visitor");
@@ -75,7 +75,21 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it() {
     visitor.wait_for("fox, unrated. carol (fox) against visitor (hounds).");
     carol.wait_for("fox, unrated. carol (fox) against visitor (hounds).");
     carol.wait_for("Move fox to (B7)? ");
+    // A shutdown: the game cannot be resumed, and its account player is
+    // not told to resume it.
     running.stop();
+    let said = flat(&carol.wait_for("without a winner."));
+    assert!(
+        said.ends_with(
+            "The server is shutting down. A game with a guest cannot be resumed: your game in progress ends here, without a winner."
+        ),
+        "{said}"
+    );
+    let said = flat(&visitor.wait_for("ends here."));
+    assert!(
+        said.ends_with("A guest's game cannot be resumed: your game in progress ends here."),
+        "{said}"
+    );
 }
 
 /// The next event named `name` a keyed player in the machine dialect is

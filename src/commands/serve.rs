@@ -66,20 +66,25 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     if let Ok(mut signals) = signals {
         std::thread::spawn(move || {
             let mut signals = signals.forever();
-            if let Some(signal) = signals.next() {
-                // Ctrl-C's `^C` is on the operator's line: the words go
-                // below it.
-                if signal == signal_hook::consts::SIGINT && std::io::stderr().is_terminal() {
+            // Ctrl-C's `^C` (or Ctrl-\'s `^\`) is on the operator's line:
+            // the words go below it.
+            let below_the_key = |signal| {
+                let keyed = [signal_hook::consts::SIGINT, signal_hook::consts::SIGQUIT];
+                if keyed.contains(&signal) && std::io::stderr().is_terminal() {
                     let _ = writeln!(std::io::stderr());
                 }
+            };
+            if let Some(signal) = signals.next() {
+                below_the_key(signal);
                 stop.cancel();
             }
             // A second signal does not wait for the players' farewells. Every
             // move is on disk already: the games come back adjourned at the
             // next start, as after a crash.
             if let Some(signal) = signals.next() {
+                below_the_key(signal);
                 error_line(
-                    "tallyho serve: stopped at once by a second signal; games in progress come back adjourned at the next start.",
+                    "tallyho serve: stopped at once by a second signal; the games in progress are brought back at the next start, as after a crash.",
                 );
                 std::process::exit(128 + signal);
             }

@@ -333,8 +333,8 @@ impl Server {
     /// everyone is told. What became of the games, for the operator.
     pub(crate) fn adjourn_all(&self) -> Adjourned {
         let mut adjourned = Adjourned::default();
-        // The guests who had a game in progress: theirs end.
-        let mut guests_playing = Vec::new();
+        // The sessions at a game with a guest in progress: it ends.
+        let mut with_a_guest = Vec::new();
         for room in self.hub().rooms() {
             let mut st = room.lock();
             // An adjourned game was put away already: it is counted as in
@@ -344,12 +344,7 @@ impl Server {
             }
             if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
                 adjourned.guests += 1;
-                guests_playing.extend(
-                    st.seats
-                        .iter()
-                        .filter(|s| s.sitter == Sitter::Person(None))
-                        .filter_map(|s| s.session.or(s.owner)),
-                );
+                with_a_guest.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
             } else {
                 adjourned.games += 1;
             }
@@ -361,12 +356,13 @@ impl Server {
             st.changed(self.hub(), None);
         }
         // A guest's game cannot be resumed (the guest is nobody once gone):
-        // a guest who has one is told so, not to come back for it.
+        // both its players are told so, not to come back for it.
         self.hub().tell_each(|id, account| {
-            Notice::Last(match account {
-                Some(_) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
-                None if guests_playing.contains(&id) => "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here.".into(),
-                None => "The server is shutting down.".into(),
+            Notice::Last(match (account, with_a_guest.contains(&id)) {
+                (Some(_), true) => "The server is shutting down. A game with a guest cannot be resumed: your game in progress ends here, without a winner.".into(),
+                (Some(_), false) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
+                (None, true) => "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here.".into(),
+                (None, false) => "The server is shutting down.".into(),
             })
         });
         adjourned

@@ -427,7 +427,11 @@ async fn connection(
         .await;
         // A handler waiting on a session's inbox gives up now.
         watch.kill.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
+        // Someone logged in may still be reading their last words; nobody
+        // else is waited for.
+        if watch.authenticated.load(Ordering::SeqCst) {
+            let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
+        }
     }
     let _ = socket.shutdown(std::net::Shutdown::Both);
     drop(permit);

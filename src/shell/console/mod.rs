@@ -279,8 +279,13 @@ fn leaving_room(asked: &str, width: usize, room: usize) -> String {
     if safe::width(last) + 1 + room <= width {
         return format!("{wrapped} ");
     }
-    let limit = width.saturating_sub(room).max(room);
-    format!("{head}{} ", safe::wrap(last, limit))
+    // Its last word on a line of its own, where that leaves the room.
+    match last.rsplit_once(' ') {
+        Some((before, word)) if safe::width(word) + 1 + room <= width => {
+            format!("{head}{before}\n{word} ")
+        }
+        _ => format!("{wrapped} "),
+    }
 }
 
 impl Asking {
@@ -935,9 +940,14 @@ mod tests {
         let white = "Move from (21, 22, 23, 24)? ";
         assert_eq!(leaving_room(white, 80, 8), white);
         assert_eq!(leaving_room(white, 30, 8), "Move from (21, 22, 23,\n24)? ");
+        // A last line that with its space leaves exactly 7 breaks too.
+        let hounds = "Move (B1, D1, F1, H1)? ";
+        assert_eq!(leaving_room(hounds, 31, 8), hounds);
+        assert_eq!(leaving_room(hounds, 30, 8), "Move (B1, D1, F1,\nH1)? ");
+        let black = "Move from (9, 10, 11, 12)? ";
+        assert_eq!(leaving_room(black, 34, 8), "Move from (9, 10, 11,\n12)? ");
         // Wider than the screen: wrapped at its width, where the last
         // line leaves room enough.
-        let black = "Move from (9, 10, 11, 12)? ";
         assert_eq!(leaving_room(black, 20, 8), "Move from (9, 10,\n11, 12)? ");
         let long = "Move from (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)? ";
         assert_eq!(
