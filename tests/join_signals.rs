@@ -97,58 +97,49 @@ fn a_signal_at_the_lobby_prompt_gives_the_terminal_back() -> Result<(), expectrl
     Ok(())
 }
 
-#[test]
-fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> {
-    use expectrl::ControlCode;
-
-    // A door that takes the connection and never says a word.
+/// `join` to a port that takes the connection and never says a word, at
+/// `target` (`ADDR` at the line door, `USER@ADDR` through ssh), left with
+/// Ctrl-C once connected: it says the player left, and ends with status 0.
+fn ctrl_c_before_the_first_word(
+    tag: &str,
+    target: impl Fn(std::net::SocketAddr) -> String,
+) -> Result<(), expectrl::Error> {
     let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
     let addr = silent.local_addr()?;
     let held = std::thread::spawn(move || silent.accept().map(|(stream, _)| stream));
-    let home = Scratch::unmade("join-sig-silent");
+    let home = Scratch::unmade(&format!("join-sig-{tag}"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-    cmd.args(["join", &addr.to_string(), "--color", "never"])
+    cmd.args(["join", &target(addr), "--color", "never"])
         .env("HOME", &home)
+        .env_remove("SSH_AUTH_SOCK")
         .env("TERM", "xterm");
     let mut session = Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(10)));
     // Connected, waiting for the server's first word.
     let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
-    session.send(ControlCode::EndOfText)?;
+    session.send(expectrl::ControlCode::EndOfText)?;
     session.expect("You left before the server said anything.")?;
-    server_common::ends_with_status_0(&mut session, "Ctrl-C is the player leaving")
+    server_common::ends_with_status_0(
+        &mut session,
+        &format!("Ctrl-C is the player leaving ({tag})"),
+    )
+}
+
+#[test]
+fn ctrl_c_while_the_server_says_nothing_leaves() -> Result<(), expectrl::Error> {
+    ctrl_c_before_the_first_word("silent", |addr| addr.to_string())
 }
 
 /// Through ssh, which the terminal's Ctrl-C ends too, often before join
 /// has noted the Ctrl-C: the same sentence and status every time.
 #[test]
 fn ctrl_c_while_ssh_connects_says_one_thing_every_time() -> Result<(), expectrl::Error> {
-    use expectrl::ControlCode;
-
     if !server_common::openssh::have_openssh() {
         return Ok(());
     }
+    // ssh waits at the silent port for the server's greeting.
     for round in 0..3 {
-        // A port that takes the connection and never says a word: ssh
-        // waits there for the server's greeting.
-        let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
-        let addr = silent.local_addr()?;
-        let held = std::thread::spawn(move || silent.accept().map(|(stream, _)| stream));
-        let home = Scratch::unmade(&format!("join-sig-ssh-{round}"));
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tallyho"));
-        cmd.args(["join", &format!("ann@{addr}"), "--color", "never"])
-            .env("HOME", &home)
-            .env_remove("SSH_AUTH_SOCK")
-            .env("TERM", "xterm");
-        let mut session = Session::spawn(cmd)?;
-        session.set_expect_timeout(Some(Duration::from_secs(10)));
-        let _stream = held.join().map_err(|_| std::io::Error::other("accept"))??;
-        session.send(ControlCode::EndOfText)?;
-        session.expect("You left before the server said anything.")?;
-        server_common::ends_with_status_0(
-            &mut session,
-            &format!("Ctrl-C is the player leaving, round {round}"),
-        )?;
+        ctrl_c_before_the_first_word(&format!("ssh-{round}"), |addr| format!("ann@{addr}"))?;
     }
     Ok(())
 }
