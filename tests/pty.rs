@@ -717,6 +717,10 @@ fn analyse_keeps_a_number_with_its_unit_on_a_narrow_terminal() -> Result<(), exp
     Ok(())
 }
 
+/// The 1978 program's refusal of a line with a control character, up to
+/// where 40 columns wrap it.
+const CONTROL_REFUSED: &str = "THAT LINE HOLDS CONTROL CHARACTERS;";
+
 /// The 1978 program's instructions on a short screen: at 40x20 they come a
 /// page at a time; at 40x30 they fit, but not with the board below them,
 /// so the last page waits for Enter before the board clears it.
@@ -734,6 +738,11 @@ fn classic_instructions_page_a_short_screen() -> Result<(), expectrl::Error> {
                 .skip_while(|l| !l.starts_with("FOX AND HOUNDS IS PLAYED"))
                 .collect();
             assert!((10..20).contains(&page.len()), "{text}");
+            // A control character (Ctrl-V, then Ctrl-A) is refused in
+            // the program's capitals, and the page waits on.
+            session.send("\x16\x01\r")?;
+            session.expect(CONTROL_REFUSED)?;
+            session.expect("PRESS ENTER FOR MORE.")?;
             session.send("\r")?;
         }
         let seen = session.expect("PRESS ENTER TO PLAY.")?;
@@ -742,6 +751,9 @@ fn classic_instructions_page_a_short_screen() -> Result<(), expectrl::Error> {
         if rows == 30 {
             assert!(text.contains("FOX AND HOUNDS IS PLAYED"), "{text}");
         }
+        session.send("\x16\x01\r")?;
+        session.expect(CONTROL_REFUSED)?;
+        session.expect("PRESS ENTER TO PLAY.")?;
         session.send("\r")?;
         session.expect("HOUND FROM? ")?;
         session.send(ControlCode::EndOfText)?;

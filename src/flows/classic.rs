@@ -156,6 +156,7 @@ pub fn run(console: &mut Console, options: &Options) -> io::Result<u32> {
 const PAGER: Pager<'static> = Pager {
     more: text::MORE,
     help: text::MORE_HELP,
+    capitals: true,
 };
 
 /// Whether the instructions fit on the screen with the first board's

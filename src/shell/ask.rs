@@ -6,7 +6,7 @@ use std::io;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::console::{Console, Reply};
+use super::console::{BadLine, Console, Reply};
 use super::text;
 
 /// The words that leave from any question or move prompt.
@@ -71,12 +71,28 @@ pub struct Pager<'a> {
     pub more: &'a str,
     /// Said for `help` there.
     pub help: &'a str,
+    /// Whether the pager's own refusals are said in capitals, as the
+    /// 1978 program says everything.
+    pub capitals: bool,
+}
+
+impl Pager<'_> {
+    /// Why a line was refused, in the pager's voice.
+    fn refusal(&self, why: BadLine) -> String {
+        let why = why.to_string();
+        if self.capitals {
+            why.to_uppercase()
+        } else {
+            why
+        }
+    }
 }
 
 /// The pager's words in every flow but the 1978 program's.
 pub const PAGER: Pager<'static> = Pager {
     more: "Press Enter for more. ",
     help: text::MORE_HELP,
+    capitals: false,
 };
 
 /// Says `text` a page at a time where the screen is too short to hold it,
@@ -141,7 +157,7 @@ pub fn say_paged_in(
             LastPage::AskedIfPaged(question, help) if paged => (question, help),
             _ => return Ok(true),
         };
-        if ask_until(console, question, &[], help, |_| Ok::<(), String>(()))?.is_none() {
+        if !ask_on(console, question, help, pager)? {
             return Ok(false);
         }
     }
@@ -165,11 +181,26 @@ fn ask_more(console: &mut Console, pager: Pager<'_>) -> io::Result<More> {
     loop {
         match console.ask(pager.more, &[])? {
             Reply::End => return Ok(More::Left),
-            Reply::Bad(why) => console.say(&why.to_string())?,
+            Reply::Bad(why) => console.say(&pager.refusal(why))?,
             Reply::Line(line) if is_q(&line) => return Ok(More::Skip),
             Reply::Line(line) if is_quit(&line) => return Ok(More::Left),
             Reply::Line(line) if is_help(&line) => console.say(pager.help)?,
             Reply::Line(_) => return Ok(More::On),
+        }
+    }
+}
+
+/// Asks `question`, which ends the last page, until a line goes on: any
+/// line does, as a key would; a word that leaves leaves (`false`), and help
+/// says `help`. Lines that cannot be read are refused in `pager`'s voice.
+fn ask_on(console: &mut Console, question: &str, help: &str, pager: Pager<'_>) -> io::Result<bool> {
+    loop {
+        match console.ask(question, &[])? {
+            Reply::End => return Ok(false),
+            Reply::Bad(why) => console.say(&pager.refusal(why))?,
+            Reply::Line(line) if is_quit(&line) => return Ok(false),
+            Reply::Line(line) if is_help(&line) => console.say(help)?,
+            Reply::Line(_) => return Ok(true),
         }
     }
 }
