@@ -13,7 +13,7 @@ use tallyho::faces::draughts::text;
 use tallyho::games::draughts::endgame::{self, Endgame, Exact};
 use tallyho::games::draughts::endgame::{LARGEST_PIECES, STORED_PIECES};
 use tallyho::games::draughts::perft::perft_each_until;
-use tallyho::games::draughts::{Captures, Position, Score, Setup, Side};
+use tallyho::games::draughts::{Analysis, Captures, Position, Score, Setup, Side};
 use tallyho::games::{Deadline, Rules};
 use tallyho::shell::clock::Until;
 use tallyho::shell::safe;
@@ -202,15 +202,38 @@ fn position(rules: &Setup, text: &str) -> Result<Position, AppError> {
         .map_err(|e| AppError::Usage(safe::text(&safe::cut(&e.to_string(), 200))))
 }
 
-/// The database `analyse` uses: none for a position with many pieces,
-/// where the search would not reach it; else read from the data directory,
-/// or built on a thread, and waited for no longer than `wait`: `--think`
-/// bounds the whole answer.
-fn analysis_endgame(rules: &Setup, pos: &Position, wait: &Until) -> Option<Arc<Endgame>> {
-    if pos.piece_count() > 10 {
-        return None;
+/// The databases `analyse` may use for `pos`, on their way: none for a
+/// position with many pieces, where the search would not reach them; else
+/// read from the data directory, or built, on a thread.
+fn analysis_endgame(rules: &Setup, pos: &Position) -> Option<SharedEndgame> {
+    (pos.piece_count() <= 10).then(|| endgame_for(rules, pos.piece_count()))
+}
+
+/// Analyses `pos` until `deadline`, with what `shared` holds once it is
+/// ready: waited for until `half` first, the rest of the time left to the
+/// search. Where the search is done sooner (a small ending searched to its
+/// full depth at once), the database is waited for until `deadline`, and
+/// the position analysed again with it: `--think` bounds the whole answer,
+/// and all of it is used before an answer says the database was not ready.
+fn analysed(
+    rules: &Setup,
+    pos: Position,
+    half: &Until,
+    deadline: &Until,
+    shared: Option<&SharedEndgame>,
+) -> (Analysis, Option<Arc<Endgame>>) {
+    let db = shared.and_then(|s| s.ready_within(half));
+    let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
+    if db.is_some() {
+        return (analysis, db);
     }
-    endgame_for(rules, pos.piece_count()).ready_within(wait)
+    match shared.and_then(|s| s.ready_within(deadline)) {
+        Some(db) => (
+            tallyho::games::draughts::analyse(rules, &[pos], deadline, Some(Arc::clone(&db))),
+            Some(db),
+        ),
+        None => (analysis, None),
+    }
 }
 
 /// The databases for positions of `pieces` pieces: the stored ones read,
@@ -234,14 +257,10 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
             .parse_position(line)
             .map_err(|e| safe::cut(&e.to_string(), 200))?;
         let deadline = Until::after_millis(think);
+        let half = Until::after_millis(think / 2);
         let db = (pos.piece_count() <= 10)
-            .then(|| {
-                shared
-                    .get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES))
-                    .ready_within(&Until::after_millis(think / 2))
-            })
-            .flatten();
-        let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db);
+            .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
+        let (analysis, _) = analysed(rules, pos, &half, &deadline, db);
         serde_json::from_str(&analysis.to_json()).map_err(|e| e.to_string())
     })
 }
@@ -317,8 +336,9 @@ pub(super) fn analyse(
     let started = Instant::now();
     let deadline = Until::after_millis(think);
     // Half the time at most for the database, the rest for the search.
-    let db = analysis_endgame(rules, &pos, &Until::after_millis(think / 2));
-    let analysis = tallyho::games::draughts::analyse(rules, &[pos], &deadline, db.clone());
+    let half = Until::after_millis(think / 2);
+    let shared = analysis_endgame(rules, &pos);
+    let (analysis, db) = analysed(rules, pos, &half, &deadline, shared.as_ref());
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -385,6 +405,27 @@ pub(super) fn analyse(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_done_early_waits_for_the_database_within_think() {
+        // A small ending is searched to its full depth long before the
+        // database of four pieces is built; the first half of the time has
+        // passed already, so only the wait after the search can find it.
+        let rules = Setup::STANDARD;
+        let pos = rules.parse_position("W:WK18:BK14,K10").unwrap();
+        let shared = SharedEndgame::default();
+        shared.start_with(rules, 4);
+        let (analysis, db) = analysed(
+            &rules,
+            pos,
+            &Until::after_millis(0),
+            &Until::after_millis(60_000),
+            Some(&shared),
+        );
+        assert!(db.is_some());
+        assert_eq!(analysis.exact, Some(Exact::Draw));
+        assert_eq!(analysis.score, Score::Points(0));
+    }
 
     #[test]
     fn a_disturbed_time_does_not_make_a_short_count_look_endless() {

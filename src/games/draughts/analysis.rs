@@ -105,14 +105,15 @@ impl Analysis {
 }
 
 /// Analyses the last position of `history` until `deadline` (or depth 64),
-/// with the database if one is given.
+/// with the database if one is given. A draw by repetition or the
+/// forty-move rule is worth nothing to either side here.
 pub fn analyse(
     rules: &Setup,
     history: &[Position],
     deadline: &dyn Deadline,
     endgame: Option<Arc<Endgame>>,
 ) -> Analysis {
-    let mut engine = Engine::new(*rules, 20);
+    let mut engine = Engine::new(*rules, 20).without_contempt();
     if let Some(db) = endgame {
         engine = engine.with_endgame(db);
     }
@@ -154,6 +155,17 @@ mod tests {
             "{json}"
         );
         assert!(json.contains("\"exact\":\"win\""));
+    }
+
+    #[test]
+    fn a_draw_the_search_finds_is_worth_nothing_to_either_side() {
+        // King against king: the forty-move rule draws it, and an analysis
+        // says 0.00 where a player's search would shade it by contempt.
+        let rules = Setup::STANDARD;
+        let pos = fen::parse("B:WK5:BK1").unwrap();
+        let a = analyse(&rules, &[pos], &Never, None);
+        assert_eq!(a.exact, None);
+        assert_eq!(a.score, Score::Points(0));
     }
 
     #[test]

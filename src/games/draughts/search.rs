@@ -237,6 +237,9 @@ pub struct Engine {
     /// A seed for a little noise in the evaluation, so a weaker level's
     /// games differ from seed to seed (`None`: exact evaluations).
     noise: Option<u64>,
+    /// What a draw by repetition or the forty-move rule costs the side the
+    /// search is for: [`CONTEMPT`] in play, nothing in an analysis.
+    contempt: i32,
     line: Line,
 }
 
@@ -262,6 +265,7 @@ impl Engine {
             helpers: Vec::new(),
             helper: 0,
             noise: None,
+            contempt: CONTEMPT,
             line: Line::new(),
         }
     }
@@ -271,6 +275,14 @@ impl Engine {
     /// games, another seed other games.
     pub fn with_noise(mut self, seed: u64) -> Engine {
         self.noise = Some(seed);
+        self
+    }
+
+    /// The same engine scoring a draw by repetition or the forty-move rule
+    /// as nothing to either side, as an analysis reports it: the small cost
+    /// that keeps a player looking for progress is no fact of the position.
+    pub fn without_contempt(mut self) -> Engine {
+        self.contempt = 0;
         self
     }
 
@@ -295,6 +307,7 @@ impl Engine {
         let mut e = Engine::new(self.rules, 4);
         e.table = Arc::clone(&self.table);
         e.endgame = self.endgame.clone();
+        e.contempt = self.contempt;
         e.helper = helper;
         e
     }
@@ -575,9 +588,9 @@ impl Engine {
         if (self.repeats(floor) || quiet >= QUIET_PLIES_FOR_DRAW as u32) && movegen::has_move(pos) {
             // Even plies are the searching side's turns.
             return Some(if ply.is_multiple_of(2) {
-                -CONTEMPT
+                -self.contempt
             } else {
-                CONTEMPT
+                self.contempt
             });
         }
         let exact = self.probe_endgame(pos)?;
