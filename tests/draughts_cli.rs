@@ -677,6 +677,26 @@ fn load_starts_from_a_published_games_last_position() {
     assert!(text.contains(&line), "{line}\n{text}");
 }
 
+#[test]
+fn the_swap_names_who_moves_first_in_the_loaded_game() {
+    let home = folder("swap-loaded");
+    let file = home.join("white-next.pdn");
+    std::fs::write(&file, "[Event \"x\"]\n1. 11-15 23-19 2. 8-11 *\n").unwrap();
+    let text = stdout(
+        tallyho(&home)
+            .args(["draughts", "--players", "2", "--names", "Ann,Bob"])
+            .args(["--games", "2", "--no-history", "--load"])
+            .arg(&file)
+            .write_stdin("resign\nresign\n"),
+    );
+    // White moves first from the loaded position in each game.
+    assert!(
+        text.contains("Sides swap: Bob is Black (O), Ann White (X) and moves first."),
+        "{text}"
+    );
+    assert!(text.contains("White (Ann) next"), "{text}");
+}
+
 /// A game of Fox and Hounds as the log keeps it, to sit among draughts games.
 const FOX_RECORD: &str = r#"{"version":2,"number":1,"date":"2026-01-02T03:04:05Z","game":"fox","flow":"default","setup":{"board":"8x8","rules":"coursework"},"seats":[{"name":"a","side":"fox","level":null},{"name":"b","side":"hounds","level":null}],"outcome":{"winner":"fox","how":"fox-home"},"plies":0,"start":"x","moves":[],"seed":1}"#;
 

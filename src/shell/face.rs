@@ -210,9 +210,10 @@ pub trait Face<R: Rules>: MovePrompt<R> {
     }
 
     /// Said when the players swap sides after a game; `names` are in the
-    /// order of [`Rules::sides`], for a screen `width` columns wide (0
-    /// where the width is not known).
-    fn swap_notice(&self, names: [&str; 2], width: usize) -> String;
+    /// order of [`Rules::sides`], `first` the side to move when the next
+    /// game's play begins (after its prelude: a loaded game's moves), for a
+    /// screen `width` columns wide (0 where the width is not known).
+    fn swap_notice(&self, names: [&str; 2], first: R::Side, width: usize) -> String;
 
     /// The start choice, for a game whose setup may leave the start open.
     fn start_choice(&self) -> Option<&dyn StartChoice<R>> {

@@ -344,8 +344,8 @@ impl Face<Session> for DraughtsFace {
         text::hint(move_name, verdict, to_move)
     }
 
-    fn swap_notice(&self, names: [&str; 2], width: usize) -> String {
-        text::swap_notice(names, board::compact_at(width))
+    fn swap_notice(&self, names: [&str; 2], first: Side, width: usize) -> String {
+        text::swap_notice(names, first, board::compact_at(width))
     }
 }
 

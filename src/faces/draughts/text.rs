@@ -363,15 +363,21 @@ pub fn hint(move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
     format!("Hint: {move_name} ({}).", self::verdict(verdict, to_move))
 }
 
-/// Said when the players swap sides; `names` are Black's then White's.
-/// The swap notice, naming the pieces as the board draws them: `o` and `x`
-/// on the `compact` board, whose capitals are kings.
-pub fn swap_notice(names: [&str; 2], compact: bool) -> String {
+/// Said when the players swap sides; `names` are Black's then White's,
+/// `first` the side to move when play begins (White, after a loaded game
+/// or a ballot's three moves). The pieces are named as the board draws
+/// them: `o` and `x` on the `compact` board, whose capitals are kings.
+pub fn swap_notice(names: [&str; 2], first: Side, compact: bool) -> String {
     let [o, x] = if compact { ['o', 'x'] } else { ['O', 'X'] };
-    format!(
-        "Sides swap: {} is Black ({o}) and moves first, {} White ({x}).",
-        names[0], names[1]
-    )
+    let [black, white] = names;
+    match first {
+        Side::Black => {
+            format!("Sides swap: {black} is Black ({o}) and moves first, {white} White ({x}).")
+        }
+        Side::White => {
+            format!("Sides swap: {black} is Black ({o}), {white} White ({x}) and moves first.")
+        }
+    }
 }
 
 #[cfg(test)]

@@ -232,7 +232,7 @@ impl Face<Setup> for FishFace {
         text::hint(move_name, verdict, to_move)
     }
 
-    fn swap_notice(&self, names: [&str; 2], _width: usize) -> String {
+    fn swap_notice(&self, names: [&str; 2], _first: Side, _width: usize) -> String {
         text::swap_notice(names)
     }
 }

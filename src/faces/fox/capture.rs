@@ -272,8 +272,8 @@ Typing a move
         "Reset the board (yes/no)? "
     }
 
-    fn swap_notice(&self, names: [&str; 2], width: usize) -> String {
-        super::FoxFace.swap_notice(names, width)
+    fn swap_notice(&self, names: [&str; 2], first: Side, width: usize) -> String {
+        super::FoxFace.swap_notice(names, first, width)
     }
 
     fn start_choice(&self) -> Option<&dyn StartChoice<Setup>> {

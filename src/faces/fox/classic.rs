@@ -170,8 +170,8 @@ impl Face<Setup> for ClassicFace {
         FoxFace.hint(move_name, verdict, to_move).to_uppercase()
     }
 
-    fn swap_notice(&self, names: [&str; 2], width: usize) -> String {
-        FoxFace.swap_notice(names, width)
+    fn swap_notice(&self, names: [&str; 2], first: Side, width: usize) -> String {
+        FoxFace.swap_notice(names, first, width)
     }
 }
 

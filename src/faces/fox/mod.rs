@@ -172,7 +172,7 @@ impl Face<Setup> for FoxFace {
         format!("Hint: {move_name} ({verdict})")
     }
 
-    fn swap_notice(&self, names: [&str; 2], _width: usize) -> String {
+    fn swap_notice(&self, names: [&str; 2], _first: Side, _width: usize) -> String {
         format!(
             "Sides swap: {} is the fox, {} the hounds.",
             names[0], names[1]

@@ -283,6 +283,7 @@ fn swap_sides<R: Computers, F: Face<R>>(
             game_match.name(rules, first),
             game_match.name(rules, second),
         ],
+        play::first_to_move(rules, game_match.finished),
         console.width(),
     ))
 }

@@ -70,6 +70,11 @@ fn begin<R: Computers>(rules: &R, start: R::Position, number: u64) -> Game<R> {
     game
 }
 
+/// The side to move when play begins in game `number`, after its prelude.
+pub(super) fn first_to_move<R: Computers>(rules: &R, number: u64) -> R::Side {
+    rules.to_move(begin(rules, rules.start(), number).position())
+}
+
 /// How many of a game's moves are its prelude, never taken back.
 fn prelude_len<R: Computers>(rules: &R, number: u64) -> usize {
     rules.prelude(number).map_or(0, |(_, moves)| moves.len())
