@@ -356,6 +356,40 @@ fn load_names_a_utf16_file_for_what_it_is() {
     }
 }
 
+#[test]
+fn a_latin1_file_keeps_its_letters_and_says_how_it_was_read() {
+    let home = folder("latin1");
+    let file = home.join("old.pdn");
+    std::fs::write(
+        &file,
+        b"[Event \"x\"]\n[Annotator \"M\xfcller\"]\n1. 11-15 23-19 *\n",
+    )
+    .unwrap();
+    let out = tallyho(&home)
+        .args([
+            "draughts",
+            "--players",
+            "2",
+            "--names",
+            "a,b",
+            "--games",
+            "1",
+        ])
+        .arg("--load")
+        .arg(&file)
+        .write_stdin("resign\n")
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is not UTF-8; it is read as Windows-1252"),
+        "{stderr}"
+    );
+    let pdn = stdout(tallyho(&home).args(["history", "--pdn"]));
+    assert!(pdn.contains("[Annotator \"Müller\"]"), "{pdn}");
+}
+
 /// Loads game `number` of `file`, resigns it at once, and checks the run
 /// ended cleanly: the game is then in the log.
 fn load_and_resign(home: &Path, file: &Path, number: &str) {

@@ -171,7 +171,12 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
     if meta.len() > MAX_PDN_BYTES || bytes.len() as u64 > MAX_PDN_BYTES {
         return Err(too_big());
     }
-    let text = String::from_utf8_lossy(&bytes);
+    let (text, latin) = pdn::decode(&bytes);
+    if latin {
+        tallyho::shell::log::warn(&format!(
+            "--load {shown}: the file is not UTF-8; it is read as Windows-1252 (Latin-1)"
+        ));
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let rules = Setup::with_captures(captures.unwrap_or_default());
     // Each game stands alone: a damaged game elsewhere in the file is no

@@ -20,6 +20,7 @@
 //! Results follow the draughts programs' convention: the first score is the
 //! first player's, so `1-0` is a win for Black and `0-1` a win for White.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -724,6 +725,34 @@ impl fmt::Display for Encoding {
     }
 }
 
+/// The text of a PDN file's bytes: UTF-8 as it is; else read as
+/// Windows-1252, the Latin-1 of the Windows programs that wrote older PDN
+/// files (`true` then), so that a name saved that way (`M\xfcller`) keeps its
+/// letters instead of losing them, and each game can still be read.
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
+    }
+}
+
+/// A byte of Windows-1252 as a character: Latin-1, but for the printable
+/// characters it puts in 0x80-0x9F (the five it leaves undefined stay the
+/// control characters Latin-1 has there, shown escaped like any other).
+fn windows_1252(byte: u8) -> char {
+    const HIGH: [u16; 32] = [
+        0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160, 0x2039,
+        0x152, 0x8D, 0x17D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x2DC, 0x2122, 0x161, 0x203A, 0x153, 0x9D, 0x17E, 0x178,
+    ];
+    match byte {
+        0x80..=0x9F => {
+            char::from_u32(u32::from(HIGH[usize::from(byte - 0x80)])).unwrap_or('\u{fffd}')
+        }
+        _ => char::from(byte),
+    }
+}
+
 /// How many bytes from a file's start [`wrong_encoding`] looks at.
 pub const ENCODING_SAMPLE: usize = 4096;
 
@@ -1354,6 +1383,20 @@ mod tests {
         ] {
             assert_eq!(value(v), Some(read.into()), "{v}");
         }
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_read_as_windows_1252() {
+        assert_eq!(
+            decode(b"[Annotator \"M\xfcller\"]"),
+            ("[Annotator \"Müller\"]".into(), true)
+        );
+        // Its quotes and ellipsis too, and the bytes it leaves undefined.
+        assert_eq!(
+            decode(b"\x93a\x94 1\x85 \x81"),
+            ("\u{201c}a\u{201d} 1\u{2026} \u{81}".into(), true)
+        );
+        assert_eq!(decode("Müller 1…".as_bytes()), ("Müller 1…".into(), false));
     }
 
     #[test]
