@@ -390,6 +390,27 @@ fn a_latin1_file_keeps_its_letters_and_says_how_it_was_read() {
     assert!(pdn.contains("[Annotator \"Müller\"]"), "{pdn}");
 }
 
+#[test]
+fn empty_roster_tags_are_written_as_unknown() {
+    let home = folder("empty-roster");
+    let file = home.join("empty.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"\"]\n[Site \" \"]\n[Date \"\"]\n[Round \"\"]\n1. 11-15 23-19 *\n",
+    )
+    .unwrap();
+    let pdn = loaded_and_resigned(&home, &file, "1");
+    assert!(
+        pdn.contains("[Event \"tallyho game 1\"]\n[Site \"?\"]\n"),
+        "{pdn}"
+    );
+    assert!(pdn.contains("\n[Round \"?\"]\n"), "{pdn}");
+    assert!(
+        !pdn.contains("\"\"]") && !pdn.contains("[Date \"?"),
+        "{pdn}"
+    );
+}
+
 /// Loads game `number` of `file`, resigns it at once, and checks the run
 /// ended cleanly: the game is then in the log.
 fn load_and_resign(home: &Path, file: &Path, number: &str) {

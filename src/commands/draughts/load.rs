@@ -262,10 +262,10 @@ fn pdn_game(record: &Record) -> Result<(PdnGame, bool), String> {
     out.result = GameResult::from_outcome(Some(outcome));
     // Where and when a loaded game began stay its own; who played it on
     // and how it ended are this log's.
-    if out.tag("Event").is_none() {
+    if out.known_tag("Event").is_none() {
         out.set_tag("Event", &format!("tallyho game {}", record.number));
     }
-    if out.tag("Date").is_none() {
+    if out.known_tag("Date").is_none() {
         out.set_tag("Date", &pdn_date(&record.date));
     }
     // Names as logged: the whole document is escaped once on its way out

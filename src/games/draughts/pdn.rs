@@ -149,6 +149,12 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
+    /// A tag's value where it says something: `None` for a tag that is
+    /// missing or empty (`[Round ""]`), which the roster writes as unknown.
+    pub fn known_tag(&self, name: &str) -> Option<&str> {
+        self.tag(name).filter(|v| !v.trim().is_empty())
+    }
+
     /// Sets a tag, replacing one of the same name.
     pub fn set_tag(&mut self, name: &str, value: &str) {
         match self.tags.iter_mut().find(|(n, _)| n == name) {
@@ -261,7 +267,7 @@ pub fn write(game: &PdnGame) -> String {
         out.push_str(&format!("[{name} {}]\n", quote(value)));
     };
     for (name, unknown) in REQUIRED {
-        tag(name, game.tag(name).unwrap_or(unknown));
+        tag(name, game.known_tag(name).unwrap_or(unknown));
     }
     tag("Result", game.result.token());
     tag("GameType", "21");
