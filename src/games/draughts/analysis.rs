@@ -83,7 +83,9 @@ impl Analysis {
     }
 
     /// The principal variation in numbered PDN, like `12. 11-15 23-19 13. 8-11`,
-    /// numbering from `move_number` with the side to move.
+    /// numbering from `move_number` with the side to move. A line that
+    /// stops short of the end its score foretells (the table's entries cut
+    /// it, not the game) ends `…`.
     pub fn pv_text(&self, move_number: usize) -> String {
         let mut words = Vec::new();
         let mut side = self.position.to_move();
@@ -99,6 +101,13 @@ impl Analysis {
                 n += 1;
             }
             side = side.other();
+        }
+        let foretold = match self.score {
+            Score::Win(n) | Score::Loss(n) => Some(n as usize),
+            Score::Points(_) => None,
+        };
+        if foretold.is_some_and(|n| self.pv.len() < n) {
+            words.push("…".to_string());
         }
         words.join(" ")
     }
@@ -199,6 +208,11 @@ mod tests {
         };
         assert_eq!(a.pv_text(1), "1. 11-15 23-19 2. 8-11");
         a.position = a.position.with_side(Side::White);
+        assert_eq!(a.pv_text(4), "4... 11-15 5. 23-19 8-11");
+        // A line shorter than the win it scores says it goes on.
+        a.score = Score::Win(5);
+        assert_eq!(a.pv_text(4), "4... 11-15 5. 23-19 8-11 …");
+        a.score = Score::Loss(3);
         assert_eq!(a.pv_text(4), "4... 11-15 5. 23-19 8-11");
     }
 }
