@@ -333,7 +333,8 @@ fn wait_for(session: &mut OsSession, text: &str) {
 
 /// At a jump prompt whose start is chosen already, the whole move typed
 /// again from its start completes too: `10x` offers the landings, as
-/// `E3x` does by coordinates, and a path goes on to its end.
+/// `E3x` does by coordinates, even once a landing is chosen, and a path
+/// goes on to its end.
 #[test]
 fn tab_completes_a_jump_typed_again_from_its_start() -> Result<(), expectrl::Error> {
     let home = Scratch::new("tab-jump");
@@ -359,6 +360,15 @@ fn tab_completes_a_jump_typed_again_from_its_start() -> Result<(), expectrl::Err
     wait_for(&mut session, "E3x");
     session.send("\t")?;
     wait_for(&mut session, "C5  G5");
+    session.send("\x15")?;
+    // A landing chosen, the move typed again from its start may still take
+    // the other way: Tab offers both first landings.
+    session.send("17\r")?;
+    wait_for(&mut session, "Jump 10x17 on to (26)? ");
+    session.send("10x1")?;
+    wait_for(&mut session, "10x1");
+    session.send("\t")?;
+    wait_for(&mut session, "17  19");
     session.send("\x15")?;
     session.send("10x17x")?;
     wait_for(&mut session, "10x17x");

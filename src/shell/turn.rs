@@ -177,7 +177,18 @@ pub fn ask_move<R: Rules, F: Face<R>>(
         let next = next_squares(&typed, &candidates, &paths);
         let question = face.move_question(&View::new(rules, history), &typed, &next);
         let answers = offered(turn, &typed, &next, candidates.iter().map(|&i| &paths[i]));
-        let spellings = spellings(turn, &typed, candidates.iter().map(|&i| &paths[i]));
+        // Typed again from its start, a move may take another way on from
+        // the first square (`10x19` at "Jump 10x17 on to"): whole paths
+        // from that square are offered as well as the rests.
+        let restarts = paths
+            .iter()
+            .filter(|p| !typed.is_empty() && p.first() == typed.first());
+        let spellings = spellings(
+            turn,
+            &typed,
+            candidates.iter().map(|&i| &paths[i]),
+            restarts,
+        );
         let Some(reply) = console.ask_redrawn_by_caller(&question, &answers, &spellings)? else {
             // The redrawn turn says the only move again.
             *told_only = None;
@@ -373,12 +384,13 @@ fn offered<'p, R: Rules, F: Face<R>>(
 /// The rests of the paths in the squares' other spellings (grid names,
 /// `C3 D4`), where the face reads a path so: Tab offers them once a player
 /// types a square that way. Where part of the path is chosen already, the
-/// whole paths too: a player may type the move again from its start (`10x`
-/// at "Jump from 10").
+/// whole paths of `restarts` too: a player may type a move again from its
+/// start (`10x` at "Jump from 10"), and take another way on from there.
 fn spellings<'p, R: Rules, F: Face<R>>(
     turn: &TurnOf<'_, R, F>,
     typed: &[Square],
     candidates: impl Iterator<Item = &'p Vec<Square>>,
+    restarts: impl Iterator<Item = &'p Vec<Square>>,
 ) -> Vec<String> {
     let view = View::new(turn.rules, turn.history);
     let mut out: Vec<String> = Vec::new();
@@ -403,18 +415,18 @@ fn spellings<'p, R: Rules, F: Face<R>>(
             })
             .collect()
     };
-    for path in candidates {
-        if !typed.is_empty() {
-            let own: Vec<String> = (0..path.len())
-                .map(|k| turn.face.answer(&view, &path[..k], path[k]))
-                .collect();
-            keep(&mut out, own.join(" "));
-            for names in spelled(path) {
-                if turn.face.parse_squares(&view, &[], &names).as_deref() == Ok(path) {
-                    keep(&mut out, names);
-                }
+    for path in restarts {
+        let own: Vec<String> = (0..path.len())
+            .map(|k| turn.face.answer(&view, &path[..k], path[k]))
+            .collect();
+        keep(&mut out, own.join(" "));
+        for names in spelled(path) {
+            if turn.face.parse_squares(&view, &[], &names).as_deref() == Ok(path) {
+                keep(&mut out, names);
             }
         }
+    }
+    for path in candidates {
         let rest = &path[typed.len().min(path.len())..];
         if rest.is_empty() {
             continue;
