@@ -270,6 +270,16 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
         why.contains("game 1, move 2 (Black), \"9-13\": a capture is compulsory: 15x22"),
         "{why}"
     );
+    // A jump too long says what the piece can take, as the engine says it.
+    let long = write(
+        "long.pdn",
+        b"[FEN \"B:W14,22,15,24:B1,10,9\"]\n1. 10x19x28x1 *\n",
+    );
+    let why = load_error(&home, &long, &[]);
+    assert!(
+        why.contains("\"10x19x28x1\": 10x19x28x1 is no capture here: the piece on 10 can take 10x17x26 or 10x19x28"),
+        "{why}"
+    );
     // Nothing from the file reaches the terminal raw.
     let escape = write("escape.pdn", b"1. 11-15 \x1b[2J\x07 *\n");
     let why = load_error(&home, &escape, &[]);

@@ -44,10 +44,8 @@ use crate::engines::draughts::store::EndgameStore;
 use crate::games::draughts::endgame::{Endgame, MAX_PIECES};
 use crate::games::draughts::search::{Report, Score};
 use crate::games::draughts::{
-    Level, Move, MoveError, PdnSquare, Perft, Player, Position, Refusal, Setup, Side, fen, how,
-    notation, refusal,
+    Level, Move, Perft, Player, Position, Setup, Side, fen, how, notation,
 };
-use crate::games::or_list;
 use crate::games::{Deadline, Outcome, Rules};
 use crate::shell::lines::AnyNewline;
 use crate::shell::safe;
@@ -706,8 +704,12 @@ fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
         // A move after the rules have ended the game is refused, as
         // `--load` refuses one.
         if let Some(outcome) = rules.outcome(&history) {
+            let when = match i {
+                0 => "in the position given".to_string(),
+                _ => format!("after move {i}"),
+            };
             return Err(format!(
-                "move {} ({}): the game was over after move {i}: {}",
+                "move {} ({}): the game was over {when}: {}",
                 i + 1,
                 safe::cut(text, 40),
                 game_over(&outcome)
@@ -780,49 +782,13 @@ const MAX_MOVE_TEXT: usize = 40;
 /// [`read_move`] for a move in PDN's notation.
 fn read_pdn_move(rules: &Setup, pos: &Position, typed: &str) -> Result<Move, String> {
     let marked = typed.contains(['x', 'X']);
-    let e = match notation::parse_move(rules, pos, typed) {
+    match notation::parse_move(rules, pos, typed) {
         Ok(m) if marked && !m.is_capture() => {
-            return Err(format!("{typed} is a plain move, not a capture: write {m}"));
+            Err(format!("{typed} is a plain move, not a capture: write {m}"))
         }
-        Ok(m) => return Ok(m),
-        Err(e) => e,
-    };
-    let Ok(squares) = notation::parse_squares(typed) else {
-        return Err(e.to_string());
-    };
-    let takes = |from: PdnSquare| -> Vec<Move> {
-        rules
-            .moves(pos)
-            .into_iter()
-            .filter(|m| m.is_capture() && m.from() == from)
-            .collect()
-    };
-    Err(match refusal::refusal(rules, pos, &[], &squares) {
-        Refusal::CrowningEnds { crowning, .. } => {
-            format!("a man crowned ends its move: {typed} stops at {crowning}")
-        }
-        Refusal::NotLegal { start, .. } if !takes(start).is_empty() => {
-            no_capture(typed, start, &takes(start))
-        }
-        Refusal::Move(MoveError::CaptureCompulsory { captures }) if marked => {
-            match squares.first() {
-                Some(&from) if !takes(from).is_empty() => no_capture(typed, from, &takes(from)),
-                _ => format!(
-                    "{typed} is no capture here: the capture is {}",
-                    or_list(&captures)
-                ),
-            }
-        }
-        _ => e.to_string(),
-    })
-}
-
-/// Why a capture typed is none of the captures of the piece on `from`.
-fn no_capture(typed: &str, from: PdnSquare, takes: &[Move]) -> String {
-    format!(
-        "{typed} is no capture here: the piece on {from} can take {}",
-        or_list(takes)
-    )
+        Ok(m) => Ok(m),
+        Err(e) => Err(notation::why_not(rules, pos, typed, e)),
+    }
 }
 
 fn go(state: &mut State, args: &[&str]) -> Reply {
@@ -1219,6 +1185,7 @@ mod tests {
         let out = talk(
             "position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1 27-32 1-5\n\
              position fen B:W28:B24,15 moves 15-19 28-24\n\
+             position fen W:W:B1 moves 1-5\n\
              isready\n",
         );
         assert_eq!(
@@ -1226,6 +1193,7 @@ mod tests {
             [
                 "error move 9 (1-5): the game was over after move 8: draw by threefold repetition",
                 "error move 2 (28-24): the game was over after move 1: black wins, white has no move",
+                "error move 1 (1-5): the game was over in the position given: black wins, white has no move",
                 "readyok",
             ],
             "{out}"

@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::moves::Move;
 use super::position::{Piece, Position};
+use super::refusal::{self, Refusal};
 use super::rules::Setup;
 use super::square::{PdnSquare, PdnSquareError};
 use crate::games::or_list;
@@ -331,6 +332,49 @@ pub fn without_letter(
         return None;
     }
     Some(parse_move(rules, pos, rest))
+}
+
+/// Why `typed`, a move written in PDN's notation, is none in `pos`, where
+/// [`parse_move`] refused it with `e`: a jump that is none of the piece's
+/// captures says what the piece can take (`23x16x12 is no capture here:
+/// the piece on 23 can take 23x16`) rather than that a capture is
+/// compulsory, and one going on past a crowning says where it stops.
+pub fn why_not(rules: &Setup, pos: &Position, typed: &str, e: MoveError) -> String {
+    let Ok(squares) = parse_squares(typed) else {
+        return e.to_string();
+    };
+    let marked = typed.contains(['x', 'X']);
+    let takes = |from: PdnSquare| -> Vec<Move> {
+        rules
+            .moves(pos)
+            .into_iter()
+            .filter(|m| m.is_capture() && m.from() == from)
+            .collect()
+    };
+    let no_capture = |from: PdnSquare, takes: &[Move]| {
+        format!(
+            "{typed} is no capture here: the piece on {from} can take {}",
+            or_list(takes)
+        )
+    };
+    match refusal::refusal(rules, pos, &[], &squares) {
+        Refusal::CrowningEnds { crowning, .. } => {
+            format!("a man crowned ends its move: {typed} stops at {crowning}")
+        }
+        Refusal::NotLegal { start, .. } if !takes(start).is_empty() => {
+            no_capture(start, &takes(start))
+        }
+        Refusal::Move(MoveError::CaptureCompulsory { captures }) if marked => {
+            match squares.first() {
+                Some(&from) if !takes(from).is_empty() => no_capture(from, &takes(from)),
+                _ => format!(
+                    "{typed} is no capture here: the capture is {}",
+                    or_list(&captures)
+                ),
+            }
+        }
+        _ => e.to_string(),
+    }
 }
 
 /// Reads a move written as text and finds it among the legal moves.

@@ -494,7 +494,7 @@ impl Reading {
             let why = match notation::without_letter(&rules, &self.position, token) {
                 Some(Ok(m)) => format!("moves are written without a letter in front: {m}"),
                 Some(Err(e)) => format!("moves are written without a letter in front, and {e}"),
-                None => e.to_string(),
+                None => notation::why_not(&rules, &self.position, token, e),
             };
             PdnError {
                 game: self.number,
