@@ -775,6 +775,26 @@ fn bad_values_are_refused_in_one_style() {
 }
 
 #[test]
+fn build_db_whose_path_cannot_be_written_fails() {
+    let home = Scratch::new("build-db-full");
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["draughts", "build-db", "--pieces", "2"])
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("ran");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("No space left on device"), "{said}");
+}
+
+#[test]
 fn a_refused_line_is_echoed_escaped_and_a_blank_name_is_called_blank() {
     let input: &[u8] = b"1\n\xe3\x80\x80\na\x00b\n\x1b]0;x\x07\n\xff\nA\xe3\x85\xa4n\nO'Brien \"A\\B\"\nAnn\nquit\n";
     let out = tallyho()

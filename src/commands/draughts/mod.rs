@@ -102,7 +102,8 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         tallyho::shell::console::error_line(&format!(
             "The {pieces}-piece database is already built, and its checksum agrees."
         ));
-        let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
+        // The path is what the command gives: a write that fails is an error.
+        writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
         return Ok(());
     }
     // At a terminal a bar redrawn in place; elsewhere (a log file) a line
@@ -137,7 +138,7 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
     }
     let db = built?;
     let path = store.path(db.max_pieces(), rules);
-    let _ = writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()));
+    writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
     Ok(())
 }
 
