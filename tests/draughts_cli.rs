@@ -393,7 +393,9 @@ fn a_latin1_file_keeps_its_letters_and_says_how_it_was_read() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("is not UTF-8; it is read as Windows-1252"),
+        stderr.contains(
+            "is not all UTF-8 (line 2 is the first that is not); what is not is read as Windows-1252"
+        ),
         "{stderr}"
     );
     let pdn = stdout(tallyho(&home).args(["history", "--pdn"]));

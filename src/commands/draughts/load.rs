@@ -172,9 +172,10 @@ pub fn load(path: &Path, number: u64, captures: Option<Captures>) -> Result<PdnG
         return Err(too_big());
     }
     let (text, latin) = pdn::decode(&bytes);
-    if latin {
+    if let Some(line) = latin {
         tallyho::shell::log::warn(&format!(
-            "--load {shown}: the file is not UTF-8; it is read as Windows-1252 (Latin-1)"
+            "--load {shown}: the file is not all UTF-8 (line {line} is the first that is not); \
+             what is not is read as Windows-1252 (Latin-1)"
         ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);

@@ -731,15 +731,25 @@ impl fmt::Display for Encoding {
     }
 }
 
-/// The text of a PDN file's bytes: UTF-8 as it is; else read as
-/// Windows-1252, the Latin-1 of the Windows programs that wrote older PDN
-/// files (`true` then), so that a name saved that way (`M\xfcller`) keeps its
-/// letters instead of losing them, and each game can still be read.
-pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (Cow::Borrowed(text), false),
-        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
+/// The text of a PDN file's bytes: UTF-8 as it is, and each byte that is
+/// not UTF-8 read as Windows-1252, the Latin-1 of the Windows programs that
+/// wrote older PDN files, so that a name saved that way (`M\xfcller`) keeps
+/// its letters instead of losing them, and each game can still be read.
+/// Also the line (from 1) of the first byte so read, if any.
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Option<usize>) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (Cow::Borrowed(text), None);
     }
+    let mut text = String::with_capacity(bytes.len());
+    let mut first = None;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() && first.is_none() {
+            first = Some(text.matches('\n').count() + 1);
+        }
+        text.extend(chunk.invalid().iter().map(|&b| windows_1252(b)));
+    }
+    (Cow::Owned(text), first)
 }
 
 /// A byte of Windows-1252 as a character: Latin-1, but for the printable
@@ -1392,17 +1402,20 @@ mod tests {
     }
 
     #[test]
-    fn text_that_is_not_utf8_is_read_as_windows_1252() {
+    fn bytes_that_are_not_utf8_are_read_as_windows_1252() {
         assert_eq!(
             decode(b"[Annotator \"M\xfcller\"]"),
-            ("[Annotator \"Müller\"]".into(), true)
+            ("[Annotator \"Müller\"]".into(), Some(1))
         );
         // Its quotes and ellipsis too, and the bytes it leaves undefined.
         assert_eq!(
-            decode(b"\x93a\x94 1\x85 \x81"),
-            ("\u{201c}a\u{201d} 1\u{2026} \u{81}".into(), true)
+            decode(b"\n\x93a\x94 1\x85 \x81"),
+            ("\n\u{201c}a\u{201d} 1\u{2026} \u{81}".into(), Some(2))
         );
-        assert_eq!(decode("Müller 1…".as_bytes()), ("Müller 1…".into(), false));
+        // UTF-8 beside them stays as it is, a byte order mark too.
+        let mixed = [&b"\xef\xbb\xbf"[..], "Müller\n\n".as_bytes(), b"M\xfcller"].concat();
+        assert_eq!(decode(&mixed), ("\u{feff}Müller\n\nMüller".into(), Some(3)));
+        assert_eq!(decode("Müller 1…".as_bytes()), ("Müller 1…".into(), None));
     }
 
     #[test]
