@@ -191,14 +191,16 @@ fn ask_more(console: &mut Console, pager: Pager<'_>) -> io::Result<More> {
 }
 
 /// Asks `question`, which ends the last page, until a line goes on: any
-/// line does, as a key would; a word that leaves leaves (`false`), and help
-/// says `help`. Lines that cannot be read are refused in `pager`'s voice.
+/// line does, as a key would, `q` too (it passes over the rest of the text
+/// between pages, so pressed once more it must not leave); a word that
+/// leaves leaves (`false`), and help says `help`. Lines that cannot be
+/// read are refused in `pager`'s voice.
 fn ask_on(console: &mut Console, question: &str, help: &str, pager: Pager<'_>) -> io::Result<bool> {
     loop {
         match console.ask(question, &[])? {
             Reply::End => return Ok(false),
             Reply::Bad(why) => console.say(&pager.refusal(why))?,
-            Reply::Line(line) if is_quit(&line) => return Ok(false),
+            Reply::Line(line) if is_quit(&line) && !is_q(&line) => return Ok(false),
             Reply::Line(line) if is_help(&line) => console.say(help)?,
             Reply::Line(_) => return Ok(true),
         }
