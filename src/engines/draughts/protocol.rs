@@ -163,6 +163,9 @@ struct State {
     config: Config,
     player: Player,
     history: Vec<Position>,
+    /// The last `position` line was refused: the game it meant is not
+    /// known, so `go` and `perft` answer no other game's position.
+    unset: bool,
     /// The largest database received so far.
     endgame: Option<Arc<Endgame>>,
 }
@@ -175,6 +178,7 @@ impl State {
             config,
             player,
             history: vec![start],
+            unset: false,
             endgame: None,
         };
         s.catch_up(false);
@@ -637,11 +641,16 @@ fn answer(state: &mut State, line: &str) -> Reply {
         "position" => match position(state.config.rules, args) {
             Ok(history) => {
                 state.history = history;
+                state.unset = false;
                 Reply::Lines(Vec::new())
             }
-            Err(e) => error(e),
+            Err(e) => {
+                state.unset = true;
+                error(e)
+            }
         },
         "go" => go(state, args),
+        "perft" if state.unset => error(UNSET),
         "perft" => match args {
             [n] => match whole(n, 1..=MAX_PERFT.into()) {
                 Ok(d) => Reply::Perft(d as u32),
@@ -662,6 +671,10 @@ fn answer(state: &mut State, line: &str) -> Reply {
         )),
     }
 }
+
+/// Said by `go` and `perft` after a refused `position` line, until another
+/// is taken.
+const UNSET: &str = "no position: the last position line was refused";
 
 /// The game a `position` line describes, its start first.
 fn position(rules: Setup, args: &[&str]) -> Result<Vec<Position>, String> {
@@ -841,6 +854,9 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
         }
         _ => return error("go wants movetime MS or depth N"),
     };
+    if state.unset {
+        return Reply::Lines(vec![format!("info string {UNSET}"), "bestmove none".into()]);
+    }
     let rules = state.config.rules;
     if let Some(outcome) = rules.outcome(&state.history) {
         return Reply::Lines(vec![
@@ -1186,7 +1202,10 @@ mod tests {
             "position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32 1-5 32-27 5-1 27-32 1-5\n\
              position fen B:W28:B24,15 moves 15-19 28-24\n\
              position fen W:W:B1 moves 1-5\n\
-             isready\n",
+             go movetime 50\n\
+             perft 1\n\
+             position startpos\n\
+             perft 1\n",
         );
         assert_eq!(
             out.lines().collect::<Vec<_>>(),
@@ -1194,7 +1213,11 @@ mod tests {
                 "error move 9 (1-5): the game was over after move 8: draw by threefold repetition",
                 "error move 2 (28-24): the game was over after move 1: black wins, white has no move",
                 "error move 1 (1-5): the game was over in the position given: black wins, white has no move",
-                "readyok",
+                // Nothing is searched or counted for a game not known.
+                "info string no position: the last position line was refused",
+                "bestmove none",
+                "error no position: the last position line was refused",
+                "perft 1 7",
             ],
             "{out}"
         );
