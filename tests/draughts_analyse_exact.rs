@@ -79,6 +79,11 @@ fn a_side_with_no_move_has_lost_by_the_rules_not_by_the_database() {
             format!("{side} has lost: it has no move (the rules)"),
             "{fen}"
         );
+        let searched = line(&lines, "Searched:");
+        assert!(
+            searched.starts_with("no search: the rules decide it ("),
+            "{fen}: {searched}"
+        );
         assert!(
             line(&lines, "Position:").starts_with(&format!("{side} to move, ")),
             "{fen}"

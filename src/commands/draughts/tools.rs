@@ -212,19 +212,21 @@ fn analysis_endgame(rules: &Setup, pos: &Position) -> Option<SharedEndgame> {
 /// Analyses `pos` until `deadline`, with what `shared` holds once it is
 /// ready: waited for until `half` first, the rest of the time left to the
 /// search. Where the search is done sooner (a small ending searched to its
-/// full depth at once), the database is waited for until `deadline`, and
-/// the position analysed again with it: `--think` bounds the whole answer,
-/// and all of it is used before an answer says the database was not ready.
+/// full depth at once) and the database would hold the position itself (of
+/// at most `stored` pieces, with a move to make), it is waited for until
+/// `deadline`, and the position analysed again with it: `--think` bounds
+/// the whole answer, and all of it is used before an answer says the
+/// database was not ready.
 fn analysed(
     rules: &Setup,
     pos: Position,
-    half: &Until,
-    deadline: &Until,
+    (half, deadline): (&Until, &Until),
     shared: Option<&SharedEndgame>,
+    stored: u32,
 ) -> (Analysis, Option<Arc<Endgame>>) {
     let db = shared.and_then(|s| s.ready_within(half));
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
-    if db.is_some() {
+    if db.is_some() || analysis.best.is_none() || pos.piece_count() > stored {
         return (analysis, db);
     }
     match shared.and_then(|s| s.ready_within(deadline)) {
@@ -260,7 +262,8 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
         let half = Until::after_millis(think / 2);
         let db = (pos.piece_count() <= 10)
             .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
-        let (analysis, _) = analysed(rules, pos, &half, &deadline, db);
+        let stored = stored_pieces(rules);
+        let (analysis, _) = analysed(rules, pos, (&half, &deadline), db, stored);
         serde_json::from_str(&analysis.to_json()).map_err(|e| e.to_string())
     })
 }
@@ -338,7 +341,8 @@ pub(super) fn analyse(
     // Half the time at most for the database, the rest for the search.
     let half = Until::after_millis(think / 2);
     let shared = analysis_endgame(rules, &pos);
-    let (analysis, db) = analysed(rules, pos, &half, &deadline, shared.as_ref());
+    let stored = stored_pieces(rules);
+    let (analysis, db) = analysed(rules, pos, (&half, &deadline), shared.as_ref(), stored);
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -375,20 +379,25 @@ pub(super) fn analyse(
     if !analysis.pv.is_empty() {
         field(&mut out, "Line:", &analysis.pv_text(1))?;
     }
-    let searched =
-        if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_))) {
-            format!(
-                "no search: the endgame database decides it ({:.2} s)",
-                elapsed.as_secs_f64()
-            )
-        } else {
-            format!(
-                "depth {}, {} in {:.2} s",
-                analysis.depth,
-                nodes_text(analysis.nodes),
-                elapsed.as_secs_f64()
-            )
-        };
+    let searched = if analysis.best.is_none() {
+        format!(
+            "no search: the rules decide it ({:.2} s)",
+            elapsed.as_secs_f64()
+        )
+    } else if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_)))
+    {
+        format!(
+            "no search: the endgame database decides it ({:.2} s)",
+            elapsed.as_secs_f64()
+        )
+    } else {
+        format!(
+            "depth {}, {} in {:.2} s",
+            analysis.depth,
+            nodes_text(analysis.nodes),
+            elapsed.as_secs_f64()
+        )
+    };
     field(&mut out, "Searched:", &searched)?;
     let exact = match analysis.exact {
         // Decided by the rules, not looked up.
@@ -415,16 +424,31 @@ mod tests {
         let pos = rules.parse_position("W:WK18:BK14,K10").unwrap();
         let shared = SharedEndgame::default();
         shared.start_with(rules, 4);
-        let (analysis, db) = analysed(
-            &rules,
-            pos,
-            &Until::after_millis(0),
-            &Until::after_millis(60_000),
-            Some(&shared),
-        );
+        let times = (&Until::after_millis(0), &Until::after_millis(60_000));
+        let (analysis, db) = analysed(&rules, pos, times, Some(&shared), 5);
         assert!(db.is_some());
         assert_eq!(analysis.exact, Some(Exact::Draw));
         assert_eq!(analysis.score, Score::Points(0));
+    }
+
+    #[test]
+    fn no_wait_for_a_database_that_cannot_answer() {
+        // Six pieces where five are kept, and a side with no move: the
+        // search's answer is the answer, given without waiting for the
+        // database being built meanwhile (it would come within the time).
+        let rules = Setup::STANDARD;
+        let building = SharedEndgame::default();
+        building.start_with(rules, 4);
+        for fen in ["B:WK10:BK1,K3,K4,K5,K6", "W:W5:B1"] {
+            let pos = rules.parse_position(fen).unwrap();
+            let times = (&Until::after_millis(0), &Until::after_millis(60_000));
+            let (analysis, db) = analysed(&rules, pos, times, Some(&building), 5);
+            assert!(db.is_none(), "{fen}");
+            assert!(
+                matches!(analysis.score, Score::Win(_) | Score::Loss(_)),
+                "{fen}"
+            );
+        }
     }
 
     #[test]
