@@ -1024,16 +1024,18 @@ mod tests {
     }
 
     #[test]
-    fn bad_lines_get_errors_and_change_nothing() {
+    fn bad_lines_get_errors_and_change_nothing_but_a_refused_game() {
         let long = "x".repeat(MAX_LINE + 5);
+        // The other bad lines change nothing; a refused position leaves no
+        // game set until the next position line.
         let script = format!(
-            "position startpos moves 11-15 11-15\nfrobnicate\ngo movetime -4\n{long}\nperft 0\nposition fen W:W99:B1\n\u{1b}[2J\nperft 1\n"
+            "position fen W:W99:B1\nfrobnicate\ngo movetime -4\n{long}\nperft 0\nposition startpos moves 11-15 11-15\n\u{1b}[2J\nposition startpos\nperft 1\n"
         );
         let out = talk(&script);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 8, "{out}");
         assert!(lines[..7].iter().all(|l| l.starts_with("error ")), "{out}");
-        assert!(lines[0].contains("move 2 (11-15)"), "{out}");
+        assert!(lines[5].contains("move 2 (11-15)"), "{out}");
         assert!(lines[3].contains("longer than"), "{out}");
         assert!(!out.contains('\u{1b}'), "{out}");
         assert_eq!(lines[7], "perft 1 7");
