@@ -207,9 +207,9 @@ proptest! {
             prop_assert_eq!(a.start, b.start);
             prop_assert_eq!(a.rules, b.rules);
             prop_assert_eq!(a.result, b.result);
-            // Unknown names are written as "?".
-            prop_assert_eq!(a.tag("Black").unwrap_or("?"), b.tag("Black").unwrap_or("?"));
-            prop_assert_eq!(a.tag("White").unwrap_or("?"), b.tag("White").unwrap_or("?"));
+            // Unknown names, missing or empty, are written as "?".
+            prop_assert_eq!(a.known_tag("Black").unwrap_or("?"), b.tag("Black").unwrap_or("?"));
+            prop_assert_eq!(a.known_tag("White").unwrap_or("?"), b.tag("White").unwrap_or("?"));
             // Writing again gives the same text.
             prop_assert_eq!(pdn::write(a), pdn::write(b));
         }
