@@ -311,6 +311,11 @@ fn the_swap_notice_and_status_on_a_narrow_screen_name_the_compact_boards_letters
     // for each side, never broken between a side and its letter.
     session.expect("Black (o): 12 men, 0 kings.\r\nWhite (x): 12 men, 0 kings.")?;
     session.expect("Move from (9, 10, 11, 12)? ")?;
+    // At 20 columns a side's line is wrapped too, never parting a number
+    // from what it counts.
+    resize(&mut session, 20, 30)?;
+    session.send("\x0c")?;
+    session.expect("Black (o): 12 men,\r\n0 kings.\r\nWhite (x): 12 men,\r\n0 kings.")?;
     session.send(ControlCode::EndOfText)?;
     session.expect(Eof)?;
     Ok(())

@@ -628,14 +628,15 @@ impl Console {
         }
     }
 
-    /// Writes a line, wrapped at word boundaries to the console's width.
+    /// Writes a line, wrapped at word boundaries to the console's width, a
+    /// number never parted from the word it counts (`0 kings`).
     pub fn say(&mut self, text: &str) -> io::Result<()> {
         if self.clears {
             self.screen.said(text);
         }
         // One piece with its line end: a door that keeps a line being typed
         // in sight tells a question (no line end) from a sentence by it.
-        let wrapped = safe::wrap(text, self.width());
+        let wrapped = safe::wrap_holding(text, self.width(), safe::number_and_unit);
         self.emit(&format!("{wrapped}\n"))
     }
 
