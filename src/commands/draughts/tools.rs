@@ -224,6 +224,8 @@ fn analysed(
     shared: Option<&SharedEndgame>,
     stored: u32,
 ) -> (Analysis, Option<Arc<Endgame>>) {
+    // A side with no move has lost by the rules: nothing to wait for.
+    let shared = shared.filter(|_| !rules.moves(&pos).is_empty());
     let db = shared.and_then(|s| s.ready_within(half));
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
     if db.is_some() || analysis.best.is_none() || pos.piece_count() > stored {
@@ -439,9 +441,9 @@ mod tests {
         let rules = Setup::STANDARD;
         let building = SharedEndgame::default();
         building.start_with(rules, 4);
-        for fen in ["B:WK10:BK1,K3,K4,K5,K6", "W:W5:B1"] {
+        for (fen, half) in [("B:WK10:BK1,K3,K4,K5,K6", 0), ("W:W5:B1", 60_000)] {
             let pos = rules.parse_position(fen).unwrap();
-            let times = (&Until::after_millis(0), &Until::after_millis(60_000));
+            let times = (&Until::after_millis(half), &Until::after_millis(60_000));
             let (analysis, db) = analysed(&rules, pos, times, Some(&building), 5);
             assert!(db.is_none(), "{fen}");
             assert!(

@@ -244,7 +244,7 @@ struct Go {
 /// What the reader's thread sends: a line (or why it cannot be used), or
 /// the end of the input (or the error that ended it).
 enum Event {
-    Line(Result<String, String>),
+    Line(Result<String, Unread>),
     End(io::Result<()>),
 }
 
@@ -283,9 +283,29 @@ struct Inbox {
     taken_stopped: bool,
 }
 
+/// A line that could not be read as text: too long, or not UTF-8.
+struct Unread {
+    /// Why, as the error says it.
+    why: String,
+    /// It opened with `position`: the game it meant is not known, so none
+    /// is set (see [`State::unset`]).
+    position: bool,
+}
+
+/// Whether a line's bytes open with the word `position`.
+fn opens_position(bytes: &[u8]) -> bool {
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let rest = &bytes[start..];
+    rest.strip_prefix(b"position")
+        .is_some_and(|after| after.first().is_none_or(u8::is_ascii_whitespace))
+}
+
 /// A line read during a search, waiting its turn.
 struct Waiting {
-    line: Result<String, String>,
+    line: Result<String, Unread>,
     /// A `stop` read after this line, which starts work, is this work's.
     stopped: bool,
 }
@@ -302,7 +322,7 @@ impl Inbox {
     }
 
     /// The next line to answer, or how the input ended.
-    fn next(&mut self) -> Result<Result<String, String>, io::Result<()>> {
+    fn next(&mut self) -> Result<Result<String, Unread>, io::Result<()>> {
         self.taken_stopped = false;
         if let Some(Waiting { line, stopped }) = self.waiting.pop_front() {
             self.waiting_bytes -= cost(&line);
@@ -320,7 +340,7 @@ impl Inbox {
     }
 
     /// Keeps a line read during a search for after it.
-    fn wait(&mut self, line: Result<String, String>) {
+    fn wait(&mut self, line: Result<String, Unread>) {
         self.waiting_bytes += cost(&line);
         self.waiting.push_back(Waiting {
             line,
@@ -353,8 +373,8 @@ impl Inbox {
 }
 
 /// What a waiting line counts for against [`READ_AHEAD`].
-fn cost(line: &Result<String, String>) -> usize {
-    LINE_COST + line.as_ref().map_or_else(String::len, String::len)
+fn cost(line: &Result<String, Unread>) -> usize {
+    LINE_COST + line.as_ref().map_or_else(|e| e.why.len(), String::len)
 }
 
 /// Runs the protocol until `quit` or the end of the input. The input is
@@ -374,7 +394,10 @@ pub fn run(
             Err(end) => return end,
             Ok(Ok(line)) => line,
             Ok(Err(e)) => {
-                writeln!(output, "error {e}")?;
+                // A position line refused leaves no game set, whatever
+                // the reason.
+                state.unset |= e.position;
+                writeln!(output, "error {}", e.why)?;
                 output.flush()?;
                 continue;
             }
@@ -599,16 +622,21 @@ fn listen(
 fn read_line(
     input: &mut impl BufRead,
     lines: &mut AnyNewline,
-) -> io::Result<Option<Result<String, String>>> {
+) -> io::Result<Option<Result<String, Unread>>> {
     let Some(line) = lines.read(input, MAX_LINE)? else {
         return Ok(None);
     };
+    let position = opens_position(&line.kept);
     let Some(bytes) = line.whole(MAX_LINE) else {
-        return Ok(Some(Err(format!("line longer than {MAX_LINE} bytes"))));
+        return Ok(Some(Err(Unread {
+            why: format!("line longer than {MAX_LINE} bytes"),
+            position,
+        })));
     };
-    Ok(Some(
-        String::from_utf8(bytes).map_err(|_| "line is not UTF-8".to_string()),
-    ))
+    Ok(Some(String::from_utf8(bytes).map_err(|_| Unread {
+        why: "line is not UTF-8".to_string(),
+        position,
+    })))
 }
 
 fn error(text: impl AsRef<str>) -> Reply {
@@ -1039,6 +1067,31 @@ mod tests {
         assert!(lines[3].contains("longer than"), "{out}");
         assert!(!out.contains('\u{1b}'), "{out}");
         assert_eq!(lines[7], "perft 1 7");
+    }
+
+    #[test]
+    fn a_position_line_too_long_to_read_leaves_no_game_set_either() {
+        let long = "11-15 ".repeat(MAX_LINE / 6 + 1);
+        let out = talk(&format!(
+            "position fen W:W18:B1\n  position startpos moves {long}\ngo depth 2\n\
+             position fen W:W18:B1\nperft {long}\nperft 1\n"
+        ));
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "error line longer than 16384 bytes",
+                "info string no position: the last position line was refused",
+                "bestmove none",
+                // Another line too long changes nothing.
+                "error line longer than 16384 bytes",
+                "perft 1 2",
+            ],
+            "{out}"
+        );
+        assert!(opens_position(b"position \xff"));
+        assert!(opens_position(b"\tposition"));
+        assert!(!opens_position(b"positions"));
+        assert!(!opens_position(b"go position"));
     }
 
     #[test]

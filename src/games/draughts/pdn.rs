@@ -745,7 +745,9 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Option<usize>) {
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());
         if !chunk.invalid().is_empty() && first.is_none() {
-            first = Some(text.matches('\n').count() + 1);
+            // Lines end at LF, CRLF or a lone CR, as the reader has them.
+            let ends = text.matches(['\n', '\r']).count() - text.matches("\r\n").count();
+            first = Some(ends + 1);
         }
         text.extend(chunk.invalid().iter().map(|&b| windows_1252(b)));
     }
@@ -1416,6 +1418,8 @@ mod tests {
         let mixed = [&b"\xef\xbb\xbf"[..], "Müller\n\n".as_bytes(), b"M\xfcller"].concat();
         assert_eq!(decode(&mixed), ("\u{feff}Müller\n\nMüller".into(), Some(3)));
         assert_eq!(decode("Müller 1…".as_bytes()), ("Müller 1…".into(), None));
+        // Lines counted as the reader counts them: CR, LF or CRLF.
+        assert_eq!(decode(b"a\rb\r\nc\nd\xfc").1, Some(4));
     }
 
     #[test]
