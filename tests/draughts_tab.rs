@@ -321,6 +321,21 @@ fn the_swap_notice_and_status_on_a_narrow_screen_name_the_compact_boards_letters
     Ok(())
 }
 
+/// A capture mark after a plain move's start offers nothing: the game
+/// would refuse `11x15`, so Tab does not lead there.
+#[test]
+fn tab_after_a_capture_mark_offers_no_plain_move() -> Result<(), expectrl::Error> {
+    let mut session = spawn("mark")?;
+    session.expect("Move from (9, 10, 11, 12)? ")?;
+    session.send("11x\t")?;
+    session.send("\r")?;
+    // The line was 11x, not completed to 11x1: the piece on 11 is picked.
+    session.expect("Move 11 to (15, 16)? ")?;
+    session.send(ControlCode::EndOfText)?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// Makes the pseudo-terminal `columns` wide and `rows` high, as a person
 /// resizing the window does.
 fn resize(session: &mut OsSession, columns: u16, rows: u16) -> Result<(), expectrl::Error> {

@@ -12,7 +12,7 @@ use crate::games::{Rules, Square};
 use crate::shell::face::{Canvas, Face, View};
 
 use super::ask::{LastPage, capitalise, is_q, is_quit};
-use super::console::{Console, Reply};
+use super::console::{Console, Offer, Reply};
 use super::safe;
 use super::text;
 
@@ -189,7 +189,13 @@ pub fn ask_move<R: Rules, F: Face<R>>(
             candidates.iter().map(|&i| &paths[i]),
             restarts,
         );
-        let Some(reply) = console.ask_redrawn_by_caller(&question, &answers, &spellings)? else {
+        let unmarked = unmarked(turn, &typed, answers.iter().chain(&spellings));
+        let offer = Offer {
+            answers: &answers,
+            spellings: &spellings,
+            unmarked: &unmarked,
+        };
+        let Some(reply) = console.ask_redrawn_by_caller(&question, &offer)? else {
             // The redrawn turn says the only move again.
             *told_only = None;
             return Ok(Turn::Redraw);
@@ -379,6 +385,25 @@ fn offered<'p, R: Rules, F: Face<R>>(
     }
     answers.extend(turn.commands.iter().map(|c| c.word().to_string()));
     answers
+}
+
+/// The answers of several words, of those offered, that the face takes
+/// only unmarked: written with a capture mark between their words (`11x15`
+/// for `11 15`), it refuses them, so Tab does not offer them after a mark.
+fn unmarked<'o, R: Rules, F: Face<R>>(
+    turn: &TurnOf<'_, R, F>,
+    typed: &[Square],
+    offered: impl Iterator<Item = &'o String>,
+) -> Vec<String> {
+    let view = View::new(turn.rules, turn.history);
+    let takes = |line: &str| {
+        turn.face.parse_squares(&view, typed, line).is_ok()
+            || turn.face.parse_squares(&view, &[], line).is_ok()
+    };
+    offered
+        .filter(|words| words.contains(' ') && !takes(&words.replace(' ', "x")))
+        .cloned()
+        .collect()
 }
 
 /// The rests of the paths in the squares' other spellings (grid names,

@@ -27,6 +27,8 @@ fn unsafe_line(line: &str) -> bool {
 pub(super) struct Answers {
     pub(super) candidates: Vec<String>,
     pub(super) spellings: Vec<String>,
+    /// Candidates and spellings not offered after a capture mark.
+    pub(super) unmarked: Vec<String>,
 }
 
 /// `line` with each capture mark between squares (`2x11x`, `E1x`: an `x`
@@ -64,6 +66,9 @@ impl Completer for Answers {
             .map(str::to_ascii_lowercase)
             .collect();
         let word = before[start..].to_ascii_lowercase();
+        // A capture mark among the words done (`11x`) rules out the
+        // answers that are no capture.
+        let marked = line.as_bytes()[..start] != before.as_bytes()[..start];
         let mut found: Vec<Pair> = Vec::new();
         let spellings = if done.is_empty() && word.is_empty() {
             &[][..]
@@ -71,6 +76,9 @@ impl Completer for Answers {
             &self.spellings[..]
         };
         for candidate in self.candidates.iter().chain(spellings) {
+            if marked && self.unmarked.contains(candidate) {
+                continue;
+            }
             let words: Vec<&str> = candidate.split(' ').collect();
             let Some(next) = words.get(done.len()) else {
                 continue;
@@ -190,6 +198,7 @@ mod tests {
                 .map(String::from)
                 .to_vec(),
             spellings: ["C3 D4", "C3 B4", "A3 B4"].map(String::from).to_vec(),
+            unmarked: Vec::new(),
         };
         assert_eq!(offered(&answers, ""), ["9", "11", "12", "help"]);
         assert_eq!(offered(&answers, "C3 "), ["B4", "D4"]);
@@ -201,6 +210,24 @@ mod tests {
         assert_eq!(offered(&answers, "11x"), ["15", "16"]);
         assert_eq!(offered(&answers, "C3x"), ["B4", "D4"]);
         assert_eq!(offered(&answers, "h"), ["help"]);
+    }
+
+    #[test]
+    fn a_capture_mark_rules_out_the_answers_that_are_no_capture() {
+        let answers = Answers {
+            candidates: ["11", "10", "11 15", "11 16", "10 17 26"]
+                .map(String::from)
+                .to_vec(),
+            spellings: ["C3 D4", "E3 G5 E7"].map(String::from).to_vec(),
+            unmarked: ["11 15", "11 16", "C3 D4"].map(String::from).to_vec(),
+        };
+        assert_eq!(offered(&answers, "11x"), Vec::<String>::new());
+        assert_eq!(offered(&answers, "11 "), ["15", "16"]);
+        assert_eq!(offered(&answers, "11-"), ["15", "16"]);
+        assert_eq!(offered(&answers, "10x"), ["17"]);
+        assert_eq!(offered(&answers, "10x17x"), ["26"]);
+        assert_eq!(offered(&answers, "C3x"), Vec::<String>::new());
+        assert_eq!(offered(&answers, "E3x"), ["G5"]);
     }
 
     #[test]

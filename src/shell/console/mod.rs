@@ -228,6 +228,19 @@ pub struct Console {
     prompts: bool,
 }
 
+/// What Tab offers at a question.
+#[derive(Clone, Copy, Default)]
+pub struct Offer<'a> {
+    /// The answers, words split by spaces (a move's squares, `11 15`).
+    pub answers: &'a [String],
+    /// Other spellings of the answers (a move's squares by their
+    /// coordinates, `C3 D4`), offered once something is typed.
+    pub spellings: &'a [String],
+    /// Answers of several words that are no capture: after a capture mark
+    /// (`11x`) they are not offered.
+    pub unmarked: &'a [String],
+}
+
 /// A line as a script's echo shows it, in at most `room` columns: controls,
 /// the characters that draw as nothing and spaces other than the plain one
 /// escaped, so a refused line shows what was in it; quotes and backslashes
@@ -679,40 +692,32 @@ impl Console {
 
     /// Asks a question and reads one line. `answers` feeds Tab completion.
     pub fn ask(&mut self, question: &str, answers: &[String]) -> io::Result<Reply> {
-        self.ask_offering(question, answers, &[])
-    }
-
-    /// [`Console::ask`], with other spellings of the answers (a move's
-    /// squares by their coordinates) that Tab offers once something is typed.
-    pub fn ask_offering(
-        &mut self,
-        question: &str,
-        answers: &[String],
-        spellings: &[String],
-    ) -> io::Result<Reply> {
+        let offer = Offer {
+            answers,
+            ..Offer::default()
+        };
         Ok(self
-            .ask_offering_or_redraw(question, answers, spellings, false)?
+            .ask_offering_or_redraw(question, &offer, false)?
             .unwrap_or(Reply::End))
     }
 
-    /// [`Console::ask_offering`], where the caller can draw its screen
-    /// again for the window as it is now (a board, which the console keeps
-    /// only as text drawn for the width of its time): `None` when Ctrl-L
-    /// asks for that. The next question starts with what was typed.
+    /// [`Console::ask`], with what Tab offers told in full ([`Offer`]),
+    /// where the caller can draw its screen again for the window as it is
+    /// now (a board, which the console keeps only as text drawn for the
+    /// width of its time): `None` when Ctrl-L asks for that. The next
+    /// question starts with what was typed.
     pub fn ask_redrawn_by_caller(
         &mut self,
         question: &str,
-        answers: &[String],
-        spellings: &[String],
+        offer: &Offer<'_>,
     ) -> io::Result<Option<Reply>> {
-        self.ask_offering_or_redraw(question, answers, spellings, true)
+        self.ask_offering_or_redraw(question, offer, true)
     }
 
     fn ask_offering_or_redraw(
         &mut self,
         question: &str,
-        answers: &[String],
-        spellings: &[String],
+        offer: &Offer<'_>,
         caller_redraws: bool,
     ) -> io::Result<Option<Reply>> {
         if self.interrupted() {
@@ -723,7 +728,7 @@ impl Console {
         // and one that would leave too little room to answer, earlier.
         let asking = Asking::laid_out(asked, self.width(), self.look.colour, ANSWER_ROOM);
         let reply = if matches!(self.reader, Reader::Editor { .. }) {
-            match self.ask_editor(asking, answers, spellings, caller_redraws)? {
+            match self.ask_editor(asking, offer, caller_redraws)? {
                 Some(reply) => reply,
                 None => return Ok(None),
             }
@@ -761,8 +766,7 @@ impl Console {
     fn ask_editor(
         &mut self,
         mut asking: Asking,
-        answers: &[String],
-        spellings: &[String],
+        offer: &Offer<'_>,
         caller_redraws: bool,
     ) -> io::Result<Option<Reply>> {
         let (look, columns) = (self.look, self.columns.clone());
@@ -783,8 +787,9 @@ impl Console {
             let _ = editor.add_history_entry(line);
         }
         if let Some(helper) = editor.helper_mut() {
-            helper.candidates = answers.to_vec();
-            helper.spellings = spellings.to_vec();
+            helper.candidates = offer.answers.to_vec();
+            helper.spellings = offer.spellings.to_vec();
+            helper.unmarked = offer.unmarked.to_vec();
         }
         let mut initial = std::mem::take(retyped);
         // Ctrl-C from here on is a key the editor reads; one pressed before
