@@ -375,22 +375,7 @@ fn a_latin1_file_keeps_its_letters_and_says_how_it_was_read() {
         b"[Event \"x\"]\n[Annotator \"M\xfcller\"]\n1. 11-15 23-19 *\n",
     )
     .unwrap();
-    let out = tallyho(&home)
-        .args([
-            "draughts",
-            "--players",
-            "2",
-            "--names",
-            "a,b",
-            "--games",
-            "1",
-        ])
-        .arg("--load")
-        .arg(&file)
-        .write_stdin("resign\n")
-        .output()
-        .expect("ran");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = load_and_resign(&home, &file, "1");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
@@ -424,8 +409,8 @@ fn empty_roster_tags_are_written_as_unknown() {
 }
 
 /// Loads game `number` of `file`, resigns it at once, and checks the run
-/// ended cleanly: the game is then in the log.
-fn load_and_resign(home: &Path, file: &Path, number: &str) {
+/// ended cleanly: the game is then in the log. Returns the run's output.
+fn load_and_resign(home: &Path, file: &Path, number: &str) -> std::process::Output {
     let out = tallyho(home)
         .args([
             "draughts",
@@ -443,6 +428,7 @@ fn load_and_resign(home: &Path, file: &Path, number: &str) {
         .output()
         .expect("ran");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+    out
 }
 
 /// Loads game `number` of `file`, resigns it at once, and returns the game
