@@ -273,11 +273,18 @@ pub fn wrap_holding(text: &str, width: usize, held: impl Fn(&str, &str) -> bool)
     wrap(&joined, width).replace(glue, " ")
 }
 
+/// A sentence as the shell says it: [`wrap`], never parting a number from
+/// the word it counts ([`number_and_unit`]).
+pub fn wrap_said(text: &str, width: usize) -> String {
+    wrap_holding(text, width, number_and_unit)
+}
+
 /// Whether `before` is a number and `after` its unit, as in `0.28 s`,
-/// `5993 nodes` or `(12 plies)`: a word of digits, with a decimal point
-/// or after an opening bracket, then a word that starts with a letter.
+/// `5993 nodes`, `(12 plies)` or `(-0.09 men`: a word of digits, with a
+/// decimal point, a sign or after an opening bracket, then a word that
+/// starts with a letter.
 pub fn number_and_unit(before: &str, after: &str) -> bool {
-    let number = before.trim_start_matches(['(', '[']);
+    let number = before.trim_start_matches(['(', '[', '+', '-']);
     let mut parts = number.splitn(2, '.');
     let digits = |part: Option<&str>| {
         part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
@@ -308,7 +315,10 @@ pub fn first_page(text: &str, width: usize, rows: usize) -> (String, Option<Stri
     // Each source line on the page, and the page's line where it begins.
     let mut begun: Vec<(usize, usize)> = Vec::new();
     for (i, line) in source.iter().enumerate() {
-        let wrapped: Vec<String> = wrap(line, width).split('\n').map(str::to_string).collect();
+        let wrapped: Vec<String> = wrap_said(line, width)
+            .split('\n')
+            .map(str::to_string)
+            .collect();
         if page.len() + wrapped.len() <= rows {
             begun.push((i, page.len()));
             page.extend(wrapped);
@@ -413,6 +423,15 @@ mod tests {
     }
 
     #[test]
+    fn a_page_keeps_a_number_with_what_it_counts() {
+        let help = "  One fox (F) and 4 hounds (H) stand on the board.";
+        assert_eq!(
+            first_page(help, 22, 10).0,
+            "  One fox (F) and\n  4 hounds (H) stand\n  on the board."
+        );
+    }
+
+    #[test]
     fn pages_end_between_items_and_before_a_new_part_in_their_second_half() {
         let text = "+--+\n|hi|\n+--+\nThe rules\n  one\n  two\n  three\nThe controls\n  four";
         // Six rows: "The controls" (row 8) is too far, so the page is full.
@@ -478,7 +497,13 @@ mod tests {
             wrap_holding("in 123456 nodes", 8, number_and_unit),
             "in\n123456\nnodes"
         );
-        for (before, after) in [("0.28", "s"), ("5993", "nodes"), ("(12", "plies)")] {
+        for (before, after) in [
+            ("0.28", "s"),
+            ("5993", "nodes"),
+            ("(12", "plies)"),
+            ("(-0.09", "men"),
+            ("+1.5", "men"),
+        ] {
             assert!(number_and_unit(before, after), "{before} {after}");
         }
         for (before, after) in [
@@ -487,6 +512,7 @@ mod tests {
             ("5.", "s"),
             ("a1", "b"),
             ("0.2.8", "s"),
+            ("-", "x"),
         ] {
             assert!(!number_and_unit(before, after), "{before} {after}");
         }

@@ -649,7 +649,7 @@ impl Console {
         }
         // One piece with its line end: a door that keeps a line being typed
         // in sight tells a question (no line end) from a sentence by it.
-        let wrapped = safe::wrap_holding(text, self.width(), safe::number_and_unit);
+        let wrapped = safe::wrap_said(text, self.width());
         self.emit(&format!("{wrapped}\n"))
     }
 

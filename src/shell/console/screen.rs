@@ -54,7 +54,7 @@ impl Screen {
         for part in &self.parts {
             match part {
                 Part::Said(line) => {
-                    out.push_str(&safe::wrap(line, width));
+                    out.push_str(&safe::wrap_said(line, width));
                     out.push('\n');
                 }
                 Part::Raw(text) => out.push_str(text),
