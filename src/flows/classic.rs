@@ -166,7 +166,8 @@ fn fit_above_board(console: &Console, instructions: &str, setup: &Setup) -> bool
     let Some(rows) = console.height() else {
         return true;
     };
-    let lines = |text: &str| safe::wrap(text, console.width()).lines().count();
+    // Counted as the console will say them.
+    let lines = |text: &str| safe::wrap_said(text, console.width()).lines().count();
     let board = render::classic_board(&setup.default_start());
     // A blank line, the fox's move when it moves first, the board, the
     // reminder below it and the question.

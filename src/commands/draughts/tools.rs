@@ -228,7 +228,7 @@ fn analysed(
     let shared = shared.filter(|_| !rules.moves(&pos).is_empty());
     let db = shared.and_then(|s| s.ready_within(half));
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
-    if db.is_some() || analysis.best.is_none() || pos.piece_count() > stored {
+    if db.is_some() || pos.piece_count() > stored {
         return (analysis, db);
     }
     match shared.and_then(|s| s.ready_within(deadline)) {
@@ -256,6 +256,7 @@ fn endgame_for(rules: &Setup, pieces: u32) -> SharedEndgame {
 /// database read or built for them all.
 fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
     let mut shared: Option<SharedEndgame> = None;
+    let stored = stored_pieces(rules);
     super::super::analyse_each_line(|line| {
         let pos = rules
             .parse_position(line)
@@ -264,7 +265,6 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
         let half = Until::after_millis(think / 2);
         let db = (pos.piece_count() <= 10)
             .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
-        let stored = stored_pieces(rules);
         let (analysis, _) = analysed(rules, pos, (&half, &deadline), db, stored);
         serde_json::from_str(&analysis.to_json()).map_err(|e| e.to_string())
     })
