@@ -391,6 +391,12 @@ fn tab_completes_a_jump_typed_again_from_its_start() -> Result<(), expectrl::Err
     session.send("\t")?;
     wait_for(&mut session, "17  19");
     session.send("\x15")?;
+    // Typed on from the square reached, the rest completes too.
+    session.send("17x")?;
+    wait_for(&mut session, "17x");
+    session.send("\t")?;
+    wait_for(&mut session, "26");
+    session.send("\x15")?;
     session.send("10x17x")?;
     wait_for(&mut session, "10x17x");
     session.send("\t")?;

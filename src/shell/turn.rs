@@ -456,6 +456,19 @@ fn spellings<'p, R: Rules, F: Face<R>>(
         if rest.is_empty() {
             continue;
         }
+        // Typed on from the square reached (`17x26` at "Jump 10x17 on
+        // to"): the rest with that square in front.
+        if typed.len() >= 2 {
+            let here = &path[typed.len() - 1..];
+            let words: Vec<String> = (typed.len() - 1..path.len())
+                .map(|k| turn.face.answer(&view, &path[..k], path[k]))
+                .collect();
+            let words = words.join(" ");
+            let read = turn.face.parse_squares(&view, typed, &words);
+            if read.as_deref() == Ok(here) || read.as_deref() == Ok(rest) {
+                keep(&mut out, words);
+            }
+        }
         let own: Vec<String> = (typed.len()..path.len())
             .map(|k| turn.face.answer(&view, &path[..k], path[k]))
             .collect();

@@ -66,6 +66,11 @@ impl Completer for Answers {
             .map(str::to_ascii_lowercase)
             .collect();
         let word = before[start..].to_ascii_lowercase();
+        // A dash before any square is a minus sign, not a joint (`-11`):
+        // no answer goes on from it.
+        if done.is_empty() && before[..start].contains('-') {
+            return Ok((start, Vec::new()));
+        }
         // A capture mark among the words done (`11x`) rules out the
         // answers that are no capture.
         let marked = line.as_bytes()[..start] != before.as_bytes()[..start];
@@ -210,6 +215,20 @@ mod tests {
         assert_eq!(offered(&answers, "11x"), ["15", "16"]);
         assert_eq!(offered(&answers, "C3x"), ["B4", "D4"]);
         assert_eq!(offered(&answers, "h"), ["help"]);
+    }
+
+    #[test]
+    fn a_dash_before_any_square_is_no_joint() {
+        let answers = Answers {
+            candidates: ["11", "12", "11 15", "11 16"].map(String::from).to_vec(),
+            spellings: ["C3 D4", "C3 B4"].map(String::from).to_vec(),
+            unmarked: Vec::new(),
+        };
+        assert_eq!(offered(&answers, "-"), Vec::<String>::new());
+        assert_eq!(offered(&answers, "-1"), Vec::<String>::new());
+        assert_eq!(offered(&answers, " - "), Vec::<String>::new());
+        assert_eq!(offered(&answers, "-C"), Vec::<String>::new());
+        assert_eq!(offered(&answers, "11--"), ["15", "16"]);
     }
 
     #[test]
