@@ -28,7 +28,14 @@ pub struct Capped {
     pub ended: bool,
     /// Whether that ending was a CR.
     pub by_cr: bool,
+    /// The line's first [`HEAD`] bytes after the blanks (ASCII whitespace)
+    /// it opens with, however many they are: a line too long to keep still
+    /// tells what it opens with.
+    pub head: Vec<u8>,
 }
+
+/// How many bytes [`Capped::head`] keeps.
+pub const HEAD: usize = 64;
 
 impl Capped {
     /// The whole line, if it is no longer than `cap`.
@@ -49,6 +56,7 @@ pub fn read_capped<R: BufRead + ?Sized>(
         length: 0,
         ended: false,
         by_cr: false,
+        head: Vec::new(),
     };
     let mut started = false;
     loop {
@@ -63,6 +71,16 @@ pub fn read_capped<R: BufRead + ?Sized>(
         let part = &buf[..end.unwrap_or(buf.len())];
         let room = (cap + 1).saturating_sub(line.kept.len());
         line.kept.extend_from_slice(&part[..part.len().min(room)]);
+        let shown = if line.head.is_empty() {
+            part.iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .map_or(&[][..], |i| &part[i..])
+        } else {
+            part
+        };
+        let head_room = HEAD - line.head.len();
+        line.head
+            .extend_from_slice(&shown[..shown.len().min(head_room)]);
         line.length += part.len();
         let ending = end.map(|i| buf[i]);
         let used = end.map_or(buf.len(), |i| i + 1);

@@ -292,13 +292,11 @@ struct Unread {
     position: bool,
 }
 
-/// Whether a line's bytes open with the word `position`.
+/// Whether a line's bytes open with the word `position`, after blanks and
+/// a byte order mark.
 fn opens_position(bytes: &[u8]) -> bool {
-    let start = bytes
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(bytes.len());
-    let rest = &bytes[start..];
+    let rest = bytes.trim_ascii_start();
+    let rest = rest.strip_prefix(BOM).unwrap_or(rest).trim_ascii_start();
     rest.strip_prefix(b"position")
         .is_some_and(|after| after.first().is_none_or(u8::is_ascii_whitespace))
 }
@@ -626,18 +624,29 @@ fn read_line(
     let Some(line) = lines.read(input, MAX_LINE)? else {
         return Ok(None);
     };
-    let position = opens_position(&line.kept);
+    let position = opens_position(&line.head);
     let Some(bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(Unread {
             why: format!("line longer than {MAX_LINE} bytes"),
             position,
         })));
     };
-    Ok(Some(String::from_utf8(bytes).map_err(|_| Unread {
+    let text = String::from_utf8(bytes).map_err(|_| Unread {
         why: "line is not UTF-8".to_string(),
         position,
-    })))
+    });
+    // A byte order mark opening a line (files joined one after another,
+    // each saved with one) is no part of the command.
+    Ok(Some(text.map(
+        |t| match t.trim_start().strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => t,
+        },
+    )))
 }
+
+/// UTF-8's byte order mark.
+const BOM: &[u8] = "\u{feff}".as_bytes();
 
 fn error(text: impl AsRef<str>) -> Reply {
     Reply::Lines(vec![format!("error {}", safe::text(text.as_ref()))])
@@ -1088,8 +1097,31 @@ mod tests {
             ],
             "{out}"
         );
+        // However many blanks open it, and after a byte order mark.
+        let blanks = " ".repeat(MAX_LINE + 1);
+        let out = talk(&format!(
+            "position fen W:W18:B1\n{blanks}position startpos moves {long}\ngo depth 2\n\
+             \u{feff}position fen W:W18:B1\ngo depth 2\n\
+             position fen W:W18:B1\n\u{feff}position startpos moves {long}\ngo depth 2\n"
+        ));
+        assert_eq!(
+            out.lines()
+                .filter(|l| !l.starts_with("info depth"))
+                .collect::<Vec<_>>(),
+            [
+                "error line longer than 16384 bytes",
+                "info string no position: the last position line was refused",
+                "bestmove none",
+                "bestmove 18-14",
+                "error line longer than 16384 bytes",
+                "info string no position: the last position line was refused",
+                "bestmove none",
+            ],
+            "{out}"
+        );
         assert!(opens_position(b"position \xff"));
         assert!(opens_position(b"\tposition"));
+        assert!(opens_position(b" \xef\xbb\xbf position"));
         assert!(!opens_position(b"positions"));
         assert!(!opens_position(b"go position"));
     }
