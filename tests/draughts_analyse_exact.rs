@@ -97,6 +97,16 @@ fn more_pieces_than_the_database_holds_says_how_many() {
     let lines = analyse(&home, "B:WK1:BK28,K32,K2,K3,K4,K5");
     assert_eq!(
         line(&lines, "Exact:"),
+        "not known: 7 pieces are on the board, and the endgame database holds at most 5 \
+         (6 after `tallyho draughts build-db --pieces 6`)"
+    );
+    // Where one of six is kept (here in name only), none larger is built.
+    let data = home.join("data").join("tallyho");
+    std::fs::create_dir_all(&data).expect("data directory made");
+    std::fs::write(data.join("draughts-endgame-6-compulsory.bin"), b"").expect("file written");
+    let lines = analyse(&home, "B:WK1:BK28,K32,K2,K3,K4,K5");
+    assert_eq!(
+        line(&lines, "Exact:"),
         "not known: 7 pieces are on the board, and the endgame database holds at most 6"
     );
 }

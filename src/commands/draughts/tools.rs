@@ -292,6 +292,11 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32, kept: bool) -> S
         _ if pieces > 10 => {
             "not known: too many pieces for the endgame database to reach".to_string()
         }
+        // No database `build-db` makes holds so many.
+        _ if pieces > LARGEST_PIECES && stored < LARGEST_PIECES => format!(
+            "not known: {pieces} pieces are on the board, and the endgame database holds at most \
+             {stored} ({LARGEST_PIECES} after `tallyho draughts build-db --pieces {LARGEST_PIECES}`)"
+        ),
         _ if pieces > LARGEST_PIECES => format!(
             "not known: {pieces} pieces are on the board, and the endgame database holds at most \
              {LARGEST_PIECES}"
