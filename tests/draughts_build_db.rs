@@ -14,9 +14,14 @@ fn home(name: &str) -> Scratch {
 
 /// `build-db --pieces 3` with `home`: status and stderr.
 fn build(home: &Path) -> (Option<i32>, String) {
+    build_of(home, "3")
+}
+
+/// `build-db --pieces N` with `home`: status and stderr.
+fn build_of(home: &Path, pieces: &str) -> (Option<i32>, String) {
     let out = assert_cmd::Command::cargo_bin("tallyho")
         .expect("binary built")
-        .args(["draughts", "build-db", "--pieces", "3"])
+        .args(["draughts", "build-db", "--pieces", pieces])
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
         .timeout(std::time::Duration::from_secs(60))
@@ -93,4 +98,23 @@ fn a_database_already_kept_is_not_built_again_and_a_damaged_one_is() {
     let (status, err) = build(&home);
     assert_eq!(status, Some(0), "{err}");
     assert!(err.ends_with("100% of 3 pieces\n"), "built again: {err:?}");
+}
+
+#[test]
+fn a_smaller_database_is_not_built_beside_a_larger_one_kept() {
+    let home = home("smaller");
+    let (status, err) = build_of(&home, "4");
+    assert_eq!(status, Some(0), "{err}");
+    let (status, err) = build(&home);
+    assert_eq!(status, Some(0), "{err}");
+    assert_eq!(
+        err,
+        "The 4-piece database is already built, and its checksum agrees: it holds every \
+         position of 3 pieces or fewer.\n"
+    );
+    let kept: Vec<_> = std::fs::read_dir(home.join("data/tallyho"))
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(kept, ["draughts-endgame-4-compulsory.bin"]);
 }

@@ -106,6 +106,21 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
         writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
         return Ok(());
     }
+    // One of more pieces holds every smaller ending: a smaller one beside
+    // it would never be read. (Six is not looked for: reading it takes
+    // longer than building any smaller one.)
+    if let Some(db) = (pieces + 1..=STORED_PIECES)
+        .rev()
+        .find_map(|more| store.load(more, rules).ok().flatten())
+    {
+        let (more, path) = (db.max_pieces(), store.path(db.max_pieces(), rules));
+        tallyho::shell::console::error_line(&format!(
+            "The {more}-piece database is already built, and its checksum agrees: \
+             it holds every position of {pieces} pieces or fewer."
+        ));
+        writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
+        return Ok(());
+    }
     // At a terminal a bar redrawn in place; elsewhere (a log file) a line
     // every tenth of the way.
     let bar = err.is_terminal();
