@@ -144,6 +144,11 @@ fn analyse_reads_positions_from_standard_input_one_a_line() {
         .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
         .collect();
     assert_eq!(answers.len(), 3, "{text}");
+    // In the order `--json` writes them, the position first.
+    assert!(
+        text.starts_with("{\"fen\":\"B:W21,") && text.contains(",\"to_move\":\"black\",\"best\":"),
+        "{text}"
+    );
     assert_eq!(
         answers[0]["fen"],
         "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"

@@ -136,7 +136,8 @@ fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<
             Ok(analysis_json(
                 &pos,
                 &analyse(&pos, Limits::NONE, &Until::after_millis(think)),
-            ))
+            )
+            .to_string())
         });
     }
     let pos = position(text).map_err(AppError::Usage)?;

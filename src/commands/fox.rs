@@ -283,5 +283,5 @@ fn json(setup: &Setup, pos: &Position) -> serde_json::Value {
 
 /// `analyse -`: a JSON object for each position of standard input.
 fn analyse_lines(setup: &Setup) -> Result<(), AppError> {
-    super::analyse_each_line(|text| position(setup, text).map(|pos| json(setup, &pos)))
+    super::analyse_each_line(|text| position(setup, text).map(|pos| json(setup, &pos).to_string()))
 }

@@ -320,7 +320,7 @@ const MAX_LINE: usize = 1024;
 /// once), and a byte order mark may open the input. A bad line makes the
 /// exit status 2 once every line is answered.
 pub fn analyse_each_line(
-    mut answer: impl FnMut(&str) -> Result<serde_json::Value, String>,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
 ) -> Result<(), AppError> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -342,10 +342,10 @@ pub fn analyse_each_line(
         let object = answer.unwrap_or_else(|why| {
             failed += 1;
             let shown: String = text.chars().take(80).collect();
-            serde_json::json!({ "input": shown, "error": why })
+            serde_json::json!({ "input": shown, "error": why }).to_string()
         });
         // Whatever was read is written back escaped.
-        writeln!(out, "{}", safe::json(&object.to_string()))?;
+        writeln!(out, "{}", safe::json(&object))?;
         out.flush()?;
     }
     if failed > 0 {

@@ -266,7 +266,7 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
         let db = (pos.piece_count() <= 10)
             .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
         let (analysis, _) = analysed(rules, pos, (&half, &deadline), db, stored);
-        serde_json::from_str(&analysis.to_json()).map_err(|e| e.to_string())
+        Ok(analysis.to_json())
     })
 }
 
