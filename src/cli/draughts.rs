@@ -43,8 +43,8 @@ pub struct DraughtsArgs {
     #[arg(long, global = true)]
     pub ascii: bool,
 
-    /// The computer's search threads for play, hints and analyse (default:
-    /// every core).
+    /// The computer's search threads for play, hints and analyse (default
+    /// and most: every core).
     #[arg(long, global = true, value_name = "N",
           value_parser = super::number::<u16>(1, Some(256)), allow_negative_numbers = true)]
     pub threads: Option<u16>,

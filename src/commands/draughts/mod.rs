@@ -58,12 +58,15 @@ pub fn run(tool: Option<&DraughtsTool>, options: &Options) -> Result<Ending, App
     }
 }
 
-/// The computer's search threads: asked for, or every core.
+/// The computer's search threads: asked for, or every core; never more
+/// than the cores, where threads would only take turns, and a search
+/// starting and stopping hundreds of them would overrun its time.
 fn threads(options: &Options) -> usize {
-    options.draughts.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    )
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    options
+        .draughts
+        .threads
+        .map_or(cores, |asked| usize::from(asked).min(cores))
 }
 
 /// Where endgame databases are kept: the user's data directory.
@@ -197,4 +200,20 @@ pub(super) fn ascii_here(asked: bool) -> bool {
         term.as_deref(),
         [all.as_deref(), ctype.as_deref(), lang.as_deref()],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_has_every_core_and_no_more_threads_than_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut options = Options::default();
+        assert_eq!(threads(&options), cores);
+        options.draughts.threads = Some(256);
+        assert_eq!(threads(&options), cores.min(256));
+        options.draughts.threads = Some(1);
+        assert_eq!(threads(&options), 1);
+    }
 }
