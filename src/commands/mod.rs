@@ -317,7 +317,7 @@ const MAX_LINE: usize = 1024;
 /// `analyse -` for any game: a JSON object for each line of standard input,
 /// `answer`'s, or an `error` object for a line that is no position. Blank
 /// lines are skipped; a line ends at LF, CRLF or a lone CR (answered at
-/// once), and a byte order mark may open the input. A bad line makes the
+/// once), and a byte order mark may open any line. A bad line makes the
 /// exit status 2 once every line is answered.
 pub fn analyse_each_line(
     mut answer: impl FnMut(&str) -> Result<String, String>,
@@ -330,7 +330,10 @@ pub fn analyse_each_line(
     while let Some(line) = lines.read(&mut input, MAX_LINE)? {
         let too_long = line.length > MAX_LINE;
         let text = String::from_utf8_lossy(&line.kept);
+        // A byte order mark opening a line (files joined end to end) is
+        // no part of it.
         let text = text.trim();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text).trim();
         if text.is_empty() && !too_long {
             continue;
         }
