@@ -435,6 +435,36 @@ fn a_game_the_log_could_not_take_goes_there_on_the_next_start_once() {
     assert_eq!(play(&store, &game, None).number, Some(2));
 }
 
+#[test]
+fn a_log_another_program_holds_takes_the_game_when_the_next_one_ends() {
+    let (_dir, store) = fresh_store("held");
+    let guests = |a: &str, b: &str| {
+        new_game(
+            "fox",
+            [seat(a, "fox", None), seat(b, "hounds", None)],
+            false,
+        )
+    };
+    // Another program holds the log's lock (flock, as tallyho takes it):
+    // the game's end does not wait for it, but says so.
+    let holder = fs::File::create(store.history_path()).unwrap();
+    holder.lock().unwrap();
+    let finished = play(&store, &guests("guest1", "guest2"), Some("fox"));
+    assert_eq!(finished.number, None);
+    let said = finished.log_error.unwrap();
+    assert!(said.contains("another program has held the lock"), "{said}");
+    assert!(said.ends_with(" for 250 milliseconds"), "{said}");
+    assert!(logged(&store.history_path()).is_empty());
+    // Let go: the next game's end takes both, in the order they ended.
+    holder.unlock().unwrap();
+    let finished = play(&store, &guests("guest3", "guest4"), Some("hounds"));
+    assert_eq!(finished.number, Some(1));
+    let log = logged(&store.history_path());
+    let names: Vec<&str> = log.iter().map(|r| r.seats[0].name.as_str()).collect();
+    assert_eq!(names, ["guest3", "guest1"]);
+    assert_eq!(log[1].number, 2);
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
 }

@@ -571,7 +571,7 @@ impl Server {
                     // The reason names the server's files: for its operator's
                     // eyes (the store warns on its standard error).
                     lines.push(
-                        "The server could not add the game to its log yet; it will at its next start."
+                        "The server could not add the game to its log yet; it will when the log takes games again, or at its next start."
                             .to_string(),
                     );
                 }

@@ -248,8 +248,17 @@ impl fmt::Debug for Store {
 struct Inner {
     /// The database file.
     db: PathBuf,
-    /// The finished games' log.
+    /// The finished games' log, waited for as long as a player's game is
+    /// (the log's own patience) when the store opens.
     log: Log,
+    /// The same log, waited for briefly as a game ends: its room is held
+    /// meanwhile, and another program holding the file's lock must not
+    /// hold up the players, nor others looking at the room.
+    quick_log: Log,
+    /// Games of this run the log has not taken (its lock was held, or it
+    /// failed), tried again when a game ends and the log takes it; the
+    /// rest at the next start. At most [`UNLOGGED`] are held.
+    unlogged: Mutex<Vec<(GameId, Record)>>,
     /// Taken around each append, so this server's threads take turns in
     /// the process rather than wait on the file's lock (which is for other
     /// programs).
@@ -302,7 +311,34 @@ impl Inner {
     fn finish_now(&self, id: GameId, record: &Record, rated: bool) -> Result<Finished, StoreError> {
         let kept = record.clone();
         let ratings = self.send(move |conn, db| keep_finished(conn, db, id, &kept, rated))?;
-        let log = &self.log;
+        let (number, log_error) = self.log_one(id, record);
+        if number.is_some() {
+            // The log takes games again: those it could not take before
+            // go in after this one.
+            let before = std::mem::take(&mut *self.unlogged());
+            for (id, record) in before {
+                if self.log_one(id, &record).0.is_none() {
+                    break;
+                }
+            }
+        }
+        Ok(Finished {
+            number,
+            log_error,
+            ratings,
+        })
+    }
+
+    /// The games of this run the log has not taken.
+    fn unlogged(&self) -> std::sync::MutexGuard<'_, Vec<(GameId, Record)>> {
+        self.unlogged.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Appends one finished game to the log, waiting only briefly for
+    /// another program's lock, and notes in the database where it went or
+    /// why it did not. A game the log did not take is held to try again.
+    fn log_one(&self, id: GameId, record: &Record) -> (Option<u64>, Option<String>) {
+        let log = &self.quick_log;
         let mut told = false;
         let mut waiting = || {
             if !told {
@@ -324,6 +360,10 @@ impl Inner {
             Err(e) => {
                 let said = log_failure(&e);
                 warn(&format!("game {id}: {said}"));
+                let mut unlogged = self.unlogged();
+                if unlogged.len() < UNLOGGED {
+                    unlogged.push((id, record.clone()));
+                }
                 (None, Some(said))
             }
         };
@@ -334,13 +374,16 @@ impl Inner {
             // finds it there and notes it.
             warn(&format!("game {id}: {e}"));
         }
-        Ok(Finished {
-            number,
-            log_error,
-            ratings,
-        })
+        (number, log_error)
     }
 }
+
+/// How long a game's end waits for another program's lock on the log.
+const QUICK_LOG: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The most games of one run held to be logged when the log takes games
+/// again; the database keeps the rest for the next start.
+const UNLOGGED: usize = 1_000;
 
 /// An error of SQLite's while doing `doing`, on the database at `db`.
 fn sql<'a>(db: &'a Path, doing: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + 'a {
@@ -371,7 +414,9 @@ impl Store {
         Ok(Store {
             inner: Arc::new(Inner {
                 db,
+                quick_log: log.clone().with_patience(QUICK_LOG),
                 log,
+                unlogged: Mutex::new(Vec::new()),
                 jobs: Some(jobs),
                 writer: Some(writer),
                 reader: Mutex::new(reader),

@@ -134,9 +134,9 @@ pub enum LogError {
     CannotRead(PathBuf),
     /// Another program held the lock for too long.
     #[error(
-        "another program has held the lock on {} for {} seconds",
+        "another program has held the lock on {} for {}",
         shown(.0),
-        .1.as_secs()
+        held_for(*.1)
     )]
     Locked(PathBuf, Duration),
     /// The numbers are used up: the last record, with the damaged lines
@@ -167,6 +167,17 @@ impl From<OpenError> for LogError {
             OpenError::Denied(path) => LogError::CannotRead(path),
             OpenError::Io(path, e) => LogError::Io(path, e),
         }
+    }
+}
+
+/// How long a lock was waited for, in words: `10 seconds`, `1 second`,
+/// `250 milliseconds`.
+fn held_for(waited: Duration) -> String {
+    match (waited.as_secs(), waited.subsec_millis()) {
+        (1, 0) => "1 second".to_string(),
+        (s, 0) => format!("{s} seconds"),
+        (0, ms) => format!("{ms} milliseconds"),
+        _ => format!("{:.1} seconds", waited.as_secs_f64()),
     }
 }
 
