@@ -58,3 +58,40 @@ fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
     let _ = join.wait();
     running.stop();
 }
+
+/// A script whose output is closed (`| head -1`) leaves: the lines after
+/// go nowhere, not to the server as moves nobody sees answered.
+#[test]
+fn a_closed_output_ends_a_scripted_join() {
+    let data = Scratch::new("join-closed");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let mut join = piped_join(&addr.to_string());
+    let mut typed = join.stdin.take().expect("its input is piped");
+    let seen = lines(join.stdout.take().expect("its output is piped"));
+    writeln!(typed, "name h2").expect("join takes a line");
+    assert!(line_with(&seen, "You are h2,").is_some());
+    // The reader goes, as `head` does once it has its line.
+    drop(seen);
+    writeln!(typed, "who").expect("join takes a line");
+    let end = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = join.try_wait().expect("join is there") {
+            break status;
+        }
+        assert!(Instant::now() < end, "join went on with its output closed");
+        // Lines keep coming, as from a script; join takes none once its
+        // output is gone.
+        let _ = writeln!(typed, "who");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let _ = writeln!(typed, "seek draughts");
+    drop(typed);
+    let mut other = Client::arrive(addr);
+    other.speak_json();
+    other.send("seeks");
+    let seeks = other.event_named("seeks");
+    assert_eq!(seeks["seeks"].as_array().map(Vec::len), Some(0), "{seeks}");
+    running.stop();
+}

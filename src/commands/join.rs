@@ -49,6 +49,17 @@ const QUIET: Duration = Duration::from_millis(150);
 const NO_ANSWER: Duration = Duration::from_secs(3);
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(50);
+
+/// Standard output was closed (`| head`): nothing more can be shown, so
+/// the session ends as at the end of input, with no more lines sent.
+static OUTPUT_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Notes a write to standard output that found it closed.
+fn wrote(result: io::Result<()>) {
+    if result.is_err_and(|e| e.kind() == io::ErrorKind::BrokenPipe) {
+        OUTPUT_GONE.store(true, Ordering::SeqCst);
+    }
+}
 /// Said when the player pressed Ctrl-C before the server's first word.
 const LEFT_EARLY: &str = "You left before the server said anything.";
 /// Said when the connection ended before the server's first word (ssh's
@@ -160,6 +171,9 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let mut next: Option<Input> = None;
     loop {
         prompt_when_settled(&out);
+        if next.is_none() && OUTPUT_GONE.load(Ordering::SeqCst) {
+            next = Some(Input::End);
+        }
         let received = match next.take() {
             Some(input) => Ok(input),
             None => rx.recv_timeout(SETTLE),
@@ -765,17 +779,22 @@ fn print(out: &Mutex<Out>, mut text: String) {
         }
         plain => {
             let mut stdout = io::stdout().lock();
+            let mut after_prompt = false;
             if let Out::Prompted { shown, .. } = plain {
-                if *shown {
-                    let _ = stdout.write_all(b"\n");
-                }
+                after_prompt = *shown;
                 *shown = false;
             }
-            let _ = stdout.write_all(text.as_bytes());
             if !text.ends_with('\n') {
-                let _ = stdout.write_all(b"\n");
+                text.push('\n');
             }
-            let _ = stdout.flush();
+            if after_prompt {
+                text.insert(0, '\n');
+            }
+            wrote(
+                stdout
+                    .write_all(text.as_bytes())
+                    .and_then(|()| stdout.flush()),
+            );
         }
     }
 }
@@ -786,8 +805,11 @@ fn prompt(out: &Mutex<Out>) {
         *said = None;
         if !*shown {
             let mut stdout = io::stdout().lock();
-            let _ = stdout.write_all(PROMPT.as_bytes());
-            let _ = stdout.flush();
+            wrote(
+                stdout
+                    .write_all(PROMPT.as_bytes())
+                    .and_then(|()| stdout.flush()),
+            );
             *shown = true;
         }
     }
