@@ -164,7 +164,8 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
         for line in BufReader::new(stream).lines() {
             let Ok(line) = line else { break };
             if line.trim() == "proto json" {
-                let asked = json!({"event": "handle", "message": "choose a handle for your key"});
+                let asked = json!({"event": "handle", "message": "choose a handle for your key",
+                    "user_name": "the handle alice is taken"});
                 let _ = writeln!(out, "{asked}");
             } else {
                 sent.push(line);
@@ -175,7 +176,13 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
     let out = joined(&addr, b"seek fox\nwho\n");
     let sent = server.join().expect("the stand-in ends");
     let seen = String::from_utf8_lossy(&out.stdout);
-    assert!(seen.contains("Choose a handle for your key"), "{seen}");
+    let said = seen.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains(
+            "Your user name cannot be your handle: the handle alice is taken. Choose a handle for your key. "
+        ),
+        "{seen}"
+    );
     assert!(
         seen.contains("a script's lines are not answers to that"),
         "{seen}"

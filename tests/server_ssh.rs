@@ -972,7 +972,7 @@ fn a_script_whose_user_name_is_no_handle_is_turned_away_and_a_program_asked() {
     };
     let stdout = json(b"\nname carol\nquit\n");
     assert!(
-        stdout.starts_with("{\"event\":\"handle\",\"message\":\"choose a handle for your key\"}\n{\"event\":\"error\",\"message\":\"type the handle you want, or quit to leave\"}"),
+        stdout.starts_with("{\"event\":\"handle\",\"message\":\"choose a handle for your key\",\"user_name\":\"\\\"fox\\\" is kept for the server\"}\n{\"event\":\"error\",\"message\":\"type the handle you want, or quit to leave\"}"),
         "{stdout}"
     );
     assert!(

@@ -456,7 +456,15 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 number(event, "rating")
             )
         }
-        "handle" => tallyho::shell::ask::capitalise(&clean(event, "message")),
+        // Why the ssh user name is none, where the server says.
+        "handle" => match event.get("user_name").and_then(Value::as_str) {
+            Some(_) => format!(
+                "Your user name cannot be your handle: {}. {}",
+                clean(event, "user_name").trim_end_matches('.'),
+                tallyho::shell::ask::capitalise(&clean(event, "message"))
+            ),
+            None => tallyho::shell::ask::capitalise(&clean(event, "message")),
+        },
         "games" => list(
             event,
             "games",

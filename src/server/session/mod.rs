@@ -305,6 +305,8 @@ impl Session {
         let mut wanted = user.to_string();
         let mut first = true;
         loop {
+            // Why the ssh user name is none, for a program's `handle` event.
+            let mut user_refused = None;
             let checked = words::check_handle(&wanted).and_then(|()| {
                 if self.server.hub().is_online(&wanted) {
                     Err(format!("the handle {wanted} is taken; choose another"))
@@ -347,14 +349,22 @@ impl Session {
                 Err(why) if !first => self.refuse(&why)?,
                 // The ssh user name is only a first guess: said why it is
                 // none, not refused, as nothing was typed.
-                Err(why) if !user.is_empty() => self.say(&format!(
-                    "Your user name cannot be your handle: {}.",
-                    crate::shell::safe::text(why.trim_end_matches('.'))
-                ))?,
+                Err(why) if !user.is_empty() => {
+                    self.say(&format!(
+                        "Your user name cannot be your handle: {}.",
+                        crate::shell::safe::text(why.trim_end_matches('.'))
+                    ))?;
+                    user_refused = Some(why);
+                }
                 Err(_) => {}
             }
             first = false;
-            self.event(json!({"event": "handle", "message": "choose a handle for your key"}))?;
+            let mut asked = json!({"event": "handle", "message": "choose a handle for your key"});
+            if let Some(why) = user_refused {
+                let why = why.trim_end_matches('.');
+                asked["user_name"] = json!(why.trim_end_matches("; choose another"));
+            }
+            self.event(asked)?;
             let Some(line) = self.read("Choose a handle for your key: ")? else {
                 return Ok(Greeted::Left);
             };
