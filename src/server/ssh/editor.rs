@@ -73,6 +73,12 @@ impl Editor {
 
     fn byte(&mut self, b: u8, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
         let after_cr = std::mem::take(&mut self.after_cr);
+        // A control byte is no part of a sequence: it ends one unfinished
+        // (a lone Escape key, then Enter or an arrow key's own ESC) and
+        // does what it always does.
+        if b < 0x20 {
+            self.escape = Escape::None;
+        }
         match self.escape {
             Escape::None => {}
             Escape::Start => {
@@ -486,6 +492,24 @@ mod tests {
         let (echo, edits) = typed(&mut editor, "a\u{202e}\u{200b}b\r".as_bytes());
         assert_eq!(echo, "ab\r\n");
         assert_eq!(edits, vec![line("ab")]);
+    }
+
+    #[test]
+    fn a_lone_escape_key_then_another_key_types_nothing_of_it() {
+        let mut editor = Editor::default();
+        // Escape, then (in another packet) Right: the arrow's own ESC
+        // starts its sequence afresh, and nothing is typed.
+        let (echo, _) = typed(&mut editor, b"go\x1b");
+        assert_eq!(echo, "go");
+        let (echo, _) = typed(&mut editor, b"\x1b[C");
+        assert_eq!(echo, "");
+        // Escape in a sequence's middle, then Enter: the Enter is taken.
+        let (echo, edits) = typed(&mut editor, b"\x1b[1\x1b\r");
+        assert_eq!(echo, "\r\n");
+        assert_eq!(edits, vec![line("go")]);
+        // Escape, then Ctrl-C: the interrupt.
+        let (_, edits) = typed(&mut editor, b"\x1b\x03");
+        assert_eq!(edits, vec![Edit::Interrupt]);
     }
 
     #[test]
