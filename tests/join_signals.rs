@@ -143,3 +143,29 @@ fn ctrl_c_while_ssh_connects_says_one_thing_every_time() -> Result<(), expectrl:
     }
     Ok(())
 }
+
+/// A direction override typed at join's prompt is shown escaped while the
+/// line is edited, never sent to the terminal as it is.
+#[test]
+fn a_direction_override_typed_is_shown_escaped() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-typed");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let home = Scratch::unmade("join-typed-home");
+    let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    session.send("say a\u{202e}b")?;
+    let seen = session.expect("b")?;
+    let shown = String::from_utf8_lossy(seen.as_bytes()).to_string();
+    let before = String::from_utf8_lossy(seen.before()).to_string();
+    assert!(
+        !before.contains('\u{202e}') && !shown.contains('\u{202e}'),
+        "{before:?}"
+    );
+    assert!(before.contains("\\u{202e}"), "{before:?}");
+    session.send("\x15quit\r")?;
+    session.expect("STATUS=0")?;
+    running.stop();
+    Ok(())
+}

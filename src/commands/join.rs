@@ -1124,7 +1124,22 @@ impl Completer for Moves {
 impl Hinter for Moves {
     type Hint = String;
 }
-impl Highlighter for Moves {}
+impl Highlighter for Moves {
+    /// The line as typed, pasted controls and direction overrides shown
+    /// escaped, as the local game's line editor shows them.
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> std::borrow::Cow<'l, str> {
+        tallyho::shell::console::shown_typed(line)
+    }
+
+    fn highlight_char(
+        &self,
+        line: &str,
+        _pos: usize,
+        _kind: rustyline::highlight::CmdKind,
+    ) -> bool {
+        tallyho::shell::console::unsafe_line(line)
+    }
+}
 impl Validator for Moves {}
 impl Helper for Moves {}
 

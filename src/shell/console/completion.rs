@@ -14,8 +14,19 @@ use crate::shell::ask::is_format;
 use crate::shell::safe;
 
 /// Whether a line holds a character a terminal would obey rather than show.
-fn unsafe_line(line: &str) -> bool {
+pub fn unsafe_line(line: &str) -> bool {
     line.chars().any(|c| c.is_control() || is_format(c))
+}
+
+/// A line as a line editor shows it while it is typed: with pasted
+/// controls, bidirectional overrides, zero-width characters and BEL
+/// escaped, never sent to the terminal.
+pub fn shown_typed(line: &str) -> Cow<'_, str> {
+    if unsafe_line(line) {
+        Cow::Owned(safe::text(line))
+    } else {
+        Cow::Borrowed(line)
+    }
 }
 
 /// Tab completion from the current question's answers. A multi-word answer
@@ -124,11 +135,7 @@ impl Highlighter for Answers {
     /// out counting a control as no column, where its escape takes several);
     /// Enter refuses the line anyway.
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
-        if unsafe_line(line) {
-            Cow::Owned(safe::text(line))
-        } else {
-            Cow::Borrowed(line)
-        }
+        shown_typed(line)
     }
 
     fn highlight_char(&self, line: &str, _pos: usize, _kind: CmdKind) -> bool {
