@@ -169,3 +169,21 @@ fn a_direction_override_typed_is_shown_escaped() -> Result<(), expectrl::Error> 
     running.stop();
     Ok(())
 }
+
+/// Ctrl-\ at join's prompt, which the line editor reads as a key, quits as
+/// SIGQUIT does: the player left, status 131, as in local play.
+#[test]
+fn ctrl_backslash_at_the_prompt_quits_as_the_signal_does() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-quit-key");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let home = Scratch::unmade("join-quit-key-home");
+    let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    session.send("wh\x1c")?;
+    session.expect("You left the server.")?;
+    session.expect("STATUS=131")?;
+    running.stop();
+    Ok(())
+}

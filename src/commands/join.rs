@@ -353,6 +353,12 @@ fn start_reading(
     editor.set_helper(Some(Moves {
         view: Arc::clone(view),
     }));
+    // Ctrl-\ reaches the raw terminal as a key: it quits as the signal
+    // does, as in local play.
+    editor.bind_sequence(
+        rustyline::KeyEvent::ctrl('\\'),
+        rustyline::EventHandler::Conditional(Box::new(tallyho::shell::console::Quit)),
+    );
     let printer = editor.create_external_printer().map_err(editor_failed)?;
     // A signal's exit turns off what rustyline turns on (bracketed paste).
     signals::editing();

@@ -175,7 +175,7 @@ impl ConditionalEventHandler for Redraw {
 /// as a key and not as SIGQUIT. It raises SIGQUIT, so the session ends as
 /// the signal ends it anywhere else (status 131), with a line editor or
 /// without one.
-pub(super) struct Quit;
+pub struct Quit;
 
 impl ConditionalEventHandler for Quit {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {

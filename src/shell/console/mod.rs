@@ -21,8 +21,8 @@ mod screen;
 
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
-use completion::{Answers, Quit, Redraw};
-pub use completion::{shown_typed, unsafe_line};
+use completion::{Answers, Redraw};
+pub use completion::{Quit, shown_typed, unsafe_line};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{error_columns, terminal_columns, terminal_rows};
 use screen::Screen;
