@@ -95,3 +95,44 @@ fn a_closed_output_ends_a_scripted_join() {
     assert_eq!(seeks["seeks"].as_array().map(Vec::len), Some(0), "{seeks}");
     running.stop();
 }
+
+/// A game already under way, watched through join: the moves so far are
+/// said, each once and in order, as the text door says them.
+#[test]
+fn a_watcher_is_told_the_moves_so_far() {
+    let data = Scratch::new("join-so-far");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let mut ann = Client::arrive(addr);
+    ann.speak_json();
+    ann.send("seek fox --side fox");
+    let n = ann.event_named("seeking")["n"].clone();
+    let mut bob = Client::arrive(addr);
+    bob.speak_json();
+    bob.send(&format!("accept {n}"));
+    let game = bob.event_named("start")["game"].clone();
+    // Two plies, each by whoever is to move.
+    let mut played = Vec::new();
+    for _ in 0..2 {
+        let position = ann.event_named("position");
+        let mv = position["legal"][0].as_str().unwrap_or_default().to_string();
+        if position["to_move"] == "fox" {
+            ann.send(&mv);
+        } else {
+            bob.send(&mv);
+        }
+        played.push(mv);
+    }
+    let _ = ann.event_named("position");
+    let mut join = piped_join(&addr.to_string());
+    let mut typed = join.stdin.take().expect("its input is piped");
+    let seen = lines(join.stdout.take().expect("its output is piped"));
+    writeln!(typed, "watch {game}").expect("join takes a line");
+    let first = line_with(&seen, "1. ").expect("the first move is said");
+    assert!(first.ends_with(&format!("{}.", played[0])), "{first}");
+    let second = line_with(&seen, "2. ").expect("the second move is said");
+    assert!(second.ends_with(&format!("{}.", played[1])), "{second}");
+    drop(typed);
+    let _ = join.wait();
+    running.stop();
+}

@@ -1162,6 +1162,10 @@ struct Game {
     /// The legal moves of the last position, as `moves` says them to a
     /// watcher (the text door's words); `None` before any.
     moves_line: Option<String>,
+    /// How many of the game's moves have been said. The moves so far that
+    /// a `start` brings (a resumed game, one watched) are said as the
+    /// server sends them again, as the text door says them.
+    told: usize,
 }
 
 impl Game {
@@ -1386,7 +1390,10 @@ impl View {
         {
             let known = table.moves().len() as u64;
             match plies {
-                Some(left) if left <= known => table.take_back((known - left) as usize),
+                Some(left) if left <= known => {
+                    table.take_back((known - left) as usize);
+                    game.told = game.told.min(left as usize);
+                }
                 // Not what this client knows: it loses track, and shows
                 // positions as the server writes them.
                 _ => game.table = None,
@@ -1474,6 +1481,7 @@ impl View {
             seat,
             names: [name(0), name(1)],
             moves_line: None,
+            told: 0,
         });
         text
     }
@@ -1491,9 +1499,15 @@ impl View {
                 clean(event, "move")
             );
         };
-        let known = table.moves().len();
+        let moves = table.moves();
+        let known = moves.len();
         if ply <= known {
-            // Seen already (the moves so far, sent again).
+            // The moves so far, sent again: said once each, in order.
+            let by = clean(event, "by");
+            if ply == game.told + 1 && moves[ply - 1] == text_of(event, "move") {
+                game.told = ply;
+                return table.said_move(ply - 1, &by);
+            }
             return String::new();
         }
         if ply > known + 1 {
@@ -1506,7 +1520,10 @@ impl View {
             );
         }
         match table.play(text_of(event, "move")) {
-            Ok(()) => table.said_move(ply - 1, &clean(event, "by")),
+            Ok(()) => {
+                game.told = ply;
+                table.said_move(ply - 1, &clean(event, "by"))
+            }
             Err(why) => {
                 game.table = None;
                 format!(
