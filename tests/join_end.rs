@@ -115,7 +115,10 @@ fn a_watcher_is_told_the_moves_so_far() {
     let mut played = Vec::new();
     for _ in 0..2 {
         let position = ann.event_named("position");
-        let mv = position["legal"][0].as_str().unwrap_or_default().to_string();
+        let mv = position["legal"][0]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         if position["to_move"] == "fox" {
             ann.send(&mv);
         } else {
@@ -134,5 +137,34 @@ fn a_watcher_is_told_the_moves_so_far() {
     assert!(second.ends_with(&format!("{}.", played[1])), "{second}");
     drop(typed);
     let _ = join.wait();
+    running.stop();
+}
+
+/// A script some of whose lines the server refused ends with status 3, as
+/// a scripted local game does: it can tell that not every line was taken.
+#[test]
+fn a_script_with_a_refused_line_ends_with_status_3() {
+    let data = Scratch::new("join-refused");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    for (script, status) in [("who\n", 0), ("bogus\nwho\n", 3), ("accept 99\n", 3)] {
+        let mut join = piped_join(&addr.to_string());
+        let mut typed = join.stdin.take().expect("its input is piped");
+        let seen = lines(join.stdout.take().expect("its output is piped"));
+        typed
+            .write_all(script.as_bytes())
+            .expect("join takes the lines");
+        drop(typed);
+        let end = Instant::now() + Duration::from_secs(20);
+        let code = loop {
+            if let Some(done) = join.try_wait().expect("join is there") {
+                break done.code();
+            }
+            assert!(Instant::now() < end, "join did not end: {script:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let said: Vec<String> = seen.try_iter().collect();
+        assert_eq!(code, Some(status), "{script:?}: {said:?}");
+    }
     running.stop();
 }

@@ -107,6 +107,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         heard: None,
         closed: false,
         asked_handle: false,
+        refused: false,
     }));
     let (tx, rx) = mpsc::channel::<Input>();
     // Until the server's first word, ssh may still be asking at the terminal
@@ -164,6 +165,8 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let mut dropped = false;
     // A script gave up waiting for the other player's move.
     let mut gave_up = false;
+    // A line was refused, by join or by the server.
+    let mut refused = false;
     // A script was asked for a handle, and left.
     let mut no_handle = false;
     // What the loop takes next before reading more: the end of input, once
@@ -205,6 +208,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                     continue;
                 }
                 say(too_long(length));
+                refused = true;
                 prompt(&out);
             }
             Input::Line(line) => {
@@ -239,6 +243,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                 }
                 if let Err(why) = check(&line) {
                     say(why);
+                    refused = true;
                     prompt(&out);
                     continue;
                 }
@@ -312,6 +317,12 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         Ending::NoHandle
     } else if gave_up {
         Ending::GaveUp
+    } else if !interactive
+        && !dumb
+        && (refused || view.lock().unwrap_or_else(|e| e.into_inner()).refused)
+    {
+        // A script can tell that some of its lines were not taken.
+        Ending::Refused
     } else {
         Ending::Clean
     })
@@ -1205,6 +1216,8 @@ struct View {
     /// The server asks for a handle (an ssh key new to it, whose user name
     /// cannot be one): a script's lines are not answers to that.
     asked_handle: bool,
+    /// The server refused a line (an `error` event).
+    refused: bool,
 }
 
 fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
@@ -1371,7 +1384,10 @@ impl View {
                 )
             }
             // The server's reasons come as clauses: said as sentences.
-            "error" => tallyho::shell::ask::capitalise(&clean(event, "message")),
+            "error" => {
+                self.refused = true;
+                tallyho::shell::ask::capitalise(&clean(event, "message"))
+            }
             "info" | "help" => clean_lines(event, "text"),
             _ => String::new(),
         }
