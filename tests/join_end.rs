@@ -25,12 +25,9 @@ fn line_with(seen: &mpsc::Receiver<String>, word: &str) -> Option<String> {
     }
 }
 
-#[test]
-fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
-    let data = Scratch::new("join-end");
-    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
-    let addr = running.line_door();
-    // Two machine players start a game.
+/// Two machine players on the line door at `addr` start a game of fox and
+/// hounds, Ann the fox: both players, and the game's number.
+fn fox_game(addr: std::net::SocketAddr) -> (Client, Client, serde_json::Value) {
     let mut ann = Client::arrive(addr);
     ann.speak_json();
     ann.send("seek fox --side fox");
@@ -39,6 +36,30 @@ fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
     bob.speak_json();
     bob.send(&format!("accept {n}"));
     let game = bob.event_named("start")["game"].clone();
+    (ann, bob, game)
+}
+
+/// `join`'s exit code, once it ends within a while; `meanwhile` runs
+/// between looks. `None` when it never ends (it is killed on drop).
+fn ended_within(join: &mut std::process::Child, mut meanwhile: impl FnMut()) -> Option<i32> {
+    let end = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < end {
+        if let Some(done) = join.try_wait().expect("join is there") {
+            return done.code();
+        }
+        meanwhile();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn a_watcher_is_told_a_resignation_as_the_text_door_tells_it() {
+    let data = Scratch::new("join-end");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    // Two machine players start a game.
+    let (mut ann, _bob, game) = fox_game(addr);
     // A watcher at the text door, and one through join.
     let mut text_door = Client::arrive(addr);
     text_door.send(&format!("watch {game}"));
@@ -74,18 +95,12 @@ fn a_closed_output_ends_a_scripted_join() {
     // The reader goes, as `head` does once it has its line.
     drop(seen);
     writeln!(typed, "who").expect("join takes a line");
-    let end = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = join.try_wait().expect("join is there") {
-            break status;
-        }
-        assert!(Instant::now() < end, "join went on with its output closed");
-        // Lines keep coming, as from a script; join takes none once its
-        // output is gone.
+    // Lines keep coming, as from a script; join takes none once its
+    // output is gone.
+    let code = ended_within(&mut join, || {
         let _ = writeln!(typed, "who");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
+    });
+    assert_eq!(code, Some(0), "join went on with its output closed");
     let _ = writeln!(typed, "seek draughts");
     drop(typed);
     let mut other = Client::arrive(addr);
@@ -103,14 +118,7 @@ fn a_watcher_is_told_the_moves_so_far() {
     let data = Scratch::new("join-so-far");
     let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
     let addr = running.line_door();
-    let mut ann = Client::arrive(addr);
-    ann.speak_json();
-    ann.send("seek fox --side fox");
-    let n = ann.event_named("seeking")["n"].clone();
-    let mut bob = Client::arrive(addr);
-    bob.speak_json();
-    bob.send(&format!("accept {n}"));
-    let game = bob.event_named("start")["game"].clone();
+    let (mut ann, mut bob, game) = fox_game(addr);
     // Two plies, each by whoever is to move.
     let mut played = Vec::new();
     for _ in 0..2 {
@@ -155,14 +163,7 @@ fn a_script_with_a_refused_line_ends_with_status_3() {
             .write_all(script.as_bytes())
             .expect("join takes the lines");
         drop(typed);
-        let end = Instant::now() + Duration::from_secs(20);
-        let code = loop {
-            if let Some(done) = join.try_wait().expect("join is there") {
-                break done.code();
-            }
-            assert!(Instant::now() < end, "join did not end: {script:?}");
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let code = ended_within(&mut join, || {});
         let said: Vec<String> = seen.try_iter().collect();
         assert_eq!(code, Some(status), "{script:?}: {said:?}");
     }
