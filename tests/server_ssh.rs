@@ -970,6 +970,20 @@ fn a_script_whose_user_name_is_no_handle_is_turned_away_and_a_program_asked() {
         );
         text(&out.stdout)
     };
+    // A user name that is another player's handle: the event says so too.
+    let taken = text(
+        &run(
+            ssh_command(&door, &dir, "bob", Some(&key))
+                .arg("-T")
+                .arg("json"),
+            b"quit\n",
+        )
+        .stdout,
+    );
+    assert!(
+        taken.starts_with("{\"event\":\"handle\",\"message\":\"choose a handle for your key\",\"user_name\":\"the handle bob is taken\"}\n"),
+        "{taken}"
+    );
     let stdout = json(b"\nname carol\nquit\n");
     assert!(
         stdout.starts_with("{\"event\":\"handle\",\"message\":\"choose a handle for your key\",\"user_name\":\"\\\"fox\\\" is kept for the server\"}\n{\"event\":\"error\",\"message\":\"type the handle you want, or quit to leave\"}"),

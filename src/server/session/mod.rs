@@ -328,6 +328,16 @@ impl Session {
                     Ok(Err(_)) if first && self.script => {
                         return self.turn_script_away(&format!("the handle {wanted} is taken"));
                     }
+                    // The ssh user name is only a first guess: said why it
+                    // is none, not refused, as nothing was typed.
+                    Ok(Err(_)) if first && !user.is_empty() => {
+                        let why = format!("the handle {wanted} is taken");
+                        self.say(&format!(
+                            "Your user name cannot be your handle: {}.",
+                            crate::shell::safe::text(&why)
+                        ))?;
+                        user_refused = Some(why);
+                    }
                     Ok(Err(_)) => {
                         self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
                     }

@@ -76,7 +76,7 @@ impl Editor {
         // A control byte is no part of a sequence: it ends one unfinished
         // (a lone Escape key, then Enter or an arrow key's own ESC) and
         // does what it always does.
-        if b < 0x20 {
+        if b < 0x20 || b == 0x7f {
             self.escape = Escape::None;
         }
         match self.escape {
@@ -510,6 +510,9 @@ mod tests {
         // Escape, then Ctrl-C: the interrupt.
         let (_, edits) = typed(&mut editor, b"\x1b\x03");
         assert_eq!(edits, vec![Edit::Interrupt]);
+        // Escape, then Backspace (DEL): the last character goes.
+        let (_, edits) = typed(&mut editor, b"whox\x1b\x7f\r");
+        assert_eq!(edits, vec![line("who")]);
     }
 
     #[test]
