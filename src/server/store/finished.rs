@@ -138,8 +138,12 @@ pub(super) fn note_logged(
 /// On open: appends to the log every finished game it has not taken (the
 /// server stopped between the two writes, or the log failed), unless it is
 /// there already. A log that cannot be read or written is warned about;
-/// the games wait for the next start.
-pub(super) fn relog(conn: &Connection, db: &Path, log: &Log) -> Result<(), StoreError> {
+/// the games it did not take are returned, oldest first, to try again.
+pub(super) fn relog(
+    conn: &Connection,
+    db: &Path,
+    log: &Log,
+) -> Result<Vec<(GameId, Record)>, StoreError> {
     let mut statement = conn
         .prepare("SELECT id, record FROM finished WHERE log_number IS NULL ORDER BY id")
         .map_err(sql(db, "read the games the log has not taken"))?;
@@ -150,7 +154,7 @@ pub(super) fn relog(conn: &Connection, db: &Path, log: &Log) -> Result<(), Store
         .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
         .map_err(sql(db, "read the games the log has not taken"))?;
     if rows.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut waiting: Vec<(GameId, Record, Option<u64>)> = Vec::new();
     for (id, json) in rows {
@@ -179,16 +183,22 @@ pub(super) fn relog(conn: &Connection, db: &Path, log: &Log) -> Result<(), Store
                 Ok(None) => break,
                 Err(e) => {
                     warn(&format!("finished games wait for the game log: {e}"));
-                    return Ok(());
+                    return Ok(unlogged(waiting));
                 }
             }
         },
         Err(e) => {
             warn(&format!("finished games wait for the game log: {e}"));
-            return Ok(());
+            return Ok(unlogged(waiting));
         }
     }
+    let mut left = Vec::new();
     for (id, record, number) in waiting {
+        // Once one is not taken, the rest wait behind it, in order.
+        if !left.is_empty() && number.is_none() {
+            left.push((id, record));
+            continue;
+        }
         let (number, error) = match number {
             Some(number) => (Some(number), None),
             None => match log.append(&record, &mut || ()) {
@@ -196,13 +206,23 @@ pub(super) fn relog(conn: &Connection, db: &Path, log: &Log) -> Result<(), Store
                 Err(e) => {
                     let said = log_failure(&e);
                     warn(&format!("game {id}: {said}"));
+                    left.push((id, record));
                     (None, Some(said))
                 }
             },
         };
         note_logged(conn, db, id, number, error)?;
     }
-    Ok(())
+    Ok(left)
+}
+
+/// The games of `waiting` the log has not taken, oldest first.
+fn unlogged(waiting: Vec<(GameId, Record, Option<u64>)>) -> Vec<(GameId, Record)> {
+    waiting
+        .into_iter()
+        .filter(|(_, _, number)| number.is_none())
+        .map(|(id, record, _)| (id, record))
+        .collect()
 }
 
 /// An account's last `limit` finished games: see [`super::Store::history`].

@@ -75,7 +75,7 @@ use waiting::{NotKept, Waiting};
 use writer::Job;
 
 use crate::shell::date::utc_now;
-use crate::shell::log::{Log, Record, warn};
+use crate::shell::log::{Log, LogError, Record, warn};
 
 /// The database's file name in the data folder.
 pub const DATABASE: &str = "server.db";
@@ -255,6 +255,11 @@ struct Inner {
     /// meanwhile, and another program holding the file's lock must not
     /// hold up the players, nor others looking at the room.
     quick_log: Log,
+    /// The same log, tried once without waiting: while another program
+    /// is known to hold its lock, game ends do not queue up behind it.
+    nowait_log: Log,
+    /// The log's lock was held by another program at the last try.
+    log_held: std::sync::atomic::AtomicBool,
     /// Games of this run the log has not taken (its lock was held, or it
     /// failed), tried again when a game ends and the log takes it; the
     /// rest at the next start. At most [`UNLOGGED`] are held.
@@ -311,17 +316,19 @@ impl Inner {
     fn finish_now(&self, id: GameId, record: &Record, rated: bool) -> Result<Finished, StoreError> {
         let kept = record.clone();
         let ratings = self.send(move |conn, db| keep_finished(conn, db, id, &kept, rated))?;
-        let (number, log_error) = self.log_one(id, record);
-        if number.is_some() {
-            // The log takes games again: those it could not take before
-            // go in after this one.
-            let before = std::mem::take(&mut *self.unlogged());
-            for (id, record) in before {
-                if self.log_one(id, &record).0.is_none() {
-                    break;
-                }
+        // The games the log could not take before go in first, in the
+        // order they ended; a game the log does not take waits again,
+        // and so do those after it.
+        let before = std::mem::take(&mut *self.unlogged());
+        let mut free = true;
+        for (id, record) in before {
+            if free {
+                free = self.log_one(id, &record).0.is_some();
+            } else {
+                self.unlogged().push((id, record));
             }
         }
+        let (number, log_error) = self.log_one(id, record);
         Ok(Finished {
             number,
             log_error,
@@ -338,7 +345,12 @@ impl Inner {
     /// another program's lock, and notes in the database where it went or
     /// why it did not. A game the log did not take is held to try again.
     fn log_one(&self, id: GameId, record: &Record) -> (Option<u64>, Option<String>) {
-        let log = &self.quick_log;
+        let held = self.log_held.load(std::sync::atomic::Ordering::SeqCst);
+        let log = if held {
+            &self.nowait_log
+        } else {
+            &self.quick_log
+        };
         let mut told = false;
         let mut waiting = || {
             if !told {
@@ -355,6 +367,10 @@ impl Inner {
             .unwrap_or_else(PoisonError::into_inner);
         let appended = log.append(record, &mut waiting);
         drop(turn);
+        self.log_held.store(
+            matches!(appended, Err(LogError::Locked(..))),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         let (number, log_error) = match appended {
             Ok(number) => (Some(number), None),
             Err(e) => {
@@ -408,15 +424,21 @@ impl Store {
         make_database_file(&db)?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY));
-        relog(&conn, &db, &log)?;
+        let quick_log = log.clone().with_patience(QUICK_LOG);
+        // Briefly, as a game's end: another program holding the log does
+        // not keep the doors shut. What it could not take waits in memory.
+        let mut unlogged = relog(&conn, &db, &quick_log)?;
+        unlogged.truncate(UNLOGGED);
         let reader = schema::open_reader(&db)?;
         let (jobs, writer) = writer::start(conn, db.clone())?;
         Ok(Store {
             inner: Arc::new(Inner {
                 db,
-                quick_log: log.clone().with_patience(QUICK_LOG),
+                nowait_log: log.clone().with_patience(std::time::Duration::ZERO),
+                log_held: std::sync::atomic::AtomicBool::new(false),
+                quick_log,
                 log,
-                unlogged: Mutex::new(Vec::new()),
+                unlogged: Mutex::new(unlogged),
                 jobs: Some(jobs),
                 writer: Some(writer),
                 reader: Mutex::new(reader),

@@ -133,11 +133,7 @@ pub enum LogError {
     #[error("{} may not be read by you, so its games cannot be shown", shown(.0))]
     CannotRead(PathBuf),
     /// Another program held the lock for too long.
-    #[error(
-        "another program has held the lock on {} for {}",
-        shown(.0),
-        held_for(*.1)
-    )]
+    #[error("{}", held_lock(.0, *.1))]
     Locked(PathBuf, Duration),
     /// The numbers are used up: the last record, with the damaged lines
     /// after it, reaches the largest number there is.
@@ -170,15 +166,20 @@ impl From<OpenError> for LogError {
     }
 }
 
-/// How long a lock was waited for, in words: `10 seconds`, `1 second`,
-/// `250 milliseconds`.
-fn held_for(waited: Duration) -> String {
-    match (waited.as_secs(), waited.subsec_millis()) {
+/// Why a log could not be locked: another program held its lock while
+/// `waited` went by (not at all, where it was tried once).
+fn held_lock(path: &Path, waited: Duration) -> String {
+    let for_how_long = match (waited.as_secs(), waited.subsec_millis()) {
+        (0, 0) => return format!("another program holds the lock on {}", shown(path)),
         (1, 0) => "1 second".to_string(),
         (s, 0) => format!("{s} seconds"),
         (0, ms) => format!("{ms} milliseconds"),
         _ => format!("{:.1} seconds", waited.as_secs_f64()),
-    }
+    };
+    format!(
+        "another program has held the lock on {} for {for_how_long}",
+        shown(path)
+    )
 }
 
 /// The game log: a JSON-lines file, one record per finished game.
@@ -381,7 +382,9 @@ impl Log {
             }
             let waited = started.elapsed();
             if waited >= self.patience {
-                return Err(LogError::Locked(self.path.clone(), waited));
+                // Said as the patience it was given, not the moment more
+                // that the last look took.
+                return Err(LogError::Locked(self.path.clone(), self.patience));
             }
             if !told && waited >= Duration::from_secs(1) {
                 told = true;
