@@ -28,9 +28,10 @@ pub struct Capped {
     pub ended: bool,
     /// Whether that ending was a CR.
     pub by_cr: bool,
-    /// The line's first [`HEAD`] bytes after the blanks (ASCII whitespace)
-    /// it opens with, however many they are: a line too long to keep still
-    /// tells what it opens with.
+    /// The line's first [`HEAD`] bytes after the blanks it opens with
+    /// (ASCII whitespace, vertical tabs, byte order marks and no-break
+    /// spaces), however many they are: a line too long to keep still tells
+    /// what it opens with.
     pub head: Vec<u8>,
 }
 
@@ -42,6 +43,13 @@ impl Capped {
     pub fn whole(self, cap: usize) -> Option<Vec<u8>> {
         (self.length <= cap).then_some(self.kept)
     }
+}
+
+/// Whether a byte may be part of the blanks a line opens with: ASCII
+/// whitespace, a vertical tab, and the bytes of a byte order mark (EF BB
+/// BF) and of a no-break space (C2 A0), which no word begins with.
+fn opening_blank(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, 0x0b | 0xef | 0xbb | 0xbf | 0xc2 | 0xa0)
 }
 
 /// Reads one line, keeping at most `cap` bytes of it and one more; `None`
@@ -73,7 +81,7 @@ pub fn read_capped<R: BufRead + ?Sized>(
         line.kept.extend_from_slice(&part[..part.len().min(room)]);
         let shown = if line.head.is_empty() {
             part.iter()
-                .position(|b| !b.is_ascii_whitespace())
+                .position(|&b| !opening_blank(b))
                 .map_or(&[][..], |i| &part[i..])
         } else {
             part
