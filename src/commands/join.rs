@@ -174,7 +174,13 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let mut next: Option<Input> = None;
     loop {
         prompt_when_settled(&out);
-        if next.is_none() && OUTPUT_GONE.load(Ordering::SeqCst) {
+        // A script's reader gone (`| head -1`) is seen before the next
+        // line goes, not only when an answer cannot be written.
+        let script = !interactive && !dumb;
+        if next.is_none()
+            && (OUTPUT_GONE.load(Ordering::SeqCst)
+                || (script && tallyho::shell::console::output_unread()))
+        {
             next = Some(Input::End);
         }
         let received = match next.take() {
@@ -198,7 +204,6 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         // prompt: once the server has answered the one before and, in a
         // game, it is the player's turn; so every answer comes in the
         // order of the lines.
-        let script = !interactive && !dumb;
         match input {
             Input::TooLong(length) => {
                 if script && let Err(to_move) = paced(&view, true, wait) {
