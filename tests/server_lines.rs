@@ -441,6 +441,29 @@ fn a_guests_games_end_when_the_guest_is_gone_for_good() {
     c.send("play fox rubbish --side hounds");
     c.wait_for("Move (B1, D1, F1, H1)? ");
     drop(c);
+    // The same when the guest left the game for the lobby first: the game
+    // waited while the guest was here, and not after.
+    let mut c = Client::arrive(addr);
+    c.send("play fox rubbish --side hounds");
+    c.wait_for("Move (B1, D1, F1, H1)? ");
+    c.send("quit");
+    c.wait_for("It waits while you are here: type resume to go back.");
+    c.send("quit");
+    c.wait_for("Goodbye.");
+    drop(c);
+    // (The server hears the connection close a moment after its goodbye.)
+    let mut look = Client::arrive(addr);
+    let ended = (0..100).any(|_| {
+        look.send("games");
+        let said = look.wait_for("> ");
+        let none = said.contains("No games are being played.");
+        if !none {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        none
+    });
+    assert!(ended, "the guest's game outlived the guest");
+    drop(look);
     // Two guests: the one left behind may claim at once.
     let (a, mut b) = people(&running);
     drop(a);

@@ -380,11 +380,13 @@ impl Server {
             if let Some(seat) = seat {
                 self.park(&room, seat, Instant::now());
             }
-            // A guest's parked games can never be resumed now. One adjourned
-            // at shutdown is ended at the next start instead, the same way
-            // whichever connection closes first.
+            // A guest's parked games can never be resumed now: also one
+            // adjourned when both seats emptied (the other is the computer,
+            // or gone). One adjourned at shutdown is ended at the next
+            // start instead, the same way whichever connection closes first.
             let mut st = room.lock();
-            if !st.adjourned && st.seats.iter().any(|s| s.owner == Some(id)) {
+            let stopping = self.shutdown().is_cancelled();
+            if (!st.adjourned || !stopping) && st.seats.iter().any(|s| s.owner == Some(id)) {
                 self.reap(&room, &mut st);
             }
         }
