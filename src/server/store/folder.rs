@@ -34,10 +34,20 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(&path)
         .map_err(|e| StoreError::Folder(path.clone(), e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(fs::TryLockError::WouldBlock) => Err(StoreError::InUse(dir.to_path_buf())),
-        Err(fs::TryLockError::Error(e)) => Err(StoreError::Folder(path, e)),
+    // A lock let go a moment ago may still be held for a moment more: by
+    // a process started just then, between its fork and its exec, which
+    // holds every open file until the exec closes it. Another server's is
+    // held for good.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => return Err(StoreError::InUse(dir.to_path_buf())),
+            Err(fs::TryLockError::Error(e)) => return Err(StoreError::Folder(path, e)),
+        }
     }
 }
 
