@@ -29,9 +29,8 @@ pub struct Capped {
     /// Whether that ending was a CR.
     pub by_cr: bool,
     /// The line's first [`HEAD`] bytes after the blanks it opens with
-    /// (ASCII whitespace, vertical tabs, byte order marks and no-break
-    /// spaces), however many they are: a line too long to keep still tells
-    /// what it opens with.
+    /// (whitespace as Unicode has it, and byte order marks), however many
+    /// they are: a line too long to keep still tells what it opens with.
     pub head: Vec<u8>,
 }
 
@@ -45,11 +44,24 @@ impl Capped {
     }
 }
 
-/// Whether a byte may be part of the blanks a line opens with: ASCII
-/// whitespace, a vertical tab, and the bytes of a byte order mark (EF BB
-/// BF) and of a no-break space (C2 A0), which no word begins with.
-fn opening_blank(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, 0x0b | 0xef | 0xbb | 0xbf | 0xc2 | 0xa0)
+/// What the bytes at a line's opening, after the blanks before them, are.
+#[derive(PartialEq, Eq)]
+enum Opening {
+    /// A blank: whitespace as Unicode has it, or a byte order mark.
+    Blank,
+    /// The start of a character, cut short.
+    Partial,
+    /// Anything else: a word begins (or bytes that are no UTF-8).
+    Word,
+}
+
+fn opening(bytes: &[u8]) -> Opening {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if text.chars().all(|c| c.is_whitespace() || c == '\u{feff}') => Opening::Blank,
+        Ok(_) => Opening::Word,
+        Err(e) if e.error_len().is_none() && bytes.len() < 4 => Opening::Partial,
+        Err(_) => Opening::Word,
+    }
 }
 
 /// Reads one line, keeping at most `cap` bytes of it and one more; `None`
@@ -67,6 +79,8 @@ pub fn read_capped<R: BufRead + ?Sized>(
         head: Vec::new(),
     };
     let mut started = false;
+    // A blank character at the opening not yet whole.
+    let mut lead: Vec<u8> = Vec::new();
     loop {
         let buf = filled(input)?;
         if buf.is_empty() {
@@ -79,14 +93,28 @@ pub fn read_capped<R: BufRead + ?Sized>(
         let part = &buf[..end.unwrap_or(buf.len())];
         let room = (cap + 1).saturating_sub(line.kept.len());
         line.kept.extend_from_slice(&part[..part.len().min(room)]);
-        let shown = if line.head.is_empty() {
-            part.iter()
-                .position(|&b| !opening_blank(b))
-                .map_or(&[][..], |i| &part[i..])
-        } else {
-            part
-        };
-        let head_room = HEAD - line.head.len();
+        let mut shown = part;
+        if line.head.is_empty() {
+            // Blanks are passed over a character at a time, one that is
+            // cut between reads kept whole in `lead` meanwhile.
+            let mut taken = 0;
+            for &b in part {
+                taken += 1;
+                lead.push(b);
+                match opening(&lead) {
+                    Opening::Blank => lead.clear(),
+                    Opening::Partial => {}
+                    Opening::Word => break,
+                }
+            }
+            if !lead.is_empty() && opening(&lead) == Opening::Word {
+                line.head.append(&mut lead);
+                shown = &part[taken..];
+            } else {
+                shown = &[];
+            }
+        }
+        let head_room = HEAD.saturating_sub(line.head.len());
         line.head
             .extend_from_slice(&shown[..shown.len().min(head_room)]);
         line.length += part.len();
@@ -174,6 +202,23 @@ mod tests {
             out.push((c.kept, c.length, c.ended));
         }
         out
+    }
+
+    #[test]
+    fn the_head_passes_over_the_blanks_even_read_a_byte_at_a_time() {
+        let text = "\u{feff} \t\u{2003}\u{3000}\u{a0}position startpos\n  \u{200b}x\n";
+        for capacity in [1, 2, 3, 64] {
+            let mut input = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let first = read_capped(&mut input, 4, Ends::Lf)
+                .expect("read")
+                .expect("a line");
+            assert_eq!(first.head, b"position startpos", "{capacity}");
+            // A zero-width space is no blank: the word starts there.
+            let second = read_capped(&mut input, 4, Ends::Lf)
+                .expect("read")
+                .expect("a line");
+            assert_eq!(second.head, "\u{200b}x".as_bytes(), "{capacity}");
+        }
     }
 
     #[test]

@@ -1098,7 +1098,10 @@ mod tests {
             "{out}"
         );
         // However many blanks open it, and after a byte order mark.
-        let blanks = format!("\u{feff}{}\u{a0}\u{b}", " ".repeat(MAX_LINE + 1));
+        let blanks = format!(
+            "\u{feff}{}\u{a0}\u{b}\u{2003}\u{3000}\u{85}",
+            " ".repeat(MAX_LINE + 1)
+        );
         let out = talk(&format!(
             "position fen W:W18:B1\n{blanks}position startpos moves {long}\ngo depth 2\n\
              \u{feff}position fen W:W18:B1\ngo depth 2\n\
