@@ -323,12 +323,12 @@ impl Inner {
         let mut free = true;
         for (id, record) in before {
             if free {
-                free = self.log_one(id, &record).0.is_some();
+                free = self.log_one(id, &record, true).0.is_some();
             } else {
                 self.unlogged().push((id, record));
             }
         }
-        let (number, log_error) = self.log_one(id, record);
+        let (number, log_error) = self.log_one(id, record, false);
         Ok(Finished {
             number,
             log_error,
@@ -343,8 +343,10 @@ impl Inner {
 
     /// Appends one finished game to the log, waiting only briefly for
     /// another program's lock, and notes in the database where it went or
-    /// why it did not. A game the log did not take is held to try again.
-    fn log_one(&self, id: GameId, record: &Record) -> (Option<u64>, Option<String>) {
+    /// why it did not. A game the log did not take is held to try again;
+    /// when a game held so (`again`) is not taken, it was warned of and
+    /// noted already.
+    fn log_one(&self, id: GameId, record: &Record, again: bool) -> (Option<u64>, Option<String>) {
         let held = self.log_held.load(std::sync::atomic::Ordering::SeqCst);
         let log = if held {
             &self.nowait_log
@@ -375,11 +377,15 @@ impl Inner {
             Ok(number) => (Some(number), None),
             Err(e) => {
                 let said = log_failure(&e);
-                warn(&format!("game {id}: {said}"));
                 let mut unlogged = self.unlogged();
                 if unlogged.len() < UNLOGGED {
                     unlogged.push((id, record.clone()));
                 }
+                drop(unlogged);
+                if again {
+                    return (None, Some(said));
+                }
+                warn(&format!("game {id}: {said}"));
                 (None, Some(said))
             }
         };
