@@ -248,8 +248,8 @@ impl fmt::Debug for Store {
 struct Inner {
     /// The database file.
     db: PathBuf,
-    /// The finished games' log, waited for as long as a player's game is
-    /// (the log's own patience) when the store opens.
+    /// The finished games' log: its path. Appends go through the two
+    /// below, which wait less for another program's lock.
     log: Log,
     /// The same log, waited for briefly as a game ends: its room is held
     /// meanwhile, and another program holding the file's lock must not
