@@ -60,6 +60,7 @@ fn wrote(result: io::Result<()>) {
         OUTPUT_GONE.store(true, Ordering::SeqCst);
     }
 }
+
 /// Said when the player pressed Ctrl-C before the server's first word.
 const LEFT_EARLY: &str = "You left before the server said anything.";
 /// Said when the connection ended before the server's first word (ssh's
@@ -172,11 +173,12 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // What the loop takes next before reading more: the end of input, once
     // a script has given up waiting.
     let mut next: Option<Input> = None;
+    // Lines from a pipe, not typed at a terminal.
+    let script = !interactive && !dumb;
     loop {
         prompt_when_settled(&out);
         // A script's reader gone (`| head -1`) is seen before the next
         // line goes, not only when an answer cannot be written.
-        let script = !interactive && !dumb;
         if next.is_none()
             && (OUTPUT_GONE.load(Ordering::SeqCst)
                 || (script && tallyho::shell::console::output_unread()))
@@ -322,10 +324,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         Ending::NoHandle
     } else if gave_up {
         Ending::GaveUp
-    } else if !interactive
-        && !dumb
-        && (refused || view.lock().unwrap_or_else(|e| e.into_inner()).refused)
-    {
+    } else if script && (refused || view.lock().unwrap_or_else(|e| e.into_inner()).refused) {
         // A script can tell that some of its lines were not taken.
         Ending::Refused
     } else {

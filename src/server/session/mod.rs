@@ -331,12 +331,8 @@ impl Session {
                     // The ssh user name is only a first guess: said why it
                     // is none, not refused, as nothing was typed.
                     Ok(Err(_)) if first && !user.is_empty() => {
-                        let why = format!("the handle {wanted} is taken");
-                        self.say(&format!(
-                            "Your user name cannot be your handle: {}.",
-                            crate::shell::safe::text(&why)
-                        ))?;
-                        user_refused = Some(why);
+                        user_refused =
+                            Some(self.no_handle(format!("the handle {wanted} is taken"))?);
                     }
                     Ok(Err(_)) => {
                         self.refuse(&format!("the handle {wanted} is taken; choose another"))?;
@@ -359,13 +355,7 @@ impl Session {
                 Err(why) if !first => self.refuse(&why)?,
                 // The ssh user name is only a first guess: said why it is
                 // none, not refused, as nothing was typed.
-                Err(why) if !user.is_empty() => {
-                    self.say(&format!(
-                        "Your user name cannot be your handle: {}.",
-                        crate::shell::safe::text(why.trim_end_matches('.'))
-                    ))?;
-                    user_refused = Some(why);
-                }
+                Err(why) if !user.is_empty() => user_refused = Some(self.no_handle(why)?),
                 Err(_) => {}
             }
             first = false;
@@ -391,6 +381,16 @@ impl Session {
             }
             .to_string();
         }
+    }
+
+    /// Says why the ssh user name cannot be the handle (`why`), which a
+    /// program's `handle` event carries too: given back.
+    fn no_handle(&mut self, why: String) -> io::Result<String> {
+        self.say(&format!(
+            "Your user name cannot be your handle: {}.",
+            crate::shell::safe::text(why.trim_end_matches('.'))
+        ))?;
+        Ok(why)
     }
 
     /// A script whose ssh user name cannot be its new key's handle, for
