@@ -627,6 +627,55 @@ mod terminal {
         session.expect("online:")?;
         leave(&mut session)
     }
+
+    /// Lines pasted at once are shown as typed at a local terminal: each
+    /// after its own question, not all before the first answer, with the
+    /// questions after them run together on one row.
+    #[test]
+    fn lines_pasted_at_once_are_each_shown_after_their_question() -> Result<(), expectrl::Error> {
+        // Bound folder first, so the client goes first and the folder last.
+        let Some(AtTerminal {
+            dir: _dir,
+            door: _door,
+            mut session,
+        }) = ann_at_a_terminal("pasted")?
+        else {
+            return Ok(());
+        };
+        session.expect("Welcome to tallyho, ann.")?;
+        session.expect("> ")?;
+        session.send("xyzzy\rplugh\rwh")?;
+        // What is typed of the next line follows the next question.
+        let before = session.expect("wh")?;
+        session.send("o\r")?;
+        let after = session.expect("online:")?;
+        let seen = format!(
+            "> {}wh{}",
+            String::from_utf8_lossy(before.before()),
+            String::from_utf8_lossy(after.before())
+        );
+        let refused = |word: &str| {
+            format!("> {word}\r\n\"{word}\" is not a command here; type help for the list.\r\n")
+        };
+        assert_eq!(
+            unstyled(&seen),
+            format!("{}{}> who\r\n1 ", refused("xyzzy"), refused("plugh"))
+        );
+        leave(&mut session)
+    }
+
+    /// `text` without its graphic renditions (`ESC [ … m`).
+    fn unstyled(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("\x1b[") {
+            out.push_str(&rest[..at]);
+            let sequence = &rest[at + 2..];
+            let end = sequence.find('m').map_or(sequence.len(), |m| m + 1);
+            rest = &sequence[end..];
+        }
+        out + rest
+    }
 }
 
 /// An ssh client in a conversation: its output read as it comes, lines

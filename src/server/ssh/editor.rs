@@ -239,6 +239,89 @@ pub struct Typed {
     pub handed: bool,
 }
 
+/// The echo of keys typed ahead. Once a line is handed over, what is typed
+/// next (a paste of several lines, or keys pressed while the session is
+/// busy) is shown only when the session asks again, one line after each
+/// question, as a program reading a local terminal shows it. Echoed at
+/// once, each line would land before the answer to the one above, and the
+/// questions after them would be written one after another on one row.
+/// The lines themselves are handed over as they come; only their echo
+/// waits.
+#[derive(Default, Debug)]
+pub struct Ahead {
+    /// Hold echo at all: only for a dialect that asks with a prompt.
+    on: bool,
+    /// A line was handed over and the session has not asked since.
+    waiting: bool,
+    /// The echo held, oldest first. Each `\r\n` in it ends a line.
+    held: Vec<u8>,
+}
+
+/// The most echo held: past it (a session that no longer asks) all of it
+/// is shown at once.
+const MAX_HELD: usize = 64 * 1024;
+
+impl Ahead {
+    /// Echo held for the questions of a session that asks them.
+    pub fn asking() -> Ahead {
+        Ahead {
+            on: true,
+            ..Ahead::default()
+        }
+    }
+
+    /// Whether echo is held: the keys typed are not yet on the screen.
+    pub fn holding(&self) -> bool {
+        self.waiting
+    }
+
+    /// The echo of keys just typed: gives back what to show now.
+    pub fn typed(&mut self, echo: &[u8]) -> Vec<u8> {
+        if !self.on {
+            return echo.to_vec();
+        }
+        if self.waiting {
+            self.held.extend_from_slice(echo);
+            if self.held.len() > MAX_HELD {
+                self.waiting = false;
+                return std::mem::take(&mut self.held);
+            }
+            return Vec::new();
+        }
+        match line_end(echo) {
+            Some(end) => {
+                self.waiting = true;
+                self.held = echo[end..].to_vec();
+                echo[..end].to_vec()
+            }
+            None => echo.to_vec(),
+        }
+    }
+
+    /// The session asked a question: the echo to show after it, the next
+    /// line held (and true), or what is typed of the next one.
+    pub fn asked(&mut self) -> (Vec<u8>, bool) {
+        if !self.waiting {
+            return (Vec::new(), false);
+        }
+        match line_end(&self.held) {
+            Some(end) => {
+                let rest = self.held.split_off(end);
+                (std::mem::replace(&mut self.held, rest), true)
+            }
+            None => {
+                self.waiting = false;
+                (std::mem::take(&mut self.held), false)
+            }
+        }
+    }
+}
+
+/// Where the first line's echo ends: just past its `\r\n`.
+fn line_end(echo: &[u8]) -> Option<usize> {
+    echo.windows(2).position(|w| w == b"\r\n").map(|at| at + 2)
+}
+
 /// Keeps a terminal's question and line being typed in sight while the
 /// session writes: the session's output since its last newline (the
 /// question asked) is remembered, so that after a notice arriving while a
@@ -406,6 +489,47 @@ mod tests {
             b"1 online\n> "
         );
         assert_eq!(shown.write(b"\nbye\n", &typing(""), true, 80), b"\nbye\n> ");
+    }
+
+    #[test]
+    fn lines_typed_ahead_are_echoed_one_after_each_question() {
+        let mut ahead = Ahead::asking();
+        // A paste of two lines and the start of a third: the first line's
+        // echo now, the rest held.
+        assert_eq!(ahead.typed(b"ab\r\ncd\r\ne"), b"ab\r\n");
+        assert!(ahead.holding());
+        // Typed while the session works: held too.
+        assert_eq!(ahead.typed(b"f\x08 \x08g"), b"");
+        // Each question shows one more line, handed over; the last shows
+        // what is typed of the next.
+        assert_eq!(ahead.asked(), (b"cd\r\n".to_vec(), true));
+        assert_eq!(ahead.asked(), (b"ef\x08 \x08g".to_vec(), false));
+        assert!(!ahead.holding());
+        assert_eq!(ahead.asked(), (Vec::new(), false));
+        // Nothing waits: keys are echoed as they come.
+        assert_eq!(ahead.typed(b"h"), b"h");
+        // Ctrl-C ends a line as Enter does.
+        assert_eq!(ahead.typed(b"^C\r\nx"), b"^C\r\n");
+        assert_eq!(ahead.asked(), (b"x".to_vec(), false));
+    }
+
+    #[test]
+    fn echo_is_not_held_without_questions_nor_without_bound() {
+        // A dialect with no prompt: never held.
+        let mut ahead = Ahead::default();
+        assert_eq!(ahead.typed(b"a\r\nb\r\n"), b"a\r\nb\r\n");
+        assert!(!ahead.holding());
+        // A session that stops asking: past the bound, all of it at once.
+        let mut ahead = Ahead::asking();
+        ahead.typed(b"a\r\n");
+        let line = b"b\r\n";
+        let lines = MAX_HELD / line.len();
+        for _ in 0..lines {
+            assert_eq!(ahead.typed(line), b"");
+        }
+        let shown = ahead.typed(line);
+        assert_eq!(shown.len(), (lines + 1) * line.len());
+        assert!(!ahead.holding());
     }
 
     /// Feeds `keys`; gives back the echo as text and the edits.

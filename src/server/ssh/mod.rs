@@ -34,7 +34,7 @@ use tokio_util::task::TaskTracker;
 use super::Server;
 use super::limits::{Limits, Permit};
 use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
-use editor::{Edit, Editor, InSight, Typed};
+use editor::{Ahead, Edit, Editor, InSight, Typed};
 
 /// The host key's file in the data directory.
 pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
@@ -457,11 +457,21 @@ struct Channel {
     /// Where lines go, until the client's input ends.
     input: Option<Forward>,
     reader: Reader,
-    /// The line being typed at a terminal, for the output task to show
-    /// again after text the session writes while it is typed.
-    typed: Arc<std::sync::Mutex<Typed>>,
+    /// The keys typed at a terminal, shared with the output task.
+    typed: Arc<std::sync::Mutex<Keys>>,
     /// Stops the channel's output task when the channel goes.
     _output: Option<DropGuard>,
+}
+
+/// What a channel's handler and its output task share of a terminal's keys.
+#[derive(Default)]
+struct Keys {
+    /// The line being typed, for the output task to show again after text
+    /// the session writes while it is typed.
+    typed: Typed,
+    /// The echo of lines typed ahead, for the output task to show after
+    /// the session's questions.
+    ahead: Ahead,
 }
 
 /// Lines on their way to a session. The handler hands them over at once and
@@ -546,6 +556,13 @@ impl Handler {
         channel.input = Some(Forward::to(input));
         if channel.pty {
             channel.reader = Reader::Keys(Editor::default());
+            if dialect == Dialect::Terminal {
+                channel
+                    .typed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .ahead = Ahead::asking();
+            }
         }
         let stop = CancellationToken::new();
         channel._output = Some(stop.clone().drop_guard());
@@ -817,10 +834,11 @@ impl russh::server::Handler for Handler {
                 let handed = edits
                     .iter()
                     .any(|e| matches!(e, Edit::Line(..) | Edit::Interrupt));
-                let mut typed = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
-                typed.line = editor.line().to_string();
-                typed.handed |= handed;
-                drop(typed);
+                let mut keys = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
+                keys.typed.line = editor.line().to_string();
+                keys.typed.handed |= handed;
+                let echo = keys.ahead.typed(&echo);
+                drop(keys);
                 if !echo.is_empty() {
                     session.data(id, echo)?;
                 }
@@ -905,7 +923,7 @@ async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
     ends: Ends,
-    typed: Option<(Arc<std::sync::Mutex<Typed>>, Arc<AtomicUsize>)>,
+    typed: Option<(Arc<std::sync::Mutex<Keys>>, Arc<AtomicUsize>)>,
 ) {
     let Ends {
         closed,
@@ -917,17 +935,30 @@ async fn pump(
     let mut after_cr = false;
     let mut in_sight = InSight::default();
     let mut to_channel = |text: Vec<u8>| match (&typed, crate::server::link::unmarked(text)) {
-        (Some((typed, width)), (text, notice)) => {
-            // Taken with the flag put down: this text is the session's
-            // answer, or comes before it.
-            let now = {
-                let mut shared = typed.lock().unwrap_or_else(|e| e.into_inner());
-                let now = shared.clone();
-                shared.handed = false;
-                now
-            };
+        (Some((keys, width)), (text, notice)) => {
             let width = width.load(Ordering::Relaxed);
-            editor::crlf(&in_sight.write(&text, &now, notice, width), &mut after_cr)
+            let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
+            // Taken with the flag put down: this text is the session's
+            // answer, or comes before it. While echo is held, nothing
+            // typed since is on the screen.
+            let now = Typed {
+                line: if keys.ahead.holding() {
+                    String::new()
+                } else {
+                    keys.typed.line.clone()
+                },
+                handed: std::mem::take(&mut keys.typed.handed),
+            };
+            let mut out = in_sight.write(&text, &now, notice, width);
+            // A question: the next line typed ahead is shown as its
+            // answer, and is one handed over.
+            if !notice && !text.is_empty() && !text.ends_with(b"\n") {
+                let (echo, line) = keys.ahead.asked();
+                out.extend_from_slice(&echo);
+                keys.typed.handed |= line;
+            }
+            drop(keys);
+            editor::crlf(&out, &mut after_cr)
         }
         (None, (text, _)) => text,
     };
