@@ -661,6 +661,22 @@ mod terminal {
             unstyled(&seen),
             format!("{}{}> who\r\n1 ", refused("xyzzy"), refused("plugh"))
         );
+        session.expect("> ")?;
+        // A paste far longer than one packet, a line dropped with Ctrl-C in
+        // it: every line after its own question still.
+        let words: Vec<String> = (1..=1000).map(|n| format!("q{n}")).collect();
+        let (first, second) = words.split_at(500);
+        let paste = format!("{}\rzz\x03{}\rwho\r", first.join("\r"), second.join("\r"));
+        session.send(paste)?;
+        let pasted = session.expect("online:")?;
+        let expected: String = first.iter().map(|w| refused(w)).collect::<String>()
+            + "> zz^C\r\n"
+            + &second.iter().map(|w| refused(w)).collect::<String>()
+            + "> who\r\n1 ";
+        assert_eq!(
+            unstyled(&format!("> {}", String::from_utf8_lossy(pasted.before()))),
+            expected
+        );
         leave(&mut session)
     }
 

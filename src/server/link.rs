@@ -149,6 +149,12 @@ impl Waker {
 /// from outside is escaped, and sessions write none.
 pub const NOTICE: u8 = 0x1e;
 
+/// The whole of a text a session of the terminal dialect sends each time it
+/// takes a line (or Ctrl-C) from its inbox, after the question the line
+/// answers: the ssh door then shows the line if it was typed ahead (see
+/// `editor::Ahead`), and writes nothing of the mark.
+pub const TAKEN: u8 = 0x1f;
+
 /// Text from a session's outbox as a door writes it: the notice mark taken
 /// off, and whether it was a notice.
 pub fn unmarked(mut text: Vec<u8>) -> (Vec<u8>, bool) {
@@ -329,6 +335,8 @@ impl Write for OutboxWriter {
 pub struct InboxSource {
     inbox: mpsc::Receiver<Input>,
     flags: Arc<Flags>,
+    /// Where to say that a line was taken ([`TAKEN`]), for a terminal.
+    taken: Option<Outbox>,
 }
 
 /// What ended a session's last read, when no line did.
@@ -357,7 +365,25 @@ impl Flags {
 impl InboxSource {
     /// A source over `inbox`, telling wakes and Ctrl-C in `flags`.
     pub fn new(inbox: mpsc::Receiver<Input>, flags: Arc<Flags>) -> InboxSource {
-        InboxSource { inbox, flags }
+        InboxSource {
+            inbox,
+            flags,
+            taken: None,
+        }
+    }
+
+    /// The same, saying in `outbox` each time a line or Ctrl-C is taken.
+    pub fn telling(self, outbox: Outbox) -> InboxSource {
+        InboxSource {
+            taken: Some(outbox),
+            ..self
+        }
+    }
+
+    fn took(&self) {
+        if let Some(outbox) = &self.taken {
+            outbox.send_own(vec![TAKEN]);
+        }
     }
 }
 
@@ -377,10 +403,12 @@ impl LineSource for InboxSource {
                 Ok(None)
             }
             Some(Input::Interrupt) => {
+                self.took();
                 self.flags.interrupted.store(true, Ordering::SeqCst);
                 Ok(None)
             }
             Some(Input::Line(mut bytes, total)) => {
+                self.took();
                 bytes.truncate(cap + 1);
                 Ok(Some((bytes, total)))
             }

@@ -90,8 +90,12 @@ impl Session {
             let w = width.load(std::sync::atomic::Ordering::Relaxed);
             (w > 0).then_some(w)
         });
+        let mut source = InboxSource::new(link.inbox, Arc::clone(&flags));
+        if dialect == Dialect::Terminal {
+            source = source.telling(link.outbox.clone());
+        }
         let console = Console::remote(
-            Box::new(InboxSource::new(link.inbox, Arc::clone(&flags))),
+            Box::new(source),
             Box::new(link.outbox.writer()),
             Remote {
                 colour: dialect == Dialect::Terminal && link.arrival.colour,

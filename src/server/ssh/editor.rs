@@ -2,6 +2,8 @@
 //! key as it is pressed and echoes nothing, so the door keeps the line being
 //! typed, echoes it, and hands over whole lines. Knows nothing of ssh.
 
+use std::collections::VecDeque;
+
 use unicode_width::UnicodeWidthChar;
 
 use crate::server::link::MAX_LINE;
@@ -241,85 +243,76 @@ pub struct Typed {
 
 /// The echo of keys typed ahead. Once a line is handed over, what is typed
 /// next (a paste of several lines, or keys pressed while the session is
-/// busy) is shown only when the session asks again, one line after each
-/// question, as a program reading a local terminal shows it. Echoed at
-/// once, each line would land before the answer to the one above, and the
-/// questions after them would be written one after another on one row.
-/// The lines themselves are handed over as they come; only their echo
-/// waits.
+/// busy) is not shown until the session takes it: each line typed ahead
+/// appears after the question it answers, as the session reads it, and
+/// what is typed of the next line after the next question, as a program
+/// reading a local terminal shows them. Echoed at once, every line would
+/// land before the answer to the one above, and the questions after them
+/// would be written one after another on one row. The lines themselves are
+/// handed over as they come; only their echo waits.
 #[derive(Default, Debug)]
 pub struct Ahead {
-    /// Hold echo at all: only for a dialect that asks with a prompt.
+    /// Hold echo at all: only where the session says when it takes a line.
     on: bool,
-    /// A line was handed over and the session has not asked since.
-    waiting: bool,
-    /// The echo held, oldest first. Each `\r\n` in it ends a line.
-    held: Vec<u8>,
+    /// The lines handed over and not yet taken by the session, oldest
+    /// first, each with its echo where that is not shown yet. They are in
+    /// the session's queue, whose bound bounds them.
+    untaken: VecDeque<Option<Vec<u8>>>,
+    /// The session took the last line and has not asked since.
+    answering: bool,
 }
 
-/// The most echo held: past it (a session that no longer asks) all of it
-/// is shown at once.
-const MAX_HELD: usize = 64 * 1024;
-
 impl Ahead {
-    /// Echo held for the questions of a session that asks them.
-    pub fn asking() -> Ahead {
+    /// Echo held for a session that says when it takes each line.
+    pub fn taking() -> Ahead {
         Ahead {
             on: true,
             ..Ahead::default()
         }
     }
 
-    /// Whether echo is held: the keys typed are not yet on the screen.
+    /// Whether echo is held: keys typed now are not yet shown.
     pub fn holding(&self) -> bool {
-        self.waiting
+        !self.untaken.is_empty() || self.answering
     }
 
-    /// The echo of keys just typed: gives back what to show now.
-    pub fn typed(&mut self, echo: &[u8]) -> Vec<u8> {
+    /// The echo of a key that handed no line over: what to show now.
+    pub fn key<'a>(&self, echo: &'a [u8]) -> &'a [u8] {
+        if self.holding() { &[] } else { echo }
+    }
+
+    /// A line handed over (Enter, Ctrl-C), whose key echoed `echo` and
+    /// whose whole echo is `whole` (its text and the key's): what to show
+    /// now.
+    pub fn handed(&mut self, echo: Vec<u8>, whole: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
         if !self.on {
-            return echo.to_vec();
+            return echo;
         }
-        if self.waiting {
-            self.held.extend_from_slice(echo);
-            if self.held.len() > MAX_HELD {
-                self.waiting = false;
-                return std::mem::take(&mut self.held);
-            }
-            return Vec::new();
-        }
-        match line_end(echo) {
-            Some(end) => {
-                self.waiting = true;
-                self.held = echo[end..].to_vec();
-                echo[..end].to_vec()
-            }
-            None => echo.to_vec(),
+        if self.holding() {
+            self.untaken.push_back(Some(whole()));
+            Vec::new()
+        } else {
+            self.untaken.push_back(None);
+            echo
         }
     }
 
-    /// The session asked a question: the echo to show after it, the next
-    /// line held (and true), or what is typed of the next one.
-    pub fn asked(&mut self) -> (Vec<u8>, bool) {
-        if !self.waiting {
-            return (Vec::new(), false);
-        }
-        match line_end(&self.held) {
-            Some(end) => {
-                let rest = self.held.split_off(end);
-                (std::mem::replace(&mut self.held, rest), true)
-            }
-            None => {
-                self.waiting = false;
-                (std::mem::take(&mut self.held), false)
-            }
-        }
+    /// The session took a line: its echo, if it is still to be shown.
+    pub fn taken(&mut self) -> Option<Vec<u8>> {
+        let echo = self.untaken.pop_front().flatten();
+        self.answering = self.on && self.untaken.is_empty();
+        echo
     }
-}
 
-/// Where the first line's echo ends: just past its `\r\n`.
-fn line_end(echo: &[u8]) -> Option<usize> {
-    echo.windows(2).position(|w| w == b"\r\n").map(|at| at + 2)
+    /// The session asked a question: true when what is typed of the next
+    /// line is to be shown after it, as nothing is held any more.
+    pub fn asked(&mut self) -> bool {
+        let held = self.holding();
+        if self.untaken.is_empty() {
+            self.answering = false;
+        }
+        held && !self.holding()
+    }
 }
 
 /// Keeps a terminal's question and line being typed in sight while the
@@ -353,8 +346,9 @@ impl InSight {
     /// `width` is the terminal's, 0 when not known.
     pub fn write(&mut self, text: &[u8], typed: &Typed, notice: bool, width: usize) -> Vec<u8> {
         let restored = self.restored.take();
+        let handed = typed.handed;
         // A question answered is no longer on the screen to show again.
-        let asked = if typed.handed {
+        let asked = if handed {
             self.tail.clear();
             Vec::new()
         } else {
@@ -367,6 +361,9 @@ impl InSight {
         let typed = typed.line.as_str();
         let mut out = match (stale, text.strip_prefix(b"\n")) {
             (Some(_), Some(rest)) => [CLEAR_ROW, rest].concat(),
+            // The line typed ended its row: a notice's first newline would
+            // leave an empty one.
+            (None, Some(rest)) if notice && handed => rest.to_vec(),
             _ => text.to_vec(),
         };
         match text.iter().rposition(|&b| b == b'\n') {
@@ -482,7 +479,8 @@ mod tests {
             line: String::new(),
             handed: true,
         };
-        assert_eq!(shown.write(b"\nhi\n", &handed, true, 80), b"\nhi\n");
+        // The Enter ended the row: the message starts on the next.
+        assert_eq!(shown.write(b"\nhi\n", &handed, true, 80), b"hi\n");
         // The answer and the next question; then a message shows it again.
         assert_eq!(
             shown.write(b"1 online\n> ", &typing(""), false, 80),
@@ -492,43 +490,41 @@ mod tests {
     }
 
     #[test]
-    fn lines_typed_ahead_are_echoed_one_after_each_question() {
-        let mut ahead = Ahead::asking();
-        // A paste of two lines and the start of a third: the first line's
-        // echo now, the rest held.
-        assert_eq!(ahead.typed(b"ab\r\ncd\r\ne"), b"ab\r\n");
+    fn lines_typed_ahead_are_echoed_as_the_session_takes_them() {
+        let mut ahead = Ahead::taking();
+        let echo = |text: &str| text.as_bytes().to_vec();
+        // Nothing waits: keys are echoed as they come, and so is the first
+        // line's Enter.
+        assert_eq!(ahead.key(b"ab"), b"ab");
+        assert_eq!(ahead.handed(echo("\r\n"), || echo("ab\r\n")), b"\r\n");
+        // Until the session has taken it and asked again, the rest waits:
+        // a line, Ctrl-C on another, and the start of a third.
+        assert_eq!(ahead.key(b"cd"), b"");
+        assert_eq!(ahead.handed(echo("\r\n"), || echo("cd\r\n")), b"");
+        assert_eq!(ahead.handed(echo("^C\r\n"), || echo("e^C\r\n")), b"");
+        assert_eq!(ahead.key(b"f"), b"");
         assert!(ahead.holding());
-        // Typed while the session works: held too.
-        assert_eq!(ahead.typed(b"f\x08 \x08g"), b"");
-        // Each question shows one more line, handed over; the last shows
-        // what is typed of the next.
-        assert_eq!(ahead.asked(), (b"cd\r\n".to_vec(), true));
-        assert_eq!(ahead.asked(), (b"ef\x08 \x08g".to_vec(), false));
+        // ab taken (it was shown); asked again, then cd taken: its echo.
+        assert_eq!(ahead.taken(), None);
+        assert!(!ahead.asked());
+        assert_eq!(ahead.taken(), Some(echo("cd\r\n")));
+        assert_eq!(ahead.taken(), Some(echo("e^C\r\n")));
+        // The last one taken: what is typed waits for the next question.
+        assert!(ahead.holding());
+        assert!(ahead.asked());
         assert!(!ahead.holding());
-        assert_eq!(ahead.asked(), (Vec::new(), false));
-        // Nothing waits: keys are echoed as they come.
-        assert_eq!(ahead.typed(b"h"), b"h");
-        // Ctrl-C ends a line as Enter does.
-        assert_eq!(ahead.typed(b"^C\r\nx"), b"^C\r\n");
-        assert_eq!(ahead.asked(), (b"x".to_vec(), false));
+        assert_eq!(ahead.key(b"g"), b"g");
     }
 
     #[test]
-    fn echo_is_not_held_without_questions_nor_without_bound() {
-        // A dialect with no prompt: never held.
+    fn echo_is_not_held_for_a_session_that_does_not_say_what_it_takes() {
         let mut ahead = Ahead::default();
-        assert_eq!(ahead.typed(b"a\r\nb\r\n"), b"a\r\nb\r\n");
+        let echo = |text: &str| text.as_bytes().to_vec();
+        assert_eq!(ahead.handed(echo("\r\n"), || echo("a\r\n")), b"\r\n");
+        assert_eq!(ahead.key(b"b"), b"b");
+        assert_eq!(ahead.handed(echo("\r\n"), || echo("b\r\n")), b"\r\n");
         assert!(!ahead.holding());
-        // A session that stops asking: past the bound, all of it at once.
-        let mut ahead = Ahead::asking();
-        ahead.typed(b"a\r\n");
-        let line = b"b\r\n";
-        let lines = MAX_HELD / line.len();
-        for _ in 0..lines {
-            assert_eq!(ahead.typed(line), b"");
-        }
-        let shown = ahead.typed(line);
-        assert_eq!(shown.len(), (lines + 1) * line.len());
+        assert_eq!(ahead.taken(), None);
         assert!(!ahead.holding());
     }
 

@@ -561,7 +561,7 @@ impl Handler {
                     .typed
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .ahead = Ahead::asking();
+                    .ahead = Ahead::taking();
             }
         }
         let stop = CancellationToken::new();
@@ -828,28 +828,47 @@ impl russh::server::Handler for Handler {
         match &mut channel.reader {
             Reader::Lines(cutter) => cutter.feed(data, &mut |line| inputs.push(line)),
             Reader::Keys(editor) => {
+                let mut keys = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
+                let mut shown = Vec::new();
                 let mut echo = Vec::new();
                 let mut edits = Vec::new();
-                editor.feed(data, &mut echo, &mut edits);
-                let handed = edits
-                    .iter()
-                    .any(|e| matches!(e, Edit::Line(..) | Edit::Interrupt));
-                let mut keys = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
-                keys.typed.line = editor.line().to_string();
-                keys.typed.handed |= handed;
-                let echo = keys.ahead.typed(&echo);
-                drop(keys);
-                if !echo.is_empty() {
-                    session.data(id, echo)?;
-                }
-                for edit in edits {
-                    match edit {
-                        Edit::Line(line, total) => {
-                            inputs.push(Input::Line(line.into_bytes(), total));
+                // Key by key: a line handed over is shown now, or when the
+                // session takes it (see `Ahead`).
+                for &b in data {
+                    // What Ctrl-C drops, shown with it if it waits.
+                    let dropped = (b == 0x03).then(|| editor.line().to_string());
+                    editor.feed(&[b], &mut echo, &mut edits);
+                    let (now, input) = match edits.pop() {
+                        None => {
+                            shown.extend_from_slice(keys.ahead.key(&echo));
+                            echo.clear();
+                            continue;
                         }
-                        Edit::Interrupt => inputs.push(Input::Interrupt),
-                        Edit::End => ended = true,
-                    }
+                        Some(Edit::End) => {
+                            ended = true;
+                            break;
+                        }
+                        Some(Edit::Line(line, total)) => {
+                            let whole = || [line.as_bytes(), b"\r\n"].concat();
+                            let now = keys.ahead.handed(std::mem::take(&mut echo), whole);
+                            (now, Input::Line(line.into_bytes(), total))
+                        }
+                        Some(Edit::Interrupt) => {
+                            let dropped = dropped.unwrap_or_default();
+                            let whole = || [dropped.as_bytes(), b"^C\r\n"].concat();
+                            let now = keys.ahead.handed(std::mem::take(&mut echo), whole);
+                            (now, Input::Interrupt)
+                        }
+                    };
+                    // Shown: the question on the screen is answered.
+                    keys.typed.handed |= !now.is_empty();
+                    shown.extend_from_slice(&now);
+                    inputs.push(input);
+                }
+                keys.typed.line = editor.line().to_string();
+                drop(keys);
+                if !shown.is_empty() {
+                    session.data(id, shown)?;
                 }
             }
         }
@@ -938,11 +957,21 @@ async fn pump(
         (Some((keys, width)), (text, notice)) => {
             let width = width.load(Ordering::Relaxed);
             let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
+            if text == [crate::server::link::TAKEN] {
+                // The session took a line: shown now if it was typed
+                // ahead, after the question it answers.
+                let Some(echo) = keys.ahead.taken() else {
+                    return Vec::new();
+                };
+                keys.typed.handed = true;
+                return editor::crlf(&echo, &mut after_cr);
+            }
             // Taken with the flag put down: this text is the session's
             // answer, or comes before it. While echo is held, nothing
             // typed since is on the screen.
+            let holding = keys.ahead.holding();
             let now = Typed {
-                line: if keys.ahead.holding() {
+                line: if holding {
                     String::new()
                 } else {
                     keys.typed.line.clone()
@@ -950,12 +979,11 @@ async fn pump(
                 handed: std::mem::take(&mut keys.typed.handed),
             };
             let mut out = in_sight.write(&text, &now, notice, width);
-            // A question: the next line typed ahead is shown as its
-            // answer, and is one handed over.
-            if !notice && !text.is_empty() && !text.ends_with(b"\n") {
-                let (echo, line) = keys.ahead.asked();
-                out.extend_from_slice(&echo);
-                keys.typed.handed |= line;
+            // A question: what is typed of the next line follows it, once
+            // no line typed ahead waits.
+            let question = !notice && !text.is_empty() && !text.ends_with(b"\n");
+            if question && keys.ahead.asked() {
+                out.extend_from_slice(keys.typed.line.as_bytes());
             }
             drop(keys);
             editor::crlf(&out, &mut after_cr)
@@ -971,8 +999,12 @@ async fn pump(
             () = closing.cancelled() => None,
         };
         let Some(text) = text else { break };
+        let text = to_channel(text);
+        if text.is_empty() {
+            continue;
+        }
         tokio::select! {
-            sent = write.data_bytes(to_channel(text)) => if sent.is_err() {
+            sent = write.data_bytes(text) => if sent.is_err() {
                 return;
             },
             () = stop.cancelled() => return discard(output, closed).await,
@@ -984,7 +1016,10 @@ async fn pump(
     // takes it in reasonable time.
     let drained = tokio::time::timeout(DRAIN_TIME, async {
         while let Ok(text) = output.try_recv() {
-            write.data_bytes(to_channel(text)).await?;
+            let text = to_channel(text);
+            if !text.is_empty() {
+                write.data_bytes(text).await?;
+            }
         }
         write.exit_status(status.load(Ordering::SeqCst)).await?;
         write.eof().await?;
