@@ -419,6 +419,30 @@ fn a_guest_asking_for_a_rated_game_is_told_why_not() {
     running.stop();
 }
 
+/// A player who drops and comes back: the watchers are told both, as the
+/// opponent is.
+#[test]
+fn watchers_hear_a_player_leave_and_come_back() {
+    let running = lobby("watched-leaving");
+    let mut ann = account(&running, "ann");
+    let mut bob = account(&running, "bob");
+    server_common::fox_seek_taken(&mut ann, &mut bob);
+    let n = game_number(&ann.wait_for(": fox, rated."));
+    ann.wait_for("Move fox to (B7)? ");
+    let mut wes = guest(&running, "wes");
+    wes.send(&format!("watch {n}"));
+    wes.wait_for("Watching game");
+    drop(ann);
+    bob.wait_for("ann has left the game.");
+    let left = flat(&wes.wait_for("ann has left the game."));
+    assert!(!left.contains("is back"), "{left}");
+    let mut ann = account(&running, "ann");
+    ann.wait_for("Move fox to (B7)? ");
+    bob.wait_for("ann is back.");
+    wes.wait_for("ann is back.");
+    running.stop();
+}
+
 #[test]
 fn watchers_hear_an_offer_and_its_answer_in_words_and_see_the_board_once() {
     let running = lobby("offers-watched");

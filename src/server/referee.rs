@@ -238,7 +238,7 @@ impl Server {
     }
 
     /// Tells a room's watchers what happened, in words.
-    fn tell_watchers(&self, st: &RoomState, text: &str) {
+    pub(crate) fn tell_watchers(&self, st: &RoomState, text: &str) {
         for &id in &st.watchers {
             self.hub().notify(id, &Notice::Info(text.to_string()));
         }
@@ -418,6 +418,13 @@ impl Server {
                 )
             };
             self.hub().notify(id, &Notice::Info(told));
+            // Watchers too: the game waits for the player.
+            let told = if self.lost(&st, seat) {
+                format!("{name} has left the game, and as a guest cannot come back.")
+            } else {
+                format!("{name} has left the game.")
+            };
+            self.tell_watchers(&st, &told);
         }
         if self.reap(room, &mut st) {
             return;

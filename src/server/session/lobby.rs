@@ -667,6 +667,7 @@ impl Session {
                 .hub()
                 .notify(id, &Notice::Info(format!("{me} is back.")));
         }
+        self.server.tell_watchers(&st, &format!("{me} is back."));
         st.presence_changed(self.server.hub(), Some(self.id));
         drop(st);
         self.server.hub().forget_resume(room.number);
