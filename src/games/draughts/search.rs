@@ -223,6 +223,8 @@ pub struct Engine {
     /// Keys of the positions since the last capture or man's move, the
     /// game's and the search line's, to see repetitions.
     path: Vec<u64>,
+    /// Where the search's root stands in `path`.
+    root: usize,
     root_moves: Vec<Move>,
     nodes: u64,
     stopped: bool,
@@ -257,6 +259,7 @@ impl Engine {
             orders: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             path: Vec::new(),
+            root: 0,
             root_moves: Vec::new(),
             nodes: 0,
             stopped: false,
@@ -431,6 +434,7 @@ impl Engine {
             .iter()
             .map(zobrist::key)
             .collect();
+        self.root = self.path.len() - 1;
         // Where the database knows the answer, only moves that keep it count.
         let exact = self.probe_endgame(&root).filter(|e| e.stands_after(quiet));
         let exact_moves = match (&self.endgame, exact) {
@@ -560,17 +564,25 @@ impl Engine {
         line
     }
 
-    /// Whether the position whose key was pushed last repeats one earlier in
-    /// the quiet stretch, with the same side to move.
+    /// Whether the position whose key was pushed last counts as a draw by
+    /// repetition: it repeats one on the search's line (the side that
+    /// went back to it could do so again), or it is the third occurrence
+    /// of one met before the search's root, in the quiet stretch, with the
+    /// same side to move. A single earlier occurrence in the game's past
+    /// makes no draw: the rules need a third.
     fn repeats(&self, floor: usize) -> bool {
         let n = self.path.len();
         let Some(&key) = self.path.last() else {
             return false;
         };
         let mut i = n as isize - 3;
+        let mut before_root = false;
         while i >= floor as isize {
             if self.path[i as usize] == key {
-                return true;
+                if i as usize >= self.root || before_root {
+                    return true;
+                }
+                before_root = true;
             }
             i -= 2;
         }
@@ -1042,6 +1054,29 @@ mod tests {
         e.path = vec![0, zobrist::key(&free)];
         let s = e.negamax(&free, 3, -WIN - 1, WIN + 1, 1, 80, &Never);
         assert_eq!(s, CONTEMPT);
+    }
+
+    #[test]
+    fn a_position_met_once_before_the_root_is_no_draw_until_its_third_time() {
+        let mut e = Engine::new(Setup::STANDARD, 4);
+        // Keys a ply apart, the root (5) at index 4; the last is searched.
+        e.root = 4;
+        // Once before the root: twice in all, no draw.
+        e.path = vec![1, 2, 3, 4, 5, 2];
+        assert!(!e.repeats(0));
+        // Twice before the root: the third time.
+        e.path = vec![9, 2, 9, 2, 5, 2];
+        assert!(e.repeats(0));
+        // Once on the search's own line, the root included: a draw.
+        e.path = vec![1, 2, 3, 4, 5, 6, 5];
+        assert!(e.repeats(0));
+        e.path = vec![1, 2, 3, 4, 5, 6, 7, 8, 7];
+        assert!(e.repeats(0));
+        // Only within the quiet stretch, and with the same side to move.
+        e.path = vec![9, 2, 9, 2, 5, 2];
+        assert!(!e.repeats(2));
+        e.path = vec![1, 2, 3, 4, 5, 6, 5, 5];
+        assert!(!e.repeats(0));
     }
 
     #[test]
