@@ -91,9 +91,19 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
     // hold its place for good once its session had ended, the door
     // waiting to hand it the session's last words.
     let writing = async move {
+        // Whether the last byte written ended a row: a notice's first
+        // newline ends a prompt's row, and would leave an empty one there.
+        let mut row_ended = true;
         while let Some(text) = output.recv().await {
-            let (text, _) = crate::server::link::unmarked(text);
-            let sent = tokio::time::timeout(idle, to.write_all(&text)).await;
+            let (text, notice) = crate::server::link::unmarked(text);
+            let text = match text.strip_prefix(b"\n") {
+                Some(rest) if notice && row_ended => rest,
+                _ => &text[..],
+            };
+            if let Some(&last) = text.last() {
+                row_ended = last == b'\n';
+            }
+            let sent = tokio::time::timeout(idle, to.write_all(text)).await;
             if !matches!(sent, Ok(Ok(()))) {
                 return;
             }

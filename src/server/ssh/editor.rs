@@ -335,6 +335,8 @@ pub struct InSight {
     /// The question shown again after the last notice, while it is the
     /// last thing written.
     restored: Option<Vec<u8>>,
+    /// What was last written ended a row (or nothing was written yet).
+    row_open: bool,
 }
 
 /// Back to the start of the row, and the row cleared.
@@ -361,9 +363,10 @@ impl InSight {
         let typed = typed.line.as_str();
         let mut out = match (stale, text.strip_prefix(b"\n")) {
             (Some(_), Some(rest)) => [CLEAR_ROW, rest].concat(),
-            // The line typed ended its row: a notice's first newline would
-            // leave an empty one.
-            (None, Some(rest)) if notice && handed => rest.to_vec(),
+            // The row is ended (by the session's last line, or by the
+            // Enter of the line typed): a notice's first newline, which
+            // ends a question's row, would leave an empty one.
+            (None, Some(rest)) if notice && (handed || !self.row_open) => rest.to_vec(),
             _ => text.to_vec(),
         };
         match text.iter().rposition(|&b| b == b'\n') {
@@ -387,6 +390,7 @@ impl InSight {
             // A question asked anew: the typed text after it.
             out.extend_from_slice(typed.as_bytes());
         }
+        self.row_open = !out.ends_with(b"\n");
         out
     }
 }
@@ -487,6 +491,15 @@ mod tests {
             b"1 online\n> "
         );
         assert_eq!(shown.write(b"\nbye\n", &typing(""), true, 80), b"\nbye\n> ");
+        // A message between an answer and the next question: the answer
+        // ended the row, so no empty one.
+        shown.write(b"\n", &handed, false, 80);
+        assert_eq!(
+            shown.write(b"Moved.\n", &typing(""), false, 80),
+            b"Moved.\n"
+        );
+        assert_eq!(shown.write(b"\nhey\n", &typing(""), true, 80), b"hey\n");
+        assert_eq!(shown.write(b"\nyou\n", &typing(""), true, 80), b"you\n");
     }
 
     #[test]
