@@ -96,9 +96,10 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
         let mut row_ended = true;
         while let Some(text) = output.recv().await {
             let (text, notice) = crate::server::link::unmarked(text);
-            let text = match text.strip_prefix(b"\n") {
-                Some(rest) if notice && row_ended => rest,
-                _ => &text[..],
+            let text = if notice {
+                crate::server::link::notice_text(&text, row_ended)
+            } else {
+                &text[..]
             };
             if let Some(&last) = text.last() {
                 row_ended = last == b'\n';

@@ -155,6 +155,16 @@ pub const NOTICE: u8 = 0x1e;
 /// `editor::Ahead`), and writes nothing of the mark.
 pub const TAKEN: u8 = 0x1f;
 
+/// A notice as a door writes it: its first newline ends the row of the
+/// question it comes under, so where the row is already ended (`ended`) the
+/// newline is left out rather than written as an empty line.
+pub fn notice_text(text: &[u8], ended: bool) -> &[u8] {
+    match text.strip_prefix(b"\n") {
+        Some(rest) if ended => rest,
+        _ => text,
+    }
+}
+
 /// Text from a session's outbox as a door writes it: the notice mark taken
 /// off, and whether it was a notice.
 pub fn unmarked(mut text: Vec<u8>) -> (Vec<u8>, bool) {

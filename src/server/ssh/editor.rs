@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::server::link::MAX_LINE;
+use crate::server::link::{MAX_LINE, notice_text};
 use crate::shell::ask::is_format;
 
 /// What a key did, besides its echo.
@@ -363,10 +363,9 @@ impl InSight {
         let typed = typed.line.as_str();
         let mut out = match (stale, text.strip_prefix(b"\n")) {
             (Some(_), Some(rest)) => [CLEAR_ROW, rest].concat(),
-            // The row is ended (by the session's last line, or by the
-            // Enter of the line typed): a notice's first newline, which
-            // ends a question's row, would leave an empty one.
-            (None, Some(rest)) if notice && (handed || !self.row_open) => rest.to_vec(),
+            // The row may be ended already: by the session's last line, or
+            // by the Enter of the line typed.
+            _ if notice => notice_text(text, handed || !self.row_open).to_vec(),
             _ => text.to_vec(),
         };
         match text.iter().rposition(|&b| b == b'\n') {
