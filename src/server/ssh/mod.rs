@@ -458,7 +458,7 @@ struct Channel {
     input: Option<Forward>,
     reader: Reader,
     /// The keys typed at a terminal, shared with the output task.
-    typed: Arc<std::sync::Mutex<Keys>>,
+    keys: Arc<std::sync::Mutex<Keys>>,
     /// Stops the channel's output task when the channel goes.
     _output: Option<DropGuard>,
 }
@@ -557,11 +557,7 @@ impl Handler {
         if channel.pty {
             channel.reader = Reader::Keys(Editor::default());
             if dialect == Dialect::Terminal {
-                channel
-                    .typed
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .ahead = Ahead::taking();
+                channel.keys.lock().unwrap_or_else(|e| e.into_inner()).ahead = Ahead::taking();
             }
         }
         let stop = CancellationToken::new();
@@ -578,7 +574,7 @@ impl Handler {
             },
             channel
                 .pty
-                .then(|| (Arc::clone(&channel.typed), Arc::clone(&channel.width))),
+                .then(|| (Arc::clone(&channel.keys), Arc::clone(&channel.width))),
         ));
         true
     }
@@ -689,7 +685,7 @@ impl russh::server::Handler for Handler {
                 started: false,
                 input: None,
                 reader: Reader::Lines(LineCutter::default()),
-                typed: Arc::default(),
+                keys: Arc::default(),
                 _output: None,
             },
         );
@@ -828,7 +824,7 @@ impl russh::server::Handler for Handler {
         match &mut channel.reader {
             Reader::Lines(cutter) => cutter.feed(data, &mut |line| inputs.push(line)),
             Reader::Keys(editor) => {
-                let mut keys = channel.typed.lock().unwrap_or_else(|e| e.into_inner());
+                let mut keys = channel.keys.lock().unwrap_or_else(|e| e.into_inner());
                 let mut shown = Vec::new();
                 let mut echo = Vec::new();
                 let mut edits = Vec::new();
@@ -935,14 +931,15 @@ struct Ends {
 /// Moves a session's text to its channel until the session ends, then ends
 /// the channel as a program does: its exit status (0 unless the session
 /// refused the login), EOF, close. With a
-/// terminal (`typed`: the line being typed there, and the terminal's
-/// width), line ends are written as a terminal needs them and the typed
-/// line is kept in sight.
+/// terminal (`keys`: the line being typed there and the echo of lines
+/// typed ahead, and the terminal's width), line ends are written as a
+/// terminal needs them, the typed line is kept in sight, and a line typed
+/// ahead is shown when the session takes it.
 async fn pump(
     write: ChannelWriteHalf<Msg>,
     mut output: mpsc::Receiver<Vec<u8>>,
     ends: Ends,
-    typed: Option<(Arc<std::sync::Mutex<Keys>>, Arc<AtomicUsize>)>,
+    keys: Option<(Arc<std::sync::Mutex<Keys>>, Arc<AtomicUsize>)>,
 ) {
     let Ends {
         closed,
@@ -953,7 +950,7 @@ async fn pump(
     } = ends;
     let mut after_cr = false;
     let mut in_sight = InSight::default();
-    let mut to_channel = |text: Vec<u8>| match (&typed, crate::server::link::unmarked(text)) {
+    let mut to_channel = |text: Vec<u8>| match (&keys, crate::server::link::unmarked(text)) {
         (Some((keys, width)), (text, notice)) => {
             let width = width.load(Ordering::Relaxed);
             let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
