@@ -50,6 +50,22 @@ pub struct Editor {
     /// refused at Enter, as too long.
     overflow: usize,
     ended: bool,
+    /// Where the line starts on the terminal, and the terminal's width.
+    place: Place,
+}
+
+/// Where the line being typed starts on the terminal (the columns the
+/// question before it takes on its row, counted across the rows it wraps
+/// to), and the terminal's width, 0 when not known or when the terminal
+/// takes no cursor moves. Backspace needs them once the line has wrapped:
+/// `^H` does not climb back to the row above, nor does it reach the last
+/// column while the terminal waits there to wrap.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Place {
+    /// The columns before the line, from the start of the question's row.
+    pub start: usize,
+    /// The terminal's columns.
+    pub width: usize,
 }
 
 const BELL: &[u8] = b"\x07";
@@ -71,6 +87,27 @@ impl Editor {
     /// The line typed so far.
     pub fn line(&self) -> &str {
         &self.line
+    }
+
+    /// Says where the line starts and how wide the terminal is.
+    pub fn place(&mut self, place: Place) {
+        self.place = place;
+    }
+
+    /// Where the end of the line is, in cells from the start of the row the
+    /// question starts on: a character too wide for what is left of a row
+    /// goes to the next, as terminals put it.
+    fn end(&self, line: &str) -> usize {
+        let width = self.place.width;
+        let mut at = self.place.start;
+        for c in line.chars() {
+            let cells = c.width().unwrap_or(0);
+            if width > 0 && cells > 0 && at % width + cells > width {
+                at += width - at % width;
+            }
+            at += cells;
+        }
+        at
     }
 
     fn byte(&mut self, b: u8, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
@@ -118,12 +155,7 @@ impl Editor {
             b'\n' if after_cr => {}
             b'\n' => self.enter(echo, edits),
             0x7f | 0x08 => self.backspace(echo),
-            0x15 => {
-                self.overflow = 0;
-                while !self.line.is_empty() {
-                    self.backspace(echo);
-                }
-            }
+            0x15 => self.erase_line(echo),
             0x03 => {
                 echo.extend_from_slice(b"^C\r\n");
                 self.line.clear();
@@ -194,18 +226,79 @@ impl Editor {
             self.overflow -= 1;
             return;
         }
+        let was = self.end(&self.line);
         // What one cell shows goes as one: a character with the marks
         // drawn on it (e and a combining accent), so the line sent is the
         // line seen.
+        let mut cells = 0;
         while let Some(c) = self.line.pop() {
-            let width = c.width().unwrap_or(0);
-            for _ in 0..width {
-                echo.extend_from_slice(ERASE);
-            }
-            if width > 0 {
+            cells = c.width().unwrap_or(0);
+            if cells > 0 {
                 break;
             }
         }
+        if cells == 0 {
+            return;
+        }
+        let (width, start) = (self.place.width, self.place.start);
+        let now = self.end(&self.line);
+        // The erased character started here: after the line left, or at
+        // the start of the next row where it did not fit.
+        let from = was - cells;
+        let one_row = width == 0
+            || (!was.is_multiple_of(width)
+                && from == now
+                && (!now.is_multiple_of(width) || now == start));
+        if one_row {
+            for _ in 0..cells {
+                echo.extend_from_slice(ERASE);
+            }
+            return;
+        }
+        let row = cursor_row(was, width);
+        up(echo, row - from / width);
+        column(echo, from % width);
+        echo.extend(std::iter::repeat_n(b' ', cells));
+        if now.is_multiple_of(width) && now > start {
+            // The line now ends at the last column of the row above: its
+            // last character is written again, so the cursor waits there
+            // as after typing it.
+            let (at, last) = self
+                .line
+                .char_indices()
+                .rev()
+                .find_map(|(at, c)| c.width().filter(|&w| w > 0).map(|w| (at, w)))
+                .unwrap_or((0, 0));
+            let before = now - last;
+            up(echo, from / width - before / width);
+            column(echo, before % width);
+            echo.extend_from_slice(&self.line.as_bytes()[at..]);
+        } else {
+            up(echo, from / width - now / width);
+            column(echo, now % width);
+        }
+    }
+
+    /// Ctrl-U: the whole line erased.
+    fn erase_line(&mut self, echo: &mut Vec<u8>) {
+        self.overflow = 0;
+        let (width, start) = (self.place.width, self.place.start);
+        let end = self.end(&self.line);
+        if width == 0
+            || end == start
+            || (end / width == start / width && !end.is_multiple_of(width))
+        {
+            while !self.line.is_empty() {
+                self.backspace(echo);
+            }
+            return;
+        }
+        // Back to where the line starts, and everything after it cleared.
+        let row = cursor_row(end, width);
+        up(echo, row - start / width);
+        column(echo, start % width);
+        echo.extend_from_slice(b"\x1b[J");
+        self.line.clear();
     }
 
     fn enter(&mut self, echo: &mut Vec<u8>, edits: &mut Vec<Edit>) {
@@ -213,6 +306,29 @@ impl Editor {
         let total = self.line.len() + std::mem::take(&mut self.overflow);
         edits.push(Edit::Line(std::mem::take(&mut self.line), total));
     }
+}
+
+/// The row of the cursor at the end of a line ending `end` cells from the
+/// start of the question's row: a row filled to its last column keeps the
+/// cursor there, waiting to wrap.
+fn cursor_row(end: usize, width: usize) -> usize {
+    if end > 0 && end.is_multiple_of(width) {
+        end / width - 1
+    } else {
+        end / width
+    }
+}
+
+/// The cursor moved up `rows` rows.
+fn up(echo: &mut Vec<u8>, rows: usize) {
+    if rows > 0 {
+        echo.extend_from_slice(format!("\x1b[{rows}A").as_bytes());
+    }
+}
+
+/// The cursor moved to `column` of its row, counted from 0.
+fn column(echo: &mut Vec<u8>, column: usize) {
+    echo.extend_from_slice(format!("\x1b[{}G", column + 1).as_bytes());
 }
 
 /// Text for a terminal with no line discipline: every `\n` that has no
@@ -392,6 +508,47 @@ impl InSight {
         self.row_open = !out.ends_with(b"\n");
         out
     }
+
+    /// Where a line typed now starts: the columns the session's question
+    /// takes, from the start of its row.
+    pub fn column(&self) -> usize {
+        cells(&String::from_utf8_lossy(&self.tail))
+    }
+}
+
+/// The columns `text` takes on a terminal from the start of a row, with
+/// escape sequences (colours) taking none and a carriage return going back
+/// to the row's start.
+fn cells(text: &str) -> usize {
+    let mut at = 0usize;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => match chars.next() {
+                // CSI: parameters up to a final byte.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('\x40'..='\x7e').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: up to BEL or ST.
+                Some(']') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\x07' || (c == '\x1b' && chars.next().is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\r' => at = 0,
+            '\x08' => at = at.saturating_sub(1),
+            c => at += c.width().unwrap_or(0),
+        }
+    }
+    at
 }
 
 #[cfg(test)]
@@ -590,6 +747,169 @@ mod tests {
         // Backspace on an empty line does nothing.
         let mut empty = Editor::default();
         assert_eq!(typed(&mut empty, b"\x7f\x7f"), (String::new(), vec![]));
+    }
+
+    /// A terminal's screen as xterm draws it, for what the echo needs: a
+    /// character at the last column leaves the cursor there until the next
+    /// one wraps it, `^H` stops at the row's start, and the cursor moves
+    /// up and to a column.
+    #[derive(Clone, Default)]
+    struct Screen {
+        width: usize,
+        rows: Vec<Vec<char>>,
+        row: usize,
+        column: usize,
+        waiting: bool,
+    }
+
+    impl Screen {
+        fn new(width: usize) -> Screen {
+            Screen {
+                width,
+                ..Screen::default()
+            }
+        }
+
+        fn put(&mut self, column: usize, c: char) {
+            if self.rows.len() <= self.row {
+                self.rows.resize(self.row + 1, Vec::new());
+            }
+            let row = &mut self.rows[self.row];
+            if row.len() <= column {
+                row.resize(column + 1, ' ');
+            }
+            row[column] = c;
+        }
+
+        fn write(&mut self, text: &str) {
+            let mut chars = text.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\x1b' => {
+                        assert_eq!(chars.next(), Some('['));
+                        let mut n = String::new();
+                        let last = chars.by_ref().find(|c| {
+                            n.push(*c);
+                            c.is_ascii_alphabetic()
+                        });
+                        let n: usize = n[..n.len() - 1].parse().unwrap_or(1);
+                        self.waiting = false;
+                        match last {
+                            Some('A') => self.row = self.row.checked_sub(n).expect("above"),
+                            Some('G') => self.column = n - 1,
+                            Some('J') => {
+                                self.rows.truncate(self.row + 1);
+                                if let Some(row) = self.rows.get_mut(self.row) {
+                                    row.truncate(self.column);
+                                }
+                            }
+                            other => panic!("no such sequence here: {other:?}"),
+                        }
+                    }
+                    '\x08' => {
+                        self.waiting = false;
+                        self.column = self.column.saturating_sub(1);
+                    }
+                    c => {
+                        let cells = c.width().unwrap_or(0);
+                        if self.waiting || self.column + cells > self.width {
+                            self.row += 1;
+                            self.column = 0;
+                            self.waiting = false;
+                        }
+                        self.put(self.column, c);
+                        if cells == 2 {
+                            self.put(self.column + 1, '\0');
+                        }
+                        if self.column + cells == self.width {
+                            self.column = self.width - 1;
+                            self.waiting = true;
+                        } else {
+                            self.column += cells;
+                        }
+                    }
+                }
+            }
+        }
+
+        fn shown(&self) -> String {
+            let rows = self.rows.iter().map(|row| {
+                let row: String = row.iter().filter(|&&c| c != '\0').collect();
+                row.trim_end().to_string()
+            });
+            let mut rows: Vec<String> = rows.collect();
+            while rows.last().is_some_and(String::is_empty) {
+                rows.pop();
+            }
+            rows.join("|")
+        }
+    }
+
+    #[test]
+    fn backspace_and_ctrl_u_climb_a_line_wrapped_on_a_narrow_terminal() {
+        let keys = [
+            "abcdefghijklmnopqrstuvw",
+            "ab狐cde狐狐fgh狐i",
+            "狐狐狐狐狐狐狐",
+        ];
+        for width in 3..=9 {
+            for start in 0..=2 * width + 1 {
+                for key in keys {
+                    let question = "?".repeat(start);
+                    let mut screen = Screen::new(width);
+                    screen.write(&question);
+                    let mut editor = Editor::default();
+                    editor.place(Place { start, width });
+                    let mut typed = String::new();
+                    let check = |screen: &Screen, typed: &str, what: &str| {
+                        let mut seen = screen.clone();
+                        let mut drawn = Screen::new(width);
+                        drawn.write(&format!("{question}{typed}"));
+                        assert_eq!(seen.shown(), drawn.shown(), "{what}: {start} of {width}");
+                        // The cursor is where the next key lands.
+                        seen.write("Z");
+                        drawn.write("Z");
+                        assert_eq!(seen.shown(), drawn.shown(), "{what}, Z: {start} of {width}");
+                    };
+                    for c in key.chars() {
+                        let mut echo = Vec::new();
+                        editor.feed(c.to_string().as_bytes(), &mut echo, &mut Vec::new());
+                        screen.write(std::str::from_utf8(&echo).unwrap());
+                        typed.push(c);
+                    }
+                    check(&screen, &typed, key);
+                    let mut erased = screen.clone();
+                    let mut left = typed.clone();
+                    while left.pop().is_some() {
+                        let mut echo = Vec::new();
+                        editor.feed(b"\x7f", &mut echo, &mut Vec::new());
+                        erased.write(std::str::from_utf8(&echo).unwrap());
+                        check(&erased, &left, &format!("back to {left:?}"));
+                    }
+                    // Typed again, then Ctrl-U.
+                    let mut echo = Vec::new();
+                    editor.feed(
+                        format!("{typed}\x15").as_bytes(),
+                        &mut echo,
+                        &mut Vec::new(),
+                    );
+                    let mut cleared = screen.clone();
+                    cleared.write(&std::str::from_utf8(&echo).unwrap()[typed.len()..]);
+                    check(&cleared, "", "Ctrl-U");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_question_is_counted_without_its_colours() {
+        let mut shown = InSight::default();
+        shown.write(b"Board\n\x1b[1mMove\x1b[0m? ", &typing(""), false, 80);
+        assert_eq!(shown.column(), 6);
+        shown.write("\x1b]0;title\x07狐: ".as_bytes(), &typing(""), false, 80);
+        assert_eq!(shown.column(), 10);
+        shown.write(b"done\n", &typing(""), false, 80);
+        assert_eq!(shown.column(), 0);
     }
 
     #[test]

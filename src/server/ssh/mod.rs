@@ -34,7 +34,7 @@ use tokio_util::task::TaskTracker;
 use super::Server;
 use super::limits::{Limits, Permit};
 use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
-use editor::{Ahead, Edit, Editor, InSight, Typed};
+use editor::{Ahead, Edit, Editor, InSight, Place, Typed};
 
 /// The host key's file in the data directory.
 pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
@@ -472,6 +472,9 @@ struct Keys {
     /// The echo of lines typed ahead, for the output task to show after
     /// the session's questions.
     ahead: Ahead,
+    /// Where the line being typed starts on its row, after the question:
+    /// the output task says, for Backspace to climb a wrapped line.
+    start: usize,
 }
 
 /// Lines on their way to a session. The handler hands them over at once and
@@ -825,6 +828,14 @@ impl russh::server::Handler for Handler {
             Reader::Lines(cutter) => cutter.feed(data, &mut |line| inputs.push(line)),
             Reader::Keys(editor) => {
                 let mut keys = channel.keys.lock().unwrap_or_else(|e| e.into_inner());
+                editor.place(Place {
+                    start: keys.start,
+                    width: if channel.dumb {
+                        0
+                    } else {
+                        channel.width.load(Ordering::Relaxed)
+                    },
+                });
                 let mut shown = Vec::new();
                 let mut echo = Vec::new();
                 let mut edits = Vec::new();
@@ -976,6 +987,7 @@ async fn pump(
                 handed: std::mem::take(&mut keys.typed.handed),
             };
             let mut out = in_sight.write(&text, &now, notice, width);
+            keys.start = in_sight.column();
             // A question: what is typed of the next line follows it, once
             // no line typed ahead waits.
             let question = !notice && !text.is_empty() && !text.ends_with(b"\n");
