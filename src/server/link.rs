@@ -347,6 +347,8 @@ pub struct InboxSource {
     flags: Arc<Flags>,
     /// Where to say that a line was taken ([`TAKEN`]), for a terminal.
     taken: Option<Outbox>,
+    /// What came after wakes read together, for the next read.
+    held: Option<Input>,
 }
 
 /// What ended a session's last read, when no line did.
@@ -379,6 +381,7 @@ impl InboxSource {
             inbox,
             flags,
             taken: None,
+            held: None,
         }
     }
 
@@ -403,12 +406,28 @@ impl LineSource for InboxSource {
     }
 
     fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
-        match self.inbox.blocking_recv() {
+        let next = match self.held.take() {
+            Some(held) => Some(held),
+            None => self.inbox.blocking_recv(),
+        };
+        match next {
             None => {
                 self.flags.ended.store(true, Ordering::SeqCst);
                 Ok(None)
             }
             Some(Input::Wake) => {
+                // Wakes waiting behind this one ask for the same look at
+                // the game: one look, and the question asked once.
+                loop {
+                    match self.inbox.try_recv() {
+                        Ok(Input::Wake) => {}
+                        Ok(other) => {
+                            self.held = Some(other);
+                            break;
+                        }
+                        Err(_) => break,
+                    }
+                }
                 self.flags.woken.store(true, Ordering::SeqCst);
                 Ok(None)
             }
@@ -472,6 +491,33 @@ impl LineCutter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wakes_waiting_together_are_read_as_one() {
+        let (input, inbox) = mpsc::channel(8);
+        let flags = Arc::new(Flags::default());
+        let mut source = InboxSource::new(inbox, Arc::clone(&flags));
+        for sent in [Input::Wake, Input::Wake, Input::Wake] {
+            input.try_send(sent).expect("room");
+        }
+        input
+            .try_send(Input::Line(b"11-15".to_vec(), 5))
+            .expect("room");
+        input.try_send(Input::Wake).expect("room");
+        drop(input);
+        assert_eq!(source.next_line(64).ok(), Some(None));
+        assert!(flags.take_woken());
+        assert_eq!(
+            source.next_line(64).ok(),
+            Some(Some((b"11-15".to_vec(), 5)))
+        );
+        assert!(!flags.take_woken());
+        assert_eq!(source.next_line(64).ok(), Some(None));
+        assert!(flags.take_woken());
+        assert_eq!(source.next_line(64).ok(), Some(None));
+        assert!(!flags.take_woken());
+        assert!(flags.ended.load(Ordering::SeqCst));
+    }
 
     fn cut(bytes: &[u8]) -> Vec<Input> {
         let mut lines = Vec::new();
