@@ -649,7 +649,17 @@ fn read_line(
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
 fn error(text: impl AsRef<str>) -> Reply {
-    Reply::Lines(vec![format!("error {}", safe::text(text.as_ref()))])
+    Reply::Lines(vec![error_line(text)])
+}
+
+fn error_line(text: impl AsRef<str>) -> String {
+    format!("error {}", safe::text(text.as_ref()))
+}
+
+/// A `go` refused: the error, and the `bestmove` every `go` gets, so a
+/// program waiting for it goes on.
+fn refused(text: impl AsRef<str>) -> Reply {
+    Reply::Lines(vec![error_line(text), "bestmove none".into()])
 }
 
 fn answer(state: &mut State, line: &str) -> Reply {
@@ -856,7 +866,7 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
                     }
                     Bad::OutOfRange => format!("0 to {MAX_MOVETIME} ms"),
                 };
-                return error(format!("go movetime wants {wants}: {}", safe::cut(ms, 40)));
+                return refused(format!("go movetime wants {wants}: {}", safe::cut(ms, 40)));
             }
         },
         ["depth", n] => match whole(n, 1..=MAX_DEPTH.into()) {
@@ -871,25 +881,25 @@ fn go(state: &mut State, args: &[&str]) -> Reply {
                     Bad::NotANumber => "a whole number, ",
                     Bad::OutOfRange => "",
                 };
-                return error(format!(
+                return refused(format!(
                     "go depth wants {wants}1 to {MAX_DEPTH}: {}",
                     safe::cut(n, 40)
                 ));
             }
         },
         [kind @ ("movetime" | "depth")] => {
-            return error(format!(
+            return refused(format!(
                 "go {kind} wants a number: go movetime MS or go depth N"
             ));
         }
         [kind @ ("movetime" | "depth"), n, extra, ..] => {
-            return error(format!(
+            return refused(format!(
                 "go {kind} {} takes nothing after it, not {}",
                 safe::cut(n, 40),
                 safe::cut(extra, 40)
             ));
         }
-        _ => return error("go wants movetime MS or depth N"),
+        _ => return refused("go wants movetime MS or depth N"),
     };
     if state.unset {
         return Reply::Lines(vec![format!("info string {UNSET}"), "bestmove none".into()]);
@@ -1070,12 +1080,15 @@ mod tests {
         );
         let out = talk(&script);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 8, "{out}");
-        assert!(lines[..7].iter().all(|l| l.starts_with("error ")), "{out}");
-        assert!(lines[5].contains("move 2 (11-15)"), "{out}");
-        assert!(lines[3].contains("longer than"), "{out}");
+        assert_eq!(lines.len(), 9, "{out}");
+        // A refused go still gets its bestmove.
+        assert_eq!(lines[3], "bestmove none", "{out}");
+        let errors = [&lines[..3], &lines[4..8]].concat();
+        assert!(errors.iter().all(|l| l.starts_with("error ")), "{out}");
+        assert!(lines[6].contains("move 2 (11-15)"), "{out}");
+        assert!(lines[4].contains("longer than"), "{out}");
         assert!(!out.contains('\u{1b}'), "{out}");
-        assert_eq!(lines[7], "perft 1 7");
+        assert_eq!(lines[8], "perft 1 7");
     }
 
     #[test]
@@ -1139,10 +1152,15 @@ mod tests {
             out.lines().collect::<Vec<_>>(),
             [
                 "error go movetime wants a whole number of milliseconds, 0 to 86400000: abc",
+                "bestmove none",
                 "error go movetime wants a whole number of milliseconds, 0 to 86400000: 1e3",
+                "bestmove none",
                 "error go movetime wants 0 to 86400000 ms: 86400001",
+                "bestmove none",
                 "error go depth wants a whole number, 1 to 64: x",
+                "bestmove none",
                 "error go depth wants 1 to 64: 65",
+                "bestmove none",
                 "error perft wants a depth, a whole number from 1 to 14: +3",
                 "error perft wants a depth from 1 to 14: 15",
             ],
