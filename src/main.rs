@@ -7,6 +7,9 @@ use std::process::ExitCode;
 
 mod cli;
 mod commands;
+#[cfg(test)]
+#[path = "scratch.rs"]
+mod scratch;
 
 use commands::AppError;
 

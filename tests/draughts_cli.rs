@@ -333,8 +333,18 @@ fn load_refuses_what_is_no_pdn_game_precisely() {
         told.contains("Captures are optional in this game, as its Captures tag says"),
         "{told}"
     );
-    let plain = first_turn(&write("plain.pdn", b"1. 11-15 *"));
-    assert!(!plain.contains("optional"), "{plain}");
+    let plain = write("plain.pdn", b"1. 11-15 *");
+    let plain_turn = first_turn(&plain);
+    assert!(!plain_turn.contains("optional"), "{plain_turn}");
+    // A game with no Captures tag played on under --captures optional: the
+    // player is told the rule, and nothing claims a tag said it.
+    let chosen = quit_at_once(&plain, &["--captures", "optional"]);
+    let chosen = String::from_utf8_lossy(&chosen.stdout);
+    assert!(
+        chosen.contains("Captures are optional from here on, as --captures asks"),
+        "{chosen}"
+    );
+    assert!(!chosen.contains("Captures tag"), "{chosen}");
 }
 
 #[test]

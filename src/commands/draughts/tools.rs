@@ -228,15 +228,19 @@ fn analysed(
     let shared = shared.filter(|_| !rules.moves(&pos).is_empty());
     let db = shared.and_then(|s| s.ready_within(half));
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
-    if db.is_some() || pos.piece_count() > stored {
+    let pieces = pos.piece_count();
+    // The quick database of four pieces may be ready before the one that
+    // holds the position: that one is still waited for.
+    let holds = db.as_ref().is_some_and(|db| pieces <= db.max_pieces());
+    if holds || pieces > stored {
         return (analysis, db);
     }
-    match shared.and_then(|s| s.ready_within(deadline)) {
+    match shared.and_then(|s| s.holding_within(pieces, deadline)) {
         Some(db) => (
             tallyho::games::draughts::analyse(rules, &[pos], deadline, Some(Arc::clone(&db))),
             Some(db),
         ),
-        None => (analysis, None),
+        None => (analysis, db),
     }
 }
 
@@ -316,11 +320,14 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32, kept: bool) -> S
     }
 }
 
-/// Whether the database of five pieces is kept in the user's data
-/// directory (it is checked when read, not here), or could not be: where
-/// `build-db` would be no help.
-fn kept(rules: &Setup) -> bool {
-    store().is_none_or(|s| s.path(STORED_PIECES, *rules).is_file() || !s.could_save())
+/// Whether a database that holds positions of `pieces` pieces is kept in
+/// the user's data directory (the quick one of four, or the one of five;
+/// it is checked when read, not here), or none could be: where `build-db`
+/// would be no help.
+fn kept(rules: &Setup, pieces: u32) -> bool {
+    store().is_none_or(|s| {
+        (pieces.max(2)..=STORED_PIECES).any(|n| s.path(n, *rules).is_file()) || !s.could_save()
+    })
 }
 
 /// The most pieces of a database kept in the user's data directory, or that
@@ -412,7 +419,12 @@ pub(super) fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        None => not_exact(&pos, db.as_deref(), stored_pieces(rules), kept(rules)),
+        None => not_exact(
+            &pos,
+            db.as_deref(),
+            stored_pieces(rules),
+            kept(rules, pos.piece_count()),
+        ),
     };
     field(&mut out, "Exact:", &exact)?;
     Ok(())
@@ -436,6 +448,28 @@ mod tests {
         assert!(db.is_some());
         assert_eq!(analysis.exact, Some(Exact::Draw));
         assert_eq!(analysis.score, Score::Points(0));
+    }
+
+    #[test]
+    fn a_search_done_early_waits_for_the_database_that_holds_the_position() {
+        // The quick database (two pieces here) is ready at once; the one
+        // that holds three (four, here) is still being built when the
+        // search is done, and is waited for.
+        let dir = crate::scratch::Scratch::unmade("analyse-holding");
+        let rules = Setup::STANDARD;
+        let pos = rules.parse_position("W:WK18:BK14,K10").unwrap();
+        let shared = SharedEndgame::default();
+        shared.keep_in(
+            tallyho::engines::draughts::store::EndgameStore::new(&dir),
+            4,
+        );
+        shared.start_with(rules, 2);
+        let quick = shared.ready_within(&tallyho::games::Never).unwrap();
+        assert_eq!(quick.max_pieces(), 2);
+        let times = (&Until::after_millis(0), &Until::after_millis(600_000));
+        let (analysis, db) = analysed(&rules, pos, times, Some(&shared), 4);
+        assert_eq!(db.map(|db| db.max_pieces()), Some(4));
+        assert_eq!(analysis.exact, Some(Exact::Draw));
     }
 
     #[test]

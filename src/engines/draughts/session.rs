@@ -95,6 +95,21 @@ impl SharedEndgame {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
+
+    /// A database of at least `pieces` pieces once one is ready, waiting no
+    /// longer than `deadline`: a smaller one ready first (the quick one, in
+    /// seconds, before the large one) is passed over.
+    pub fn holding_within(&self, pieces: u32, deadline: &dyn Deadline) -> Option<Arc<Endgame>> {
+        loop {
+            if let Some(db) = self.ready().filter(|db| db.max_pieces() >= pieces) {
+                return Some(db);
+            }
+            if deadline.passed() || !self.0.started.load(Ordering::SeqCst) {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
 }
 
 /// The lock, even if a thread panicked while holding it.

@@ -280,13 +280,15 @@ impl Face<Session> for DraughtsFace {
         {
             lines.push(line);
         }
-        // A loaded file's Captures tag may have changed the rule: said on
-        // the two turns the game goes on from.
+        // A loaded file's Captures tag (or `--captures`, for a game with
+        // no such tag) may have changed the rule: said on the two turns the
+        // game goes on from.
         if let Some(game) = rules.loaded()
             && turn
                 .checked_sub(game.moves.len())
                 .is_some_and(|t| (1..=2).contains(&t))
-            && let Some(line) = text::loaded_rule_line(game.rules.captures)
+            && let Some(line) =
+                text::loaded_rule_line(game.rules.captures, game.tag("Captures").is_some())
         {
             lines.push(line.to_string());
         }

@@ -62,13 +62,17 @@ pub fn opening_line(start: Start, first_turn: bool) -> Option<String> {
     }
 }
 
-/// Said on the first two turns of a game loaded from a file whose Captures
-/// tag makes captures optional.
-pub fn loaded_rule_line(captures: Captures) -> Option<&'static str> {
-    match captures {
-        Captures::Compulsory => None,
-        Captures::Optional => Some(
+/// Said on the first two turns of a game loaded from a file where captures
+/// are optional: by its Captures tag (`tagged`), or by `--captures` for a
+/// game with no such tag.
+pub fn loaded_rule_line(captures: Captures, tagged: bool) -> Option<&'static str> {
+    match (captures, tagged) {
+        (Captures::Compulsory, _) => None,
+        (Captures::Optional, true) => Some(
             "Captures are optional in this game, as its Captures tag says: a capture need not be taken, but a jump once begun must be finished.",
+        ),
+        (Captures::Optional, false) => Some(
+            "Captures are optional from here on, as --captures asks: a capture need not be taken, but a jump once begun must be finished.",
         ),
     }
 }
