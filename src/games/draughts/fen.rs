@@ -179,7 +179,21 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
                     }
                     None => b,
                 };
-                let (a, b) = (parse_square(side, a)?, parse_square(side, b)?);
+                // A range with an end left out (`-1`, `1-`) quotes the
+                // whole range, not the empty end.
+                let end = |text: &str| {
+                    parse_square(side, text).map_err(|e| match e {
+                        FenError::Square { side, error, .. } if text.trim().is_empty() => {
+                            FenError::Square {
+                                side,
+                                text: entry.to_string(),
+                                error,
+                            }
+                        }
+                        e => e,
+                    })
+                };
+                let (a, b) = (end(a)?, end(b)?);
                 if a > b {
                     return Err(FenError::Range {
                         side,
@@ -326,6 +340,14 @@ mod tests {
             "\"X\" is not a side to move: a FEN position starts with B or W"
         );
         assert_eq!(err("B:W1:W2"), "White's pieces are listed twice");
+        assert_eq!(
+            err("B:W-1:B5"),
+            "White's \"-1\": type a square, like 11 or C3"
+        );
+        assert_eq!(
+            err("B:W5:BK1-"),
+            "Black's \"K1-\": type a square, like 11 or C3"
+        );
         assert_eq!(
             err("B:Q1:W2"),
             "\"Q1\" should start with B or W, the colour of the pieces listed"

@@ -670,6 +670,15 @@ fn read_tag(cur: &mut Cursor, game: &Reading) -> Result<(String, String), PdnErr
                 }
             },
             Some('"') => break,
+            // A value is one line: the tag's line ended before its quote.
+            Some('\n' | '\r') => {
+                return Err(game.error(
+                    Some(&name),
+                    format!(
+                        "the value of tag {name} is not closed on its line: end it with \" before the line ends"
+                    ),
+                ));
+            }
             Some(c) => value.push(c),
         }
     }
@@ -1181,6 +1190,10 @@ mod tests {
         assert_eq!(
             err("[Event \"x\" 1. 11-15"),
             "game 1, \"Event\": tag Event is never closed with ]"
+        );
+        assert_eq!(
+            err("[Event \"unclosed\n[Site \"x\"]\n1. 11-15 *"),
+            "game 1, \"Event\": the value of tag Event is not closed on its line: end it with \" before the line ends"
         );
         assert_eq!(
             err("[Event \"x\" junk]\n1. 11-15 *"),
