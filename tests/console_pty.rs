@@ -112,3 +112,41 @@ fn ctrl_c_in_the_pause_before_a_computer_move_plays_and_says_nothing() -> Result
     session.expect(Eof)?;
     Ok(())
 }
+
+/// A paste of 200,000 keys with no bracketed-paste marks (as `tmux
+/// paste-buffer` or a slow terminal sends it) is not drawn key by key: the
+/// editor keeps the first kilobyte and counts the rest, so the paste is
+/// read in a moment, Enter refuses the line with its whole length, and
+/// Ctrl-C is heard straight after.
+#[test]
+fn a_huge_paste_is_counted_not_drawn_and_refused_whole() -> Result<(), expectrl::Error> {
+    let mut session = spawn("huge-paste")?;
+    session.expect("Move fox to (B7)? ")?;
+    let chunk = "B".repeat(1000);
+    let mut shown = 0;
+    let mut buf = [0u8; 65536];
+    for _ in 0..200 {
+        session.send(&chunk)?;
+        // What the editor draws meanwhile is read as it comes, so that
+        // neither side waits on a full terminal.
+        while let Ok(n) = session.try_read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            shown += n;
+        }
+    }
+    session.send("\r")?;
+    let found =
+        session.expect("That line is 200000 bytes long; a line here can be at most 100.")?;
+    shown += found.before().len();
+    assert!(
+        shown < 50_000,
+        "{shown} bytes drawn for a paste of 200,000: the line was drawn key by key"
+    );
+    session.expect("Move fox to (B7)? ")?;
+    session.send(expectrl::ControlCode::EndOfText)?;
+    session.expect("Final score")?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -64,7 +64,7 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let (_, shown, _) = play(
         &home,
         None,
-        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\nquit\n",
+        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\n😀x１１\nquit\n",
     );
     // Typed by coordinates, it is quoted by coordinates.
     assert!(
@@ -82,6 +82,9 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
         shown.contains("\"１１-１５\" uses full-width characters: type plain 11-15."),
         "{shown}"
     );
+    // Where the plain form is no move either, it is not offered.
+    assert!(shown.contains("\"😀\" is not a square"), "{shown}");
+    assert!(!shown.contains("type plain 😀"), "{shown}");
 }
 
 #[test]

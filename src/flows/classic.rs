@@ -308,7 +308,7 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             console.say(text::TYPE_LINE_COLUMN)?;
             continue;
         }
-        if let Some(plain) = crate::shell::text::plain_if_full_width(&line) {
+        if let Some(plain) = crate::shell::text::plain_answer_if_full_width(&line) {
             let why = crate::shell::text::full_width(&line, &plain).to_uppercase();
             console.refuse(&why)?;
             continue;

@@ -3,7 +3,7 @@
 //! sessions ask moves on copies of it and hand the moves back here, where
 //! they are checked again, stored, and the other sessions woken.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -733,7 +733,15 @@ pub struct RoomState {
     pub epilogue: Option<String>,
     /// Bumped at every change, so a session knows to look again.
     pub version: u64,
+    /// The take-backs of the game: how many, and the plies left after
+    /// each of the last [`TAKE_BACKS_KEPT`], so that a session that looked
+    /// before one says it, even where a move was played since.
+    pub taken_back: (usize, VecDeque<usize>),
 }
+
+/// The take-backs a room remembers: far more than come between two looks
+/// of a session at its game, and no more however long a game goes on.
+pub const TAKE_BACKS_KEPT: usize = 32;
 
 impl Room {
     /// A room for a table and its seats.
@@ -750,6 +758,7 @@ impl Room {
                 ending_words: None,
                 epilogue: None,
                 version: 0,
+                taken_back: (0, VecDeque::new()),
             }),
         }
     }

@@ -263,6 +263,13 @@ impl Server {
         take_back_to(st, seat);
         let taken = before - st.table.moves().len();
         if taken > 0 {
+            let left = st.table.moves().len();
+            let (count, kept) = &mut st.taken_back;
+            *count += 1;
+            if kept.len() == crate::server::hub::TAKE_BACKS_KEPT {
+                kept.pop_front();
+            }
+            kept.push_back(left);
             let id = GameId(i64::try_from(room.number).unwrap_or_default());
             if let Err(e) = self
                 .store()

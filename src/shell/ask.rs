@@ -223,8 +223,8 @@ pub fn ask_with<T>(
             Reply::Bad(why) => console.say(&why.to_string())?,
             Reply::Line(line) if is_quit(&line) => return Ok(None),
             Reply::Line(line) if words(console, &line)? => {}
-            Reply::Line(line) if text::plain_if_full_width(&line).is_some() => {
-                let plain = text::plain_if_full_width(&line).unwrap_or_default();
+            Reply::Line(line) if text::plain_answer_if_full_width(&line).is_some() => {
+                let plain = text::plain_answer_if_full_width(&line).unwrap_or_default();
                 console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
             }
             Reply::Line(line) => match parse(&line) {

@@ -115,6 +115,14 @@ pub fn plain_if_full_width(line: &str) -> Option<String> {
     crate::games::grid::plain_ascii(line)
 }
 
+/// The plain form of an answer typed in full-width characters, where it is
+/// all plain ASCII: every answer a game takes is, so a line that is not
+/// (`😀x１１`) is refused for what else it holds, not told to type
+/// `😀x11`.
+pub fn plain_answer_if_full_width(line: &str) -> Option<String> {
+    plain_if_full_width(line).filter(|plain| plain.is_ascii())
+}
+
 /// Said of a line typed in full-width characters.
 pub fn full_width(line: &str, plain: &str) -> String {
     format!(

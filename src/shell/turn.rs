@@ -265,7 +265,7 @@ fn squares_typed<R: Rules, F: Face<R>>(
 ) -> io::Result<Option<usize>> {
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     // One word for full-width characters, whatever the game.
-    if let Some(plain) = text::plain_if_full_width(line) {
+    if let Some(plain) = text::plain_answer_if_full_width(line) {
         console.refuse(&capitalise(&text::full_width(line, &plain)))?;
         return Ok(None);
     }

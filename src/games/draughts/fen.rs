@@ -161,6 +161,16 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
         }
         let squares: Bits = match body.split_once('-') {
             Some((a, b)) => {
+                // A range with an end left out (`-1`, `1-`, `-K3`, `1-K`)
+                // quotes the whole range, not the empty end, whatever else
+                // it holds.
+                if a.trim().is_empty() || b.trim().trim_start_matches(['K', 'k']).is_empty() {
+                    return Err(FenError::Square {
+                        side,
+                        text: entry.to_string(),
+                        error: PdnSquareError::Empty,
+                    });
+                }
                 // A range of kings may name the king again at its end
                 // (`K21-K23`).
                 let b = match b.strip_prefix(['K', 'k']) {
@@ -179,17 +189,14 @@ fn parse_list(side: Side, list: &str, seen: &mut Bits) -> Result<Listed, FenErro
                     }
                     None => b,
                 };
-                // A range with an end left out (`-1`, `1-`) quotes the
-                // whole range, not the empty end.
+                // A range's end that is no square quotes the range.
                 let end = |text: &str| {
                     parse_square(side, text).map_err(|e| match e {
-                        FenError::Square { side, error, .. } if text.trim().is_empty() => {
-                            FenError::Square {
-                                side,
-                                text: entry.to_string(),
-                                error,
-                            }
-                        }
+                        FenError::Square { side, error, .. } => FenError::Square {
+                            side,
+                            text: entry.to_string(),
+                            error,
+                        },
                         e => e,
                     })
                 };
@@ -347,6 +354,18 @@ mod tests {
         assert_eq!(
             err("B:W5:BK1-"),
             "Black's \"K1-\": type a square, like 11 or C3"
+        );
+        assert_eq!(
+            err("B:W5:B-K3"),
+            "Black's \"-K3\": type a square, like 11 or C3"
+        );
+        assert_eq!(
+            err("B:W1-K:B5"),
+            "White's \"1-K\": type a square, like 11 or C3"
+        );
+        assert_eq!(
+            err("B:W1--3:B9"),
+            "White's \"1--3\": \"-3\" is not a square: type a number 1-32 like 11, or a column A-H and a row 1-8 like C3"
         );
         assert_eq!(
             err("B:Q1:W2"),

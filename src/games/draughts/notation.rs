@@ -180,7 +180,7 @@ fn run_together(part: &str) -> Option<Vec<String>> {
 /// Reads the squares of a move: at least two playing squares.
 pub fn parse_squares(text: &str) -> Result<Vec<PdnSquare>, MoveError> {
     let trimmed = text.trim();
-    if let Some(plain) = crate::games::grid::plain_ascii(trimmed) {
+    if let Some(plain) = crate::games::grid::plain_ascii(trimmed).filter(|p| p.is_ascii()) {
         return Err(MoveError::FullWidth {
             text: trimmed.to_string(),
             plain,
@@ -479,6 +479,12 @@ mod tests {
         assert_eq!(
             check(START, "Ｃ３　Ｄ４"),
             Err("\"Ｃ３　Ｄ４\" uses full-width characters: type plain C3 D4".into())
+        );
+        // No plain form to offer where the rest is no move either.
+        assert!(
+            check(START, "😀x１１")
+                .unwrap_err()
+                .starts_with("\"😀\" is not a square")
         );
         assert!(
             check(START, "11")

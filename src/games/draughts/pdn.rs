@@ -483,8 +483,9 @@ impl Reading {
                 at: Some((number, side)),
                 token: Some(token.to_string()),
                 why: format!(
-                    "the game was over before this move: {side} is to move and has no move, \
+                    "the game was over before this move: {} is to move and has no move, \
                      and has lost ({}); its moves go on past its end",
+                    side.title(),
                     won.token()
                 ),
             });
@@ -1268,13 +1269,13 @@ mod tests {
         // White's man on 28 is blocked once Black plays 15-19.
         assert_eq!(
             err("[FEN \"B:W28:B24,15\"]\n1. 15-19 28-24 *"),
-            "game 1, move 1 (white), \"28-24\": the game was over before this move: white is \
+            "game 1, move 1 (white), \"28-24\": the game was over before this move: White is \
              to move and has no move, and has lost (1-0); its moves go on past its end"
         );
         // White's last piece taken.
         assert_eq!(
             err("[FEN \"B:W14:B10\"]\n1. 10x17 18-22 *"),
-            "game 1, move 1 (white), \"18-22\": the game was over before this move: white is \
+            "game 1, move 1 (white), \"18-22\": the game was over before this move: White is \
              to move and has no move, and has lost (1-0); its moves go on past its end"
         );
     }

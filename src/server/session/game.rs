@@ -1,6 +1,7 @@
 //! A game's conversation at the server: the moves said as they come, the
 //! board, the turn asked through the game's own prompt, offers, and leaving.
 
+use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +36,7 @@ impl Session {
         // comes back.
         let mut shown = Shown {
             plies: 0,
+            take_backs: 0,
             drawn: None,
         };
         loop {
@@ -94,15 +96,13 @@ impl Session {
         let table = glance.table.as_ref();
         let names = &glance.names;
         let moves = table.moves();
-        if moves.len() < shown.plies {
-            let taken = shown.plies - moves.len();
+        if let Some(taken) = shown.look(&glance.taken_back, moves.len()) {
             self.event(
-                json!({"event": "takeback", "game": number, "plies": moves.len(), "taken": taken}),
+                json!({"event": "takeback", "game": number, "plies": shown.plies, "taken": taken}),
             )?;
             let plies = crate::shell::text::plies(u32::try_from(taken).unwrap_or(u32::MAX));
             self.say(&format!("Taken back: {plies}."))?;
         }
-        shown.plies = shown.plies.min(moves.len());
         for (ply, mv) in moves.iter().enumerate().skip(shown.plies) {
             let mover = table.mover(ply);
             self.event(json!({"event": "move", "game": number, "ply": ply + 1,
@@ -609,8 +609,30 @@ impl Session {
 /// What a session has said of its game so far.
 struct Shown {
     plies: usize,
+    /// The room's take-backs already looked at.
+    take_backs: usize,
     /// The position last drawn: its plies and its notation.
     drawn: Option<(usize, String)>,
+}
+
+impl Shown {
+    /// A look at a game of `plies` plies after the room's take-backs
+    /// `taken_back`: how many plies were taken back since the last look,
+    /// if any, with `plies` left at the last ply still to say. A take-back
+    /// and a move played after it (typed ahead, say) are both told.
+    fn look(&mut self, (count, kept): &(usize, VecDeque<usize>), plies: usize) -> Option<usize> {
+        // The fewest plies the game had since the last look.
+        let missed = count.saturating_sub(self.take_backs);
+        let low = match kept.len().checked_sub(missed) {
+            Some(seen) => kept.iter().skip(seen).copied().fold(plies, usize::min),
+            // More than the room remembers: all said again.
+            None => 0,
+        };
+        self.take_backs = *count;
+        let taken = self.plies.checked_sub(low).filter(|&t| t > 0);
+        self.plies = self.plies.min(low);
+        taken
+    }
 }
 
 /// A room as one session sees it at one moment: a copy, so nobody waits
@@ -618,6 +640,8 @@ struct Shown {
 struct Glance {
     table: Box<dyn Table>,
     names: [String; 2],
+    /// The room's take-backs (`RoomState::taken_back`).
+    taken_back: (usize, VecDeque<usize>),
     offer: Option<Offer>,
     adjourned: bool,
     ending_words: Option<String>,
@@ -655,6 +679,7 @@ impl Glance {
         Glance {
             table: st.table.fork(),
             names: st.names(),
+            taken_back: st.taken_back.clone(),
             offer: st.offer,
             adjourned: st.adjourned,
             ending_words: st.ending_words.clone(),
@@ -677,5 +702,40 @@ impl Glance {
                 _ => Away::Here,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(plies: usize, take_backs: usize) -> Shown {
+        Shown {
+            plies,
+            take_backs,
+            drawn: None,
+        }
+    }
+
+    #[test]
+    fn a_take_back_and_a_move_after_it_are_both_told() {
+        // 21 plies seen; two taken back (19 left), then a move typed ahead
+        // played: 20 now. Two plies taken back, and ply 20 to say.
+        let mut seen = shown(21, 0);
+        let room = (1, VecDeque::from([19]));
+        assert_eq!(seen.look(&room, 20), Some(2));
+        assert_eq!(seen.plies, 19);
+        // Looked at again with nothing new: nothing taken back.
+        seen.plies = 20;
+        assert_eq!(seen.look(&room, 20), None);
+        assert_eq!(seen.plies, 20);
+        // A plain take-back, and one that left more than was seen.
+        assert_eq!(shown(8, 1).look(&(2, VecDeque::from([19, 6])), 6), Some(2));
+        assert_eq!(shown(4, 1).look(&(2, VecDeque::from([19, 6])), 7), None);
+        // More take-backs than the room remembers: everything said again.
+        let mut far = shown(30, 0);
+        assert_eq!(far.look(&(40, VecDeque::from([28, 29])), 30), Some(30));
+        assert_eq!(far.plies, 0);
+        assert_eq!(far.take_backs, 40);
     }
 }

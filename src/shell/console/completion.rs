@@ -2,13 +2,17 @@
 //! how a line is shown while typed (controls escaped), and Ctrl-L.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
-use rustyline::{Cmd, ConditionalEventHandler, Context, Event, EventContext, Helper, RepeatCount};
+use rustyline::{
+    Cmd, ConditionalEventHandler, Context, Event, EventContext, Helper, KeyCode, KeyEvent,
+    Modifiers, RepeatCount,
+};
 
 use crate::shell::ask::is_format;
 use crate::shell::safe;
@@ -168,6 +172,33 @@ impl ConditionalEventHandler for Redraw {
             cursor: ctx.pos(),
         });
         Some(Cmd::Interrupt)
+    }
+}
+
+/// A key typed while the line holds `most` bytes or more is dropped and
+/// counted in `dropped`, not put in the line: the editor draws a line anew
+/// for each key past a row's end, so a long paste would take minutes,
+/// and the line is refused at Enter anyway. Any key that edits the line
+/// otherwise (Backspace, Ctrl-U) starts the count again.
+pub(super) struct Capped {
+    pub(super) dropped: Arc<AtomicUsize>,
+    pub(super) most: usize,
+}
+
+impl ConditionalEventHandler for Capped {
+    fn handle(&self, event: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let key = event.get(0);
+        if let Some(KeyEvent(KeyCode::Char(c), Modifiers::NONE | Modifiers::SHIFT)) = key {
+            if ctx.line().len() + c.len_utf8() <= self.most {
+                return None;
+            }
+            self.dropped.fetch_add(c.len_utf8(), Ordering::SeqCst);
+            return Some(Cmd::Noop);
+        }
+        if !matches!(key, Some(KeyEvent(KeyCode::Enter, _))) {
+            self.dropped.store(0, Ordering::SeqCst);
+        }
+        None
     }
 }
 

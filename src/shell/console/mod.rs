@@ -2,7 +2,7 @@
 //! terminals, plain lines otherwise. It knows nothing of any game.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ mod screen;
 
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
-use completion::{Answers, Redraw};
+use completion::{Answers, Capped, Redraw};
 pub use completion::{Quit, shown_typed, unsafe_line};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{error_columns, terminal_columns, terminal_rows};
@@ -53,6 +53,12 @@ pub fn output_unread() -> bool {
 
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
+
+/// The longest line the line editor holds, in bytes: a paste longer than
+/// that (a megabyte sent as keys, with no bracketed-paste marks) is counted
+/// past it, not kept, so each key costs the same and Ctrl-C is read at
+/// once. Enter refuses it anyway, saying its whole length.
+const EDITED_LINE: usize = 1024;
 
 /// What came back from a question.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -118,6 +124,8 @@ enum Reader {
         /// What was typed when Ctrl-L handed the redraw to the caller: the
         /// next question starts with it.
         retyped: Typed,
+        /// Bytes typed past [`EDITED_LINE`] and dropped (see [`Capped`]).
+        dropped: Arc<AtomicUsize>,
     },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
@@ -388,10 +396,19 @@ impl Console {
                         typed: Arc::clone(&typed),
                     })),
                 );
+                let dropped = Arc::new(AtomicUsize::new(0));
+                editor.bind_sequence(
+                    rustyline::Event::Any,
+                    EventHandler::Conditional(Box::new(Capped {
+                        dropped: Arc::clone(&dropped),
+                        most: EDITED_LINE,
+                    })),
+                );
                 Reader::Editor {
                     editor: Box::new(editor),
                     typed,
                     retyped: Typed::default(),
+                    dropped,
                 }
             })
         });
@@ -779,10 +796,12 @@ impl Console {
             editor,
             typed,
             retyped,
+            dropped,
         } = &mut self.reader
         else {
             return Ok(Some(Reply::End));
         };
+        dropped.store(0, Ordering::SeqCst);
         // The line before this question was taken: Up brings it back.
         if let Some(line) = self.unrefused.take() {
             let _ = editor.add_history_entry(line);
@@ -826,7 +845,13 @@ impl Console {
                 // SIGINT sent by another program, say): it leaves as Ctrl-C
                 // at a prompt does, instead of playing this line.
                 (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Some(Reply::End)),
-                (Ok(line), _) => return Ok(Some(check(line.into_bytes(), MAX_LINE))),
+                (Ok(line), _) => {
+                    let total = line.len() + dropped.swap(0, Ordering::SeqCst);
+                    if total > MAX_LINE {
+                        return Ok(Some(Reply::Bad(BadLine::TooLong(total, MAX_LINE))));
+                    }
+                    return Ok(Some(check(line.into_bytes(), MAX_LINE)));
+                }
                 (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
                     return Ok(Some(Reply::Bad(BadLine::NotUtf8)));
                 }
