@@ -150,3 +150,34 @@ fn a_huge_paste_is_counted_not_drawn_and_refused_whole() -> Result<(), expectrl:
     session.expect(Eof)?;
     Ok(())
 }
+
+/// Keys that leave the line as it is (End, Left, Ctrl-L) do not make the
+/// editor forget the keys it dropped past its kilobyte; and once one key is
+/// dropped, a narrower one after it is dropped too, not put in after a gap.
+#[test]
+fn keys_dropped_past_the_editors_kilobyte_stay_counted() -> Result<(), expectrl::Error> {
+    let mut session = spawn("dropped-kept")?;
+    session.expect("Move fox to (B7)? ")?;
+    // 1,100 keys, then End and Left: 76 were dropped, and still count.
+    session.send("a".repeat(1100))?;
+    session.send("\x1b[F\x1b[D\r")?;
+    session.expect("That line is 1100 bytes long; a line here can be at most 100.")?;
+    session.expect("Move fox to (B7)? ")?;
+    // 1,023 bytes, then é (two bytes: dropped) and b (one byte: it would
+    // fit, but is dropped after the é).
+    session.send(format!("{}éb\r", "a".repeat(1023)))?;
+    session.expect("That line is 1026 bytes long; a line here can be at most 100.")?;
+    session.expect("Move fox to (B7)? ")?;
+    // At the start of a full line, é is dropped and Z after it: Ctrl-K
+    // then empties the line, and the empty line is what is taken (Enter
+    // alone makes the fox's only move), not a Z the screen never showed.
+    session.send(format!("{}\x1b[HéZ\x0b\r", "a".repeat(1023)))?;
+    session.expect("Move (B1, D1, F1, H1)? ")?;
+    // Edited shorter after a drop: the dropped keys are no longer counted.
+    session.send(format!("{}é\x15B1-A2\r", "a".repeat(1024)))?;
+    session.expect("Move fox to (")?;
+    session.send(expectrl::ControlCode::EndOfText)?;
+    session.expect("Final score")?;
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::store;
 use crate::commands::AppError;
@@ -223,24 +223,30 @@ fn analysed(
     (half, deadline): (&Until, &Until),
     shared: Option<&SharedEndgame>,
     stored: u32,
-) -> (Analysis, Option<Arc<Endgame>>) {
+) -> (Analysis, Option<Arc<Endgame>>, Duration) {
     // A side with no move has lost by the rules: nothing to wait for.
     let shared = shared.filter(|_| !rules.moves(&pos).is_empty());
+    let waiting = Instant::now();
     let db = shared.and_then(|s| s.ready_within(half));
+    let mut waited = waiting.elapsed();
     let analysis = tallyho::games::draughts::analyse(rules, &[pos], deadline, db.clone());
     let pieces = pos.piece_count();
     // The quick database of four pieces may be ready before the one that
     // holds the position: that one is still waited for.
     let holds = db.as_ref().is_some_and(|db| pieces <= db.max_pieces());
     if holds || pieces > stored {
-        return (analysis, db);
+        return (analysis, db, waited);
     }
-    match shared.and_then(|s| s.holding_within(pieces, deadline)) {
+    let waiting = Instant::now();
+    let holding = shared.and_then(|s| s.holding_within(pieces, deadline));
+    waited += waiting.elapsed();
+    match holding {
         Some(db) => (
             tallyho::games::draughts::analyse(rules, &[pos], deadline, Some(Arc::clone(&db))),
             Some(db),
+            waited,
         ),
-        None => (analysis, db),
+        None => (analysis, db, waited),
     }
 }
 
@@ -269,7 +275,7 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
         let half = Until::after_millis(think / 2);
         let db = (pos.piece_count() <= 10)
             .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
-        let (analysis, _) = analysed(rules, pos, (&half, &deadline), db, stored);
+        let (analysis, _, _) = analysed(rules, pos, (&half, &deadline), db, stored);
         Ok(analysis.to_json())
     })
 }
@@ -356,7 +362,7 @@ pub(super) fn analyse(
     let half = Until::after_millis(think / 2);
     let shared = analysis_endgame(rules, &pos);
     let stored = stored_pieces(rules);
-    let (analysis, db) = analysed(rules, pos, (&half, &deadline), shared.as_ref(), stored);
+    let (analysis, db, waited) = analysed(rules, pos, (&half, &deadline), shared.as_ref(), stored);
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -393,6 +399,17 @@ pub(super) fn analyse(
     if !analysis.pv.is_empty() {
         field(&mut out, "Line:", &analysis.pv_text(1))?;
     }
+    // Time spent waiting for the database is said, so that a few nodes in
+    // a second and a half do not look like a slow search.
+    let waited = waited.as_secs_f64();
+    let elapsed_text = if waited >= 0.01 {
+        format!(
+            "{:.2} s, {waited:.2} s of it waiting for the endgame database",
+            elapsed.as_secs_f64()
+        )
+    } else {
+        format!("{:.2} s", elapsed.as_secs_f64())
+    };
     let searched = if analysis.best.is_none() {
         format!(
             "no search: the rules decide it ({:.2} s)",
@@ -400,16 +417,12 @@ pub(super) fn analyse(
         )
     } else if analysis.depth == 0 && matches!(analysis.exact, Some(Exact::Win(_) | Exact::Loss(_)))
     {
-        format!(
-            "no search: the endgame database decides it ({:.2} s)",
-            elapsed.as_secs_f64()
-        )
+        format!("no search: the endgame database decides it ({elapsed_text})")
     } else {
         format!(
-            "depth {}, {} in {:.2} s",
+            "depth {}, {} in {elapsed_text}",
             analysis.depth,
-            nodes_text(analysis.nodes),
-            elapsed.as_secs_f64()
+            nodes_text(analysis.nodes)
         )
     };
     field(&mut out, "Searched:", &searched)?;
@@ -444,7 +457,7 @@ mod tests {
         let shared = SharedEndgame::default();
         shared.start_with(rules, 4);
         let times = (&Until::after_millis(0), &Until::after_millis(60_000));
-        let (analysis, db) = analysed(&rules, pos, times, Some(&shared), 5);
+        let (analysis, db, _) = analysed(&rules, pos, times, Some(&shared), 5);
         assert!(db.is_some());
         assert_eq!(analysis.exact, Some(Exact::Draw));
         assert_eq!(analysis.score, Score::Points(0));
@@ -467,7 +480,7 @@ mod tests {
         let quick = shared.ready_within(&tallyho::games::Never).unwrap();
         assert_eq!(quick.max_pieces(), 2);
         let times = (&Until::after_millis(0), &Until::after_millis(600_000));
-        let (analysis, db) = analysed(&rules, pos, times, Some(&shared), 4);
+        let (analysis, db, _) = analysed(&rules, pos, times, Some(&shared), 4);
         assert_eq!(db.map(|db| db.max_pieces()), Some(4));
         assert_eq!(analysis.exact, Some(Exact::Draw));
     }
@@ -483,7 +496,7 @@ mod tests {
         for (fen, half) in [("B:WK10:BK1,K3,K4,K5,K6", 0), ("W:W5:B1", 60_000)] {
             let pos = rules.parse_position(fen).unwrap();
             let times = (&Until::after_millis(half), &Until::after_millis(60_000));
-            let (analysis, db) = analysed(&rules, pos, times, Some(&building), 5);
+            let (analysis, db, _) = analysed(&rules, pos, times, Some(&building), 5);
             assert!(db.is_none(), "{fen}");
             assert!(
                 matches!(analysis.score, Score::Win(_) | Score::Loss(_)),

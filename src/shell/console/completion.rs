@@ -2,7 +2,6 @@
 //! how a line is shown while typed (controls escaped), and Ctrl-L.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rustyline::completion::{Completer, Pair};
@@ -175,30 +174,57 @@ impl ConditionalEventHandler for Redraw {
     }
 }
 
-/// A key typed while the line holds `most` bytes or more is dropped and
-/// counted in `dropped`, not put in the line: the editor draws a line anew
-/// for each key past a row's end, so a long paste would take minutes,
-/// and the line is refused at Enter anyway. Any key that edits the line
-/// otherwise (Backspace, Ctrl-U) starts the count again.
+/// Keys typed past the longest line the editor holds: counted, not kept.
+#[derive(Clone, Copy, Default, Debug)]
+pub(super) struct Overflow {
+    /// The bytes of the keys dropped.
+    pub(super) dropped: usize,
+    /// The line's length when they were dropped: a line shorter than that
+    /// has been edited since, and they are no longer part of it.
+    pub(super) at: usize,
+}
+
+impl Overflow {
+    /// The whole length of `line` as typed: with the keys dropped, unless
+    /// the line was edited shorter since.
+    pub(super) fn length_of(&self, line: &str) -> usize {
+        if line.len() >= self.at {
+            line.len() + self.dropped
+        } else {
+            line.len()
+        }
+    }
+}
+
+/// A key typed while the line holds `most` bytes is dropped and counted,
+/// not put in the line: the editor draws a line anew for each key past a
+/// row's end, so a long paste would take minutes, and the line is refused
+/// at Enter anyway. Once one is dropped, every key typed after it is too,
+/// until the line is edited shorter (Backspace, Ctrl-U): a narrower key
+/// that would still fit must not be put in after a gap the screen does not
+/// show.
 pub(super) struct Capped {
-    pub(super) dropped: Arc<AtomicUsize>,
+    pub(super) overflow: Arc<Mutex<Overflow>>,
     pub(super) most: usize,
 }
 
 impl ConditionalEventHandler for Capped {
     fn handle(&self, event: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        let key = event.get(0);
-        if let Some(KeyEvent(KeyCode::Char(c), Modifiers::NONE | Modifiers::SHIFT)) = key {
-            if ctx.line().len() + c.len_utf8() <= self.most {
-                return None;
-            }
-            self.dropped.fetch_add(c.len_utf8(), Ordering::SeqCst);
-            return Some(Cmd::Noop);
+        let Some(KeyEvent(KeyCode::Char(c), Modifiers::NONE | Modifiers::SHIFT)) = event.get(0)
+        else {
+            return None;
+        };
+        let len = ctx.line().len();
+        let mut overflow = self.overflow.lock().unwrap_or_else(|e| e.into_inner());
+        if overflow.dropped > 0 && len < overflow.at {
+            *overflow = Overflow::default();
         }
-        if !matches!(key, Some(KeyEvent(KeyCode::Enter, _))) {
-            self.dropped.store(0, Ordering::SeqCst);
+        if overflow.dropped == 0 && len + c.len_utf8() <= self.most {
+            return None;
         }
-        None
+        overflow.dropped += c.len_utf8();
+        overflow.at = len;
+        Some(Cmd::Noop)
     }
 }
 

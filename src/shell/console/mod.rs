@@ -2,7 +2,7 @@
 //! terminals, plain lines otherwise. It knows nothing of any game.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ mod screen;
 
 use crate::shell::lines::AnyNewline;
 pub use colour::{ColorChoice, Terminal, dumb_terminal};
-use completion::{Answers, Capped, Redraw};
+use completion::{Answers, Capped, Overflow, Redraw};
 pub use completion::{Quit, shown_typed, unsafe_line};
 use read::{WatchedStdin, check, read_capped};
 pub use read::{error_columns, terminal_columns, terminal_rows};
@@ -124,8 +124,8 @@ enum Reader {
         /// What was typed when Ctrl-L handed the redraw to the caller: the
         /// next question starts with it.
         retyped: Typed,
-        /// Bytes typed past [`EDITED_LINE`] and dropped (see [`Capped`]).
-        dropped: Arc<AtomicUsize>,
+        /// Keys typed past [`EDITED_LINE`] and dropped (see [`Capped`]).
+        overflow: Arc<Mutex<Overflow>>,
     },
     /// Plain lines. `echo` repeats each line after its prompt, for scripts;
     /// a dumb terminal echoes what is typed itself.
@@ -396,11 +396,11 @@ impl Console {
                         typed: Arc::clone(&typed),
                     })),
                 );
-                let dropped = Arc::new(AtomicUsize::new(0));
+                let overflow = Arc::new(Mutex::new(Overflow::default()));
                 editor.bind_sequence(
                     rustyline::Event::Any,
                     EventHandler::Conditional(Box::new(Capped {
-                        dropped: Arc::clone(&dropped),
+                        overflow: Arc::clone(&overflow),
                         most: EDITED_LINE,
                     })),
                 );
@@ -408,7 +408,7 @@ impl Console {
                     editor: Box::new(editor),
                     typed,
                     retyped: Typed::default(),
-                    dropped,
+                    overflow,
                 }
             })
         });
@@ -796,12 +796,12 @@ impl Console {
             editor,
             typed,
             retyped,
-            dropped,
+            overflow,
         } = &mut self.reader
         else {
             return Ok(Some(Reply::End));
         };
-        dropped.store(0, Ordering::SeqCst);
+        *overflow.lock().unwrap_or_else(|e| e.into_inner()) = Overflow::default();
         // The line before this question was taken: Up brings it back.
         if let Some(line) = self.unrefused.take() {
             let _ = editor.add_history_entry(line);
@@ -846,7 +846,9 @@ impl Console {
                 // at a prompt does, instead of playing this line.
                 (Ok(_), _) if self.stop.load(Ordering::SeqCst) => return Ok(Some(Reply::End)),
                 (Ok(line), _) => {
-                    let total = line.len() + dropped.swap(0, Ordering::SeqCst);
+                    let total =
+                        std::mem::take(&mut *overflow.lock().unwrap_or_else(|e| e.into_inner()))
+                            .length_of(&line);
                     if total > MAX_LINE {
                         return Ok(Some(Reply::Bad(BadLine::TooLong(total, MAX_LINE))));
                     }
