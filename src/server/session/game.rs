@@ -616,10 +616,10 @@ struct Shown {
 }
 
 impl Shown {
-    /// A look at a game of `plies` plies after the room's take-backs
-    /// `taken_back`: how many plies were taken back since the last look,
-    /// if any, with `plies` left at the last ply still to say. A take-back
-    /// and a move played after it (typed ahead, say) are both told.
+    /// A look at a game of `plies` plies, with the room's take-backs: how
+    /// many plies were taken back since the last look, if any, and the
+    /// first ply still to say left in `self.plies`. A take-back and a move
+    /// played after it (typed ahead, say) are both told.
     fn look(&mut self, (count, kept): &(usize, VecDeque<usize>), plies: usize) -> Option<usize> {
         // The fewest plies the game had since the last look.
         let missed = count.saturating_sub(self.take_backs);
