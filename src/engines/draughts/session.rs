@@ -85,15 +85,7 @@ impl SharedEndgame {
     /// The database once ready, waiting for it no longer than `deadline`
     /// (so a move's thinking time bounds the wait, as `--think` promises).
     pub fn ready_within(&self, deadline: &dyn Deadline) -> Option<Arc<Endgame>> {
-        loop {
-            if let Some(db) = self.ready() {
-                return Some(db);
-            }
-            if deadline.passed() || !self.0.started.load(Ordering::SeqCst) {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.holding_within(0, deadline)
     }
 
     /// A database of at least `pieces` pieces once one is ready, waiting no
