@@ -360,9 +360,44 @@ pub struct Flags {
     pub interrupted: AtomicBool,
     /// The door closed the input: the connection is gone.
     pub ended: AtomicBool,
+    /// Whether a wake brings anything the session has not looked at.
+    news: NewsCheck,
+}
+
+/// Asked when a wake comes: `false` when what the session's question
+/// depends on is as it was at its last look, so the wake came for a change
+/// already seen and the question stands (asked again, it would be written
+/// twice). With none set, every wake is news.
+#[derive(Default)]
+struct NewsCheck(std::sync::Mutex<Option<Box<dyn Fn() -> bool + Send + Sync>>>);
+
+impl std::fmt::Debug for NewsCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NewsCheck")
+    }
 }
 
 impl Flags {
+    /// From now on, a wake ends a read only where `check` says it brings
+    /// news.
+    pub fn news_when(&self, check: impl Fn() -> bool + Send + Sync + 'static) {
+        *self.news.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(check));
+    }
+
+    /// From now on, every wake ends a read.
+    pub fn every_wake(&self) {
+        *self.news.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    fn is_news(&self) -> bool {
+        self.news
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_none_or(|check| check())
+    }
+
     /// Whether the last read was ended by a wake; clears it.
     pub fn take_woken(&self) -> bool {
         self.woken.swap(false, Ordering::SeqCst)
@@ -406,41 +441,48 @@ impl LineSource for InboxSource {
     }
 
     fn next_line(&mut self, cap: usize) -> io::Result<Option<(Vec<u8>, usize)>> {
-        let next = match self.held.take() {
-            Some(held) => Some(held),
-            None => self.inbox.blocking_recv(),
-        };
-        match next {
-            None => {
-                self.flags.ended.store(true, Ordering::SeqCst);
-                Ok(None)
-            }
-            Some(Input::Wake) => {
-                // Wakes waiting behind this one ask for the same look at
-                // the game: one look, and the question asked once.
-                loop {
-                    match self.inbox.try_recv() {
-                        Ok(Input::Wake) => {}
-                        Ok(other) => {
-                            self.held = Some(other);
-                            break;
-                        }
-                        Err(_) => break,
-                    }
+        loop {
+            let next = match self.held.take() {
+                Some(held) => Some(held),
+                None => self.inbox.blocking_recv(),
+            };
+            return match next {
+                None => {
+                    self.flags.ended.store(true, Ordering::SeqCst);
+                    Ok(None)
                 }
-                self.flags.woken.store(true, Ordering::SeqCst);
-                Ok(None)
-            }
-            Some(Input::Interrupt) => {
-                self.took();
-                self.flags.interrupted.store(true, Ordering::SeqCst);
-                Ok(None)
-            }
-            Some(Input::Line(mut bytes, total)) => {
-                self.took();
-                bytes.truncate(cap + 1);
-                Ok(Some((bytes, total)))
-            }
+                Some(Input::Wake) => {
+                    // Wakes waiting behind this one ask for the same look
+                    // at the game: one look, and the question asked once.
+                    loop {
+                        match self.inbox.try_recv() {
+                            Ok(Input::Wake) => {}
+                            Ok(other) => {
+                                self.held = Some(other);
+                                break;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    // A wake for a change the session saw at its last look
+                    // (it came after the look): the read goes on.
+                    if !self.flags.is_news() {
+                        continue;
+                    }
+                    self.flags.woken.store(true, Ordering::SeqCst);
+                    Ok(None)
+                }
+                Some(Input::Interrupt) => {
+                    self.took();
+                    self.flags.interrupted.store(true, Ordering::SeqCst);
+                    Ok(None)
+                }
+                Some(Input::Line(mut bytes, total)) => {
+                    self.took();
+                    bytes.truncate(cap + 1);
+                    Ok(Some((bytes, total)))
+                }
+            };
         }
     }
 }
@@ -516,6 +558,41 @@ mod tests {
         assert!(flags.take_woken());
         assert_eq!(source.next_line(64).ok(), Some(None));
         assert!(!flags.take_woken());
+        assert!(flags.ended.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_wake_with_no_news_leaves_the_read_going() {
+        let (input, inbox) = mpsc::channel(8);
+        let flags = Arc::new(Flags::default());
+        let mut source = InboxSource::new(inbox, Arc::clone(&flags));
+        let news = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&news);
+        flags.news_when(move || seen.load(Ordering::SeqCst));
+        input.try_send(Input::Wake).expect("room");
+        input
+            .try_send(Input::Line(b"11-15".to_vec(), 5))
+            .expect("room");
+        input.try_send(Input::Wake).expect("room");
+        input.try_send(Input::Wake).expect("room");
+        // The first wake brings nothing new: the line is read.
+        assert_eq!(
+            source.next_line(64).ok(),
+            Some(Some((b"11-15".to_vec(), 5)))
+        );
+        assert!(!flags.take_woken());
+        // Now something changed: the wakes end the read, once.
+        news.store(true, Ordering::SeqCst);
+        assert_eq!(source.next_line(64).ok(), Some(None));
+        assert!(flags.take_woken());
+        // With no check, every wake is news.
+        news.store(false, Ordering::SeqCst);
+        flags.every_wake();
+        input.try_send(Input::Wake).expect("room");
+        drop(input);
+        assert_eq!(source.next_line(64).ok(), Some(None));
+        assert!(flags.take_woken());
+        assert_eq!(source.next_line(64).ok(), Some(None));
         assert!(flags.ended.load(Ordering::SeqCst));
     }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::{After, Session, words};
-use crate::server::hub::{Doing, Offer, Room, SessionId, Sitter};
+use crate::server::hub::{Doing, Offer, Room, RoomState, SessionId, Sitter};
 use crate::shell::safe;
 use crate::shell::table::{Asked, Table};
 use crate::shell::turn::Command;
@@ -31,6 +31,12 @@ impl Session {
     /// The game's conversation for a player (`seat`) or a watcher: new
     /// moves said, the board drawn, and the turn asked when it is theirs.
     pub(super) fn follow(&mut self, room: &Arc<Room>, seat: Option<usize>) -> io::Result<After> {
+        let after = self.follow_game(room, seat);
+        self.flags.every_wake();
+        after
+    }
+
+    fn follow_game(&mut self, room: &Arc<Room>, seat: Option<usize>) -> io::Result<After> {
         self.start_words(room, seat)?;
         // The moves so far are said first: a watcher joins late, a player
         // comes back.
@@ -41,12 +47,13 @@ impl Session {
         };
         loop {
             let glance = Glance::of(&self.server, room, seat, self.id);
+            self.wake_for_news(room, seat, glance.sight);
             self.news(room.number, &glance, seat, &mut shown)?;
             if glance.table.ending().is_some() {
                 self.end_words(room.number, &glance)?;
                 return Ok(After::Lobby);
             }
-            if glance.adjourned || !glance.seated {
+            if glance.adjourned || !glance.sight.seated {
                 let what = if seat.is_some() {
                     "type resume when both players are online"
                 } else {
@@ -76,13 +83,24 @@ impl Session {
                         self.computer_turn(room, glance.table.as_ref(), level)?;
                         None
                     }
-                    None => self.their_turn(room, seat, &names[1 - seat], glance.away)?,
+                    None => self.their_turn(room, seat, &names[1 - seat], glance.sight.away)?,
                 },
             };
             if let Some(after) = step {
                 return Ok(after);
             }
         }
+    }
+
+    /// Until the next look, a wake ends a read only where the game differs
+    /// from `seen` (or the session must end): a wake that comes after the
+    /// look for a change made before it would ask the same question twice.
+    fn wake_for_news(&self, room: &Arc<Room>, seat: Option<usize>, seen: Sight) {
+        let (server, room, id) = (self.server.clone(), Arc::clone(room), self.id);
+        let outbox = self.outbox.clone();
+        self.flags.news_when(move || {
+            outbox.is_closed() || Sight::of(&server, &room.lock(), seat, id) != seen
+        });
     }
 
     /// The moves not yet said, and the board when anything changed.
@@ -646,12 +664,53 @@ struct Glance {
     adjourned: bool,
     ending_words: Option<String>,
     epilogue: Option<String>,
-    /// Whether the session still holds its seat (or watches).
-    seated: bool,
     /// The server's computer's level, when it is the opponent.
     computer: Option<String>,
+    /// What the question asked from this look depends on.
+    sight: Sight,
+}
+
+/// What a session's question depends on, besides the moves: when a wake
+/// finds all of it as it was at the session's last look, the question
+/// stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Sight {
+    /// The room's count of changes (`RoomState::version`).
+    version: u64,
+    offer: Option<Offer>,
+    adjourned: bool,
+    /// Whether the session still holds its seat (or watches).
+    seated: bool,
     /// Where the opponent is (for a watcher, [`Away::Here`]).
     away: Away,
+}
+
+impl Sight {
+    fn of(
+        server: &crate::server::Server,
+        st: &RoomState,
+        seat: Option<usize>,
+        id: SessionId,
+    ) -> Sight {
+        Sight {
+            version: st.version,
+            offer: st.offer,
+            adjourned: st.adjourned,
+            seated: seat.is_none_or(|s| st.seats[s].session == Some(id)),
+            away: match seat {
+                Some(s) if st.seats[1 - s].left.is_some() => {
+                    if server.lost(st, 1 - s) {
+                        Away::ForGood
+                    } else if st.away_past(1 - s, server.grace(), Instant::now()) {
+                        Away::PastGrace
+                    } else {
+                        Away::ForNow
+                    }
+                }
+                _ => Away::Here,
+            },
+        }
+    }
 }
 
 /// Where the opponent is.
@@ -684,23 +743,11 @@ impl Glance {
             adjourned: st.adjourned,
             ending_words: st.ending_words.clone(),
             epilogue: st.epilogue.clone(),
-            seated: seat.is_none_or(|s| st.seats[s].session == Some(id)),
             computer: seat.and_then(|s| match &st.seats[1 - s].sitter {
                 Sitter::Computer(level) => Some(level.clone()),
                 Sitter::Person(_) => None,
             }),
-            away: match seat {
-                Some(s) if st.seats[1 - s].left.is_some() => {
-                    if server.lost(&st, 1 - s) {
-                        Away::ForGood
-                    } else if st.away_past(1 - s, server.grace(), Instant::now()) {
-                        Away::PastGrace
-                    } else {
-                        Away::ForNow
-                    }
-                }
-                _ => Away::Here,
-            },
+            sight: Sight::of(server, &st, seat, id),
         }
     }
 }
