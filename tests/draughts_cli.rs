@@ -173,6 +173,11 @@ fn analyse_reads_positions_from_standard_input_one_a_line() {
     assert_eq!(answers[2]["fen"], "W:W5:B1");
     assert_eq!(answers[2]["best"], serde_json::Value::Null);
     assert_eq!(answers[2]["exact"], "loss");
+    // The start is out of the database's reach, and says so.
+    assert_eq!(
+        answers[0]["not_exact"],
+        "not known: too many pieces for the endgame database to reach"
+    );
 }
 
 #[test]
@@ -190,6 +195,7 @@ fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
     ]));
     let json: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
     assert_eq!(json["exact"], "win");
+    assert_eq!(json["not_exact"], serde_json::Value::Null);
     assert_eq!(json["score_kind"], "win");
     assert_eq!(json["to_move"], "black");
     let best = json["best"].as_str().expect("a best move");
@@ -212,6 +218,10 @@ fn analyse_gives_json_with_the_exact_result_where_the_database_reaches() {
     ]));
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["exact"], serde_json::Value::Null);
+    assert_eq!(
+        json["not_exact"],
+        "not known: too many pieces for the endgame database to reach"
+    );
     assert_eq!(json["score_kind"], "points");
     // Text, with the board.
     let text = stdout(tallyho(&home).args(["draughts", "analyse", "W:W27:B23,1", "--ascii"]));

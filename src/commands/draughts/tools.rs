@@ -275,8 +275,8 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
         let half = Until::after_millis(think / 2);
         let db = (pos.piece_count() <= 10)
             .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
-        let (analysis, _, _) = analysed(rules, pos, (&half, &deadline), db, stored);
-        Ok(analysis.to_json())
+        let (analysis, db, _) = analysed(rules, pos, (&half, &deadline), db, stored);
+        Ok(analysis.to_json_saying(why_not_exact(rules, &analysis, db.as_deref()).as_deref()))
     })
 }
 
@@ -326,6 +326,20 @@ fn not_exact(pos: &Position, db: Option<&Endgame>, stored: u32, kept: bool) -> S
     }
 }
 
+/// Why `analysis` has no exact result, with `db` what was ready; `None`
+/// where it has one.
+fn why_not_exact(rules: &Setup, analysis: &Analysis, db: Option<&Endgame>) -> Option<String> {
+    let pos = &analysis.position;
+    analysis.exact.is_none().then(|| {
+        not_exact(
+            pos,
+            db,
+            stored_pieces(rules),
+            kept(rules, pos.piece_count()),
+        )
+    })
+}
+
 /// Whether a database that holds positions of `pieces` pieces is kept in
 /// the user's data directory (the quick one of four, or the one of five;
 /// it is checked when read, not here), or none could be: where `build-db`
@@ -366,7 +380,8 @@ pub(super) fn analyse(
     let elapsed = started.elapsed();
     let mut out = io::stdout().lock();
     if json {
-        writeln!(out, "{}", analysis.to_json())?;
+        let why = why_not_exact(rules, &analysis, db.as_deref());
+        writeln!(out, "{}", analysis.to_json_saying(why.as_deref()))?;
         return Ok(());
     }
     let to_move = pos.to_move();
@@ -432,12 +447,7 @@ pub(super) fn analyse(
         Some(Exact::Win(n)) => format!("{side} wins in {} (endgame database)", plies(n)),
         Some(Exact::Loss(n)) => format!("{side} loses in {} (endgame database)", plies(n)),
         Some(Exact::Draw) => "a draw with best play (endgame database)".to_string(),
-        None => not_exact(
-            &pos,
-            db.as_deref(),
-            stored_pieces(rules),
-            kept(rules, pos.piece_count()),
-        ),
+        None => why_not_exact(rules, &analysis, db.as_deref()).unwrap_or_default(),
     };
     field(&mut out, "Exact:", &exact)?;
     Ok(())

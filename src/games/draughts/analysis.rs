@@ -50,11 +50,19 @@ struct Json<'a> {
     /// `win`, `loss` or `draw` for the side to move, from the database.
     exact: Option<&'a str>,
     exact_plies: Option<u32>,
+    /// Why `exact` is null, where the caller knows.
+    not_exact: Option<&'a str>,
 }
 
 impl Analysis {
     /// The analysis as one line of JSON.
     pub fn to_json(&self) -> String {
+        self.to_json_saying(None)
+    }
+
+    /// The same, with `not_exact` saying why there is no exact result
+    /// (null where there is one).
+    pub fn to_json_saying(&self, not_exact: Option<&str>) -> String {
         let (score_kind, score) = match self.score {
             Score::Points(p) => ("points", p as f64 / 100.0),
             Score::Win(n) => ("win", n as f64),
@@ -78,6 +86,7 @@ impl Analysis {
             nodes: self.nodes,
             exact,
             exact_plies,
+            not_exact: not_exact.filter(|_| exact.is_none()),
         };
         serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
