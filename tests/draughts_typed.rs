@@ -64,7 +64,7 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let (_, shown, _) = play(
         &home,
         None,
-        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\n😀x１１\nquit\n",
+        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\n😀x１１\nＡｎｎ\nquit\n",
     );
     // Typed by coordinates, it is quoted by coordinates.
     assert!(
@@ -85,6 +85,15 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     // Where the plain form is no move either, it is not offered.
     assert!(shown.contains("\"😀\" is not a square"), "{shown}");
     assert!(!shown.contains("type plain 😀"), "{shown}");
+    // A plain form that is all plain characters, but no move: said so,
+    // rather than suggested and then refused.
+    assert!(
+        shown.replace('\n', " ").contains(
+            "\"Ａｎｎ\" uses full-width characters, and \"Ann\" is neither a square nor a command"
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("type plain Ann"), "{shown}");
 }
 
 #[test]

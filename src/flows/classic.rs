@@ -309,7 +309,10 @@ fn ask_move(console: &mut Console, pos: &Position, instructions: &str) -> io::Re
             continue;
         }
         if let Some(plain) = crate::shell::text::plain_answer_if_full_width(&line) {
-            let why = crate::shell::text::full_width(&line, &plain).to_uppercase();
+            let why = crate::shell::text::full_width_refusal(&line, &plain, |plain| {
+                parse_numbers(plain, board)
+            })
+            .to_uppercase();
             console.refuse(&why)?;
             continue;
         }

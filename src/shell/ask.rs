@@ -225,7 +225,8 @@ pub fn ask_with<T>(
             Reply::Line(line) if words(console, &line)? => {}
             Reply::Line(line) if text::plain_answer_if_full_width(&line).is_some() => {
                 let plain = text::plain_answer_if_full_width(&line).unwrap_or_default();
-                console.refuse(&capitalise(&text::full_width(&line, &plain)))?;
+                let why = text::full_width_refusal(&line, &plain, &mut parse);
+                console.refuse(&capitalise(&why))?;
             }
             Reply::Line(line) => match parse(&line) {
                 Ok(value) => return Ok(Some(value)),

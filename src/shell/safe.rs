@@ -276,7 +276,18 @@ pub fn wrap_holding(text: &str, width: usize, held: impl Fn(&str, &str) -> bool)
 /// A sentence as the shell says it: [`wrap`], never parting a number from
 /// the word it counts ([`number_and_unit`]).
 pub fn wrap_said(text: &str, width: usize) -> String {
-    wrap_holding(text, width, number_and_unit)
+    wrap_holding(text, width, |before, after| {
+        number_and_unit(before, after) || number_pair(before, after)
+    })
+}
+
+/// Whether `before` and `after` are two whole numbers in a row, as a fish
+/// square is written (`2 4`, `(2 4)`, `like 2 4.`): one square, never
+/// parted.
+pub fn number_pair(before: &str, after: &str) -> bool {
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    digits(before.strip_prefix('(').unwrap_or(before))
+        && digits(after.trim_end_matches(['.', ',', ';', ':', ')', '?', '!']))
 }
 
 /// Whether `before` is a number and `after` its unit, as in `0.28 s`,
@@ -515,6 +526,22 @@ mod tests {
             ("-", "x"),
         ] {
             assert!(!number_and_unit(before, after), "{before} {after}");
+        }
+    }
+
+    #[test]
+    fn a_fish_square_is_held_whole() {
+        let said = "\"x\" is not a square: type a row 1-6 and a column 1-6, like 2 4.";
+        assert_eq!(
+            wrap_said(said, 62),
+            "\"x\" is not a square: type a row 1-6 and a column 1-6, like\n2 4."
+        );
+        assert_eq!(wrap_said("from (12 4) to", 9), "from\n(12 4) to");
+        for (before, after) in [("2", "4"), ("(2", "4)"), ("2", "4."), ("10", "12,")] {
+            assert!(number_pair(before, after), "{before} {after}");
+        }
+        for (before, after) in [("2,", "4"), ("1-6", "4"), ("2", "x"), ("", "4"), ("2", ".")] {
+            assert!(!number_pair(before, after), "{before} {after}");
         }
     }
 

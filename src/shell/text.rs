@@ -132,6 +132,21 @@ pub fn full_width(line: &str, plain: &str) -> String {
     )
 }
 
+/// Said of a line typed in full-width characters, whose plain form
+/// `plain` the question reads with `parse`: told to type the plain form
+/// where that would be taken, else what is wrong with it too, so that no
+/// line is suggested only to be refused.
+pub fn full_width_refusal<T, E: std::fmt::Display>(
+    line: &str,
+    plain: &str,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> String {
+    match parse(plain) {
+        Ok(_) => full_width(line, plain),
+        Err(why) => format!("\"{}\" uses full-width characters, and {why}", line.trim()),
+    }
+}
+
 /// Said after a score that counts games the log could not keep.
 pub fn not_logged(games: u32) -> String {
     match games {

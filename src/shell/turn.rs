@@ -266,7 +266,10 @@ fn squares_typed<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     // One word for full-width characters, whatever the game.
     if let Some(plain) = text::plain_answer_if_full_width(line) {
-        console.refuse(&capitalise(&text::full_width(line, &plain)))?;
+        let why = text::full_width_refusal(line, &plain, |plain| {
+            face.parse_squares(&View::new(rules, history), typed, plain)
+        });
+        console.refuse(&capitalise(&why))?;
         return Ok(None);
     }
     let tried = match face.parse_squares(&View::new(rules, history), typed, line) {

@@ -181,7 +181,17 @@ pub fn parse_square(board: Board, text: &str) -> Result<Square, SquareError> {
             };
             at(board, r, c).ok_or_else(syntax)
         }
-        [_] => Err(SquareError::OnlyOne { text: owned() }),
+        // A row off the board is said to be, before it is said to be
+        // only half a square.
+        [row] => match number(row) {
+            row if row
+                .parse::<u8>()
+                .is_ok_and(|r| (1..=board.height()).contains(&r)) =>
+            {
+                Err(SquareError::OnlyOne { text: owned() })
+            }
+            row => Err(SquareError::RowOff { row, board }),
+        },
         [] => Err(syntax()),
         _ => Err(SquareError::TooMany { text: owned() }),
     }
@@ -260,6 +270,10 @@ mod tests {
             "\"2 4 5\" has more than two numbers: type one row and one column, like 2 4"
         );
         assert_eq!(err("7 1"), "row 7 is off the board: rows 1-6");
+        // One number, and no row: off the board before half a square.
+        assert_eq!(err("7"), "row 7 is off the board: rows 1-6");
+        assert_eq!(err("007"), "row 7 is off the board: rows 1-6");
+        assert_eq!(err("0"), "row 0 is off the board: rows 1-6");
         assert_eq!(err("0,1"), "row 0 is off the board: rows 1-6");
         assert_eq!(err("1 9"), "column 9 is off the board: columns 1-6");
         assert_eq!(
