@@ -932,3 +932,39 @@ fn analyse_waits_for_the_database_no_longer_than_think_and_says_so() {
             "too many pieces for the endgame database",
         ));
 }
+
+#[test]
+fn a_server_game_claimed_after_a_player_left_replays_and_exports() {
+    // As the server logs a game its winner claimed when the other player
+    // had gone: over by no rule, as a resignation is not.
+    let home = folder("abandoned");
+    let log = home.join("history.jsonl");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"version":2,"number":1,"date":"2026-12-07T08:48:12Z","game":"draughts","#,
+            r#""flow":"default","setup":{"captures":"compulsory"},"seats":[{"name":"alice","#,
+            r#""side":"black","level":null},{"name":"bob","side":"white","level":null}],"#,
+            r#""outcome":{"winner":"black","how":"abandoned"},"plies":1,"#,
+            r#""start":"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","#,
+            r#""moves":["11-15"],"seed":null}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let replay = stdout(
+        tallyho(&home)
+            .arg("replay")
+            .arg("1")
+            .arg("--history")
+            .arg(&log),
+    );
+    assert!(replay.contains("Black, alice won! (abandoned)"), "{replay}");
+    let pdn = stdout(
+        tallyho(&home)
+            .args(["history", "--pdn", "1", "--history"])
+            .arg(&log),
+    );
+    assert!(pdn.contains("[Termination \"abandoned\"]"), "{pdn}");
+    assert!(pdn.contains("1. 11-15 1-0"), "{pdn}");
+}

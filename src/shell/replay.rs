@@ -270,11 +270,13 @@ fn check_ending<S: Copy + ToString>(
     Ok(())
 }
 
-/// An ending the rules cannot see (a resignation, an agreed draw), as logged.
+/// An ending the rules cannot see (a resignation, an agreed draw, a
+/// server's game claimed or ended when its players had gone), as logged.
 fn logged_ending<R: Rules>(rules: &R, record: &Record) -> Result<Outcome<R::Side>, RebuildError> {
     let how = match record.outcome.how.as_str() {
         "resigned" => "resigned",
         "agreed" => "agreed",
+        "abandoned" => "abandoned",
         _ => return Err(RebuildError::NotOver),
     };
     match &record.outcome.winner {
