@@ -968,3 +968,28 @@ fn a_server_game_claimed_after_a_player_left_replays_and_exports() {
     assert!(pdn.contains("[Termination \"abandoned\"]"), "{pdn}");
     assert!(pdn.contains("1. 11-15 1-0"), "{pdn}");
 }
+
+#[test]
+fn a_loaded_game_from_a_ballot_openings_position_keeps_its_start_and_tags() {
+    let home = folder("loaded-ballot-fen");
+    let file = home.join("ballot.pdn");
+    // Ballot 22's position (9-13 24-19 6-9), given as a FEN, and a name of
+    // the file's own.
+    std::fs::write(
+        &file,
+        "[Opening \"my own name\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\
+         [FEN \"W:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12,13\"]\n\n\
+         1... 23-18 *\n",
+    )
+    .unwrap();
+    let pdn = loaded_and_resigned(&home, &file, "1");
+    assert!(pdn.contains("[Opening \"my own name\"]"), "{pdn}");
+    assert!(
+        pdn.contains(
+            "[FEN \"W:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12,13\"]"
+        ),
+        "{pdn}"
+    );
+    assert!(!pdn.contains("ballot 22"), "{pdn}");
+    assert!(!pdn.contains("9-13"), "{pdn}");
+}

@@ -245,9 +245,11 @@ fn pdn_game(record: &Record) -> Result<(PdnGame, bool), String> {
         (out.tags, whole) = pdn::read_tags_whole(tags);
     }
     // A game of `--opening random` is logged from its own opening's
-    // position, which names it.
+    // position, which names it. A loaded game keeps the start its file
+    // gave, whatever position that is.
     let opening = match rules.start {
         Start::Opening(opening) => Some(opening),
+        _ if record.setup.contains_key(LOADED_TAGS) => None,
         _ => ballot::find(game.start()),
     };
     if let Some(opening) = opening
