@@ -381,6 +381,30 @@ fn a_huge_line_is_damage_not_memory() {
     assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 10);
 }
 
+#[test]
+fn a_damaged_end_of_many_megabytes_counts_as_its_lines() {
+    // Record 9, then a line of 3 MiB of junk, a short damaged line, and
+    // 64 MiB of zeros with no line end (a crash can leave such an end):
+    // three damaged lines after record 9, so the next game is 13.
+    let (_dir, path) = temp_path("zeros");
+    let mut text = serde_json::to_string(&Record {
+        number: 9,
+        ..record()
+    })
+    .unwrap()
+    .into_bytes();
+    text.push(b'\n');
+    text.extend(vec![b'x'; 3 << 20]);
+    text.extend(b"\n{\"number\":\n");
+    fs::write(&path, &text).unwrap();
+    let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(text.len() as u64 + (64 << 20)).unwrap();
+    drop(file);
+    let log = Log::new(path.clone());
+    assert_eq!(log.append(&record(), &mut no_wait()).unwrap(), 13);
+    assert_eq!(numbers(&log), [9, 13]);
+}
+
 /// Checks a log holds exactly records 1..=n, every one well formed.
 fn assert_complete(path: &Path, n: u64) {
     let log = Log::new(path.to_path_buf());

@@ -596,6 +596,7 @@ impl<'a> Backwards<'a> {
 
     fn next_line(&mut self) -> io::Result<Option<Option<Vec<u8>>>> {
         const BLOCK: u64 = 64 * 1024;
+        const LONG_BLOCK: u64 = 1 << 20;
         loop {
             if let Some(i) = self.carry.iter().rposition(|&b| b == b'\n') {
                 let line = self.carry.split_off(i + 1);
@@ -610,11 +611,20 @@ impl<'a> Backwards<'a> {
                 let line = std::mem::take(&mut self.carry);
                 return Ok(Some((!std::mem::take(&mut self.long)).then_some(line)));
             }
-            let size = self.unread.min(BLOCK);
+            // Within a line already too long, larger blocks, and none of
+            // it kept: a damaged end of gigabytes (a crash can leave one of
+            // zeros) costs one read of it, not a copy of a megabyte a block.
+            let size = self.unread.min(if self.long { LONG_BLOCK } else { BLOCK });
             self.unread -= size;
             self.file.seek(SeekFrom::Start(self.unread))?;
             let mut block = vec![0; size as usize];
             self.file.read_exact(&mut block)?;
+            if self.long {
+                if block.contains(&b'\n') {
+                    self.carry = block;
+                }
+                continue;
+            }
             block.extend_from_slice(&self.carry);
             self.carry = block;
             if self.carry.len() > MAX_RECORD && !self.carry.contains(&b'\n') {
