@@ -187,3 +187,27 @@ fn ctrl_backslash_at_the_prompt_quits_as_the_signal_does() -> Result<(), expectr
     running.stop();
     Ok(())
 }
+
+#[test]
+fn enter_after_the_server_has_gone_gives_the_terminal_back() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-server-gone");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let home = Scratch::unmade("join-server-gone-home");
+    let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    // The server goes while rustyline reads in raw mode.
+    running.stop();
+    session.expect("Press Enter to leave.")?;
+    session.send("\r")?;
+    // Gone before the player asked to leave: status 1.
+    session.expect("STATUS=1")?;
+    for mode in ["icanon", "echo"] {
+        let found = session.expect(Regex(format!(r"\s-?{mode}\s").as_str()))?;
+        let found = String::from_utf8_lossy(found.get(0).unwrap_or_default()).to_string();
+        assert_eq!(found.trim(), mode, "{mode} is on again");
+    }
+    session.expect(Eof)?;
+    Ok(())
+}

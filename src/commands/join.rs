@@ -315,6 +315,10 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     link.close();
     if !interactive {
         let _ = net.join();
+    } else {
+        // Whatever the line editor is doing as join ends, the terminal is
+        // the player's again as it was.
+        signals::restore();
     }
     // A connection that ended before the player asked to leave is no clean
     // end: a script can tell a server that went away from a goodbye.
@@ -1064,6 +1068,14 @@ fn read_editor(mut editor: Editor<Moves, DefaultHistory>, tx: &mpsc::Sender<Inpu
                     return;
                 }
                 if tx.send(Input::Line(line)).is_err() {
+                    return;
+                }
+                // The server has gone, and this was the Enter that leaves:
+                // no prompt again, and the terminal left as the editor
+                // put it back.
+                if editor.helper().is_some_and(|moves| {
+                    moves.view.lock().unwrap_or_else(|e| e.into_inner()).closed
+                }) {
                     return;
                 }
             }

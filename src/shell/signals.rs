@@ -290,6 +290,13 @@ fn save_terminal() {
     }
 }
 
+/// Puts the terminal back as it was when [`install`] was called: for a
+/// program ending while another thread may hold it raw (join's line
+/// editor, when the server has gone).
+pub fn restore() {
+    restore_terminal();
+}
+
 fn restore_terminal() {
     if let Some(settings) = SAVED.get() {
         let _ = termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, settings);
