@@ -33,6 +33,9 @@ enum Escape {
     Csi,
     /// After ESC O : one more byte.
     Ss3,
+    /// In a control string (ESC ] for a window title, ESC P, ESC _, ESC ^,
+    /// ESC X): everything until BEL or ESC \, which a control byte ends.
+    Text,
 }
 
 /// The line being typed at a terminal.
@@ -124,10 +127,12 @@ impl Editor {
                 self.escape = match b {
                     b'[' => Escape::Csi,
                     b'O' => Escape::Ss3,
+                    b']' | b'P' | b'_' | b'^' | b'X' => Escape::Text,
                     _ => Escape::None,
                 };
                 return;
             }
+            Escape::Text => return,
             Escape::Csi => {
                 // Parameters and intermediates run from 0x20 to 0x3f; any
                 // other byte ends the sequence.
@@ -940,6 +945,12 @@ mod tests {
         let (echo, edits) = typed(&mut editor, keys);
         assert_eq!(echo, "ok\r\n");
         assert_eq!(edits, vec![line("ok")]);
+        // A window title (OSC, ended by BEL or by ESC \) goes whole, its
+        // text with it.
+        let keys = b"say hi\x1b[2J\x1b]0;T\x07 there\x1b]2;x y\x1b\\!\r";
+        let (echo, edits) = typed(&mut editor, keys);
+        assert_eq!(echo, "say hi there!\r\n");
+        assert_eq!(edits, vec![line("say hi there!")]);
         // A direction override and a zero-width space are not taken either.
         let (echo, edits) = typed(&mut editor, "a\u{202e}\u{200b}b\r".as_bytes());
         assert_eq!(echo, "ab\r\n");
