@@ -293,6 +293,8 @@ fn config(key: PrivateKey, limits: Limits) -> Config {
 struct Watch {
     /// When the client last typed; the idle timeout counts from it.
     last_input: Mutex<Instant>,
+    /// Whether a shell or a command was asked for on a channel.
+    started: AtomicBool,
     /// Whether the client has said who it is.
     authenticated: AtomicBool,
     /// Cancelled to close the connection at once.
@@ -330,6 +332,10 @@ impl Watch {
             (at, "the server is shutting down")
         } else if !self.authenticated.load(Ordering::SeqCst) {
             (opened + AUTH_TIME, "authentication took too long")
+        } else if !self.started.load(Ordering::SeqCst) {
+            // Logged in, and no shell or command asked for: the connection
+            // would hold one of its address's places for nothing.
+            (opened + AUTH_TIME, "no session was started in time")
         } else {
             (
                 self.last_input() + idle,
@@ -358,6 +364,7 @@ async fn connection(
     let watch = Arc::new(Watch {
         last_input: Mutex::new(opened),
         authenticated: AtomicBool::new(false),
+        started: AtomicBool::new(false),
         kill: CancellationToken::new(),
     });
     let handler = Handler {
@@ -556,6 +563,7 @@ impl Handler {
             colour: !channel.dumb,
         });
         channel.started = true;
+        self.watch.started.store(true, Ordering::SeqCst);
         channel.input = Some(Forward::to(input));
         if channel.pty {
             channel.reader = Reader::Keys(Editor::default());
@@ -772,6 +780,7 @@ impl russh::server::Handler for Handler {
             channel.started = true;
             channel.write = None;
         }
+        self.watch.started.store(true, Ordering::SeqCst);
         session.extended_data(id, 1, said.into_bytes())?;
         session.exit_status_request(id, 2)?;
         session.eof(id)?;
@@ -1062,6 +1071,35 @@ mod tests {
         let again = host_key(&dir).unwrap();
         assert_eq!(first.public_key(), again.public_key());
         assert!(fingerprint(first.public_key()).starts_with("SHA256:"));
+    }
+
+    #[test]
+    fn a_login_that_starts_no_session_has_the_time_to_authenticate_only() {
+        let opened = Instant::now();
+        let idle = Duration::from_secs(1800);
+        let watch = Watch {
+            last_input: Mutex::new(opened),
+            started: AtomicBool::new(false),
+            authenticated: AtomicBool::new(false),
+            kill: CancellationToken::new(),
+        };
+        let at = |watch: &Watch| watch.deadline(None, opened, idle);
+        assert_eq!(
+            at(&watch),
+            (opened + AUTH_TIME, "authentication took too long")
+        );
+        // Logged in, and no shell or command asked for: no longer.
+        watch.authenticated.store(true, Ordering::SeqCst);
+        assert_eq!(
+            at(&watch),
+            (opened + AUTH_TIME, "no session was started in time")
+        );
+        // A session: the idle time, from the last key.
+        watch.started.store(true, Ordering::SeqCst);
+        assert_eq!(
+            at(&watch),
+            (opened + idle, "closed after too long without input")
+        );
     }
 
     #[test]
