@@ -351,6 +351,27 @@ fn an_offer_lapses_aloud_when_its_maker_moves_on() {
 }
 
 #[test]
+fn an_offer_lapses_aloud_when_a_player_leaves() {
+    let running = lobby("lapse-leaving");
+    // The offer of the one who stays: told it lapsed, and asked again.
+    let (mut a, b) = people(&running);
+    a.send("draw");
+    a.wait_for("You offer a draw.");
+    drop(b);
+    a.wait_for("bob left without answering: your draw offer lapsed.");
+    a.wait_for("Move fox to (");
+    running.stop();
+    // The offer of the one who leaves, to the one answering it.
+    let running = lobby("lapse-left");
+    let (mut a, mut b) = people(&running);
+    a.send("draw");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    drop(a);
+    b.wait_for("ann left, so their draw offer lapsed.");
+    running.stop();
+}
+
+#[test]
 fn shutting_down_adjourns_the_games_and_tells_the_players() {
     let running = lobby("shutdown");
     let (mut a, mut b) = people(&running);

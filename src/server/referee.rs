@@ -408,11 +408,24 @@ impl Server {
         }
         st.seats[seat].session = None;
         st.seats[seat].left = Some(now);
-        st.offer = None;
+        let lapsed = st.offer.take();
         let name = st.seats[seat].handle.clone();
         let grace = self.grace().as_secs();
         let opponent = st.seats[1 - seat].session;
         let both_gone = opponent.is_none();
+        if let (Some(id), Some(offer)) = (opponent, lapsed) {
+            let told = match offer {
+                Offer::Draw(by) if by == seat => format!("{name} left, so their draw offer lapsed."),
+                Offer::Draw(_) => format!("{name} left without answering: your draw offer lapsed."),
+                Offer::Undo(by) if by == seat => {
+                    format!("{name} left, so their request to take back a move lapsed.")
+                }
+                Offer::Undo(_) => format!(
+                    "{name} left without answering: your request to take back a move lapsed."
+                ),
+            };
+            self.hub().notify(id, &Notice::Info(told));
+        }
         if let Some(id) = opponent {
             let told = if self.lost(&st, seat) {
                 format!(
@@ -440,6 +453,10 @@ impl Server {
             st.adjourned = true;
             self.keep_adjourned(room, &st);
             // Watchers hear that it is adjourned.
+            st.changed(self.hub(), None);
+        } else if lapsed.is_some() {
+            // The one who stays may be answering the offer, or waiting for
+            // its answer: asked again, whoever is to move.
             st.changed(self.hub(), None);
         } else {
             st.presence_changed(self.hub(), None);
