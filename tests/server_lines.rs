@@ -372,6 +372,20 @@ fn an_offer_lapses_aloud_when_a_player_leaves() {
 }
 
 #[test]
+fn a_player_in_the_lobby_is_told_when_their_game_ends() {
+    let running = lobby("ended-away");
+    let (mut a, b) = people(&running);
+    a.send("quit");
+    a.wait_for("type resume to go back.");
+    // The other guest goes for good: the game ends, and the one in the
+    // lobby hears how.
+    drop(b);
+    a.wait_for("Game 1, which you had left, is over: bob was a guest and cannot come back:");
+    a.wait_for("wins. The game is kept as number 1 in the server's log.");
+    running.stop();
+}
+
+#[test]
 fn shutting_down_adjourns_the_games_and_tells_the_players() {
     let running = lobby("shutdown");
     let (mut a, mut b) = people(&running);

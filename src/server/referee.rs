@@ -415,7 +415,9 @@ impl Server {
         let both_gone = opponent.is_none();
         if let (Some(id), Some(offer)) = (opponent, lapsed) {
             let told = match offer {
-                Offer::Draw(by) if by == seat => format!("{name} left, so their draw offer lapsed."),
+                Offer::Draw(by) if by == seat => {
+                    format!("{name} left, so their draw offer lapsed.")
+                }
                 Offer::Draw(_) => format!("{name} left without answering: your draw offer lapsed."),
                 Offer::Undo(by) if by == seat => {
                     format!("{name} left, so their request to take back a move lapsed.")
@@ -574,7 +576,34 @@ impl Server {
             let said = self.keep_finished(room, &record);
             st.epilogue = (!said.is_empty()).then_some(said);
         }
+        self.tell_the_away(room, st);
         self.hub().close_room(room.number);
+    }
+
+    /// Tells each player online but away from the game (in the lobby,
+    /// another game, or logged in again) that it has ended, and how.
+    fn tell_the_away(&self, room: &Room, st: &RoomState) {
+        let names = st.names();
+        let how = match &st.ending_words {
+            Some(words) => words.clone(),
+            None => st.table.result([&names[0], &names[1]]),
+        };
+        for seat in &st.seats {
+            let online = match seat.sitter {
+                Sitter::Person(Some(account)) => self.hub().session_of(account),
+                Sitter::Person(None) => seat.owner.filter(|&id| self.hub().is_connected(id)),
+                Sitter::Computer(_) => None,
+            };
+            let Some(id) = online.filter(|&id| seat.session != Some(id)) else {
+                continue;
+            };
+            let mut told = format!("Game {}, which you had left, is over: {how}", room.number);
+            if let Some(epilogue) = &st.epilogue {
+                told.push(' ');
+                told.push_str(epilogue);
+            }
+            self.hub().notify(id, &Notice::Info(told));
+        }
     }
 
     /// Keeps a finished game; what to tell its players: how their ratings
