@@ -354,6 +354,12 @@ fn no_word_the_server_answers_is_a_handle() {
     let _carol = account(&running, "carol");
     let mut other = Keyed::login_in(running.server(), "carol", "another", Dialect::Terminal);
     other.wait_for("Choose a handle for your key: ");
+    // Nobody yet to the others: `who` lists the visitor and carol only.
+    visitor.wait_for("> ");
+    visitor.send("who");
+    let who = visitor.wait_for("online:") + &visitor.wait_for("> ");
+    assert!(who.contains("2 online:"), "{who}");
+    assert!(!who.contains("\n   (guest)"), "{who}");
     other.send("who");
     other.wait_for("\"who\" is a command: choose another name.");
     other.send("carol2");

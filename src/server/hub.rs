@@ -291,11 +291,13 @@ impl Hub {
         }
     }
 
-    /// Everyone online: handle, account, doing.
+    /// Everyone online with a handle: handle, account, doing. A new key's
+    /// session still choosing its handle is nobody yet.
     pub fn who(&self) -> Vec<(String, Option<i64>, Doing)> {
         self.lock()
             .online
             .values()
+            .filter(|o| !o.handle.is_empty())
             .map(|o| (o.handle.clone(), o.account, o.doing))
             .collect()
     }
