@@ -643,6 +643,28 @@ fn the_machine_dialect_answers_help_out_of_turn() {
     running.stop();
 }
 
+/// In the machine dialect, an offer made is confirmed, as the text door
+/// says it.
+#[test]
+fn the_machine_dialect_hears_its_own_offer_made() {
+    let running = lobby("json-offer");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    let mut b = Client::arrive(addr);
+    b.take_name("bob");
+    a.speak_json();
+    fox_seek_taken(&mut b, &mut a);
+    a.event_named("start");
+    b.wait_for("Move fox to (B7)? ");
+    b.send("B7");
+    a.event_named("move");
+    a.send("draw");
+    let made = a.event_named("info");
+    assert_eq!(made["text"], "You offer a draw.");
+    b.wait_for("offers a draw. Do you accept (yes/no)? ");
+    running.stop();
+}
+
 #[test]
 fn a_client_that_takes_nothing_for_the_idle_time_is_closed() {
     let limits = Limits {

@@ -316,7 +316,7 @@ impl Session {
                     self.inform("The computer declines the draw.")?;
                 } else {
                     self.server.offer(room, Offer::Draw(seat), self.id);
-                    self.say("You offer a draw.")?;
+                    self.inform("You offer a draw.")?;
                 }
                 Ok(None)
             }
@@ -337,7 +337,7 @@ impl Session {
                     }
                 } else {
                     self.server.offer(room, Offer::Undo(seat), self.id);
-                    self.say("You ask to take back your last move.")?;
+                    self.inform("You ask to take back your last move.")?;
                 }
                 Ok(None)
             }
