@@ -329,6 +329,22 @@ fn a_long_line_is_refused_without_ending_the_session() {
 }
 
 #[test]
+fn a_script_sending_far_ahead_is_told_why_it_is_cut_off() {
+    let Some((dir, door)) = door_in("flood") else {
+        return;
+    };
+    // Three megabytes of short lines, far more than is read ahead.
+    let input = b"who\n".repeat(800_000);
+    let (out, _) = script(&door, &dir, "guest", None, &input);
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("more than a mebibyte of input came before it could be read"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_gate_turns_a_connection_away_before_the_handshake() {
     let dir = scratch("gate");
     let door = Door::start_with(

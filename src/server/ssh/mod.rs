@@ -297,6 +297,8 @@ struct Watch {
     started: AtomicBool,
     /// Whether the client has said who it is.
     authenticated: AtomicBool,
+    /// The client sent more than [`MAX_QUEUED`] before its session read it.
+    flooded: AtomicBool,
     /// Cancelled to close the connection at once.
     kill: CancellationToken,
 }
@@ -365,6 +367,7 @@ async fn connection(
         last_input: Mutex::new(opened),
         authenticated: AtomicBool::new(false),
         started: AtomicBool::new(false),
+        flooded: AtomicBool::new(false),
         kill: CancellationToken::new(),
     });
     let handler = Handler {
@@ -403,7 +406,11 @@ async fn connection(
         }
         tokio::select! {
             _ = &mut session => break None,
-            () = watch.kill.cancelled() => break Some("the connection fell behind"),
+            () = watch.kill.cancelled() => break Some(if watch.flooded.load(Ordering::SeqCst) {
+                FLOODED
+            } else {
+                "the connection fell behind"
+            }),
             // The times are counted from now, not from `now` above: the
             // loop may have waited long for this (a quiet player's
             // connection waits here for its idle time), and a grace counted
@@ -499,6 +506,10 @@ struct Forward {
 /// [`LINE_COST`] more than its text: past it the client is sending faster
 /// than any script needs, and the connection is closed.
 const MAX_QUEUED: usize = 1 << 20;
+
+/// Why a connection that sent more than [`MAX_QUEUED`] ahead is closed.
+const FLOODED: &str =
+    "more than a mebibyte of input came before it could be read: the connection is closed";
 const LINE_COST: usize = 64;
 
 fn cost(input: &Input) -> usize {
@@ -600,8 +611,12 @@ impl Handler {
         for input in inputs {
             let cost = cost(&input);
             if forward.queued.fetch_add(cost, Ordering::SeqCst) + cost > MAX_QUEUED {
+                // Nothing more is read, and the connection closes with the
+                // reason, which ssh shows (`Received disconnect …`).
+                self.watch.flooded.store(true, Ordering::SeqCst);
+                self.end_input(id);
                 self.watch.kill.cancel();
-                return Err(russh::Error::Disconnect);
+                return Ok(());
             }
             if forward.queue.send(input).is_err() {
                 break;
@@ -1081,6 +1096,7 @@ mod tests {
             last_input: Mutex::new(opened),
             started: AtomicBool::new(false),
             authenticated: AtomicBool::new(false),
+            flooded: AtomicBool::new(false),
             kill: CancellationToken::new(),
         };
         let at = |watch: &Watch| watch.deadline(None, opened, idle);
