@@ -261,11 +261,19 @@ fn endgame_for(rules: &Setup, pieces: u32) -> SharedEndgame {
     shared
 }
 
+/// The most pieces of an ending `analyse -` answers from a database built
+/// for it at once (a tenth of a second), rather than wait for the large
+/// one to be read.
+const QUICK_PIECES: u32 = 3;
+
 /// `draughts analyse -`: a JSON object for each position read from
 /// standard input, one a line, each given `think` milliseconds in all; one
 /// database read or built for them all.
 fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
     let mut shared: Option<SharedEndgame> = None;
+    // Small endings are answered, as `analyse` answers one, from a database
+    // built for them at once (in memory only), while the large one is read.
+    let mut small: Option<SharedEndgame> = None;
     let stored = stored_pieces(rules);
     super::super::analyse_each_line(|line| {
         let pos = rules
@@ -273,8 +281,20 @@ fn analyse_each(rules: &Setup, think: u64) -> Result<(), AppError> {
             .map_err(|e| safe::cut(&e.to_string(), 200))?;
         let deadline = Until::after_millis(think);
         let half = Until::after_millis(think / 2);
-        let db = (pos.piece_count() <= 10)
-            .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)));
+        let pieces = pos.piece_count();
+        let large_ready = shared
+            .as_ref()
+            .is_some_and(|s| s.holding_within(pieces, &Until::after_millis(0)).is_some());
+        let db = if pieces <= QUICK_PIECES && !large_ready {
+            Some(&*small.get_or_insert_with(|| {
+                let quick = SharedEndgame::default();
+                quick.start_with(*rules, QUICK_PIECES);
+                quick
+            }))
+        } else {
+            (pieces <= 10)
+                .then(|| &*shared.get_or_insert_with(|| endgame_for(rules, endgame::MAX_PIECES)))
+        };
         let (analysis, db, _) = analysed(rules, pos, (&half, &deadline), db, stored);
         Ok(analysis.to_json_saying(why_not_exact(rules, &analysis, db.as_deref()).as_deref()))
     })
