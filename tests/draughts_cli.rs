@@ -1018,3 +1018,58 @@ fn a_loaded_game_from_a_ballot_openings_position_keeps_its_start_and_tags() {
     assert!(!pdn.contains("ballot 22"), "{pdn}");
     assert!(!pdn.contains("9-13"), "{pdn}");
 }
+
+#[test]
+fn history_pdn_says_what_is_wrong_with_the_game_asked_for() {
+    let home = folder("pdn-words");
+    let log = home.join("history.jsonl");
+    let good = concat!(
+        r#"{"version":2,"number":1,"date":"2026-12-07T08:48:12Z","game":"draughts","#,
+        r#""flow":"default","setup":{"captures":"compulsory"},"seats":[{"name":"alice","#,
+        r#""side":"black","level":null},{"name":"bob","side":"white","level":null}],"#,
+        r#""outcome":{"winner":"black","how":"resigned"},"plies":1,"#,
+        r#""start":"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","#,
+        r#""moves":["11-15"],"seed":null}"#
+    );
+    let pdn = |args: &[&str]| {
+        tallyho(&home)
+            .args(["history", "--pdn"])
+            .args(args)
+            .arg("--history")
+            .arg(&log)
+            .output()
+            .expect("ran")
+    };
+    let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
+    // A draughts game of a flow this release does not know: that is said,
+    // not that it is no draughts game.
+    std::fs::write(&log, good.replace("\"default\"", "\"later\"") + "\n").unwrap();
+    let out = pdn(&["1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("game 1 cannot be written as PDN: the game draughts has no flow"),
+        "{}",
+        stderr(&out)
+    );
+    // All of them left out: said so, not that the log holds none.
+    let out = pdn(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("the one draughts game in"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("holds no draughts games"));
+    // Game 2's line damaged: said as `replay 2` says it.
+    let damaged = good
+        .replace("\"number\":1", "\"number\":2")
+        .replace("\"moves\"", "\"mov");
+    std::fs::write(&log, format!("{good}\n{damaged}\n")).unwrap();
+    let out = pdn(&["2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("game 2 in") && stderr(&out).contains("its line is damaged"),
+        "{}",
+        stderr(&out)
+    );
+}

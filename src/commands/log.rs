@@ -93,7 +93,7 @@ fn write_json(log: &Log, out: &mut dyn Write) -> Result<log::Skipped, AppError> 
 }
 
 /// Finds game `number` in the log, reading no further than it.
-fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
+pub(crate) fn find_record(log: &Log, number: u64) -> Result<Record, AppError> {
     let mut records = log.stream()?;
     records.watch(number);
     let mut any = false;

@@ -298,32 +298,59 @@ fn pdn_date(date: &str) -> String {
 /// `tallyho history --pdn [N]`: the log's draughts games (or game N) as PDN.
 pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<(), AppError> {
     let path = safe::text(&log.path().display().to_string());
+    if let Some(n) = number {
+        // Found, or said why not, as `replay N` finds it.
+        let record = crate::commands::log::find_record(log, n)?;
+        match GameKind::from_log(&record.game, &record.flow) {
+            Ok(GameKind::Draughts) => {}
+            Ok(_) => {
+                return Err(AppError::Usage(format!(
+                    "game {n} is a {} game: only draughts games are written as PDN",
+                    safe::text(&safe::cut(&record.game, 20))
+                )));
+            }
+            Err(why) => {
+                return Err(AppError::Failed(format!(
+                    "game {n} cannot be written as PDN: {}",
+                    safe::text(&safe::cut(&why.to_string(), 80))
+                )));
+            }
+        }
+        let (game, whole) = pdn_game(&record).map_err(|why| {
+            AppError::Failed(format!(
+                "game {n} cannot be written as PDN: {}",
+                safe::text(&why)
+            ))
+        })?;
+        if !whole {
+            log::warn(&format!(
+                "game {n}'s PDN tags in {path} are damaged: it is written with those that could be read"
+            ));
+        }
+        out.write_all(pdn::write(&game).as_bytes())?;
+        return Ok(());
+    }
     let mut records = log.stream()?;
     let mut written = 0;
-    let mut found = false;
+    // Draughts games met, written or left out.
+    let mut met = 0;
     while let Some(record) = records.next_record()? {
-        match number {
-            Some(n) if record.number != n => continue,
-            Some(n) => {
-                found = true;
-                if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) {
-                    return Err(AppError::Usage(format!(
-                        "game {n} is a {} game: only draughts games are written as PDN",
-                        safe::text(&safe::cut(&record.game, 20))
-                    )));
-                }
-            }
-            None if GameKind::from_log(&record.game, &record.flow) != Ok(GameKind::Draughts) => {
+        match GameKind::from_log(&record.game, &record.flow) {
+            Ok(GameKind::Draughts) => {}
+            Ok(_) => continue,
+            // A draughts game of a flow this release does not know.
+            Err(why) if record.game == GameKind::Draughts.game() => {
+                met += 1;
+                log::warn(&format!(
+                    "game {} is left out: {}",
+                    record.number,
+                    safe::text(&safe::cut(&why.to_string(), 80))
+                ));
                 continue;
             }
-            None => {}
+            Err(_) => continue,
         }
-        // Game N alone: what is wrong with it, not with the games before.
-        if number.is_some() {
-            for warning in records.doubts_about(&record)? {
-                log::warn(&warning);
-            }
-        }
+        met += 1;
         match pdn_game(&record) {
             Ok((game, whole)) => {
                 if !whole {
@@ -338,38 +365,22 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                 out.write_all(pdn::write(&game).as_bytes())?;
                 written += 1;
             }
-            Err(why) if number.is_some() => {
-                return Err(AppError::Failed(format!(
-                    "game {} cannot be written as PDN: {}",
-                    record.number,
-                    safe::text(&why)
-                )));
-            }
             Err(why) => log::warn(&format!(
                 "game {} is left out: {}",
                 record.number,
                 safe::text(&why)
             )),
         }
-        if found {
-            break;
-        }
     }
-    let mut skipped = records.skipped();
-    if number.is_some() {
-        skipped.doubts = log::Doubts::default();
-    }
-    for warning in skipped.warnings(log.path()) {
+    for warning in records.skipped().warnings(log.path()) {
         log::warn(&warning);
     }
-    match number {
-        Some(n) if !found => Err(AppError::Usage(format!(
-            "there is no game {n} in {path}: tallyho history lists its games"
-        ))),
-        None if written == 0 => {
-            log::warn(&format!("{path} holds no draughts games"));
-            Ok(())
-        }
-        _ => Ok(()),
+    if written == 0 {
+        log::warn(&match met {
+            0 => format!("{path} holds no draughts games"),
+            1 => format!("the one draughts game in {path} could not be written as PDN"),
+            n => format!("none of the {n} draughts games in {path} could be written as PDN"),
+        });
     }
+    Ok(())
 }
