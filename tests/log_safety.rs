@@ -483,6 +483,27 @@ fn a_log_that_may_not_be_written_is_refused_before_play() {
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).expect("chmod");
 }
 
+/// A new log in a folder no one may make a file in, as `/sys` (where even
+/// root, whom `access` lets write anywhere, may not): refused before play.
+#[test]
+fn a_new_log_where_no_file_can_be_made_is_refused_before_play() {
+    if !Path::new("/sys/kernel").is_dir() {
+        return;
+    }
+    let dir = folder("no-file-made");
+    let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .args(["--history", "/sys/tallyho-test.jsonl"])
+        .env("HOME", &dir)
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .expect("ran");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty(), "played: {output:?}");
+    assert!(stderr.contains("so no game can be kept in it"), "{stderr}");
+}
+
 /// What stands in the log's way is said in the README's words, not the
 /// system's: a log this user may not read, a file where the default log's
 /// folder would be made (for `history` and for play), and a link to a log

@@ -293,9 +293,38 @@ impl Log {
                         up
                     };
                 }
-                self.check_writable(folder, Access::WRITE_OK | Access::EXEC_OK)
+                self.check_writable(folder, Access::WRITE_OK | Access::EXEC_OK)?;
+                self.check_root_may_make_in(folder)
             }
             Err(e) => Err(self.io(e)),
+        }
+    }
+
+    /// For root, whom `access` lets write anywhere: whether a file can
+    /// really be made in `folder` (not in `/sys`, nor on a read-only
+    /// system), found by making one and taking it away again, so that the
+    /// log is refused before a game is played, not after.
+    fn check_root_may_make_in(&self, folder: &Path) -> Result<(), LogError> {
+        if !rustix::process::geteuid().is_root() {
+            return Ok(());
+        }
+        let probe = folder.join(format!(".tallyho-probe-{}", std::process::id()));
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(NO_WAIT)
+            .open(&probe)
+        {
+            Ok(file) => {
+                drop(file);
+                let _ = fs::remove_file(&probe);
+                Ok(())
+            }
+            Err(e) if e.raw_os_error() == Some(libc::EROFS) => {
+                Err(LogError::CannotWrite(self.path.clone(), true))
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+            Err(_) => Err(LogError::CannotWrite(self.path.clone(), false)),
         }
     }
 
