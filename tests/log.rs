@@ -746,6 +746,60 @@ fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
     );
 }
 
+/// A script's second SIGINT, while a finished game waits for another
+/// program's lock, leaves at once, as a terminal's second Ctrl-C does: the
+/// game is not kept, and nothing of it is begun in the log.
+#[test]
+fn a_scripts_second_sigint_does_not_wait_for_another_programs_lock() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let (_dir, log) = log_path("second-sigint-while-locked");
+    std::fs::write(&log, "").expect("log made");
+    let holder = std::fs::File::options()
+        .append(true)
+        .open(&log)
+        .expect("log opened");
+    holder.lock().expect("lock taken");
+    let mut child = KillOnDrop(
+        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["--players", "0", "--level", "rubbish", "--games", "2"])
+            .args(["--seed", "1"])
+            .env("TALLYHO_HISTORY", &log)
+            .env("HOME", log.parent().expect("in a folder"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawned"),
+    );
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut said = String::new();
+    stderr.read_line(&mut said).expect("a warning");
+    assert!(said.contains("waiting for another program"), "{said}");
+    for _ in 0..2 {
+        // SAFETY: kill only sends a signal to the child spawned above.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Ended while the lock is still held: it did not wait for it (the
+    // log's patience is ten seconds).
+    let mut status = None;
+    for _ in 0..250 {
+        status = child.try_wait().expect("looked at");
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = status.expect("ended with the lock still held");
+    assert_eq!(
+        status.code().or(status.signal().map(|s| 128 + s)),
+        Some(130)
+    );
+    drop(holder);
+    assert_eq!(std::fs::read_to_string(&log).expect("log"), "");
+}
+
 #[test]
 fn a_line_numbered_0_is_no_game() {
     let (_dir, log) = log_path("zero");

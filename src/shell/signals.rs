@@ -204,10 +204,7 @@ fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
     let held = if hurried {
         hold_unless_waiting_for_lock()
     } else {
-        (
-            Some(WRITING.lock().unwrap_or_else(|e| e.into_inner())),
-            None,
-        )
+        hold_unless_hurried()
     };
     // Left while a finished game waited for the log: it is not kept, and
     // the score (said before it) does not count it.
@@ -243,6 +240,31 @@ fn leave(status: i32, stdout_terminal: bool, hurried: bool) -> ! {
     }
     say_without_waiting(last.as_bytes());
     std::process::exit(status)
+}
+
+/// The hold on the log's record for an exit that waits for it to be
+/// written, unless a Ctrl-C comes while it waits (a script's second
+/// SIGINT, as a terminal's second Ctrl-C): then as a hurried exit.
+fn hold_unless_hurried() -> (
+    Option<MutexGuard<'static, ()>>,
+    Option<MutexGuard<'static, bool>>,
+) {
+    let raised = CTRL_C_RAISED.get();
+    // The Ctrl-C that began this exit, if one did, is not a second.
+    if let Some(raised) = raised {
+        raised.store(false, Ordering::SeqCst);
+    }
+    loop {
+        match WRITING.try_lock() {
+            Ok(writing) => return (Some(writing), None),
+            Err(std::sync::TryLockError::Poisoned(e)) => return (Some(e.into_inner()), None),
+            Err(std::sync::TryLockError::WouldBlock) => {}
+        }
+        if raised.is_some_and(|r| r.load(Ordering::SeqCst)) {
+            return hold_unless_waiting_for_lock();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// The hold on the log's record for a hurried exit: the record's own, or,
