@@ -154,7 +154,7 @@ pub fn replay(options: &Options, number: u64) -> Result<Ending, AppError> {
         ))
     };
     let kind = GameKind::from_log(&record.game, &record.flow)
-        .map_err(|e| damaged(safe::cut(&e.to_string(), 80)))?;
+        .map_err(|e| damaged(replay::unknown_game(&e)))?;
     let mut console = Console::stdio(options.look.look());
     let step = options.look.step || console.is_interactive();
     let console = &mut console;

@@ -43,6 +43,12 @@ fn quoting(sentence: &str, fields: &[&str]) -> String {
     safe::cut(&safe::text(&sentence), SENTENCE_WIDTH)
 }
 
+/// A log's game or flow that no game of the cabinet has, said with each
+/// name cut where it is quoted, as every field of the log is.
+pub fn unknown_game(e: &crate::games::UnknownGame) -> String {
+    quoting(&e.to_string(), &[&e.game, &e.flow])
+}
+
 /// How a logged game ended, as a sentence says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Said {
@@ -516,6 +522,30 @@ mod tests {
         assert_eq!(
             cut,
             format!("\"{}…\" is not a board: write 8x8", "x".repeat(39))
+        );
+    }
+
+    #[test]
+    fn an_unknown_game_or_flow_is_cut_where_it_is_quoted() {
+        let long = "q".repeat(100);
+        let said = |game: &str, flow: &str| {
+            unknown_game(&crate::games::UnknownGame {
+                game: game.to_string(),
+                flow: flow.to_string(),
+            })
+        };
+        let cut = format!("\"{}…\"", "q".repeat(39));
+        assert_eq!(
+            said(&long, "default"),
+            format!("tallyho does not know the game {cut}")
+        );
+        assert_eq!(
+            said("draughts", &long),
+            format!("the game draughts has no flow {cut}")
+        );
+        assert_eq!(
+            said("draughts", "x\u{1b}[2J"),
+            "the game draughts has no flow \"x\\u{1b}[2J\""
         );
     }
 

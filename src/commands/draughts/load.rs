@@ -312,7 +312,7 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
             Err(why) => {
                 return Err(AppError::Failed(format!(
                     "game {n} cannot be written as PDN: {}",
-                    safe::text(&safe::cut(&why.to_string(), 80))
+                    replay::unknown_game(&why)
                 )));
             }
         }
@@ -344,7 +344,7 @@ pub fn write_pdn(log: &Log, number: Option<u64>, out: &mut dyn Write) -> Result<
                 log::warn(&format!(
                     "game {} is left out: {}",
                     record.number,
-                    safe::text(&safe::cut(&why.to_string(), 80))
+                    replay::unknown_game(&why)
                 ));
                 continue;
             }
