@@ -394,3 +394,27 @@ fn play_again_help_against_the_computer_promises_no_swap() {
     );
     assert!(!text.contains("swapping"), "{text}");
 }
+
+/// A server's game its players ended (one left, the other claimed) is
+/// replayed with the logged result, not as the points stand.
+#[test]
+fn a_game_won_otherwise_than_by_points_replays_with_its_logged_result() {
+    let (_dir, log) = log_path("abandoned");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"version":2,"number":5,"date":"2026-12-07T09:49:14Z","game":"fish","#,
+            r#""flow":"default","setup":{"board":"6x6","penguins":"1","tiles":"rings"},"#,
+            r#""seats":[{"name":"ann","side":"P","level":null},{"name":"bob","side":"A","#,
+            r#""level":null}],"outcome":{"winner":"P","how":"abandoned","score":"2-2"},"#,
+            r#""plies":6,"start":"111111/122221/123321/123321/122221/111111 place:1/1 next:P","#,
+            r#""moves":["1,1","6,6","1,1-1,2","6,6-6,5","1,2-1,3","6,5-6,4"],"seed":null}"#,
+            "\n"
+        ),
+    )
+    .expect("log written");
+    let replay = tallyho(&log).args(["replay", "5"]).output().expect("ran");
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.contains("P, ann won! (abandoned)"), "{replay}");
+    assert!(!replay.contains("A draw"), "{replay}");
+}

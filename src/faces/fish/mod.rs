@@ -212,16 +212,29 @@ impl Face<Setup> for FishFace {
                 text::points_line(&labels[side.index()].0, &sum, width)
             })
             .collect();
-        lines.push(match pos.outcome() {
-            Some(Outcome::Win { winner, .. }) => text::wins(&labels[winner.index()].1),
-            _ => text::draw(pos.score(Side::P)),
-        });
+        // A game the rules ended: who won by the points. One the players
+        // ended (a server's game resigned or abandoned) says so in
+        // `result`: its points decide nothing.
+        match pos.outcome() {
+            Some(Outcome::Win { winner, .. }) => lines.push(text::wins(&labels[winner.index()].1)),
+            Some(Outcome::Draw { .. }) => lines.push(text::draw(pos.score(Side::P))),
+            None => {}
+        }
         lines
     }
 
-    fn result(&self, _outcome: &Outcome<Side>, _winner: Option<&str>) -> String {
-        // The points lines and the winner come from `final_words`.
-        String::new()
+    fn result(&self, outcome: &Outcome<Side>, winner: Option<&str>) -> String {
+        /// The endings the rules decide, by the points.
+        const RULE_ENDINGS: [&str; 2] = ["most-points", "equal-points"];
+        // The points lines and the winner by points come from
+        // `final_words`; an ending the players made is said here.
+        match (outcome, winner) {
+            (Outcome::Win { winner: side, how }, Some(name)) if !RULE_ENDINGS.contains(how) => {
+                text::won_otherwise(self.side_title(*side), name, how)
+            }
+            (Outcome::Draw { how }, _) if !RULE_ENDINGS.contains(how) => text::drawn_otherwise(how),
+            _ => String::new(),
+        }
     }
 
     fn help(&self, rules: &Setup, _width: usize) -> Help {

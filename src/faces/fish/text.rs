@@ -100,6 +100,17 @@ pub fn wins(label: &str) -> String {
     format!("{label} wins!")
 }
 
+/// The line of a game won otherwise than by the points (a server's game
+/// resigned or abandoned): `P, ann won! (abandoned)`.
+pub fn won_otherwise(side: &str, name: &str, how: &str) -> String {
+    format!("{side}, {name} won! ({how})")
+}
+
+/// The line of a game drawn otherwise than by the points (agreed).
+pub fn drawn_otherwise(how: &str) -> String {
+    format!("A draw ({how}).")
+}
+
 /// The line of a drawn game.
 pub fn draw(points: u32) -> String {
     format!("A draw: {points} points each!")
