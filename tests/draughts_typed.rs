@@ -64,7 +64,7 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
     let (_, shown, _) = play(
         &home,
         None,
-        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\n😀x１１\nＡｎｎ\nquit\n",
+        "11x15\nM11x15\nc11x15\nC3xD4\n１１-１５\n😀x１１\nＡｎｎ\n２２\nｈｅｌｐ\nquit\n",
     );
     // Typed by coordinates, it is quoted by coordinates.
     assert!(
@@ -94,6 +94,18 @@ fn a_capture_mark_on_a_plain_move_and_full_width_digits_are_refused_clearly() {
         "{shown}"
     );
     assert!(!shown.contains("type plain Ann"), "{shown}");
+    // Squares that parse but make no move: the refusal they would get.
+    assert!(
+        shown
+            .replace('\n', " ")
+            .contains("\"２２\" uses full-width characters, and the piece on 22 (F6) is White's"),
+        "{shown}"
+    );
+    // A command's word: told to type it plain.
+    assert!(
+        shown.contains("\"ｈｅｌｐ\" uses full-width characters: type plain help."),
+        "{shown}"
+    );
 }
 
 #[test]

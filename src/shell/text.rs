@@ -143,8 +143,28 @@ pub fn full_width_refusal<T, E: std::fmt::Display>(
 ) -> String {
     match parse(plain) {
         Ok(_) => full_width(line, plain),
-        Err(why) => format!("\"{}\" uses full-width characters, and {why}", line.trim()),
+        Err(why) => full_width_and(line, &why.to_string()),
     }
+}
+
+/// Said of a line typed in full-width characters whose plain form would be
+/// refused too, for `why`: `"Ｈ５" uses full-width characters, and the fox
+/// cannot move to H5: choose B7`.
+pub fn full_width_and(line: &str, why: &str) -> String {
+    // A sentence's first word goes on in lower case; a square's name
+    // (`D1 is a hound`) or a quotation stays as it is.
+    let mut chars = why.chars();
+    let why = match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase() => {
+            first.to_lowercase().chain(why.chars().skip(1)).collect()
+        }
+        _ => why.to_string(),
+    };
+    format!(
+        "\"{}\" uses full-width characters, and {}",
+        line.trim(),
+        why.trim_end_matches('.')
+    )
 }
 
 /// Said after a score that counts games the log could not keep.

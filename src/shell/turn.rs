@@ -266,9 +266,27 @@ fn squares_typed<R: Rules, F: Face<R>>(
     let (rules, face, history) = (turn.rules, turn.face, turn.history);
     // One word for full-width characters, whatever the game.
     if let Some(plain) = text::plain_answer_if_full_width(line) {
-        let why = text::full_width_refusal(line, &plain, |plain| {
-            face.parse_squares(&View::new(rules, history), typed, plain)
-        });
+        // Told to type the plain line only where it would be taken: a
+        // command, or squares that make a way on. Else what is wrong with
+        // the plain line too.
+        let command = Command::from_word(&plain).is_some()
+            || turn
+                .others
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(plain.split_whitespace().next().unwrap_or("")));
+        let view = View::new(rules, history);
+        let wrong = match face.parse_squares(&view, typed, &plain) {
+            _ if command => None,
+            Err(why) => Some(why),
+            Ok(tried) => match extend(&mut path.clone(), typed, &tried, paths) {
+                Extended::Nothing => Some(face.refusal(&view, typed, &tried)),
+                Extended::Whole(_) | Extended::Part => None,
+            },
+        };
+        let why = match wrong {
+            None => text::full_width(line, &plain),
+            Some(why) => text::full_width_and(line, &why),
+        };
         console.refuse(&capitalise(&why))?;
         return Ok(None);
     }
