@@ -58,3 +58,34 @@ fn a_dumb_terminal_shows_the_prompt_plainly() -> Result<(), expectrl::Error> {
     running.stop();
     Ok(())
 }
+
+/// The server gone at a dumb terminal, with a line half typed: join asks
+/// for Enter, as at any terminal, and takes the line, which would else be
+/// left in the terminal for the shell to run.
+#[test]
+fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-dumb-gone");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door().to_string();
+    let script = format!(
+        "'{}' join {addr}; echo STATUS=$?; read rest; echo \"LEFT=[$rest]\"",
+        env!("CARGO_BIN_EXE_tallyho")
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script])
+        .env("HOME", data.join("home"))
+        .env("TERM", "dumb");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(10)));
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    session.send("11-1")?;
+    running.stop();
+    session.expect("Press Enter to leave.")?;
+    session.send("\r")?;
+    session.expect("STATUS=1")?;
+    // What the shell reads next is what is typed next, not the half line.
+    session.send("after\r")?;
+    session.expect("LEFT=[after]")?;
+    Ok(())
+}

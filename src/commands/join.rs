@@ -300,8 +300,10 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                 // The player asked to leave: the server's goodbye was the end.
                 break;
             }
-            Input::ServerGone if interactive => {
-                // The line editor holds the terminal until Enter.
+            Input::ServerGone if interactive || dumb => {
+                // The line editor holds the terminal until Enter; at a dumb
+                // terminal, the line half typed is taken too, not left for
+                // the shell to run.
                 say("Press Enter to leave.".to_string());
                 dropped = !leaving.load(Ordering::SeqCst);
                 gone = true;
