@@ -295,6 +295,12 @@ struct Watch {
     last_input: Mutex<Instant>,
     /// Whether a shell or a command was asked for on a channel.
     started: AtomicBool,
+    /// The sessions running on the connection's channels, and when the
+    /// last one ended: a connection with none left has the time to
+    /// authenticate to start another, or close.
+    sessions: Mutex<(usize, Option<Instant>)>,
+    /// Wakes the connection's watch to look at its deadline again.
+    changed: tokio::sync::Notify,
     /// Whether the client has said who it is.
     authenticated: AtomicBool,
     /// The client sent more than [`MAX_QUEUED`] before its session read it.
@@ -304,6 +310,21 @@ struct Watch {
 }
 
 impl Watch {
+    /// A session starts on one of the connection's channels.
+    fn session_started(&self) {
+        self.started.store(true, Ordering::SeqCst);
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+    }
+
+    /// A session (or a command answered at once) has ended.
+    fn session_ended(&self) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        sessions.0 = sessions.0.saturating_sub(1);
+        sessions.1 = Some(Instant::now());
+        drop(sessions);
+        self.changed.notify_one();
+    }
+
     fn touch(&self) {
         *self.last_input.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
@@ -338,6 +359,9 @@ impl Watch {
             // Logged in, and no shell or command asked for: the connection
             // would hold one of its address's places for nothing.
             (opened + AUTH_TIME, "no session was started in time")
+        } else if let (0, Some(ended)) = *self.sessions.lock().unwrap_or_else(|e| e.into_inner()) {
+            // Every session over, and the client keeps the connection.
+            (ended + AUTH_TIME, "no session is left on the connection")
         } else {
             (
                 self.last_input() + idle,
@@ -367,6 +391,8 @@ async fn connection(
         last_input: Mutex::new(opened),
         authenticated: AtomicBool::new(false),
         started: AtomicBool::new(false),
+        sessions: Mutex::new((0, None)),
+        changed: tokio::sync::Notify::new(),
         flooded: AtomicBool::new(false),
         kill: CancellationToken::new(),
     });
@@ -431,6 +457,8 @@ async fn connection(
                 leaving = Some(leaving.map_or(soon, |at| at.min(soon)));
             }
             () = tokio::time::sleep_until(deadline.into()) => {}
+            // A session ended: the deadline may be sooner now.
+            () = watch.changed.notified() => {}
         }
     };
     if let Some(why) = why {
@@ -574,7 +602,7 @@ impl Handler {
             colour: !channel.dumb,
         });
         channel.started = true;
-        self.watch.started.store(true, Ordering::SeqCst);
+        self.watch.session_started();
         channel.input = Some(Forward::to(input));
         if channel.pty {
             channel.reader = Reader::Keys(Editor::default());
@@ -584,7 +612,7 @@ impl Handler {
         }
         let stop = CancellationToken::new();
         channel._output = Some(stop.clone().drop_guard());
-        tokio::spawn(pump(
+        let pumped = pump(
             write,
             output,
             Ends {
@@ -597,7 +625,12 @@ impl Handler {
             channel
                 .pty
                 .then(|| (Arc::clone(&channel.keys), Arc::clone(&channel.width))),
-        ));
+        );
+        let watch = Arc::clone(&self.watch);
+        tokio::spawn(async move {
+            pumped.await;
+            watch.session_ended();
+        });
         true
     }
 
@@ -795,7 +828,9 @@ impl russh::server::Handler for Handler {
             channel.started = true;
             channel.write = None;
         }
-        self.watch.started.store(true, Ordering::SeqCst);
+        // A command answered at once: a session begun and ended.
+        self.watch.session_started();
+        self.watch.session_ended();
         session.extended_data(id, 1, said.into_bytes())?;
         session.exit_status_request(id, 2)?;
         session.eof(id)?;
@@ -1095,6 +1130,8 @@ mod tests {
         let watch = Watch {
             last_input: Mutex::new(opened),
             started: AtomicBool::new(false),
+            sessions: Mutex::new((0, None)),
+            changed: tokio::sync::Notify::new(),
             authenticated: AtomicBool::new(false),
             flooded: AtomicBool::new(false),
             kill: CancellationToken::new(),
@@ -1111,7 +1148,20 @@ mod tests {
             (opened + AUTH_TIME, "no session was started in time")
         );
         // A session: the idle time, from the last key.
-        watch.started.store(true, Ordering::SeqCst);
+        watch.session_started();
+        assert_eq!(
+            at(&watch),
+            (opened + idle, "closed after too long without input")
+        );
+        // Its session over, and the client keeps the connection: the time
+        // to authenticate again, from the end.
+        watch.session_ended();
+        let (at_end, why) = at(&watch);
+        assert_eq!(why, "no session is left on the connection");
+        assert!(at_end > opened + AUTH_TIME - Duration::from_millis(1));
+        assert!(at_end <= Instant::now() + AUTH_TIME);
+        // Another session on it: the idle time again.
+        watch.session_started();
         assert_eq!(
             at(&watch),
             (opened + idle, "closed after too long without input")
