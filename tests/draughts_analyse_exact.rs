@@ -59,8 +59,8 @@ fn one_piece_alone_is_not_exact_because_the_other_side_has_none() {
     assert_eq!(line(&lines, "Score:"), "White wins in 1 ply");
     assert_eq!(
         line(&lines, "Exact:"),
-        "not known: the endgame database holds positions with pieces of both sides, and \
-         Black has none"
+        "White wins with any move, by the rules: Black has no pieces (the endgame \
+         database holds positions with pieces of both sides)"
     );
 }
 

@@ -532,12 +532,15 @@ pub fn perft_stopped(depth: u32) -> String {
     format!("perft: stopped by Ctrl-C while counting depth {depth}; the counts above are whole.")
 }
 
-/// `analyse`'s exact line when one side has no pieces: the database holds
-/// positions with pieces of both sides.
+/// `analyse`'s exact line when the side not to move has no pieces (the
+/// side to move with none has no move, and is said to have lost): the
+/// rules decide it, as the database holds positions with pieces of both
+/// sides.
 pub fn not_exact_without_pieces(none: Side) -> String {
     format!(
-        "not known: the endgame database holds positions with pieces of both sides, and \
-         {} has none",
+        "{} wins with any move, by the rules: {} has no pieces (the endgame database \
+         holds positions with pieces of both sides)",
+        none.other().title(),
         none.title()
     )
 }
