@@ -504,6 +504,37 @@ fn a_new_log_where_no_file_can_be_made_is_refused_before_play() {
     assert!(stderr.contains("so no game can be kept in it"), "{stderr}");
 }
 
+/// A file the kernel makes up as it is read (`/proc`, `/sys`) says it is
+/// regular, but is no log: refused before play, and for `history`.
+#[test]
+fn a_file_of_proc_is_no_log() {
+    let made_up = Path::new("/proc/self/status");
+    if !made_up.is_file() {
+        return;
+    }
+    let dir = folder("proc-log");
+    let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
+        .arg("--history")
+        .arg(made_up)
+        .env("HOME", &dir)
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .expect("ran");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty(), "played: {output:?}");
+    assert!(stderr.contains("is not a regular file"), "{stderr}");
+    let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+        .arg("history")
+        .arg("--history")
+        .arg(made_up)
+        .env("HOME", &dir)
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+}
+
 /// What stands in the log's way is said in the README's words, not the
 /// system's: a log this user may not read, a file where the default log's
 /// folder would be made (for `history` and for play), and a link to a log

@@ -76,9 +76,37 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
     Ok(file)
 }
 
+/// Whether a file lies on a file system the kernel makes up as it is read
+/// (`/proc`, `/sys`): its files say they are regular, but their sizes and
+/// their contents are no file's.
+#[cfg(target_os = "linux")]
+fn made_up(stat: &rustix::fs::StatFs) -> bool {
+    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+    const SYSFS_MAGIC: i64 = 0x6265_6572;
+    matches!(i64::from(stat.f_type), PROC_SUPER_MAGIC | SYSFS_MAGIC)
+}
+
+/// Whether the file at `path`, or the open `file`, is on such a system.
+#[cfg(target_os = "linux")]
+fn on_made_up_system(file: Option<&File>, path: &Path) -> bool {
+    let stat = match file {
+        Some(file) => rustix::fs::fstatfs(file),
+        None => rustix::fs::statfs(path),
+    };
+    stat.is_ok_and(|stat| made_up(&stat))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn on_made_up_system(_file: Option<&File>, _path: &Path) -> bool {
+    false
+}
+
 /// Refuses an opened file that is not a regular file.
 fn is_regular(file: &File, path: &Path) -> Result<(), OpenError> {
     match file.metadata() {
+        Ok(meta) if meta.is_file() && on_made_up_system(Some(file), path) => {
+            Err(OpenError::NotAFile(path.to_path_buf()))
+        }
         Ok(meta) if meta.is_file() => Ok(()),
         Ok(meta) if meta.is_dir() => Err(OpenError::Folder(path.to_path_buf())),
         Ok(_) => Err(OpenError::NotAFile(path.to_path_buf())),
@@ -257,6 +285,9 @@ impl Log {
     pub fn check_place(&self) -> Result<(), LogError> {
         self.check_folder()?;
         match fs::metadata(&self.path) {
+            Ok(meta) if meta.is_file() && on_made_up_system(None, &self.path) => {
+                Err(LogError::NotAFile(self.path.clone()))
+            }
             // Read too: the next number is read from the log's end.
             Ok(meta) if meta.is_file() => {
                 self.check_writable(&self.path, Access::READ_OK | Access::WRITE_OK)
