@@ -83,7 +83,10 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
 fn made_up(stat: &rustix::fs::StatFs) -> bool {
     const PROC_SUPER_MAGIC: i64 = 0x9fa0;
     const SYSFS_MAGIC: i64 = 0x6265_6572;
-    matches!(i64::from(stat.f_type), PROC_SUPER_MAGIC | SYSFS_MAGIC)
+    // `f_type` is an i64 here, an i32 or a u32 on other targets.
+    #[allow(clippy::useless_conversion)]
+    let kind = i64::from(stat.f_type);
+    matches!(kind, PROC_SUPER_MAGIC | SYSFS_MAGIC)
 }
 
 /// Whether the file at `path`, or the open `file`, is on such a system.
