@@ -700,22 +700,21 @@ fn a_reader_held_up_by_a_pager_never_keeps_a_game_out() {
     assert_eq!(text.lines().count(), 3001);
 }
 
-#[test]
-fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
-    use std::os::unix::process::ExitStatusExt;
-
-    let (_dir, log) = log_path("signal-while-locked");
-    std::fs::write(&log, "").expect("log made");
+/// A session of two computer games on `log`, whose lock another program
+/// (the file returned) holds: once the first game is over and its append
+/// waits for the lock, as its warning says.
+fn waiting_for_the_lock(log: &Path) -> (std::fs::File, KillOnDrop) {
+    std::fs::write(log, "").expect("log made");
     let holder = std::fs::File::options()
         .append(true)
-        .open(&log)
+        .open(log)
         .expect("log opened");
     holder.lock().expect("lock taken");
     let mut child = KillOnDrop(
         StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
             .args(["--players", "0", "--level", "rubbish", "--games", "2"])
             .args(["--seed", "1"])
-            .env("TALLYHO_HISTORY", &log)
+            .env("TALLYHO_HISTORY", log)
             .env("HOME", log.parent().expect("in a folder"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -723,11 +722,20 @@ fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
             .spawn()
             .expect("spawned"),
     );
-    // The first game is over and its append waits for the lock: say so, then end it.
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
     let mut said = String::new();
     stderr.read_line(&mut said).expect("a warning");
     assert!(said.contains("waiting for another program"), "{said}");
+    (holder, child)
+}
+
+#[test]
+fn a_signal_while_an_append_waits_for_the_lock_still_keeps_the_game() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let (_dir, log) = log_path("signal-while-locked");
+    // The first game is over and its append waits for the lock: end it.
+    let (holder, mut child) = waiting_for_the_lock(&log);
     // SAFETY: kill only sends a signal to the child spawned above.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -754,28 +762,7 @@ fn a_scripts_second_sigint_does_not_wait_for_another_programs_lock() {
     use std::os::unix::process::ExitStatusExt;
 
     let (_dir, log) = log_path("second-sigint-while-locked");
-    std::fs::write(&log, "").expect("log made");
-    let holder = std::fs::File::options()
-        .append(true)
-        .open(&log)
-        .expect("log opened");
-    holder.lock().expect("lock taken");
-    let mut child = KillOnDrop(
-        StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-            .args(["--players", "0", "--level", "rubbish", "--games", "2"])
-            .args(["--seed", "1"])
-            .env("TALLYHO_HISTORY", &log)
-            .env("HOME", log.parent().expect("in a folder"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawned"),
-    );
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut said = String::new();
-    stderr.read_line(&mut said).expect("a warning");
-    assert!(said.contains("waiting for another program"), "{said}");
+    let (holder, mut child) = waiting_for_the_lock(&log);
     for _ in 0..2 {
         // SAFETY: kill only sends a signal to the child spawned above.
         assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);

@@ -490,18 +490,29 @@ fn a_new_log_where_no_file_can_be_made_is_refused_before_play() {
     if !Path::new("/sys/kernel").is_dir() {
         return;
     }
-    let dir = folder("no-file-made");
+    let refused = refused_before_play("no-file-made", Path::new("/sys/tallyho-test.jsonl"));
+    assert!(
+        refused.contains("so no game can be kept in it"),
+        "{refused}"
+    );
+}
+
+/// What a computer game with `log` as its log says on standard error, having
+/// been refused with status 1 before any game was played.
+fn refused_before_play(tag: &str, log: &Path) -> String {
+    let dir = folder(tag);
     let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
         .args(["--players", "0", "--level", "rubbish", "--games", "1"])
-        .args(["--history", "/sys/tallyho-test.jsonl"])
+        .arg("--history")
+        .arg(log)
         .env("HOME", &dir)
         .env_remove("XDG_DATA_HOME")
         .output()
         .expect("ran");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(output.stdout.is_empty(), "played: {output:?}");
-    assert!(stderr.contains("so no game can be kept in it"), "{stderr}");
+    stderr
 }
 
 /// A file the kernel makes up as it is read (`/proc`, `/sys`) says it is
@@ -512,19 +523,9 @@ fn a_file_of_proc_is_no_log() {
     if !made_up.is_file() {
         return;
     }
-    let dir = folder("proc-log");
-    let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["--players", "0", "--level", "rubbish", "--games", "1"])
-        .arg("--history")
-        .arg(made_up)
-        .env("HOME", &dir)
-        .env_remove("XDG_DATA_HOME")
-        .output()
-        .expect("ran");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(output.stdout.is_empty(), "played: {output:?}");
-    assert!(stderr.contains("is not a regular file"), "{stderr}");
+    let refused = refused_before_play("proc-log", made_up);
+    assert!(refused.contains("is not a regular file"), "{refused}");
+    let dir = folder("proc-history");
     let output = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
         .arg("history")
         .arg("--history")
