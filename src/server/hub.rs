@@ -741,6 +741,16 @@ pub struct RoomState {
     pub taken_back: (usize, VecDeque<usize>),
 }
 
+/// How a game ended, as its players are told: an ending the players made
+/// (a resignation, an agreed draw, a claim) as it was made (`words`); the
+/// game's own words for the endings its rules decide.
+pub fn ending_said(words: Option<&String>, table: &dyn Table, names: &[String; 2]) -> String {
+    match words {
+        Some(words) => words.clone(),
+        None => table.result([&names[0], &names[1]]),
+    }
+}
+
 /// The take-backs a room remembers: far more than come between two looks
 /// of a session at its game, and no more however long a game goes on.
 pub const TAKE_BACKS_KEPT: usize = 32;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::Server;
-use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter};
+use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter, ending_said};
 use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoreError, StoredGame};
 use crate::cabinet;
 use crate::games::GameKind;
@@ -137,16 +137,17 @@ impl Server {
             ));
         }
         if let Some(offer) = st.offer.take() {
-            self.lapsed(&st, offer, seat);
+            self.lapsed(&st, offer, seat, "moved");
         }
         self.after_change(room, &mut st, by);
         Ok(())
     }
 
-    /// Tells the players that a move made `offer` lapse before it was
-    /// answered: the mover of `seat` offered and played on, or played
-    /// without answering.
-    fn lapsed(&self, st: &RoomState, offer: Offer, seat: usize) {
+    /// Tells the players that `offer` lapsed before it was answered, when
+    /// the player of `seat` `did` something else (`moved`, `left`): they
+    /// offered and went on, or did it without answering. A player who has
+    /// left is not told.
+    fn lapsed(&self, st: &RoomState, offer: Offer, seat: usize, did: &str) {
         let (what, offerer) = match offer {
             Offer::Draw(by) => ("draw offer", by),
             Offer::Undo(by) => ("request to take back a move", by),
@@ -154,13 +155,13 @@ impl Server {
         let mover = &st.seats[seat].handle;
         let told = if offerer == seat {
             vec![
-                (seat, format!("Your {what} lapsed when you moved.")),
-                (1 - seat, format!("{mover} moved, so their {what} lapsed.")),
+                (seat, format!("Your {what} lapsed when you {did}.")),
+                (1 - seat, format!("{mover} {did}, so their {what} lapsed.")),
             ]
         } else {
             vec![(
                 offerer,
-                format!("{mover} moved without answering: your {what} lapsed."),
+                format!("{mover} {did} without answering: your {what} lapsed."),
             )]
         };
         for (to, text) in told {
@@ -413,20 +414,9 @@ impl Server {
         let grace = self.grace().as_secs();
         let opponent = st.seats[1 - seat].session;
         let both_gone = opponent.is_none();
-        if let (Some(id), Some(offer)) = (opponent, lapsed) {
-            let told = match offer {
-                Offer::Draw(by) if by == seat => {
-                    format!("{name} left, so their draw offer lapsed.")
-                }
-                Offer::Draw(_) => format!("{name} left without answering: your draw offer lapsed."),
-                Offer::Undo(by) if by == seat => {
-                    format!("{name} left, so their request to take back a move lapsed.")
-                }
-                Offer::Undo(_) => format!(
-                    "{name} left without answering: your request to take back a move lapsed."
-                ),
-            };
-            self.hub().notify(id, &Notice::Info(told));
+        if let Some(offer) = lapsed {
+            // The seat is empty already: only the one who stays is told.
+            self.lapsed(&st, offer, seat, "left");
         }
         if let Some(id) = opponent {
             let told = if self.lost(&st, seat) {
@@ -583,11 +573,7 @@ impl Server {
     /// Tells each player online but away from the game (in the lobby,
     /// another game, or logged in again) that it has ended, and how.
     fn tell_the_away(&self, room: &Room, st: &RoomState) {
-        let names = st.names();
-        let how = match &st.ending_words {
-            Some(words) => words.clone(),
-            None => st.table.result([&names[0], &names[1]]),
-        };
+        let how = ending_said(st.ending_words.as_ref(), st.table.as_ref(), &st.names());
         for seat in &st.seats {
             let online = match seat.sitter {
                 Sitter::Person(Some(account)) => self.hub().session_of(account),

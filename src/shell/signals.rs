@@ -84,11 +84,14 @@ pub fn install(terminal: Terminal) {
         if terminal.stdin {
             save_terminal();
         }
+        // The flag first: actions run in the order they were registered, so
+        // a Ctrl-C is flagged before the signal thread hears of it, and
+        // an exit that clears the flag clears its own Ctrl-C, not a second.
+        let raised = Arc::clone(CTRL_C_RAISED.get_or_init(Arc::default));
+        let _ = signal_hook::flag::register(SIGINT, raised);
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
             return;
         };
-        let raised = Arc::clone(CTRL_C_RAISED.get_or_init(Arc::default));
-        let _ = signal_hook::flag::register(SIGINT, raised);
         let _ = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {

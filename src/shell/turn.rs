@@ -275,13 +275,17 @@ fn squares_typed<R: Rules, F: Face<R>>(
                 .iter()
                 .any(|w| w.eq_ignore_ascii_case(plain.split_whitespace().next().unwrap_or("")));
         let view = View::new(rules, history);
-        let wrong = match face.parse_squares(&view, typed, &plain) {
-            _ if command => None,
-            Err(why) => Some(why),
-            Ok(tried) => match extend(&mut path.clone(), typed, &tried, paths) {
-                Extended::Nothing => Some(face.refusal(&view, typed, &tried)),
-                Extended::Whole(_) | Extended::Part => None,
-            },
+        let wrong = if command {
+            None
+        } else {
+            match face.parse_squares(&view, typed, &plain) {
+                Err(why) => Some(why),
+                // Tried on a copy: nothing is chosen by a refused line.
+                Ok(tried) => match extend(&mut path.clone(), typed, &tried, paths) {
+                    Extended::Nothing => Some(face.refusal(&view, typed, &tried)),
+                    Extended::Whole(_) | Extended::Part => None,
+                },
+            }
         };
         let why = match wrong {
             None => text::full_width(line, &plain),

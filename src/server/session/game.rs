@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::{After, Session, words};
-use crate::server::hub::{Doing, Offer, Room, RoomState, SessionId, Sitter};
+use crate::server::hub::{Doing, Offer, Room, RoomState, SessionId, Sitter, ending_said};
 use crate::shell::safe;
 use crate::shell::table::{Asked, Table};
 use crate::shell::turn::Command;
@@ -53,7 +53,7 @@ impl Session {
                 self.end_words(room.number, &glance)?;
                 return Ok(After::Lobby);
             }
-            if glance.adjourned || !glance.sight.seated {
+            if glance.sight.adjourned || !glance.sight.seated {
                 let what = if seat.is_some() {
                     "type resume when both players are online"
                 } else {
@@ -70,7 +70,7 @@ impl Session {
                 }
             };
             let names = &glance.names;
-            let step = match glance.offer {
+            let step = match glance.sight.offer {
                 Some(Offer::Draw(by) | Offer::Undo(by)) if by != seat => {
                     self.answer_offer(room, seat, &names[by])?
                 }
@@ -153,13 +153,7 @@ impl Session {
             return Ok(());
         };
         let winner = ending.winner.map(|i| names[i].clone());
-        // An ending the players made (a resignation, an agreed draw, a
-        // claim) is said as it was made; the game's own words are for the
-        // endings its rules decide.
-        let text = match &glance.ending_words {
-            Some(words) => words.clone(),
-            None => glance.table.result([&names[0], &names[1]]),
-        };
+        let text = ending_said(glance.ending_words.as_ref(), glance.table.as_ref(), names);
         self.event(
             json!({"event": "end", "game": number, "winner": winner, "how": ending.how,
             "text": text, "epilogue": glance.epilogue}),
@@ -660,8 +654,6 @@ struct Glance {
     names: [String; 2],
     /// The room's take-backs (`RoomState::taken_back`).
     taken_back: (usize, VecDeque<usize>),
-    offer: Option<Offer>,
-    adjourned: bool,
     ending_words: Option<String>,
     epilogue: Option<String>,
     /// The server's computer's level, when it is the opponent.
@@ -670,9 +662,9 @@ struct Glance {
     sight: Sight,
 }
 
-/// What a session's question depends on, besides the moves: when a wake
-/// finds all of it as it was at the session's last look, the question
-/// stands.
+/// What a session's question depends on, besides the moves (the offer
+/// waiting, the game adjourned, the seats): when a wake finds all of it as
+/// it was at the session's last look, the question stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Sight {
     /// The room's count of changes (`RoomState::version`).
@@ -739,8 +731,6 @@ impl Glance {
             table: st.table.fork(),
             names: st.names(),
             taken_back: st.taken_back.clone(),
-            offer: st.offer,
-            adjourned: st.adjourned,
             ending_words: st.ending_words.clone(),
             epilogue: st.epilogue.clone(),
             computer: seat.and_then(|s| match &st.seats[1 - s].sitter {

@@ -293,11 +293,10 @@ fn config(key: PrivateKey, limits: Limits) -> Config {
 struct Watch {
     /// When the client last typed; the idle timeout counts from it.
     last_input: Mutex<Instant>,
-    /// Whether a shell or a command was asked for on a channel.
-    started: AtomicBool,
     /// The sessions running on the connection's channels, and when the
-    /// last one ended: a connection with none left has the time to
-    /// authenticate to start another, or close.
+    /// last one ended (none yet: no shell or command was asked for): a
+    /// connection with none has the time to authenticate to start one, or
+    /// close.
     sessions: Mutex<(usize, Option<Instant>)>,
     /// Wakes the connection's watch to look at its deadline again.
     changed: tokio::sync::Notify,
@@ -312,8 +311,19 @@ struct Watch {
 impl Watch {
     /// A session starts on one of the connection's channels.
     fn session_started(&self) {
-        self.started.store(true, Ordering::SeqCst);
         self.sessions.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+    }
+
+    /// When a connection with no session running must close, and why:
+    /// logged in, with no shell or command asked for, or every session
+    /// over while the client keeps the connection, it would hold one of
+    /// its address's places for nothing. `None` while a session runs.
+    fn without_session(&self, opened: Instant) -> Option<(Instant, &'static str)> {
+        match *self.sessions.lock().unwrap_or_else(|e| e.into_inner()) {
+            (0, None) => Some((opened + AUTH_TIME, "no session was started in time")),
+            (0, Some(ended)) => Some((ended + AUTH_TIME, "no session is left on the connection")),
+            _ => None,
+        }
     }
 
     /// A session (or a command answered at once) has ended.
@@ -355,13 +365,8 @@ impl Watch {
             (at, "the server is shutting down")
         } else if !self.authenticated.load(Ordering::SeqCst) {
             (opened + AUTH_TIME, "authentication took too long")
-        } else if !self.started.load(Ordering::SeqCst) {
-            // Logged in, and no shell or command asked for: the connection
-            // would hold one of its address's places for nothing.
-            (opened + AUTH_TIME, "no session was started in time")
-        } else if let (0, Some(ended)) = *self.sessions.lock().unwrap_or_else(|e| e.into_inner()) {
-            // Every session over, and the client keeps the connection.
-            (ended + AUTH_TIME, "no session is left on the connection")
+        } else if let Some(at_most) = self.without_session(opened) {
+            at_most
         } else {
             (
                 self.last_input() + idle,
@@ -390,7 +395,6 @@ async fn connection(
     let watch = Arc::new(Watch {
         last_input: Mutex::new(opened),
         authenticated: AtomicBool::new(false),
-        started: AtomicBool::new(false),
         sessions: Mutex::new((0, None)),
         changed: tokio::sync::Notify::new(),
         flooded: AtomicBool::new(false),
@@ -1129,7 +1133,6 @@ mod tests {
         let idle = Duration::from_secs(1800);
         let watch = Watch {
             last_input: Mutex::new(opened),
-            started: AtomicBool::new(false),
             sessions: Mutex::new((0, None)),
             changed: tokio::sync::Notify::new(),
             authenticated: AtomicBool::new(false),
