@@ -282,6 +282,25 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
 }
 
 #[test]
+fn a_claim_over_a_player_who_never_moved_is_not_rated() {
+    let Some(h) = house("unmoved", Duration::from_secs(1)) else {
+        return;
+    };
+    // Ann has moved; Bob leaves before his first move.
+    let (mut ann, bob) = h.start_game();
+    bob.drop_line();
+    ann.wait_for("bob has left the game. They have 1 second to come back");
+    ann.wait_for("bob has not come back: type claim to take the win, or adjourn");
+    ann.send("claim");
+    ann.wait_for("bob left the game and did not come back: ann wins.");
+    ann.wait_for("The game is not rated: bob left before making a move.");
+    let said = ann.wait_for("The game is kept as number");
+    assert!(!said.contains("rating:"), "{said}");
+    drop(ann);
+    h.running.stop();
+}
+
+#[test]
 fn the_waiting_prompt_offers_claim_and_adjourn_only_past_the_grace_time() {
     let Some(h) = house("offered", Duration::from_secs(1)) else {
         return;

@@ -739,6 +739,9 @@ pub struct RoomState {
     /// each of the last [`TAKE_BACKS_KEPT`], so that a session that looked
     /// before one says it, even where a move was played since.
     pub taken_back: (usize, VecDeque<usize>),
+    /// Why a rated room's game, ended, does not count after all: a player
+    /// who left before their first move had not begun it.
+    pub unrated: Option<String>,
 }
 
 /// How a game ended, as its players are told: an ending the players made
@@ -771,6 +774,7 @@ impl Room {
                 epilogue: None,
                 version: 0,
                 taken_back: (0, VecDeque::new()),
+                unrated: None,
             }),
         }
     }

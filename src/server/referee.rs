@@ -290,6 +290,14 @@ impl Server {
         st.ending_words = Some(format!(
             "{gone} left the game and did not come back: {winner} wins."
         ));
+        // As a game abandoned before its first moves is aborted elsewhere,
+        // a player who never moved has not begun it: it is not rated.
+        let moved = (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == 1 - seat);
+        if room.rated && !moved {
+            st.unrated = Some(format!(
+                "The game is not rated: {gone} left before making a move."
+            ));
+        }
         st.table.settle(Some(seat), "abandoned");
         self.after_change(room, &mut st, Some(by));
         Ok(())
@@ -563,7 +571,7 @@ impl Server {
             .collect();
         if let Some(record) = st.table.record(seats) {
             // The machine dialect hears it in the `end` event.
-            let said = self.keep_finished(room, &record);
+            let said = self.keep_finished(room, &record, st.unrated.as_deref());
             st.epilogue = (!said.is_empty()).then_some(said);
         }
         self.tell_the_away(room, st);
@@ -595,21 +603,22 @@ impl Server {
     /// Keeps a finished game; what to tell its players: how their ratings
     /// moved, and where it is kept; or that the store could not keep it (in
     /// words that name none of the server's files: the store tells its
-    /// operator the rest).
-    fn keep_finished(&self, room: &Room, record: &Record) -> String {
+    /// operator the rest). `unrated` says why a rated room's game does not
+    /// count after all.
+    fn keep_finished(&self, room: &Room, record: &Record, unrated: Option<&str>) -> String {
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
-        match self.store().finish_game(id, record, room.rated) {
+        match self
+            .store()
+            .finish_game(id, record, room.rated && unrated.is_none())
+        {
             Ok(finished) => {
-                let mut lines: Vec<String> = finished
-                    .ratings
-                    .iter()
-                    .map(|(name, before, after)| {
-                        format!(
-                            "{name}'s {} rating: {:.0} to {:.0}.",
-                            record.game, before.rating, after.rating
-                        )
-                    })
-                    .collect();
+                let mut lines: Vec<String> = unrated.map(str::to_string).into_iter().collect();
+                lines.extend(finished.ratings.iter().map(|(name, before, after)| {
+                    format!(
+                        "{name}'s {} rating: {:.0} to {:.0}.",
+                        record.game, before.rating, after.rating
+                    )
+                }));
                 if let Some(number) = finished.number {
                     lines.push(format!(
                         "The game is kept as number {number} in the server's log."
