@@ -281,6 +281,11 @@ fn a_player_away_past_the_grace_time_loses_to_a_claim() {
     h.running.stop();
 }
 
+/// Text as said, its lines joined: the server wraps at 80 columns.
+fn unwrapped(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[test]
 fn a_claim_over_a_player_who_never_moved_is_not_rated() {
     let Some(h) = house("unmoved", Duration::from_secs(1)) else {
@@ -296,7 +301,44 @@ fn a_claim_over_a_player_who_never_moved_is_not_rated() {
     ann.wait_for("The game is not rated: bob left before making a move.");
     let said = ann.wait_for("The game is kept as number");
     assert!(!said.contains("rating:"), "{said}");
-    drop(ann);
+    // Bob was not online to be told: he is, once he logs in again.
+    let mut bob = Player::login(h.port, &h.dir, "bob", &h.keys[1]);
+    bob.wait_for("Welcome to tallyho, bob.");
+    let said = unwrapped(&bob.wait_for("\n> "));
+    assert!(
+        said.contains(
+            "While you were away, game 1 (fox: ann (fox) against bob (hounds)) ended: ann won (abandoned)."
+        ),
+        "{said}"
+    );
+    drop(bob);
+    // Once.
+    let mut bob = Player::login(h.port, &h.dir, "bob", &h.keys[1]);
+    bob.wait_for("Welcome to tallyho, bob.");
+    bob.send("who");
+    let said = bob.wait_for("ann");
+    assert!(!said.contains("While you were away"), "{said}");
+    drop((ann, bob));
+    h.running.stop();
+}
+
+#[test]
+fn a_player_offline_when_a_rated_game_ends_is_told_with_the_ratings() {
+    let Some(h) = house("unseen", Duration::from_secs(1)) else {
+        return;
+    };
+    let mut bob = h.ann_drops("1 second");
+    bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
+    bob.send("claim");
+    bob.wait_for("bob's fox rating: 1500 to ");
+    let mut ann = h.ann();
+    ann.wait_for("Welcome to tallyho, ann.");
+    let said = unwrapped(&ann.wait_for("\n> "));
+    assert!(
+        said.contains("While you were away, game 1 (fox: ann (fox) against bob (hounds)) ended: bob won (abandoned). ann's fox rating: 1500 to 1338. bob's fox rating: 1500 to 1662."),
+        "{said}"
+    );
+    drop((ann, bob));
     h.running.stop();
 }
 

@@ -772,10 +772,42 @@ fn another_programs_database_and_a_newer_one_are_refused() {
     let refused = Store::open(dir.path()).err().unwrap();
     assert!(
         refused.to_string().contains(
-            "was written by a newer tallyho (its schema is version 99; this one knows up to 1)"
+            "was written by a newer tallyho (its schema is version 99; this one knows up to 2)"
         ),
         "{refused}"
     );
+}
+
+#[test]
+fn a_first_version_database_is_upgraded_and_keeps_unseen_endings_until_read() {
+    let dir = folder("upgrade");
+    let store = Store::open(dir.path()).unwrap();
+    let (ann, _, game) = ann_against_bob(&store, true);
+    let id = store.begin_game(&game).unwrap();
+    drop(store);
+    // As the first schema left it.
+    let conn = database(dir.path());
+    conn.execute_batch("DROP TABLE unseen; PRAGMA user_version = 1")
+        .unwrap();
+    drop(conn);
+
+    let store = Store::open(dir.path()).unwrap();
+    store.note_unseen(ann, id).unwrap();
+    // Not stored yet as finished: it waits for its ending.
+    assert!(store.take_unseen(ann).unwrap().is_empty());
+    let record = record_of(&game, Some("fox"), &[]);
+    store.finish_game(id, &record, game.rated).unwrap();
+    let unseen = store.take_unseen(ann).unwrap();
+    assert_eq!(unseen.len(), 1);
+    assert_eq!(unseen[0].game, id);
+    assert_eq!(unseen[0].record.outcome, record.outcome);
+    assert_eq!(unseen[0].ratings.len(), 2, "{unseen:?}");
+    assert!(store.take_unseen(ann).unwrap().is_empty(), "told once");
+    drop(store);
+    let version: i64 = database(dir.path())
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::Server;
 use super::hub::{Notice, Offer, Room, RoomState, Seat, SessionId, Sitter, ending_said};
-use super::store::{GameId, NewGame, PlayerRef, SeatInfo, StoreError, StoredGame};
+use super::store::{AccountId, GameId, NewGame, PlayerRef, SeatInfo, StoreError, StoredGame};
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::shell::log::{Record, Seat as LoggedSeat, warn};
@@ -579,12 +579,23 @@ impl Server {
     }
 
     /// Tells each player online but away from the game (in the lobby,
-    /// another game, or logged in again) that it has ended, and how.
+    /// another game, or logged in again) that it has ended, and how; a
+    /// player with an account who is not online is told at their next
+    /// login.
     fn tell_the_away(&self, room: &Room, st: &RoomState) {
         let how = ending_said(st.ending_words.as_ref(), st.table.as_ref(), &st.names());
         for seat in &st.seats {
             let online = match seat.sitter {
-                Sitter::Person(Some(account)) => self.hub().session_of(account),
+                Sitter::Person(Some(account)) => {
+                    let online = self.hub().session_of(account);
+                    if online.is_none() {
+                        let id = GameId(i64::try_from(room.number).unwrap_or_default());
+                        if let Err(e) = self.store().note_unseen(AccountId(account), id) {
+                            warn(&format!("game {}: {e}", room.number));
+                        }
+                    }
+                    online
+                }
                 Sitter::Person(None) => seat.owner.filter(|&id| self.hub().is_connected(id)),
                 Sitter::Computer(_) => None,
             };

@@ -10,6 +10,7 @@ use super::{After, Session, words};
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::server::hub::{Doing, Notice, Room, RoomState, Seat, Seek, SessionId, Sitter};
+use crate::shell::log::{Record, warn};
 use crate::shell::safe;
 use crate::shell::table::Table;
 
@@ -254,21 +255,58 @@ impl Session {
         }
         let mut lines = vec!["Your last games:".to_string()];
         for r in &records {
-            let seats: Vec<String> = r.seats.iter().map(|s| s.display()).collect();
-            let result = match r.winning_seat() {
-                Some(seat) => format!("{} won ({})", seat.name, r.outcome.how),
-                None => format!("a draw ({})", r.outcome.how),
-            };
             lines.push(format!(
-                "  {} {}: {}; {result}, {}",
+                "  {} {}: {}; {}, {}",
                 r.date.get(..10).unwrap_or(&r.date),
                 r.game,
-                seats.join(" against "),
+                seats_said(r),
+                result_said(r),
                 crate::shell::text::plies(r.plies)
             ));
         }
         let lines: Vec<String> = lines.iter().map(|l| safe::text(l)).collect();
         self.say(&lines.join("\n"))
+    }
+
+    /// Tells a player who has just logged in how the games that ended
+    /// while they were not online ended: the last few in full, and how
+    /// many more `history` lists.
+    pub(super) fn tell_unseen(&mut self, account: i64) -> io::Result<()> {
+        let unseen = match self
+            .server
+            .store()
+            .take_unseen(crate::server::store::AccountId(account))
+        {
+            Ok(unseen) => unseen,
+            Err(e) => {
+                warn(&format!("{}'s unseen endings: {e}", self.handle));
+                return Ok(());
+            }
+        };
+        let more = unseen.len().saturating_sub(UNSEEN_TOLD);
+        for ended in unseen.iter().skip(more) {
+            let r = &ended.record;
+            let mut told = format!(
+                "While you were away, game {} ({}: {}) ended: {}.",
+                ended.game,
+                r.game,
+                seats_said(r),
+                result_said(r)
+            );
+            for (name, before, after) in &ended.ratings {
+                told.push_str(&format!(
+                    " {name}'s {} rating: {before:.0} to {after:.0}.",
+                    r.game
+                ));
+            }
+            self.inform(&safe::text(&told))?;
+        }
+        if more > 0 {
+            self.inform(&format!(
+                "{more} more of your games ended while you were away: history lists them."
+            ))?;
+        }
+        Ok(())
     }
 
     pub(super) fn name(&mut self, rest: &str) -> io::Result<()> {
@@ -878,5 +916,22 @@ impl Session {
                 Err(io::ErrorKind::BrokenPipe.into())
             }
         }
+    }
+}
+
+/// How many endings a player who comes back is told of in full.
+const UNSEEN_TOLD: usize = 5;
+
+/// A finished game's players: `ann (fox) against bob (hounds)`.
+fn seats_said(r: &Record) -> String {
+    let seats: Vec<String> = r.seats.iter().map(|s| s.display()).collect();
+    seats.join(" against ")
+}
+
+/// A finished game's result: `bob won (abandoned)`, `a draw (agreed)`.
+fn result_said(r: &Record) -> String {
+    match r.winning_seat() {
+        Some(seat) => format!("{} won ({})", seat.name, r.outcome.how),
+        None => format!("a draw ({})", r.outcome.how),
     }
 }

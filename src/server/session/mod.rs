@@ -292,6 +292,9 @@ impl Session {
         if closed > 0 {
             self.say(&words::taken_over(closed))?;
         }
+        if let Some(account) = self.account {
+            self.tell_unseen(account)?;
+        }
         // A game this account left, still waiting for it: back at once.
         if let Some(account) = self.account
             && self.server.hub().waiting_for(account)

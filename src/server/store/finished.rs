@@ -9,7 +9,7 @@ use skillratings::Outcomes;
 use super::error::log_failure;
 use super::games::{not_in_progress, parse_record, seats_of};
 use super::ratings::{player_name, rate, rated_pair, read_rating, write_rating};
-use super::{AccountId, GameId, PlayerRef, Rating, SeatInfo, StoreError, sql};
+use super::{AccountId, GameId, PlayerRef, Rating, SeatInfo, StoreError, Unseen, sql};
 use crate::shell::log::{Log, Record, warn};
 
 /// The first half of finishing a game, in the writer: keeps the finished
@@ -255,4 +255,65 @@ pub(super) fn history_of(
         records.push(record);
     }
     Ok(records)
+}
+
+/// The endings of an account's games it has not been told of: see
+/// [`super::Store::take_unseen`].
+pub(super) fn take_unseen(
+    conn: &Connection,
+    db: &Path,
+    account: AccountId,
+) -> Result<Vec<Unseen>, StoreError> {
+    let read = sql(db, "read the endings a player has not seen");
+    let rows = conn
+        .prepare_cached(
+            "SELECT f.id, f.record, f.ratings FROM unseen u JOIN finished f ON f.id = u.game
+             WHERE u.account = ?1 ORDER BY f.id",
+        )
+        .and_then(|mut statement| {
+            statement
+                .query_map([account.0], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                    ))
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        })
+        .map_err(&read)?;
+    // Only those read: an ending still waiting to be stored stays unseen.
+    conn.execute(
+        "DELETE FROM unseen WHERE account = ?1 AND game IN (SELECT id FROM finished)",
+        [account.0],
+    )
+    .map_err(sql(db, "forget the endings a player has now seen"))?;
+    let mut unseen = Vec::with_capacity(rows.len());
+    for (id, json, ratings) in rows {
+        let record = parse_record(db, GameId(id), &json)?;
+        unseen.push(Unseen {
+            game: GameId(id),
+            record,
+            ratings: ratings_said(&ratings),
+        });
+    }
+    Ok(unseen)
+}
+
+/// The rating changes kept with a finished game, as its players were told
+/// them; none if the column cannot be read.
+fn ratings_said(json: &str) -> Vec<(String, f64, f64)> {
+    let Ok(serde_json::Value::Array(changes)) = serde_json::from_str::<serde_json::Value>(json)
+    else {
+        return Vec::new();
+    };
+    changes
+        .iter()
+        .filter_map(|change| {
+            let name = change.get("name")?.as_str()?.to_string();
+            let before = change.get("before")?.get(0)?.as_f64()?;
+            let after = change.get("after")?.get(0)?.as_f64()?;
+            Some((name, before, after))
+        })
+        .collect()
 }

@@ -67,7 +67,7 @@ use skillratings::glicko2::Glicko2Rating;
 
 pub use error::StoreError;
 use error::log_failure;
-use finished::{history_of, keep_finished, note_logged, relog};
+use finished::{history_of, keep_finished, note_logged, relog, take_unseen};
 use folder::{lock_folder, make_database_file, make_folder};
 use games::{account_exists, moves_stored, not_in_progress, unfinished_games};
 use ratings::{leaderboard, read_rating};
@@ -232,6 +232,17 @@ pub struct Finished {
 /// The handle is taken (by any account, in any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandleTaken;
+
+/// A game that ended while one of its players was not online.
+#[derive(Debug, Clone)]
+pub struct Unseen {
+    /// Its number while it was played.
+    pub game: GameId,
+    /// Its record.
+    pub record: Record,
+    /// How the ratings moved: each player's name, rating before and after.
+    pub ratings: Vec<(String, f64, f64)>,
+}
 
 /// The server's store; clones share one writer thread and one database.
 #[derive(Clone)]
@@ -771,6 +782,28 @@ impl Store {
     /// rated game appear.
     pub fn ratings(&self, game: Option<&str>) -> Result<Vec<RatingRow>, StoreError> {
         self.read(|conn, db| leaderboard(conn, db, game))
+    }
+
+    /// Notes that the player of `account` was not online when game `id`
+    /// ended, to be told at their next login.
+    pub fn note_unseen(&self, account: AccountId, id: GameId) -> Result<(), StoreError> {
+        self.write("unseen endings", move |conn, db| {
+            conn.execute(
+                "INSERT OR IGNORE INTO unseen (account, game) VALUES (?1, ?2)",
+                params![account.0, id.0],
+            )
+            .map_err(sql(db, "note an ending a player has not seen"))
+            .map(drop)
+        })
+    }
+
+    /// The games of `account` that ended while its player was not online,
+    /// oldest first; each is forgotten as it is returned. One whose ending
+    /// still waits to be stored stays for the next login.
+    pub fn take_unseen(&self, account: AccountId) -> Result<Vec<Unseen>, StoreError> {
+        self.write("unseen endings", move |conn, db| {
+            take_unseen(conn, db, account)
+        })
     }
 
     /// An account's last `limit` finished games, newest last, each with its

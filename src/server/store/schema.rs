@@ -16,14 +16,14 @@ use super::StoreError;
 const APPLICATION_ID: i64 = 0x544c_484f;
 
 /// The schema version this build writes.
-pub(super) const VERSION: i64 = 1;
+pub(super) const VERSION: i64 = 2;
 
 /// How long a connection waits for SQLite's own locks (a checkpoint, the
 /// other connection) before saying the database is busy.
 const BUSY: Duration = Duration::from_secs(5);
 
 /// Each step takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: [&str; VERSION as usize] = [SCHEMA_1];
+const MIGRATIONS: [&str; VERSION as usize] = [SCHEMA_1, SCHEMA_2];
 
 /// The first schema.
 const SCHEMA_1: &str = "
@@ -104,6 +104,17 @@ CREATE TABLE finished (
 CREATE INDEX finished_account0 ON finished(account0) WHERE account0 IS NOT NULL;
 CREATE INDEX finished_account1 ON finished(account1) WHERE account1 IS NOT NULL;
 CREATE INDEX finished_unlogged ON finished(id) WHERE log_number IS NULL;
+";
+
+/// The second: the endings a player was not online to see, told at their
+/// next login. The game is `finished(id)` once its ending is stored (until
+/// then it may wait in memory, so the column names no table).
+const SCHEMA_2: &str = "
+CREATE TABLE unseen (
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    game INTEGER NOT NULL,
+    PRIMARY KEY (account, game)
+) WITHOUT ROWID;
 ";
 
 /// Whether a SQLite error means the file is not a database.
