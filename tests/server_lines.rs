@@ -222,6 +222,17 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
 }
 
 #[test]
+fn the_question_a_notice_interrupts_is_asked_again_after_it() {
+    let running = lobby("reask");
+    let (mut a, mut b) = people(&running);
+    b.send("say your move");
+    a.wait_for("\nbob says: your move\nMove fox to (B7)? ");
+    a.send("say thinking");
+    b.wait_for("\nann says: thinking\nWaiting for ann. (say, board, resign, quit) > ");
+    running.stop();
+}
+
+#[test]
 fn a_megabyte_line_and_an_unknown_word_are_refused_and_the_next_line_answered() {
     let running = lobby("long");
     let mut c = Client::arrive(running.line_door());

@@ -445,9 +445,11 @@ fn watchers_hear_a_player_leave_and_come_back() {
     let mut ann = account(&running, "ann");
     ann.wait_for("Move fox to (B7)? ");
     bob.wait_for("ann is back.");
-    // One message under the other, with no empty line between.
+    // Each message under the question it interrupts, asked again, with
+    // no empty line between.
     let back = wes.wait_for("ann is back.");
-    assert_eq!(back, "\nann is back.");
+    assert_eq!(back, "\nWatching game 1. > \nann is back.");
+    assert_eq!(wes.wait_for("Watching game 1. > "), "\nWatching game 1. > ");
     running.stop();
 }
 

@@ -12,7 +12,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::Server;
 use super::limits::Permit;
-use super::link::{Arrival, Dialect, Door, Identity, LineCutter};
+use super::link::{Arrival, Dialect, Door, Identity, LineCutter, PlainRows};
 
 /// Runs the line door on a bound listener until the server shuts down.
 pub async fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
@@ -91,20 +91,10 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
     // hold its place for good once its session had ended, the door
     // waiting to hand it the session's last words.
     let writing = async move {
-        // Whether the last byte written ended a row: a notice's first
-        // newline ends a prompt's row, and would leave an empty one there.
-        let mut row_ended = true;
+        let mut rows = PlainRows::default();
         while let Some(text) = output.recv().await {
-            let (text, notice) = crate::server::link::unmarked(text);
-            let text = if notice {
-                crate::server::link::notice_text(&text, row_ended)
-            } else {
-                &text[..]
-            };
-            if let Some(&last) = text.last() {
-                row_ended = last == b'\n';
-            }
-            let sent = tokio::time::timeout(idle, to.write_all(text)).await;
+            let text = rows.write(text);
+            let sent = tokio::time::timeout(idle, to.write_all(&text)).await;
             if !matches!(sent, Ok(Ok(()))) {
                 return;
             }

@@ -176,6 +176,40 @@ pub fn unmarked(mut text: Vec<u8>) -> (Vec<u8>, bool) {
     }
 }
 
+/// The rows of a door that draws no screen (the line door, ssh with no
+/// terminal): notices' marks taken off, and the question they interrupt
+/// asked again after them, as a terminal's door shows it again.
+#[derive(Default)]
+pub struct PlainRows {
+    /// What the session wrote after its last newline: the question
+    /// waiting, if any.
+    open: Vec<u8>,
+}
+
+/// The longest question written again after a notice.
+const LONGEST_QUESTION: usize = 4096;
+
+impl PlainRows {
+    /// Text from a session's outbox as the door writes it.
+    pub fn write(&mut self, text: Vec<u8>) -> Vec<u8> {
+        let (text, notice) = unmarked(text);
+        if notice {
+            let mut out = notice_text(&text, self.open.is_empty()).to_vec();
+            out.extend_from_slice(&self.open);
+            return out;
+        }
+        match text.iter().rposition(|&b| b == b'\n') {
+            Some(end) => self.open = text[end + 1..].to_vec(),
+            None => self.open.extend_from_slice(&text),
+        }
+        if self.open.len() > LONGEST_QUESTION {
+            // Not a question: never written twice.
+            self.open.clear();
+        }
+        text
+    }
+}
+
 /// Text to one connection, bounded: when the reader falls too far behind,
 /// the connection is closed instead of waited for.
 #[derive(Clone)]

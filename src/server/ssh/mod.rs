@@ -33,7 +33,7 @@ use tokio_util::task::TaskTracker;
 
 use super::Server;
 use super::limits::{Limits, Permit};
-use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter};
+use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter, PlainRows};
 use editor::{Ahead, Edit, Editor, InSight, Place, Typed};
 
 /// The host key's file in the data directory.
@@ -1024,8 +1024,11 @@ async fn pump(
     } = ends;
     let mut after_cr = false;
     let mut in_sight = InSight::default();
-    let mut to_channel = |text: Vec<u8>| match (&keys, crate::server::link::unmarked(text)) {
-        (Some((keys, width)), (text, notice)) => {
+    let mut plain = PlainRows::default();
+    let mut to_channel = |text: Vec<u8>| match &keys {
+        None => plain.write(text),
+        Some((keys, width)) => {
+            let (text, notice) = crate::server::link::unmarked(text);
             let width = width.load(Ordering::Relaxed);
             let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
             if text == [crate::server::link::TAKEN] {
@@ -1060,7 +1063,6 @@ async fn pump(
             drop(keys);
             editor::crlf(&out, &mut after_cr)
         }
-        (None, (text, _)) => text,
     };
     loop {
         let text = tokio::select! {
