@@ -619,7 +619,7 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
         assert_eq!(output.status.code(), Some(1), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
-            stderr.contains("loop.jsonl is not a regular file, so it cannot be the game log"),
+            stderr.contains("loop.jsonl is a symbolic link in a loop of links that never reaches a file, so it cannot be the game log"),
             "{args:?}: {stderr}"
         );
     }

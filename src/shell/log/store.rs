@@ -127,6 +127,12 @@ pub enum LogError {
     /// The path is a FIFO, a device, a folder: not a file tallyho may use.
     #[error("{} is not a regular file, so it cannot be the game log", shown(.0))]
     NotAFile(PathBuf),
+    /// The path's symbolic links lead round in a loop: no file at all.
+    #[error(
+        "{} is a symbolic link in a loop of links that never reaches a file, so it cannot be the game log",
+        shown(.0)
+    )]
+    LinkLoop(PathBuf),
     /// The log's folder does not exist (or is not a folder), and tallyho
     /// makes only the default log's folder.
     #[error(
@@ -256,7 +262,7 @@ impl Log {
     fn io(&self, e: io::Error) -> LogError {
         // Links that lead back to themselves name no file at all.
         if e.raw_os_error() == Some(libc::ELOOP) {
-            return LogError::NotAFile(self.path.clone());
+            return LogError::LinkLoop(self.path.clone());
         }
         LogError::Io(self.path.clone(), e)
     }
