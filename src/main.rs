@@ -18,7 +18,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(refusal) if refusal.informational => {
             // Help nobody can read is a failure: `--help >/dev/full`.
-            let mut out = io::stdout().lock();
+            let mut out = tallyho::shell::console::stdout();
             return match out
                 .write_all(refusal.message.as_bytes())
                 .and_then(|()| out.flush())

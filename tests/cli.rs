@@ -791,7 +791,40 @@ fn build_db_whose_path_cannot_be_written_fails() {
         .expect("ran");
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("No space left on device"), "{said}");
+    assert!(
+        said.contains("cannot write to standard output: No space left on device"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_full_standard_output_is_named_as_such() {
+    let home = Scratch::new("stdout-full");
+    for args in [
+        &["--players", "0", "--games", "1"][..],
+        &["history"],
+        &["fish", "--players", "0", "--games", "1"],
+        &["draughts", "perft", "2"],
+    ] {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = StdCommand::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .stdin(Stdio::null())
+            .stdout(full)
+            .output()
+            .expect("ran");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert_eq!(
+            said, "error: cannot write to standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `tallyho fish` on the command line: playing the assignment's game (or a
 //! larger one), `analyse`, and replaying a logged game.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use super::{AppError, Ending};
@@ -79,7 +79,7 @@ fn analyse_all(text: &str, think: u64, json: bool) -> Result<(), AppError> {
     let board = pos.board();
     let mut search = Search::sized(board, Some(think), DEFAULT_MEMORY);
     let values = search.analyse_all(&pos, Limits::NONE, &Until::after_millis(think));
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     let side = pos.to_move();
     if json {
         let moves: Vec<serde_json::Value> = values
@@ -145,7 +145,7 @@ fn analyse_position(text: &str, think: u64, json: bool, colour: bool) -> Result<
     let deadline = Until::after_millis(think);
     let analysis = analyse(&pos, Limits::NONE, &deadline);
     let elapsed = started.elapsed();
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     if json {
         writeln!(out, "{}", analysis_json(&pos, &analysis))?;
         return Ok(());

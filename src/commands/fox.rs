@@ -200,7 +200,7 @@ fn analyse(
         }
         Some(text) => position(&setup, text).map_err(AppError::Usage)?,
     };
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     if json_out {
         writeln!(out, "{}", json(&setup, &pos))?;
         return Ok(());

@@ -279,7 +279,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                 {
                     let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
                     if matches!(*out, Out::Prompted { shown: true, .. }) {
-                        let mut stdout = io::stdout().lock();
+                        let mut stdout = tallyho::shell::console::stdout();
                         let _ = stdout.write_all(b"\n");
                         let _ = stdout.flush();
                     }
@@ -813,7 +813,7 @@ fn print(out: &Mutex<Out>, mut text: String) {
             let _ = printer.print(text);
         }
         plain => {
-            let mut stdout = io::stdout().lock();
+            let mut stdout = tallyho::shell::console::stdout();
             let mut after_prompt = false;
             if let Out::Prompted { shown, .. } = plain {
                 after_prompt = *shown;
@@ -839,7 +839,7 @@ fn prompt(out: &Mutex<Out>) {
     if let Out::Prompted { shown, said } = &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
         *said = None;
         if !*shown {
-            let mut stdout = io::stdout().lock();
+            let mut stdout = tallyho::shell::console::stdout();
             wrote(
                 stdout
                     .write_all(PROMPT.as_bytes())

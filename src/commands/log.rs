@@ -50,7 +50,7 @@ pub fn history(options: &Options, number: Option<u64>) -> Result<Ending, AppErro
         ));
     }
     let log = needed_log(&options.log)?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(tallyho::shell::console::stdout());
     let skipped = match options.look.pdn {
         true => {
             // Tags carried from a loaded file may hold anything: they come

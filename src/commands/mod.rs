@@ -324,7 +324,7 @@ pub fn analyse_each_line(
 ) -> Result<(), AppError> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     let mut failed = 0;
     let mut lines = AnyNewline::default();
     while let Some(line) = lines.read(&mut input, MAX_LINE)? {

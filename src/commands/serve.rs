@@ -50,7 +50,7 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
     ]);
     let running = server::start(config)
         .map_err(|e| AppError::Failed(format!("cannot start the server: {e}")))?;
-    let mut out = std::io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     if let Some(addr) = running.ssh {
         writeln!(out, "ssh {addr}")?;
     }
@@ -58,7 +58,6 @@ pub fn run(args: &ServeArgs) -> Result<Ending, AppError> {
         writeln!(out, "lines {addr}")?;
     }
     out.flush()?;
-    drop(out);
     if let Some(report) = running.server().recovered().report() {
         error_line(&format!("tallyho serve: {report}."));
     }

@@ -89,7 +89,11 @@ fn engine(options: &Options, captures: Captures, no_book: bool) -> Result<(), Ap
         endgame,
         unread: Some(tallyho::shell::console::output_unread),
     };
-    protocol::run(io::BufReader::new(io::stdin()), io::stdout(), config)?;
+    protocol::run(
+        io::BufReader::new(io::stdin()),
+        tallyho::shell::console::stdout(),
+        config,
+    )?;
     Ok(())
 }
 
@@ -106,7 +110,11 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
             "The {pieces}-piece database is already built, and its checksum agrees."
         ));
         // The path is what the command gives: a write that fails is an error.
-        writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
+        writeln!(
+            tallyho::shell::console::stdout(),
+            "{}",
+            safe::text(&path.display().to_string())
+        )?;
         return Ok(());
     }
     // One of more pieces holds every smaller ending: a smaller one beside
@@ -121,7 +129,11 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
             "The {more}-piece database is already built, and its checksum agrees: \
              it holds every position of {pieces} pieces or fewer."
         ));
-        writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
+        writeln!(
+            tallyho::shell::console::stdout(),
+            "{}",
+            safe::text(&path.display().to_string())
+        )?;
         return Ok(());
     }
     // At a terminal a bar redrawn in place; elsewhere (a log file) a line
@@ -156,7 +168,11 @@ fn build_db(rules: Setup, pieces: u32) -> Result<(), AppError> {
     }
     let db = built?;
     let path = store.path(db.max_pieces(), rules);
-    writeln!(io::stdout(), "{}", safe::text(&path.display().to_string()))?;
+    writeln!(
+        tallyho::shell::console::stdout(),
+        "{}",
+        safe::text(&path.display().to_string())
+    )?;
     Ok(())
 }
 

@@ -32,7 +32,7 @@ pub(super) fn perft(depth: u32, fen: Option<&str>, captures: Captures) -> Result
     // Ctrl-C sets the flag instead of ending the process at once.
     let caught = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
     let flag = Flag(stop);
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     let mut clock = PerftClock::new(depth);
     let mut counted = 0;
     for (d, n) in perft_each_until(pos, depth, rules, &flag) {
@@ -398,7 +398,7 @@ pub(super) fn analyse(
     let stored = stored_pieces(rules);
     let (analysis, db, waited) = analysed(rules, pos, (&half, &deadline), shared.as_ref(), stored);
     let elapsed = started.elapsed();
-    let mut out = io::stdout().lock();
+    let mut out = tallyho::shell::console::stdout();
     if json {
         let why = why_not_exact(rules, &analysis, db.as_deref());
         writeln!(out, "{}", analysis.to_json_saying(why.as_deref()))?;
@@ -414,9 +414,10 @@ pub(super) fn analyse(
         ..board::Drawing::default()
     };
     write!(out, "{}", board::board(&pos, None, drawing))?;
-    let field = |out: &mut io::StdoutLock<'_>, label: &str, value: &str| {
-        writeln!(out, "{}", labelled(label, value, width))
-    };
+    let field =
+        |out: &mut tallyho::shell::console::NamedOut<io::Stdout>, label: &str, value: &str| {
+            writeln!(out, "{}", labelled(label, value, width))
+        };
     field(
         &mut out,
         "Position:",

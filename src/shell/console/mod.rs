@@ -37,6 +37,36 @@ pub fn error_line(text: &str) {
     let _ = writeln!(io::stderr(), "{text}");
 }
 
+/// Standard output, whose errors say whose they are: `cannot write to
+/// standard output: No space left on device`, not the system's bare words
+/// (`>/dev/full`). Their kind is kept, so a reader gone is still told apart.
+pub fn stdout() -> NamedOut<io::Stdout> {
+    NamedOut(io::stdout())
+}
+
+/// A writer whose errors name standard output: see [`stdout`].
+pub struct NamedOut<W>(W);
+
+impl<W: Write> NamedOut<W> {
+    fn named(e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("cannot write to standard output: {e}"))
+    }
+}
+
+impl<W: Write> Write for NamedOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(Self::named)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(Self::named)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf).map_err(Self::named)
+    }
+}
+
 /// Whether standard output leads nowhere any more: a pipe whose reader
 /// has gone, or a terminal hung up. Asked without writing or waiting.
 pub fn output_unread() -> bool {
@@ -440,7 +470,7 @@ impl Console {
         signals::farewell_width(Arc::new(move || width_of(&look, paper.as_ref())));
         Console {
             reader,
-            out: Box::new(io::stdout()),
+            out: Box::new(stdout()),
             look,
             interactive,
             columns,
