@@ -243,6 +243,26 @@ fn replay_prints_every_move_and_refuses_an_unknown_game() {
 }
 
 #[test]
+fn an_empty_name_is_shown_alike_by_history_and_replay() {
+    let (_dir, log) = log_path("empty-names");
+    computer_games(&log, 1, 4).assert().success();
+    let text = std::fs::read_to_string(&log).expect("log");
+    let mut record: serde_json::Value = serde_json::from_str(text.trim()).expect("a record");
+    for seat in record["seats"].as_array_mut().expect("seats") {
+        seat["name"] = serde_json::Value::from("");
+    }
+    std::fs::write(&log, format!("{record}\n")).expect("written");
+    let history = tallyho(&log).arg("history").output().expect("ran");
+    let history = String::from_utf8(history.stdout).expect("text");
+    assert!(history.contains("Computer (fox, rubbish)"), "{history}");
+    let replay = tallyho(&log).args(["replay", "1"]).output().expect("ran");
+    let replay = String::from_utf8(replay.stdout).expect("text");
+    assert!(replay.contains("\n1. Computer moved "), "{replay}");
+    assert!(!replay.contains(".  moved "), "{replay}");
+    assert!(replay.contains(", Computer won!"), "{replay}");
+}
+
+#[test]
 fn replay_of_a_damaged_line_says_what_is_wrong_with_it() {
     let (_dir, log) = log_path("damaged-replay");
     computer_games(&log, 2, 3).assert().success();

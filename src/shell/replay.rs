@@ -313,7 +313,7 @@ impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
             .seats
             .iter()
             .find(|s| s.side == side)
-            .map(|s| shown(&s.name))
+            .map(|s| shown(s.shown_name()))
     }
 
     /// The line that says which game this is, who played and how it was set up.

@@ -23,13 +23,19 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// The seat as a table shows it: `Ann (fox)`, `SWTP (hounds, cunning)`.
-    pub fn display(&self) -> String {
-        let name = if self.name.is_empty() {
+    /// The player's name as every view of the log shows it: an empty one
+    /// (a record written by hand, or by another program) as `Computer`.
+    pub fn shown_name(&self) -> &str {
+        if self.name.is_empty() {
             "Computer"
         } else {
             &self.name
-        };
+        }
+    }
+
+    /// The seat as a table shows it: `Ann (fox)`, `SWTP (hounds, cunning)`.
+    pub fn display(&self) -> String {
+        let name = self.shown_name();
         match &self.level {
             None => format!("{name} ({})", self.side),
             Some(level) => format!("{name} ({}, {level})", self.side),

@@ -25,8 +25,7 @@ fn row(record: &Record) -> [String; 7] {
     };
     let winner = match (&record.outcome.winner, record.winning_seat()) {
         (None, _) => "draw".to_string(),
-        (Some(_), Some(seat)) if !seat.name.is_empty() => seat.name.clone(),
-        (Some(_), Some(_)) => "Computer".to_string(),
+        (Some(_), Some(seat)) => seat.shown_name().to_string(),
         (Some(side), _) => side.clone(),
     };
     // A game of points says how many, the winner's first: `Ann 24-22`.
