@@ -144,9 +144,11 @@ impl Face<Setup> for ClassicFace {
         format!("I MOVED {move_name}")
     }
 
-    /// The 1978 fox, the computer, is "I"; the person is "YOU".
+    /// The 1978 fox, the computer, is "I"; the person is "YOU". A log
+    /// names the computer by its level, with no name (shown as
+    /// `Computer`): the program asks the person for none.
     fn player_moved(&self, name: &str, move_name: &str) -> String {
-        if name.is_empty() || FoxFace.computer_names().contains(&name) {
+        if name.is_empty() || name == "Computer" || FoxFace.computer_names().contains(&name) {
             format!("I MOVED {move_name}")
         } else {
             // The name comes safe for the terminal: its escapes stay as shown.
