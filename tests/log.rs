@@ -299,6 +299,51 @@ fn replay_of_a_damaged_line_says_what_is_wrong_with_it() {
 }
 
 #[test]
+fn a_game_whose_number_falls_on_damaged_lines_without_one_is_said_to_be_damaged() {
+    let (_dir, log) = log_path("numberless");
+    computer_games(&log, 2, 3).assert().success();
+    let text = std::fs::read_to_string(&log).expect("log");
+    let lines: Vec<&str> = text.lines().collect();
+    // Game 1, then two lines no number can be read from: the appender
+    // counts them as games 2 and 3, and the next game is 4.
+    std::fs::write(&log, format!("{}\ngarbage\n{{\"cut\n", lines[0])).expect("written");
+    computer_games(&log, 1, 5).assert().success();
+    assert_eq!(numbers(&records(&log)), [1, 4]);
+    for n in ["2", "3"] {
+        tallyho(&log)
+            .args(["replay", n])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "game {n} in "
+            )))
+            .stderr(predicate::str::contains(
+                "cannot be read: its line is damaged (its number falls on the 2 damaged lines after game 1, whose numbers cannot be read)",
+            ));
+    }
+    tallyho(&log).args(["replay", "4"]).assert().success();
+    tallyho(&log)
+        .args(["replay", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no game 5"));
+    // At the end of the log too.
+    std::fs::write(&log, format!("{}\ngarbage\n", lines[0])).expect("written");
+    tallyho(&log)
+        .args(["replay", "2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "(its number falls on the damaged line after game 1, whose numbers cannot be read)",
+        ));
+    tallyho(&log)
+        .args(["replay", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no game 3"));
+}
+
+#[test]
 fn history_into_a_closed_pipe_exits_quietly() {
     let (_dir, log) = log_path("pipe");
     computer_games(&log, 1, 3).assert().success();

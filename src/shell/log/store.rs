@@ -574,6 +574,7 @@ impl Log {
             path: self.path.clone(),
             watched: None,
             watched_damage: None,
+            numberless: (0, 0),
             line: 0,
             checker: Checker::default(),
         })
@@ -714,6 +715,11 @@ pub struct Records {
     watched: Option<u64>,
     /// Why the watched game's line could not be read, once met.
     watched_damage: Option<String>,
+    /// The number of the last record read (0 before the first), and how
+    /// many damaged lines with no number to read have come since: the
+    /// appender counts such lines as numbers used, so one of them may be
+    /// the watched game's.
+    numberless: (u64, u64),
     /// The lines read so far.
     line: usize,
     /// The numbers met and the problems with records that read.
@@ -784,6 +790,36 @@ impl Records {
         self.watched_damage.as_deref()
     }
 
+    /// Where the damaged lines with no number since the last record come
+    /// before the number `next`, and the watched game's number lies
+    /// between, one of them may have been its line.
+    fn numberless_may_hold(&mut self, next: u64) {
+        let (last, since) = self.numberless;
+        match self.watched {
+            Some(watched)
+                if since > 0
+                    && self.watched_damage.is_none()
+                    && last < watched
+                    && watched < next =>
+            {
+                let after = if last == 0 {
+                    "at the start of the log".to_string()
+                } else {
+                    format!("after game {last}")
+                };
+                let lines = if since == 1 {
+                    "the damaged line".to_string()
+                } else {
+                    format!("the {since} damaged lines")
+                };
+                self.watched_damage = Some(format!(
+                    "its number falls on {lines} {after}, whose numbers cannot be read"
+                ));
+            }
+            _ => {}
+        }
+    }
+
     /// What the reading so far passed over or read with a caution.
     pub fn skipped(&self) -> Skipped {
         Skipped {
@@ -822,6 +858,7 @@ impl Records {
             path: self.path.clone(),
             watched: None,
             watched_damage: None,
+            numberless: (0, 0),
             line: self.line,
             checker: Checker::default(),
         };
@@ -847,11 +884,16 @@ impl Records {
             let line =
                 read_line(lines, MAX_RECORD).map_err(|e| LogError::Io(self.path.clone(), e))?;
             let Some((line, ended)) = line else {
+                // The damaged lines at the end hold the numbers after the
+                // last record's.
+                let (last, since) = self.numberless;
+                self.numberless_may_hold(last.saturating_add(since).saturating_add(1));
                 return Ok(None);
             };
             self.line += 1;
             let Some(line) = line else {
                 self.skipped.damaged += 1;
+                self.numberless.1 += 1;
                 continue;
             };
             if is_blank(&line) {
@@ -865,6 +907,8 @@ impl Records {
             });
             match read {
                 Ok(record) => {
+                    self.numberless_may_hold(record.number);
+                    self.numberless = (record.number, 0);
                     if record.version > VERSION {
                         self.skipped.newer += 1;
                         self.skipped.newest = self.skipped.newest.max(record.version);
@@ -876,8 +920,10 @@ impl Records {
                 Err(_) if !ended => return Ok(None),
                 Err(why) => {
                     self.skipped.damaged += 1;
-                    if self.watched.is_some() && self.watched == claimed_number(&line) {
-                        self.watched_damage = Some(why);
+                    match claimed_number(&line) {
+                        Some(n) if self.watched == Some(n) => self.watched_damage = Some(why),
+                        Some(_) => {}
+                        None => self.numberless.1 += 1,
                     }
                 }
             }
