@@ -211,3 +211,24 @@ fn enter_after_the_server_has_gone_gives_the_terminal_back() -> Result<(), expec
     session.expect(Eof)?;
     Ok(())
 }
+
+/// Ctrl-\ after the server has gone leaves as Enter does, with no word of
+/// leaving a server that is not there.
+#[test]
+fn ctrl_backslash_after_the_server_has_gone_says_no_farewell() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-gone-quit");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let home = Scratch::unmade("join-gone-quit-home");
+    let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    running.stop();
+    session.expect("Press Enter to leave.")?;
+    session.send("\x1c")?;
+    let found = session.expect("STATUS=")?;
+    let before = String::from_utf8_lossy(found.before()).to_string();
+    assert!(!before.contains("You left the server."), "{before:?}");
+    session.expect(Eof)?;
+    Ok(())
+}

@@ -305,6 +305,11 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
                 // terminal, the line half typed is taken too, not left for
                 // the shell to run.
                 say("Press Enter to leave.".to_string());
+                // The server has gone: a signal now leaves nothing, so it
+                // says nothing of leaving.
+                *signals::farewell()
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = None;
                 dropped = !leaving.load(Ordering::SeqCst);
                 gone = true;
             }
