@@ -259,6 +259,84 @@ fn join_once(target: &str, home: &Scratch) -> std::process::Output {
         .expect("tallyho runs")
 }
 
+/// join through the system's ssh, as a player runs it: a server gone is
+/// said once, in join's words, with nothing of ssh's own on the row the
+/// player types on.
+#[test]
+fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
+    use server_common::openssh::{have_openssh, keygen};
+    use std::os::unix::fs::PermissionsExt;
+    if !have_openssh() {
+        return;
+    }
+    let dir = Scratch::new("join-ssh-gone");
+    let key = keygen(&dir, "ann");
+    // `ssh` on the PATH: the real one, told to trust this test's key and
+    // host list rather than the user's.
+    let real = Command::new("sh")
+        .args(["-c", "command -v ssh"])
+        .output()
+        .unwrap();
+    let real = String::from_utf8(real.stdout).unwrap().trim().to_string();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let wrapper = bin.join("ssh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec '{real}' -F /dev/null -i '{}' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o 'UserKnownHostsFile={}' \"$@\"\n",
+            key.display(),
+            dir.join("known_hosts").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (mut server, port) = server_common::process::serve_ssh(&dir.join("data"));
+    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &format!("ann@127.0.0.1:{port}")])
+        .env("HOME", &dir)
+        .env("PATH", &path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = client.stdin.take().unwrap();
+    input.write_all(b"who\n").unwrap();
+    let mut stdout = client.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0; 4096];
+    let until = Instant::now() + Duration::from_secs(20);
+    while !String::from_utf8_lossy(&seen).contains("in the lobby") {
+        assert!(Instant::now() < until, "{}", String::from_utf8_lossy(&seen));
+        let n = std::io::Read::read(&mut stdout, &mut buf).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    // Gone without a word: the connection cut.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    std::io::Read::read_to_end(&mut stdout, &mut seen).unwrap();
+    drop(input);
+    let out = client.wait_with_output().unwrap();
+    let seen = String::from_utf8_lossy(&seen);
+    assert!(
+        seen.trim_end()
+            .ends_with("The server closed the connection."),
+        "{seen}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Not ssh's `Connection to 127.0.0.1 closed by remote host.`, nor its
+    // note of a host key added to the list.
+    assert_eq!(stderr, "", "{seen}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
 #[test]
 fn an_ssh_door_that_cannot_be_reached_is_no_clean_end() {
     let have_ssh = Command::new("ssh")

@@ -119,6 +119,10 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // The server said something: ssh reached it, or the door answered.
     let heard = Arc::new(AtomicBool::new(false));
     let (first_word, answered) = mpsc::channel::<()>();
+    if let Some(errors) = link.errors() {
+        let out = Arc::clone(&out);
+        std::thread::spawn(move || relay_ssh(errors, &out));
+    }
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
@@ -692,7 +696,9 @@ impl Link {
     }
 
     /// `ssh -T -p PORT USER@HOST json`: the door answers in the machine
-    /// dialect from the first line.
+    /// dialect from the first line. ssh says only its errors (its notes,
+    /// such as a host key added, would land on the row the player types
+    /// on), and join passes them on: see [`relay_ssh`].
     fn ssh(user: &str, host: &str, target: &str) -> Result<Link, AppError> {
         let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
         if user.is_empty() || user.starts_with('-') || user.chars().any(char::is_whitespace) {
@@ -703,7 +709,14 @@ impl Link {
             return Err(bad("the host is empty or not one word"));
         }
         let child = Command::new("ssh")
-            .args(["-T", "-o", "ConnectTimeout=10", "-p"])
+            .args([
+                "-T",
+                "-o",
+                "ConnectTimeout=10",
+                "-o",
+                "LogLevel=ERROR",
+                "-p",
+            ])
             .arg(port.to_string())
             .arg("-l")
             .arg(user)
@@ -712,6 +725,7 @@ impl Link {
             .arg("json")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| AppError::Failed(format!("cannot run ssh: {e}")))?;
         Ok(Link::Ssh(child))
@@ -747,6 +761,14 @@ impl Link {
             let _ = stream.shutdown(std::net::Shutdown::Write);
         }
         drop(writer);
+    }
+
+    /// ssh's standard error, to pass on; nothing for the line door.
+    fn errors(&mut self) -> Option<std::process::ChildStderr> {
+        match self {
+            Link::Tcp(_) => None,
+            Link::Ssh(child) => child.stderr.take(),
+        }
     }
 
     /// Closes the connection.
@@ -805,6 +827,44 @@ fn columns() -> usize {
 /// [`safe::wrap`] does).
 fn wrap(text: &str) -> String {
     safe::wrap(text, columns().max(20))
+}
+
+/// The longest line of ssh's passed on whole; the rest is cut.
+const SSH_LINE: usize = 1024;
+
+/// Passes ssh's lines on to the player's standard error, escaped, through
+/// the line editor while it reads, so they never land on the row being
+/// typed. ssh's `Connection to HOST closed by remote host.` is left out:
+/// join says the connection's end in its own words.
+fn relay_ssh(errors: std::process::ChildStderr, out: &Mutex<Out>) {
+    let mut errors = BufReader::new(errors);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut errors)
+            .take(SSH_LINE as u64)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.trim().is_empty()
+            || (text.starts_with("Connection to ") && text.ends_with("closed by remote host."))
+        {
+            continue;
+        }
+        let text = format!("{}\n", safe::text(text));
+        match &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
+            Out::Editor(printer) => {
+                let _ = printer.print(text);
+            }
+            _ => {
+                let _ = io::stderr().write_all(text.as_bytes());
+            }
+        }
+    }
 }
 
 /// Prints text, laid out already, on its own lines.
