@@ -557,7 +557,7 @@ fn join_words_its_answers_as_the_text_door_does() {
         seeks[seeks.len() - 2..],
         [
             "Open seeks:",
-            "  1. fox by ann (unrated, board 6x6, side hounds)"
+            "  1. fox by ann (unrated, board 6x6, ann plays hounds)"
         ],
         "{seeks:?}"
     );
@@ -568,7 +568,7 @@ fn join_words_its_answers_as_the_text_door_does() {
         "{who:?}"
     );
     type_then("tell bob hello", "Told bob.");
-    type_then("unseek", "1 of your seeks taken back.");
+    type_then("unseek", "Your seek is taken back.");
     // The sides as the server names them, and a guest's game.
     let start = type_then("play fox rubbish", "cannot be resumed.");
     assert!(

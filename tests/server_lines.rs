@@ -797,7 +797,7 @@ fn the_seeks_say_the_side_their_maker_plays() {
     a.wait_for("Seek 1 is open");
     let mut b = Client::arrive(addr);
     b.send("seeks");
-    b.wait_for("1. fish by ann (unrated, board 5x4, penguins 2, side A)");
+    b.wait_for("1. fish by ann (unrated, board 5x4, penguins 2, ann plays A)");
     running.stop();
 }
 

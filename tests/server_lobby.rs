@@ -64,12 +64,14 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it_and_a_shutdown_
     carol.send("challenge visitor fox --side fox");
     let said = flat(&carol.wait_for("accepts."));
     assert!(
-        said.contains("is open: fox. It is unrated, as visitor is a guest. You are told"),
+        said.contains(
+            "is open: fox (unrated, carol plays fox). It is unrated, as visitor is a guest. You are told when visitor accepts."
+        ),
         "{said}"
     );
     let n = seek_number(&said);
     visitor.wait_for(&format!(
-        "carol challenges you to fox: type accept {n} to play."
+        "carol challenges you to fox (unrated, carol plays fox): type accept {n} to play."
     ));
     visitor.send(&format!("accept {n}"));
     visitor.wait_for("fox, unrated. carol (fox) against visitor (hounds).");
@@ -118,9 +120,9 @@ fn the_seeking_event_says_whether_the_seek_is_rated() {
     assert_eq!(seeking["game"], "fox", "{seeking}");
     // With the text door's words, which join says.
     assert!(
-        seeking["text"]
-            .as_str()
-            .is_some_and(|t| t.contains("is open: fox. It is unrated, as visitor is a guest.")),
+        seeking["text"].as_str().is_some_and(|t| t.contains(
+            "is open: fox (unrated). It is unrated, as visitor is a guest."
+        )),
         "{seeking}"
     );
     // An account's challenge to an account, and an open seek, are rated
@@ -133,9 +135,9 @@ fn the_seeking_event_says_whether_the_seek_is_rated() {
     assert_eq!(seeking["to"], serde_json::Value::Null, "{seeking}");
     // An account's unrated seek says so: a rated one reads the same else.
     assert!(
-        seeking["text"]
-            .as_str()
-            .is_some_and(|t| t.contains("is open: draughts. It is unrated. You are told")),
+        seeking["text"].as_str().is_some_and(
+            |t| t.contains("is open: draughts (unrated). You are told when someone accepts.")
+        ),
         "{seeking}"
     );
     running.stop();
@@ -269,7 +271,7 @@ fn a_guest_keeps_one_name_through_a_seek_and_a_game() {
     let mut nm1 = guest(&running, "nm1");
     let mut bob = guest(&running, "bob");
     nm1.send("seek fox --side fox");
-    let n = seek_number(&nm1.wait_for(" is open: fox."));
+    let n = seek_number(&nm1.wait_for(" is open: fox ("));
     nm1.send("name nm1new");
     let said = flat(&nm1.wait_for("back."));
     assert!(
@@ -297,7 +299,7 @@ fn a_guest_keeps_one_name_through_a_seek_and_a_game() {
     // No game and no seek: the name is free to change, and a challenge
     // to the old name follows it.
     bob.send("challenge nm1 fox --side hounds");
-    let n = seek_number(&bob.wait_for(" is open: fox."));
+    let n = seek_number(&bob.wait_for(" is open: fox ("));
     nm1.wait_for(&format!("type accept {n} to play."));
     nm1.take_name("nm1new");
     nm1.send(&format!("accept {n}"));

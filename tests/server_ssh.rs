@@ -862,7 +862,7 @@ fn two_ssh_clients_play_a_whole_game_of_fox_and_hounds() {
     let mut ann = Client::welcomed(&door, &dir, "ann", &ann_key);
     let mut bob = Client::welcomed(&door, &dir, "bob", &bob_key);
     ann.send("seek fox --side fox");
-    ann.expect("Seek 1 is open: fox.");
+    ann.expect("Seek 1 is open: fox (rated, ann plays fox).");
     bob.send("seeks");
     bob.expect("1. fox by ann");
     bob.send("accept 1");

@@ -483,7 +483,8 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
         ),
         "unseek" => match number(event, "taken").as_str() {
             "0" => "You have no open seeks.".to_string(),
-            n => format!("{n} of your seeks taken back."),
+            "1" => "Your seek is taken back.".to_string(),
+            n => format!("Your {n} seeks are taken back."),
         },
         "computer" => {
             let (game, level) = (clean(event, "game"), clean(event, "level"));
@@ -530,7 +531,7 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
 }
 
 /// An open seek as the text door lists it: `1. fox by ann (unrated, board
-/// 8x8, rules coursework, side hounds, to bob)`, the side its maker's.
+/// 8x8, rules coursework, ann plays hounds, to bob)`.
 fn seek_line(seek: &Value) -> String {
     let game = text_of(seek, "game");
     let mut about = vec![
@@ -555,7 +556,7 @@ fn seek_line(seek: &Value) -> String {
         .and_then(|i| usize::try_from(i).ok())
         .and_then(|i| tallyho::cabinet::side_name(tallyho::cabinet::kind(game).ok()?, &pairs, i));
     if let Some(side) = side {
-        about.push(format!("side {}", safe::text(&side)));
+        about.push(format!("{} plays {}", clean(seek, "by"), safe::text(&side)));
     }
     if let Some(to) = seek.get("to").and_then(Value::as_str) {
         about.push(format!("to {}", safe::text(to)));

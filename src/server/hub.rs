@@ -336,22 +336,7 @@ impl Hub {
         state.next_seek += 1;
         seek.n = state.next_seek;
         let n = seek.n;
-        let to = seek.to.clone();
-        let from = seek.handle.clone();
-        let game = seek.kind.game();
         state.seeks.push(seek);
-        if let Some(to) = to {
-            for o in state.online.values() {
-                if o.handle.eq_ignore_ascii_case(&to) {
-                    deliver(
-                        o,
-                        &Notice::Info(format!(
-                            "{from} challenges you to {game}: type accept {n} to play."
-                        )),
-                    );
-                }
-            }
-        }
         Ok(n)
     }
 

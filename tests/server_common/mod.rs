@@ -206,7 +206,7 @@ impl Speaker for Client {
 /// dialect, and `taker` accepts it: the seek's number.
 pub fn fox_seek_taken(seeker: &mut impl Speaker, taker: &mut impl Speaker) -> String {
     seeker.send("seek fox --side fox");
-    let n = seek_number(&seeker.wait_for(" is open: fox."));
+    let n = seek_number(&seeker.wait_for(" is open: fox ("));
     taker.send(&format!("accept {n}"));
     n
 }

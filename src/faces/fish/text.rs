@@ -180,7 +180,7 @@ pub fn hint(move_name: &str, verdict: &Verdict<Side>, to_move: Side) -> String {
         Verdict::Win { winner, .. } => format!("{winner} wins with best play"),
         Verdict::Draw => "a draw with best play".to_string(),
     };
-    format!("Hint: {move_name} ({judged})")
+    format!("Hint: {move_name} ({judged}).")
 }
 
 /// Said when the players swap sides.

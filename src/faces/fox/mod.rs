@@ -169,7 +169,7 @@ impl Face<Setup> for FoxFace {
             Verdict::Draw => "a draw".to_string(),
             Verdict::Score { value, .. } => format!("{value:+} for the {to_move}"),
         };
-        format!("Hint: {move_name} ({verdict})")
+        format!("Hint: {move_name} ({verdict}).")
     }
 
     fn swap_notice(&self, names: [&str; 2], _first: Side, _width: usize) -> String {

@@ -83,7 +83,12 @@ impl Session {
                 if n == 0 {
                     self.say("You have no open seeks.")?;
                 } else {
-                    self.say(&format!("{n} of your seeks taken back."))?;
+                    let taken = if n == 1 {
+                        "Your seek is taken back.".to_string()
+                    } else {
+                        format!("Your {n} seeks are taken back.")
+                    };
+                    self.say(&taken)?;
                 }
             }
             "seeks" => self.seeks()?,
@@ -406,7 +411,8 @@ impl Session {
         // never are): an unrated one says so, and why where it was not asked.
         let unrated_why = (!rated && self.account.is_some()).then(|| match to_guest {
             Some(guest) => format!(" It is unrated, as {guest} is a guest."),
-            None => " It is unrated.".to_string(),
+            // The terms say so.
+            None => String::new(),
         });
         let seek = Seek {
             n: 0,
@@ -418,14 +424,25 @@ impl Session {
             side,
             rated,
         };
+        let terms = seek_terms(&seek);
         match self.server.hub().seek(seek) {
             Ok(n) => {
-                let whom = to
-                    .as_deref()
-                    .map_or_else(String::new, |to| format!(" to {to}"));
+                let game = kind.game();
+                let (whom, who) = match to.as_deref() {
+                    Some(to) => {
+                        let from = &self.handle;
+                        self.server.hub().tell(
+                            to,
+                            &Notice::Info(format!(
+                                "{from} challenges you to {game} ({terms}): type accept {n} to play."
+                            )),
+                        );
+                        (format!(" to {to}"), to.to_string())
+                    }
+                    None => (String::new(), "someone".to_string()),
+                };
                 let said = format!(
-                    "Seek {n}{whom} is open: {}.{} You are told when someone accepts.",
-                    kind.game(),
+                    "Seek {n}{whom} is open: {game} ({terms}).{} You are told when {who} accepts.",
                     unrated_why.unwrap_or_default()
                 );
                 self.say(&said)?;
@@ -498,26 +515,15 @@ impl Session {
         }
         let mut lines = vec!["Open seeks:".to_string()];
         for s in &seeks {
-            let rated = if s.rated { "rated" } else { "unrated" };
-            let setup = words::setup_text(&s.options);
             let to =
                 s.to.as_ref()
                     .map_or_else(String::new, |t| format!(", to {t}"));
-            // The side its maker plays, by the game's name for it.
-            let side = s
-                .side
-                .and_then(|i| cabinet::side_name(s.kind, &s.options, i))
-                .map_or_else(String::new, |side| format!(", side {side}"));
             lines.push(format!(
-                "  {}. {} by {} ({rated}{}{side}{to})",
+                "  {}. {} by {} ({}{to})",
                 s.n,
                 s.kind.game(),
                 s.handle,
-                if setup.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {setup}")
-                }
+                seek_terms(s)
             ));
         }
         self.say(&lines.join("\n"))
@@ -917,6 +923,23 @@ impl Session {
             }
         }
     }
+}
+
+/// What a seek offers: `rated, rules capture, side fox`.
+fn seek_terms(s: &Seek) -> String {
+    let mut terms = vec![if s.rated { "rated" } else { "unrated" }.to_string()];
+    let setup = words::setup_text(&s.options);
+    if !setup.is_empty() {
+        terms.push(setup);
+    }
+    // The side its maker plays, by the game's name for it.
+    if let Some(side) = s
+        .side
+        .and_then(|i| cabinet::side_name(s.kind, &s.options, i))
+    {
+        terms.push(format!("{} plays {side}", s.handle));
+    }
+    terms.join(", ")
 }
 
 /// How many endings a player who comes back is told of in full.
