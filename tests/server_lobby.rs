@@ -120,9 +120,9 @@ fn the_seeking_event_says_whether_the_seek_is_rated() {
     assert_eq!(seeking["game"], "fox", "{seeking}");
     // With the text door's words, which join says.
     assert!(
-        seeking["text"].as_str().is_some_and(|t| t.contains(
-            "is open: fox (unrated). It is unrated, as visitor is a guest."
-        )),
+        seeking["text"].as_str().is_some_and(
+            |t| t.contains("is open: fox (unrated). It is unrated, as visitor is a guest.")
+        ),
         "{seeking}"
     );
     // An account's challenge to an account, and an open seek, are rated

@@ -604,18 +604,7 @@ fn history_line(game: &Value) -> String {
     let Ok(record) = serde_json::from_value::<tallyho::shell::log::Record>(game.clone()) else {
         return "  (a game this client cannot read)".to_string();
     };
-    let seats: Vec<String> = record.seats.iter().map(|s| s.display()).collect();
-    let result = match record.winning_seat() {
-        Some(seat) => format!("{} won ({})", seat.name, record.outcome.how),
-        None => format!("a draw ({})", record.outcome.how),
-    };
-    safe::text(&format!(
-        "  {} {}: {}; {result}, {}",
-        record.date.get(..10).unwrap_or(&record.date),
-        record.game,
-        seats.join(" against "),
-        tallyho::shell::text::plies(record.plies)
-    ))
+    safe::text(&format!("  {}", tallyho::shell::log::game_line(&record)))
 }
 
 /// The setup pairs of an event (`board` → `8x8`), as the server sent them.
@@ -823,11 +812,12 @@ fn columns() -> usize {
     terminal_columns().unwrap_or(80)
 }
 
-/// Sentences wrapped at word boundaries to the window as it is now (a
-/// table too narrow for its columns laid out a term a line, as
-/// [`safe::wrap`] does).
+/// Sentences wrapped to the window as it is now, as the shell says them
+/// ([`safe::wrap_said`]): at word boundaries, never parting a number from
+/// the word it counts, a table too narrow for its columns laid out a term
+/// a line.
 fn wrap(text: &str) -> String {
-    safe::wrap(text, columns().max(20))
+    safe::wrap_said(text, columns().max(20))
 }
 
 /// The longest line of ssh's passed on whole; the rest is cut.
@@ -1773,4 +1763,28 @@ fn list(
         .chain(items.iter().map(line))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_history_line_keeps_a_count_with_its_word() {
+        let game = serde_json::json!({
+            "version": 2, "number": 2, "date": "2026-12-07T10:00:00Z", "game": "fox",
+            "flow": "default", "setup": {},
+            "seats": [{"name": "ann", "side": "fox"}, {"name": "bob", "side": "hounds"}],
+            "outcome": {"winner": "hounds", "how": "fox-trapped"},
+            "plies": 24, "start": "", "moves": []
+        });
+        let line = history_line(&game);
+        assert_eq!(
+            line,
+            "  2026-12-07 fox: ann (fox) against bob (hounds); bob won (fox-trapped), 24 plies"
+        );
+        // At 80 columns, as off a terminal, `24` would end the first row.
+        let said = wrap(&line);
+        assert!(said.contains("24 plies"), "{said}");
+    }
 }

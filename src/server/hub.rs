@@ -596,7 +596,7 @@ fn wrapped(escaped: &str, width: usize) -> String {
             }
         })
         .collect();
-    crate::shell::safe::wrap(&words.join(" "), width)
+    crate::shell::safe::wrap_said(&words.join(" "), width)
 }
 
 /// A word wider than `width` cut into lines of at most `width` columns,

@@ -10,7 +10,7 @@ use super::{After, Session, words};
 use crate::cabinet;
 use crate::games::GameKind;
 use crate::server::hub::{Doing, Notice, Room, RoomState, Seat, Seek, SessionId, Sitter};
-use crate::shell::log::{Record, warn};
+use crate::shell::log::{game_line, result_words, seats_words, warn};
 use crate::shell::safe;
 use crate::shell::table::Table;
 
@@ -260,14 +260,7 @@ impl Session {
         }
         let mut lines = vec!["Your last games:".to_string()];
         for r in &records {
-            lines.push(format!(
-                "  {} {}: {}; {}, {}",
-                r.date.get(..10).unwrap_or(&r.date),
-                r.game,
-                seats_said(r),
-                result_said(r),
-                crate::shell::text::plies(r.plies)
-            ));
+            lines.push(format!("  {}", game_line(r)));
         }
         let lines: Vec<String> = lines.iter().map(|l| safe::text(l)).collect();
         self.say(&lines.join("\n"))
@@ -295,8 +288,8 @@ impl Session {
                 "While you were away, game {} ({}: {}) ended: {}.",
                 ended.game,
                 r.game,
-                seats_said(r),
-                result_said(r)
+                seats_words(r),
+                result_words(r)
             );
             for (name, before, after) in &ended.ratings {
                 told.push_str(&format!(
@@ -944,17 +937,3 @@ fn seek_terms(s: &Seek) -> String {
 
 /// How many endings a player who comes back is told of in full.
 const UNSEEN_TOLD: usize = 5;
-
-/// A finished game's players: `ann (fox) against bob (hounds)`.
-fn seats_said(r: &Record) -> String {
-    let seats: Vec<String> = r.seats.iter().map(|s| s.display()).collect();
-    seats.join(" against ")
-}
-
-/// A finished game's result: `bob won (abandoned)`, `a draw (agreed)`.
-fn result_said(r: &Record) -> String {
-    match r.winning_seat() {
-        Some(seat) => format!("{} won ({})", seat.name, r.outcome.how),
-        None => format!("a draw ({})", r.outcome.how),
-    }
-}

@@ -17,7 +17,9 @@ pub use record::{Ending, Record, Seat, VERSION, parse_record};
 pub use store::{
     Hold, Keeper, Kept, Locked, Log, LogError, OpenError, Records, Skipped, open_regular,
 };
-pub use table::{TableError, Widths, show_in_menu, write_table};
+pub use table::{
+    TableError, Widths, game_line, result_words, seats_words, show_in_menu, write_table,
+};
 
 /// A warning on standard error.
 pub fn warn(text: &str) {

@@ -48,6 +48,39 @@ fn row(record: &Record) -> [String; 7] {
     .map(|cell| safe::text(&cell))
 }
 
+/// A finished game's result in words: `bob won (fox-trapped)`, `bob won
+/// 24-19 (most-points)`, `a draw (agreed)`.
+pub fn result_words(record: &Record) -> String {
+    let score = record
+        .outcome
+        .score
+        .as_deref()
+        .map_or_else(String::new, |score| format!(" {}", winner_first(score)));
+    match record.winning_seat() {
+        Some(seat) => format!("{} won{score} ({})", seat.shown_name(), record.outcome.how),
+        None => format!("a draw{score} ({})", record.outcome.how),
+    }
+}
+
+/// A finished game on one line, as a server's `history` lists it: `2026-12-07
+/// fox: ann (fox) against bob (hounds); bob won (fox-trapped), 24 plies`.
+pub fn game_line(record: &Record) -> String {
+    format!(
+        "{} {}: {}; {}, {}",
+        record.date.get(..10).unwrap_or(&record.date),
+        record.game,
+        seats_words(record),
+        result_words(record),
+        crate::shell::text::plies(record.plies)
+    )
+}
+
+/// A finished game's players: `ann (fox) against bob (hounds)`.
+pub fn seats_words(record: &Record) -> String {
+    let seats: Vec<String> = record.seats.iter().map(Seat::display).collect();
+    seats.join(" against ")
+}
+
 /// A score `a-b` with the larger number first, as a winner's is said;
 /// anything else as it is.
 fn winner_first(score: &str) -> String {
@@ -239,5 +272,47 @@ mod tests {
         assert_eq!(short_date("2026-11-23T02:11:11Z"), "2026-11-23 02:11");
         assert_eq!(short_date("yesterday"), "yesterday");
         assert_eq!(short_date(""), "");
+    }
+
+    fn fish_game(winner: Option<&str>, score: Option<&str>) -> Record {
+        let seat = |name: &str, side: &str| Seat {
+            name: name.to_string(),
+            side: side.to_string(),
+            level: None,
+        };
+        Record {
+            version: 2,
+            number: 3,
+            date: "2026-12-07T11:30:00Z".to_string(),
+            game: "fish".to_string(),
+            flow: "default".to_string(),
+            setup: Default::default(),
+            seats: vec![seat("ann", "A"), seat("bob", "B")],
+            outcome: crate::shell::log::Ending {
+                winner: winner.map(str::to_string),
+                how: "most-points".to_string(),
+                score: score.map(str::to_string),
+            },
+            plies: 28,
+            start: String::new(),
+            moves: Vec::new(),
+            seed: None,
+        }
+    }
+
+    #[test]
+    fn a_game_on_one_line_says_its_score_winner_first() {
+        assert_eq!(
+            game_line(&fish_game(Some("B"), Some("19-24"))),
+            "2026-12-07 fish: ann (A) against bob (B); bob won 24-19 (most-points), 28 plies"
+        );
+        assert_eq!(
+            result_words(&fish_game(None, Some("20-20"))),
+            "a draw 20-20 (most-points)"
+        );
+        assert_eq!(
+            result_words(&fish_game(Some("A"), None)),
+            "ann won (most-points)"
+        );
     }
 }
