@@ -348,9 +348,14 @@ fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
 fn an_offer_lapses_aloud_when_its_maker_moves_on() {
     let running = lobby("lapse");
     let (mut a, mut b) = people(&running);
+    let mut w = Client::arrive(running.line_door());
+    w.take_name("wes");
+    w.send("watch 1");
+    w.wait_for("Watching game 1");
     a.send("draw");
     a.wait_for("You offer a draw.");
     b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    w.wait_for("ann offers a draw.");
     // One offer at a time.
     a.send("undo");
     a.wait_for("Your offer is still waiting for an answer.");
@@ -358,6 +363,8 @@ fn an_offer_lapses_aloud_when_its_maker_moves_on() {
     a.wait_for("Your draw offer lapsed when you moved.");
     b.wait_for("ann moved, so their draw offer lapsed.");
     b.wait_for("Move (B1, D1, F1, H1)? ");
+    // The watcher, who heard the offer, hears it lapse.
+    w.wait_for("ann moved, so their draw offer lapsed.");
     running.stop();
 }
 

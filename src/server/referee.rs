@@ -169,6 +169,14 @@ impl Server {
                 self.hub().notify(id, &Notice::Info(text));
             }
         }
+        // Watchers heard the offer: they hear it lapse.
+        let offerer = &st.seats[offerer].handle;
+        let lapsed = if offerer == mover {
+            format!("{mover} {did}, so their {what} lapsed.")
+        } else {
+            format!("{mover} {did} without answering: {offerer}'s {what} lapsed.")
+        };
+        self.tell_watchers(st, &lapsed);
     }
 
     /// The player of `seat` resigns.
