@@ -427,6 +427,40 @@ fn a_guest_asking_for_a_rated_game_is_told_why_not() {
     running.stop();
 }
 
+/// A watcher who arrives while a player is away is told so, and every
+/// watcher hears when the grace time runs out.
+#[test]
+fn watchers_hear_who_is_away_and_when_the_grace_time_is_up() {
+    let data = Scratch::unmade("server-lobby-watched-away");
+    let running = Serving::lines(
+        data.to_path_buf(),
+        Limits::default(),
+        quick_rules(Duration::from_secs(2)),
+    );
+    let running = Housed::new(running, data);
+    let mut ann = account(&running, "ann");
+    let mut bob = account(&running, "bob");
+    server_common::fox_seek_taken(&mut ann, &mut bob);
+    let n = game_number(&ann.wait_for(": fox, rated."));
+    ann.wait_for("Move fox to (B7)? ");
+    drop(ann);
+    bob.wait_for("ann has left the game.");
+    let mut wes = guest(&running, "wes");
+    wes.send(&format!("watch {n}"));
+    let said = flat(&wes.wait_for("for now."));
+    assert!(
+        said.ends_with("unwatch to stop. ann has left the game for now."),
+        "{said}"
+    );
+    bob.wait_for("ann has not come back: type claim");
+    let said = flat(&wes.wait_for("adjourn the game."));
+    assert!(
+        said.ends_with("ann has not come back: bob may claim the win, or adjourn the game."),
+        "{said}"
+    );
+    running.stop();
+}
+
 /// A player who drops and comes back: the watchers are told both, as the
 /// opponent is.
 #[test]

@@ -548,6 +548,15 @@ impl Server {
                 if let Some(id) = st.seats[1 - seat].session {
                     server.hub().notify(id, &Notice::Info(told));
                 }
+                let other = &st.seats[1 - seat].handle;
+                let watchers = if server.lost(&st, seat) {
+                    format!("{name} has not come back, and as a guest cannot: {other} may claim the win.")
+                } else {
+                    format!(
+                        "{name} has not come back: {other} may claim the win, or adjourn the game."
+                    )
+                };
+                server.tell_watchers(&st, &watchers);
                 st.presence_changed(server.hub(), None);
             });
     }

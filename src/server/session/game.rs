@@ -175,6 +175,14 @@ impl Session {
         let st_setup = st.table.setup();
         let moves = st.table.moves();
         let rated = room.rated;
+        // Who is away as a watcher arrives: later comings and goings are
+        // told as they happen.
+        let away: Vec<String> = st
+            .seats
+            .iter()
+            .filter(|s| s.left.is_some())
+            .map(|s| s.handle.clone())
+            .collect();
         drop(st);
         let pairs: serde_json::Map<String, Value> = st_setup
             .into_iter()
@@ -196,6 +204,9 @@ impl Session {
         }
         if seat.is_none() {
             text.push_str(" You are watching: type help for the commands, unwatch to stop.");
+            for name in away {
+                text.push_str(&format!(" {name} has left the game for now."));
+            }
         }
         self.say(&text)
     }
