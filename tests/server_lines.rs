@@ -483,6 +483,27 @@ fn a_guests_game_cut_off_by_a_shutdown_ends_without_a_winner() {
         assert_eq!(record["outcome"]["how"], "abandoned", "{log}");
         assert_eq!(record["outcome"]["winner"], Value::Null, "{log}");
     }
+    // Nobody drew it: the game was cut off.
+    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["replay", "1", "--history"])
+        .arg(data.join("history.jsonl"))
+        .output()
+        .unwrap();
+    let replay = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay
+            .trim_end()
+            .ends_with("The game was cut off, and ends without a winner (abandoned)."),
+        "{replay}"
+    );
+    let history = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["history", "--history"])
+        .arg(data.join("history.jsonl"))
+        .output()
+        .unwrap();
+    let history = String::from_utf8_lossy(&history.stdout);
+    assert!(!history.contains(" draw "), "{history}");
+    assert!(history.contains(" nobody "), "{history}");
 }
 
 #[test]

@@ -91,6 +91,16 @@ pub fn legal_moves(names: &[String]) -> String {
     format!("Legal moves: {}.", names.join(", "))
 }
 
+/// The line of a game that ended with no winner otherwise than by its
+/// rules: `A draw (agreed).`, or a server's game cut off (`abandoned`),
+/// which nobody drew.
+pub fn no_winner(how: &str) -> String {
+    match how {
+        "abandoned" => "The game was cut off, and ends without a winner (abandoned).".to_string(),
+        other => format!("A draw ({other})."),
+    }
+}
+
 /// A hint at the question for a start.
 pub fn start_hint(start: &str) -> String {
     format!("Hint: start on {start}.")

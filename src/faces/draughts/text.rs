@@ -333,7 +333,7 @@ pub fn result(outcome: &Outcome<Side>, winner: Option<&str>) -> String {
                 "A draw: forty moves each with no capture and no man moved.".to_string()
             }
             how::AGREED => "A draw, agreed by the players.".to_string(),
-            other => format!("A draw ({other})."),
+            other => crate::shell::text::no_winner(other),
         },
     }
 }

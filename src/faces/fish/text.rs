@@ -108,7 +108,7 @@ pub fn won_otherwise(side: &str, name: &str, how: &str) -> String {
 
 /// The line of a game drawn otherwise than by the points (agreed).
 pub fn drawn_otherwise(how: &str) -> String {
-    format!("A draw ({how}).")
+    crate::shell::text::no_winner(how)
 }
 
 /// The line of a drawn game.

@@ -148,7 +148,7 @@ impl Face<Setup> for FoxFace {
                 text::side_title(*side),
                 winner.unwrap_or("?")
             ),
-            (Outcome::Draw { how }, _) => format!("A draw ({how})."),
+            (Outcome::Draw { how }, _) => crate::shell::text::no_winner(how),
         }
     }
 

@@ -24,6 +24,8 @@ fn row(record: &Record) -> [String; 7] {
         format!("{} {}", record.game, record.flow)
     };
     let winner = match (&record.outcome.winner, record.winning_seat()) {
+        // A server's game cut off: nobody drew it.
+        (None, _) if record.outcome.how == "abandoned" => "nobody".to_string(),
         (None, _) => "draw".to_string(),
         (Some(_), Some(seat)) => seat.shown_name().to_string(),
         (Some(side), _) => side.clone(),
@@ -58,6 +60,7 @@ pub fn result_words(record: &Record) -> String {
         .map_or_else(String::new, |score| format!(" {}", winner_first(score)));
     match record.winning_seat() {
         Some(seat) => format!("{} won{score} ({})", seat.shown_name(), record.outcome.how),
+        None if record.outcome.how == "abandoned" => format!("no winner{score} (abandoned)"),
         None => format!("a draw{score} ({})", record.outcome.how),
     }
 }
