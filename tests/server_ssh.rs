@@ -453,6 +453,12 @@ mod terminal {
         session.expect("junk\x08 \x08\x08 \x08\x08 \x08\x08 \x08狐\x08 \x08\x08 \x08ok\r\n")?;
         session.expect("\"ok\" is not a command here")?;
         session.expect("> ")?;
+        // A direction override is never shown, but not silently left out
+        // either: the session names it, escaped.
+        session.send("a\u{202e}b\r")?;
+        session.expect("ab\r\n")?;
+        session.expect("\"a\\u{202e}b\" is not a command here")?;
+        session.expect("> ")?;
         // Ctrl-D on an empty line ends the session, and ssh with it.
         session.send("\x04")?;
         session.expect(Eof)?;

@@ -92,6 +92,12 @@ impl Editor {
         &self.line
     }
 
+    /// The line as the terminal shows it: without its invisible format
+    /// characters, which are kept but never written.
+    pub fn shown_line(&self) -> String {
+        shown(&self.line)
+    }
+
     /// Says where the line starts and how wide the terminal is.
     pub fn place(&mut self, place: Place) {
         self.place = place;
@@ -104,7 +110,7 @@ impl Editor {
         let width = self.place.width;
         let mut at = self.place.start;
         for c in line.chars() {
-            let cells = c.width().unwrap_or(0);
+            let cells = char_cells(c);
             if width > 0 && cells > 0 && at % width + cells > width {
                 at += width - at % width;
             }
@@ -206,9 +212,17 @@ impl Editor {
     }
 
     fn insert(&mut self, c: char, echo: &mut Vec<u8>) {
-        // Control and invisible format characters are never taken: they
-        // could steer the terminal, or hide in a name.
-        if c.is_control() || is_format(c) {
+        // A control character (C1's CSI, from an 8-bit terminal's keys) is
+        // dropped: it could steer the terminal.
+        if c.is_control() {
+            return;
+        }
+        // An invisible format character is never shown, but kept, taking
+        // no cell, so the session refuses the line (or shows it escaped)
+        // naming it, as the line door does, rather than taking a line the
+        // player did not type (a handle with a direction override left out).
+        if is_format(c) && self.overflow == 0 && self.line.len() + c.len_utf8() <= MAX_LINE {
+            self.line.push(c);
             return;
         }
         if self.overflow > 0 || self.line.len() + c.len_utf8() > MAX_LINE {
@@ -237,7 +251,7 @@ impl Editor {
         // line seen.
         let mut cells = 0;
         while let Some(c) = self.line.pop() {
-            cells = c.width().unwrap_or(0);
+            cells = char_cells(c);
             if cells > 0 {
                 break;
             }
@@ -272,12 +286,12 @@ impl Editor {
                 .line
                 .char_indices()
                 .rev()
-                .find_map(|(at, c)| c.width().filter(|&w| w > 0).map(|w| (at, w)))
+                .find_map(|(at, c)| Some((at, char_cells(c))).filter(|&(_, w)| w > 0))
                 .unwrap_or((0, 0));
             let before = now - last;
             up(echo, from / width - before / width);
             column(echo, before % width);
-            echo.extend_from_slice(&self.line.as_bytes()[at..]);
+            echo.extend_from_slice(shown(&self.line[at..]).as_bytes());
         } else {
             up(echo, from / width - now / width);
             column(echo, now % width);
@@ -311,6 +325,22 @@ impl Editor {
         let total = self.line.len() + std::mem::take(&mut self.overflow);
         edits.push(Edit::Line(std::mem::take(&mut self.line), total));
     }
+}
+
+/// The cells a character of the line takes: none for an invisible format
+/// character, which is kept but never shown.
+fn char_cells(c: char) -> usize {
+    if is_format(c) {
+        0
+    } else {
+        c.width().unwrap_or(0)
+    }
+}
+
+/// Text of the line as the terminal shows it: its invisible format
+/// characters left out.
+fn shown(text: &str) -> String {
+    text.chars().filter(|&c| !is_format(c)).collect()
 }
 
 /// The row of the cursor at the end of a line ending `end` cells from the
@@ -951,10 +981,15 @@ mod tests {
         let (echo, edits) = typed(&mut editor, keys);
         assert_eq!(echo, "say hi there!\r\n");
         assert_eq!(edits, vec![line("say hi there!")]);
-        // A direction override and a zero-width space are not taken either.
+        // A direction override and a zero-width space are not shown, but
+        // kept, for the session to refuse or escape, naming them.
         let (echo, edits) = typed(&mut editor, "a\u{202e}\u{200b}b\r".as_bytes());
         assert_eq!(echo, "ab\r\n");
-        assert_eq!(edits, vec![line("ab")]);
+        assert_eq!(edits, vec![line("a\u{202e}\u{200b}b")]);
+        // Erased with the character they follow.
+        let (echo, edits) = typed(&mut editor, "ab\u{202e}\x7f\r".as_bytes());
+        assert_eq!(echo, "ab\x08 \x08\r\n");
+        assert_eq!(edits, vec![line("a")]);
     }
 
     #[test]

@@ -906,7 +906,7 @@ impl russh::server::Handler for Handler {
                 // session takes it (see `Ahead`).
                 for &b in data {
                     // What Ctrl-C drops, shown with it if it waits.
-                    let dropped = (b == 0x03).then(|| editor.line().to_string());
+                    let dropped = (b == 0x03).then(|| editor.shown_line());
                     editor.feed(&[b], &mut echo, &mut edits);
                     let (now, input) = match edits.pop() {
                         None => {
@@ -935,7 +935,7 @@ impl russh::server::Handler for Handler {
                     shown.extend_from_slice(&now);
                     inputs.push(input);
                 }
-                keys.typed.line = editor.line().to_string();
+                keys.typed.line = editor.shown_line();
                 drop(keys);
                 if !shown.is_empty() {
                     session.data(id, shown)?;
