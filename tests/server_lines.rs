@@ -338,6 +338,9 @@ fn a_draw_offered_and_a_move_taken_back_need_the_opponents_yes() {
     a.wait_for("Move fox to (A6, C6, A8, C8)? ");
     a.send("draw");
     b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    b.send("ｙｅｓ");
+    b.wait_for("\"ｙｅｓ\" uses full-width characters: type plain yes.");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
     b.send("yes");
     a.wait_for("A draw, agreed by the players.");
     b.wait_for("A draw, agreed by the players.");

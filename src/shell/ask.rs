@@ -282,10 +282,14 @@ pub fn parse_yes_no(line: &str) -> Result<bool, String> {
         "y" | "yes" => Ok(true),
         "n" | "no" => Ok(false),
         "" => Err("type yes or no".to_string()),
-        _ => Err(format!(
-            "\"{}\" is not an answer: type yes or no",
-            line.trim()
-        )),
+        // `ｙｅｓ`: named, as a full-width move is.
+        _ => match text::plain_answer_if_full_width(line) {
+            Some(plain) if parse_yes_no(&plain).is_ok() => Err(text::full_width(line, &plain)),
+            _ => Err(format!(
+                "\"{}\" is not an answer: type yes or no",
+                line.trim()
+            )),
+        },
     }
 }
 
@@ -412,6 +416,10 @@ mod tests {
         assert_eq!(parse_yes_no(" YES "), Ok(true));
         assert_eq!(parse_yes_no("n"), Ok(false));
         assert!(parse_yes_no("maybe").is_err());
+        assert_eq!(
+            parse_yes_no("ｙｅｓ"),
+            Err("\"ｙｅｓ\" uses full-width characters: type plain yes".to_string())
+        );
         assert_eq!(parse_yes_no("  "), Err("type yes or no".to_string()));
         assert_eq!(
             parse_choice(" ", &["Play", "Quit"]),
