@@ -209,7 +209,7 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     // sent; a line ended by a lone CR is sent at once.
     let (mut client, mut input, seen) = piped_join(&addr);
     input
-        .write_all(format!("{}\nwho\r", "x".repeat(3000)).as_bytes())
+        .write_all(format!("{}\nsay a\x1b[2Jb\nwho\r", "x".repeat(3000)).as_bytes())
         .unwrap();
     let wait = Duration::from_secs(10);
     let mut said = Vec::new();
@@ -226,11 +226,16 @@ fn leaving_says_goodbye_and_a_server_that_stops_says_it_closed() {
     assert_eq!(client.wait().unwrap().code(), Some(3), "{said:?}");
     let refused: Vec<&String> = said
         .iter()
-        .filter(|l| l.contains("xxx") || l.contains("bytes long"))
+        .filter(|l| l.contains("xxx") || l.contains("bytes long") || l.contains("control"))
         .collect();
+    // Each refused line quoted, escaped, where it is short enough to be:
+    // a script can tell which it was.
     assert_eq!(
         refused,
-        ["That line is 3000 bytes long; the server takes at most 1024."],
+        [
+            "That line is 3000 bytes long; the server takes at most 1024.",
+            "\"say a\\u{1b}[2Jb\" holds control characters; type plain text."
+        ],
         "{said:?}"
     );
     // The server stops while the player is still there: the server closed it.

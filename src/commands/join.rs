@@ -975,7 +975,11 @@ fn check(line: &str) -> Result<(), String> {
         return Err(too_long(line.len()));
     }
     if line.chars().any(|c| c.is_control()) {
-        return Err("That line holds control characters; type plain text.".into());
+        // Quoted, escaped: a script can tell which of its lines it was.
+        return Err(format!(
+            "\"{}\" holds control characters; type plain text.",
+            safe::text(&safe::cut(line, 40))
+        ));
     }
     Ok(())
 }
