@@ -127,7 +127,7 @@ fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
     let _ = server.join();
     let seen = String::from_utf8_lossy(&out.stdout);
     let expected = "\
-You are ann. Type help for the commands.
+You are ann. Your games are rated. Type help for the commands.
 2 online:
   ann (fox 1487, draughts 1612, fish 1500): in the lobby
   guest3 (guest): playing game 2

@@ -408,7 +408,7 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 "You are {}{}. Type help for the commands.",
                 clean(event, "handle"),
                 if rated {
-                    ""
+                    ". Your games are rated"
                 } else {
                     ", a guest: your games are unrated"
                 }
