@@ -194,6 +194,34 @@ fn shared_session(captures: &str, rules: games::draughts::Setup) -> Session {
 }
 
 /// A game's default setup, as pairs.
+/// A setup in words, as the lobby lists it: `board 6x6, rules capture`. A
+/// random board's seed is the server's business, and is left out.
+pub fn setup_words(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .filter(|(k, _)| k != "seed")
+        .map(|(k, v)| format!("{k} {}", crate::shell::safe::cut(v, 20)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game's name with what sets its setup apart from its defaults, as the
+/// lobby and a game's first line say it: `fox`, `fox (rules capture)`.
+pub fn game_with_setup(kind: GameKind, pairs: &[(String, String)]) -> String {
+    let usual = defaults(kind);
+    let unusual: Vec<(String, String)> = pairs
+        .iter()
+        .filter(|pair| !usual.contains(pair))
+        .cloned()
+        .collect();
+    let words = setup_words(&unusual);
+    if words.is_empty() {
+        kind.game().to_string()
+    } else {
+        format!("{} ({words})", kind.game())
+    }
+}
+
 fn defaults(kind: GameKind) -> Vec<(String, String)> {
     let pairs = match kind {
         GameKind::Fox(_) => games::fox::Setup::default().setup(),

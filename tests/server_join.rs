@@ -574,11 +574,12 @@ fn join_words_its_answers_as_the_text_door_does() {
     );
     type_then("tell bob hello", "Told bob.");
     type_then("unseek", "Your seek is taken back.");
-    // The sides as the server names them, and a guest's game.
-    let start = type_then("play fox rubbish", "cannot be resumed.");
+    // The sides as the server names them, what sets the game apart, and a
+    // guest's game.
+    let start = type_then("play fox rubbish --rules capture", "resumed.");
     assert!(
         read(&start).contains(
-            "Game 1: fox, unrated. ann (fox) against rubbish (hounds). You play fox. \
+            "Game 1: fox (rules capture), unrated. ann (fox) against rubbish (hounds). You play fox. \
              You are a guest: if your connection drops, this game cannot be resumed."
         ),
         "{start:?}"
@@ -599,7 +600,7 @@ fn join_words_its_answers_as_the_text_door_does() {
         games[games.len() - 2..],
         [
             "Games:",
-            "  1. fox: ann against rubbish, 2 plies, adjourned"
+            "  1. fox (rules capture): ann against rubbish, 2 plies, adjourned"
         ],
         "{games:?}"
     );

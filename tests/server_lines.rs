@@ -829,6 +829,13 @@ fn the_seeks_say_the_side_their_maker_plays() {
     let mut b = Client::arrive(addr);
     b.send("seeks");
     b.wait_for("1. fish by ann (unrated, board 5x4, penguins 2, ann plays A)");
+    // The game, begun, says what sets it apart from the usual one, and so
+    // does the list of games.
+    b.send("accept 1");
+    b.wait_for("Game 1: fish (board 5x4, penguins 2), unrated.");
+    let mut c = Client::arrive(addr);
+    c.send("games");
+    c.wait_for("1. fish (board 5x4, penguins 2): ");
     running.stop();
 }
 

@@ -518,7 +518,7 @@ fn lobby_event(kind: &str, event: &Value) -> Option<String> {
                 format!(
                     "  {}. {}: {}, {}{adjourned}",
                     number(g, "game"),
-                    clean(g, "kind"),
+                    game_with_setup(g),
                     players.join(" against "),
                     tallyho::shell::text::plies(u32::try_from(plies).unwrap_or(u32::MAX))
                 )
@@ -605,6 +605,18 @@ fn history_line(game: &Value) -> String {
         return "  (a game this client cannot read)".to_string();
     };
     safe::text(&format!("  {}", tallyho::shell::log::game_line(&record)))
+}
+
+/// An event's game with what sets its setup apart, as the text door says
+/// it: `fox (rules capture)`.
+fn game_with_setup(event: &Value) -> String {
+    match tallyho::cabinet::kind(text_of(event, "kind")) {
+        Ok(kind) => safe::text(&tallyho::cabinet::game_with_setup(
+            kind,
+            &setup_pairs(event),
+        )),
+        Err(_) => clean(event, "kind"),
+    }
 }
 
 /// The setup pairs of an event (`board` → `8x8`), as the server sent them.
@@ -1542,7 +1554,10 @@ impl View {
         // The sides as the text door says them (`fox`, `hounds`; `Black`,
         // `White`).
         let sides = table.as_ref().map(|t| t.side_nouns());
-        text.push_str(&format!("Game {number}: {}{rated}. ", clean(event, "kind")));
+        text.push_str(&format!(
+            "Game {number}: {}{rated}. ",
+            game_with_setup(event)
+        ));
         text.push_str(&match &sides {
             Some(sides) => format!(
                 "{} ({}) against {} ({}).",

@@ -168,6 +168,7 @@ impl Session {
     pub(super) fn start_words(&mut self, room: &Room, seat: Option<usize>) -> io::Result<()> {
         let st = room.lock();
         let kind = st.table.kind().game();
+        let kind_shown = words::game_with_setup(st.table.as_ref());
         let names = st.names();
         let sides = st.table.sides();
         // In sentences, as the game's own words name the sides.
@@ -194,7 +195,7 @@ impl Session {
         )?;
         let rated_word = if rated { "rated" } else { "unrated" };
         let mut text = format!(
-            "Game {}: {kind}, {rated_word}. {} ({}) against {} ({}).",
+            "Game {}: {kind_shown}, {rated_word}. {} ({}) against {} ({}).",
             room.number, names[0], nouns[0], names[1], nouns[1]
         );
         if seat.is_some() && self.account.is_none() {

@@ -804,6 +804,7 @@ impl Session {
             list.push((
                 room.number,
                 st.table.kind().game(),
+                (words::game_with_setup(st.table.as_ref()), st.table.setup()),
                 st.names(),
                 st.table.moves().len(),
                 st.adjourned,
@@ -812,8 +813,9 @@ impl Session {
         if self.json {
             let games: Vec<Value> = list
                 .iter()
-                .map(|(n, game, names, plies, adjourned)| {
-                    json!({"game": n, "kind": game, "players": names, "plies": plies, "adjourned": adjourned})
+                .map(|(n, game, (_, setup), names, plies, adjourned)| {
+                    json!({"game": n, "kind": game, "setup": words::setup_object(setup),
+                        "players": names, "plies": plies, "adjourned": adjourned})
                 })
                 .collect();
             return self.event(json!({"event": "games", "games": games}));
@@ -822,7 +824,7 @@ impl Session {
             return self.say("No games are being played.");
         }
         let mut lines = vec!["Games:".to_string()];
-        for (n, game, [a, b], plies, adjourned) in list {
+        for (n, _, (game, _), [a, b], plies, adjourned) in list {
             let state = if adjourned { ", adjourned" } else { "" };
             lines.push(format!(
                 "  {n}. {game}: {a} against {b}, {}{state}",

@@ -308,14 +308,15 @@ pub fn setup_object(pairs: &[(String, String)]) -> serde_json::Map<String, serde
         .collect()
 }
 
+/// A table's game with what sets its setup apart: see
+/// [`crate::cabinet::game_with_setup`].
+pub fn game_with_setup(table: &dyn crate::shell::table::Table) -> String {
+    crate::cabinet::game_with_setup(table.kind(), &table.setup())
+}
+
 /// Setup options as one line: `board 8x8, rules classic`.
 pub fn setup_text(pairs: &[(String, String)]) -> String {
-    pairs
-        .iter()
-        .filter(|(k, _)| k != "seed")
-        .map(|(k, v)| format!("{k} {}", safe::cut(v, 20)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::cabinet::setup_words(pairs)
 }
 
 #[cfg(test)]
