@@ -818,6 +818,45 @@ fn the_end_of_input_is_answered_with_goodbye() {
     running.stop();
 }
 
+/// Three players accept three seeks of one maker at once: one game
+/// begins, and the other seeks are gone in the same moment, so the maker
+/// is never seated in two games.
+#[test]
+fn accepts_at_once_seat_a_maker_in_one_game() {
+    let running = lobby("accept-race");
+    let addr = running.line_door();
+    let mut cat = Client::arrive(addr);
+    cat.take_name("cat");
+    for n in 1..=3 {
+        cat.send("seek fox --side fox");
+        cat.wait_for(&format!("Seek {n} is open"));
+    }
+    let mut takers: Vec<Client> = (0..3).map(|_| Client::arrive(addr)).collect();
+    for (n, taker) in (1..).zip(&mut takers) {
+        taker.send(&format!("accept {n}"));
+    }
+    let mut started = 0;
+    for (n, taker) in (1..).zip(&mut takers) {
+        taker.wait_for(&format!("accept {n}"));
+        let answer = taker.wait_for("> ");
+        if answer.contains(": fox, unrated.") {
+            started += 1;
+        } else {
+            assert!(
+                answer.contains(&format!("There is no seek {n}")),
+                "{answer}"
+            );
+        }
+    }
+    assert_eq!(started, 1);
+    let mut watcher = Client::arrive(addr);
+    watcher.send("games");
+    watcher.wait_for("Games:");
+    let games = watcher.wait_for("\n> ");
+    assert_eq!(games.matches(". fox").count(), 1, "{games}");
+    running.stop();
+}
+
 #[test]
 fn the_seeks_say_the_side_their_maker_plays() {
     let running = lobby("seek-side");

@@ -340,13 +340,6 @@ impl Hub {
         Ok(n)
     }
 
-    /// Puts a seek taken by mistake back, under its own number.
-    pub fn put_back(&self, seek: Seek) {
-        let mut state = self.lock();
-        let at = state.seeks.partition_point(|s| s.n < seek.n);
-        state.seeks.insert(at, seek);
-    }
-
     /// Takes back a player's seeks; how many.
     pub fn unseek(&self, id: SessionId) -> usize {
         let mut state = self.lock();
@@ -369,7 +362,10 @@ impl Hub {
             .collect()
     }
 
-    /// Takes seek `n` off the list for `taker`: the seek, or why not.
+    /// Takes seek `n` off the list for `taker`: the seek, or why not. A
+    /// player plays one game at a time, so the maker's other seeks and the
+    /// taker's go with it, in the same moment: two accepts at once never
+    /// seat one player in two games.
     pub fn take_seek(&self, n: u64, taker: SessionId, handle: &str) -> Result<Seek, String> {
         let mut state = self.lock();
         let Some(i) = state.seeks.iter().position(|s| s.n == n) else {
@@ -388,7 +384,12 @@ impl Hub {
         {
             return Err(format!("there is no seek {n}; type seeks for the list"));
         }
-        Ok(state.seeks.remove(i))
+        if seek.rated && taker_account.is_none() {
+            return Err("that seek is rated, and guests play unrated".into());
+        }
+        let seek = state.seeks.remove(i);
+        state.seeks.retain(|s| s.by != seek.by && s.by != taker);
+        Ok(seek)
     }
 
     /// A new room's number, and the room put in the list.

@@ -533,10 +533,6 @@ impl Session {
             Ok(seek) => seek,
             Err(why) => return self.refuse(&why),
         };
-        if seek.rated && self.account.is_none() {
-            self.server.hub().put_back(seek);
-            return self.refuse("that seek is rated, and guests play unrated");
-        }
         let seed = rand::random();
         let table = match cabinet::open(seek.kind, &seek.options, seed) {
             Ok(table) => table,
