@@ -365,7 +365,13 @@ fn an_offer_lapses_aloud_when_its_maker_moves_on() {
     a.send("A8-B7");
     a.wait_for("Your draw offer lapsed when you moved.");
     b.wait_for("ann moved, so their draw offer lapsed.");
-    b.wait_for("Move (B1, D1, F1, H1)? ");
+    // The question the news changed is not asked again: the new one is.
+    let after = b.wait_for("Move (B1, D1, F1, H1)? ");
+    assert!(!after.contains("Do you accept"), "{after:?}");
+    // Nor after it.
+    b.send("board");
+    let board = b.wait_for("Move (B1, D1, F1, H1)? ");
+    assert!(!board.contains("Do you accept"), "{board:?}");
     // The watcher, who heard the offer, hears it lapse.
     w.wait_for("ann moved, so their draw offer lapsed.");
     running.stop();

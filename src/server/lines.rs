@@ -12,7 +12,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::Server;
 use super::limits::Permit;
-use super::link::{Arrival, Dialect, Door, Identity, LineCutter, PlainRows};
+use super::link::{Arrival, Dialect, Door, Identity, LineCutter, PlainRows, QUESTION_PAUSE};
 
 /// Runs the line door on a bound listener until the server shuts down.
 pub async fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
@@ -92,8 +92,18 @@ async fn connection(stream: TcpStream, peer: SocketAddr, permit: Permit, server:
     // waiting to hand it the session's last words.
     let writing = async move {
         let mut rows = PlainRows::default();
-        while let Some(text) = output.recv().await {
-            let text = rows.write(text);
+        loop {
+            // After a notice, the question again, unless the session
+            // speaks first.
+            let text = if rows.is_owed() {
+                match tokio::time::timeout(QUESTION_PAUSE, output.recv()).await {
+                    Ok(text) => text.map(|text| rows.write(text)),
+                    Err(_) => Some(rows.owed()),
+                }
+            } else {
+                output.recv().await.map(|text| rows.write(text))
+            };
+            let Some(text) = text else { break };
             let sent = tokio::time::timeout(idle, to.write_all(&text)).await;
             if !matches!(sent, Ok(Ok(()))) {
                 return;

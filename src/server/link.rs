@@ -178,25 +178,59 @@ pub fn unmarked(mut text: Vec<u8>) -> (Vec<u8>, bool) {
 
 /// The rows of a door that draws no screen (the line door, ssh with no
 /// terminal): notices' marks taken off, and the question they interrupt
-/// asked again after them, as a terminal's door shows it again.
+/// asked again after them, as a terminal's door shows it again, unless the
+/// session speaks first (news that changes the question: it asks its own).
 #[derive(Default)]
 pub struct PlainRows {
     /// What the session wrote after its last newline: the question
     /// waiting, if any.
     open: Vec<u8>,
+    /// A notice came under the question: it is owed again.
+    owed: bool,
 }
 
 /// The longest question written again after a notice.
 const LONGEST_QUESTION: usize = 4096;
 
+/// How long a door waits after a notice for the session to speak before
+/// asking the question again: a session woken by news asks its own at once.
+pub const QUESTION_PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
+
 impl PlainRows {
-    /// Text from a session's outbox as the door writes it.
+    /// Whether the question is owed again: the door writes
+    /// [`PlainRows::owed`] after [`QUESTION_PAUSE`] with nothing from the
+    /// session.
+    pub fn is_owed(&self) -> bool {
+        self.owed
+    }
+
+    /// The question again, once, if it is owed.
+    pub fn owed(&mut self) -> Vec<u8> {
+        if std::mem::take(&mut self.owed) {
+            self.open.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Text from a session's outbox as the door writes it now.
     pub fn write(&mut self, text: Vec<u8>) -> Vec<u8> {
         let (text, notice) = unmarked(text);
         if notice {
-            let mut out = notice_text(&text, self.open.is_empty()).to_vec();
-            out.extend_from_slice(&self.open);
+            // The notice's rows end the question's; the row after it is
+            // empty until the question is asked again.
+            let out = notice_text(&text, self.open.is_empty() || self.owed).to_vec();
+            self.owed = !self.open.is_empty();
             return out;
+        }
+        // The session speaks: its own question follows, if any. Its first
+        // newline would end the question's row, which the notice ended.
+        let mut text = text;
+        if std::mem::take(&mut self.owed) {
+            self.open.clear();
+            if text.first() == Some(&b'\n') {
+                text.remove(0);
+            }
         }
         match text.iter().rposition(|&b| b == b'\n') {
             Some(end) => self.open = text[end + 1..].to_vec(),

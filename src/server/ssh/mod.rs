@@ -33,7 +33,9 @@ use tokio_util::task::TaskTracker;
 
 use super::Server;
 use super::limits::{Limits, Permit};
-use super::link::{Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter, PlainRows};
+use super::link::{
+    Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter, PlainRows, QUESTION_PAUSE,
+};
 use editor::{Ahead, Edit, Editor, InSight, Place, Typed};
 
 /// The host key's file in the data directory.
@@ -1024,9 +1026,9 @@ async fn pump(
     } = ends;
     let mut after_cr = false;
     let mut in_sight = InSight::default();
-    let mut plain = PlainRows::default();
+    let plain = std::sync::Mutex::new(PlainRows::default());
     let mut to_channel = |text: Vec<u8>| match &keys {
-        None => plain.write(text),
+        None => plain.lock().unwrap_or_else(|e| e.into_inner()).write(text),
         Some((keys, width)) => {
             let (text, notice) = crate::server::link::unmarked(text);
             let width = width.load(Ordering::Relaxed);
@@ -1065,15 +1067,20 @@ async fn pump(
         }
     };
     loop {
+        // After a notice, the question again (without a terminal), unless
+        // the session speaks first.
+        let owed = plain.lock().unwrap_or_else(|e| e.into_inner()).is_owed();
         let text = tokio::select! {
             biased;
             () = stop.cancelled() => return discard(output, closed).await,
-            text = output.recv() => text,
+            text = output.recv() => text.map(&mut to_channel),
+            () = tokio::time::sleep(QUESTION_PAUSE), if owed => {
+                Some(plain.lock().unwrap_or_else(|e| e.into_inner()).owed())
+            }
             () = closed.cancelled() => None,
             () = closing.cancelled() => None,
         };
         let Some(text) = text else { break };
-        let text = to_channel(text);
         if text.is_empty() {
             continue;
         }
