@@ -698,9 +698,8 @@ impl Link {
     }
 
     /// `ssh -T -p PORT USER@HOST json`: the door answers in the machine
-    /// dialect from the first line. ssh says only its errors (its notes,
-    /// such as a host key added, would land on the row the player types
-    /// on), and join passes them on: see [`relay_ssh`].
+    /// dialect from the first line. What ssh says, join passes on: see
+    /// [`relay_ssh`].
     fn ssh(user: &str, host: &str, target: &str) -> Result<Link, AppError> {
         let bad = |why: &str| AppError::bad_value("[USER@]HOST[:PORT]", target, why);
         if user.is_empty() || user.starts_with('-') || user.chars().any(char::is_whitespace) {
@@ -711,14 +710,7 @@ impl Link {
             return Err(bad("the host is empty or not one word"));
         }
         let child = Command::new("ssh")
-            .args([
-                "-T",
-                "-o",
-                "ConnectTimeout=10",
-                "-o",
-                "LogLevel=ERROR",
-                "-p",
-            ])
+            .args(["-T", "-o", "ConnectTimeout=10", "-p"])
             .arg(port.to_string())
             .arg("-l")
             .arg(user)
@@ -837,8 +829,10 @@ const SSH_LINE: usize = 1024;
 
 /// Passes ssh's lines on to the player's standard error, escaped, through
 /// the line editor while it reads, so they never land on the row being
-/// typed. ssh's `Connection to HOST closed by remote host.` is left out:
-/// join says the connection's end in its own words.
+/// typed. ssh's `Connection to HOST closed by remote host.` is left out
+/// (join says the connection's end in its own words), and so is its note
+/// that it added a host key to the list; its errors, and the user's own
+/// `LogLevel`, stand.
 fn relay_ssh(errors: std::process::ChildStderr, out: &Mutex<Out>) {
     let mut errors = BufReader::new(errors);
     let mut line = Vec::new();
@@ -855,6 +849,7 @@ fn relay_ssh(errors: std::process::ChildStderr, out: &Mutex<Out>) {
         let text = text.trim_end_matches(['\r', '\n']);
         if text.trim().is_empty()
             || (text.starts_with("Connection to ") && text.ends_with("closed by remote host."))
+            || text.starts_with("Warning: Permanently added ")
         {
             continue;
         }
