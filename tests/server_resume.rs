@@ -335,7 +335,7 @@ fn a_player_offline_when_a_rated_game_ends_is_told_with_the_ratings() {
     ann.wait_for("Welcome to tallyho, ann.");
     let said = unwrapped(&ann.wait_for("\n> "));
     assert!(
-        said.contains("While you were away, game 1 (fox: ann (fox) against bob (hounds)) ended: bob won (abandoned). ann's fox rating: 1500 to 1338. bob's fox rating: 1500 to 1662."),
+        said.contains("While you were away, game 1 (fox: ann (fox) against bob (hounds)) ended: bob won (abandoned). ann's fox rating: 1500 to 1338. bob's fox rating: 1500 to 1662. It is kept as number 1 in the server's log."),
         "{said}"
     );
     drop((ann, bob));

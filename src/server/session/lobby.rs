@@ -297,6 +297,13 @@ impl Session {
                     r.game
                 ));
             }
+            // The number `replay` and the log know it by.
+            if r.number > 0 {
+                told.push_str(&format!(
+                    " It is kept as number {} in the server's log.",
+                    r.number
+                ));
+            }
             self.inform(&safe::text(&told))?;
         }
         if more > 0 {

@@ -267,8 +267,8 @@ pub(super) fn take_unseen(
     let read = sql(db, "read the endings a player has not seen");
     let rows = conn
         .prepare_cached(
-            "SELECT f.id, f.record, f.ratings FROM unseen u JOIN finished f ON f.id = u.game
-             WHERE u.account = ?1 ORDER BY f.id",
+            "SELECT f.id, f.record, f.ratings, f.log_number FROM unseen u
+             JOIN finished f ON f.id = u.game WHERE u.account = ?1 ORDER BY f.id",
         )
         .and_then(|mut statement| {
             statement
@@ -277,6 +277,7 @@ pub(super) fn take_unseen(
                         row.get::<_, i64>(0)?,
                         row.get::<_, String>(1)?,
                         row.get::<_, String>(2)?,
+                        row.get::<_, Option<i64>>(3)?,
                     ))
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
@@ -289,8 +290,9 @@ pub(super) fn take_unseen(
     )
     .map_err(sql(db, "forget the endings a player has now seen"))?;
     let mut unseen = Vec::with_capacity(rows.len());
-    for (id, json, ratings) in rows {
-        let record = parse_record(db, GameId(id), &json)?;
+    for (id, json, ratings, number) in rows {
+        let mut record = parse_record(db, GameId(id), &json)?;
+        record.number = number.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
         unseen.push(Unseen {
             game: GameId(id),
             record,

@@ -238,7 +238,8 @@ pub struct HandleTaken;
 pub struct Unseen {
     /// Its number while it was played.
     pub game: GameId,
-    /// Its record.
+    /// Its record, with its number in the server's log (0 while the log
+    /// has not taken it).
     pub record: Record,
     /// How the ratings moved: each player's name, rating before and after.
     pub ratings: Vec<(String, f64, f64)>,

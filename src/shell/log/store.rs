@@ -129,7 +129,7 @@ pub enum LogError {
     NotAFile(PathBuf),
     /// The path's symbolic links lead round in a loop: no file at all.
     #[error(
-        "{} is a symbolic link in a loop of links that never reaches a file, so it cannot be the game log",
+        "{} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so it cannot be the game log",
         shown(.0)
     )]
     LinkLoop(PathBuf),
