@@ -78,6 +78,9 @@ impl GameResult {
                 winner: Side::White,
                 ..
             }) => GameResult::WhiteWins,
+            // A server's game cut off with no winner: nobody drew it, and
+            // PDN's `*` says it has no result.
+            Some(Outcome::Draw { how: "abandoned" }) => GameResult::Unfinished,
             Some(Outcome::Draw { .. }) => GameResult::Draw,
             None => GameResult::Unfinished,
         }
@@ -1307,6 +1310,18 @@ mod tests {
             // And it reads back.
             assert_eq!(read(&text, rules).unwrap()[0].moves, game.moves);
         }
+    }
+
+    #[test]
+    fn a_game_cut_off_with_no_winner_has_no_result() {
+        assert_eq!(
+            GameResult::from_outcome(Some(Outcome::Draw { how: "abandoned" })),
+            GameResult::Unfinished
+        );
+        assert_eq!(
+            GameResult::from_outcome(Some(Outcome::Draw { how: "agreed" })),
+            GameResult::Draw
+        );
     }
 
     #[test]
