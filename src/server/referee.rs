@@ -153,30 +153,30 @@ impl Server {
             Offer::Undo(by) => ("request to take back a move", by),
         };
         let mover = &st.seats[seat].handle;
-        let told = if offerer == seat {
-            vec![
+        // What the other player is told, and the watchers, who heard the
+        // offer made.
+        let (told, watchers) = if offerer == seat {
+            let seen = format!("{mover} {did}, so their {what} lapsed.");
+            let told = vec![
                 (seat, format!("Your {what} lapsed when you {did}.")),
-                (1 - seat, format!("{mover} {did}, so their {what} lapsed.")),
-            ]
+                (1 - seat, seen.clone()),
+            ];
+            (told, seen)
         } else {
-            vec![(
+            let told = vec![(
                 offerer,
                 format!("{mover} {did} without answering: your {what} lapsed."),
-            )]
+            )];
+            let offerer = &st.seats[offerer].handle;
+            let seen = format!("{mover} {did} without answering: {offerer}'s {what} lapsed.");
+            (told, seen)
         };
         for (to, text) in told {
             if let Some(id) = st.seats[to].session {
                 self.hub().notify(id, &Notice::Info(text));
             }
         }
-        // Watchers heard the offer: they hear it lapse.
-        let offerer = &st.seats[offerer].handle;
-        let lapsed = if offerer == mover {
-            format!("{mover} {did}, so their {what} lapsed.")
-        } else {
-            format!("{mover} {did} without answering: {offerer}'s {what} lapsed.")
-        };
-        self.tell_watchers(st, &lapsed);
+        self.tell_watchers(st, &watchers);
     }
 
     /// The player of `seat` resigns.
@@ -642,10 +642,7 @@ impl Server {
             Ok(finished) => {
                 let mut lines: Vec<String> = unrated.map(str::to_string).into_iter().collect();
                 lines.extend(finished.ratings.iter().map(|(name, before, after)| {
-                    format!(
-                        "{name}'s {} rating: {:.0} to {:.0}.",
-                        record.game, before.rating, after.rating
-                    )
+                    rating_moved(name, &record.game, before.rating, after.rating)
                 }));
                 if let Some(number) = finished.number {
                     lines.push(format!(
@@ -793,6 +790,12 @@ fn player_of(sitter: &Sitter) -> Option<PlayerRef> {
             level: level.clone(),
         }),
     }
+}
+
+/// A rating's move, as a game's players are told it at its end and at a
+/// later login: `bob's fox rating: 1500 to 1662.`
+pub(crate) fn rating_moved(name: &str, game: &str, before: f64, after: f64) -> String {
+    format!("{name}'s {game} rating: {before:.0} to {after:.0}.")
 }
 
 #[cfg(test)]

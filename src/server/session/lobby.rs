@@ -292,9 +292,9 @@ impl Session {
                 result_words(r)
             );
             for (name, before, after) in &ended.ratings {
-                told.push_str(&format!(
-                    " {name}'s {} rating: {before:.0} to {after:.0}.",
-                    r.game
+                told.push(' ');
+                told.push_str(&crate::server::referee::rating_moved(
+                    name, &r.game, *before, *after,
                 ));
             }
             // The number `replay` and the log know it by.
