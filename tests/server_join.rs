@@ -264,6 +264,52 @@ fn join_once(target: &str, home: &Scratch) -> std::process::Output {
         .expect("tallyho runs")
 }
 
+/// A join whose standard output fails (a full disk) leaves the server and
+/// says so on standard error, with status 1, not as a clean end.
+#[test]
+fn a_join_that_cannot_write_its_output_says_so() {
+    let data = Scratch::new("join-full");
+    let running = serve(&data);
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &running.line_door().to_string()])
+        .env("HOME", &data)
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tallyho join starts");
+    let mut typed = client.stdin.take().expect("its input is piped");
+    // A line that is not all it would type: join must stop by itself.
+    writeln!(typed, "who").expect("join takes a line");
+    let mut out = KillOnDrop(client);
+    let until = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = out.0.try_wait().expect("join is there") {
+            break status;
+        }
+        assert!(
+            Instant::now() < until,
+            "join went on writing to a full disk"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(out.0.stderr.as_mut().expect("piped"), &mut said)
+        .expect("its errors are text");
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert_eq!(
+        said.lines().last().unwrap_or_default(),
+        "error: cannot write to standard output: No space left on device (os error 28)",
+        "{said}"
+    );
+    drop(typed);
+    running.stop();
+}
+
 /// join through the system's ssh, as a player runs it: a server gone is
 /// said once, in join's words, with nothing of ssh's own on the row the
 /// player types on.

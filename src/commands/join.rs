@@ -54,10 +54,35 @@ const TICK: Duration = Duration::from_millis(50);
 /// the session ends as at the end of input, with no more lines sent.
 static OUTPUT_GONE: AtomicBool = AtomicBool::new(false);
 
-/// Notes a write to standard output that found it closed.
+/// Standard output failed otherwise (a full disk, `>/dev/full`): the
+/// first such error, said when join ends, which is then no clean end.
+static OUTPUT_FAILED: Mutex<Option<io::Error>> = Mutex::new(None);
+
+/// Notes a write to standard output that failed: closed, the session ends
+/// as at the end of input; failed otherwise, it ends so too, and join's
+/// last word is the error.
 fn wrote(result: io::Result<()>) {
-    if result.is_err_and(|e| e.kind() == io::ErrorKind::BrokenPipe) {
-        OUTPUT_GONE.store(true, Ordering::SeqCst);
+    let Err(e) = result else {
+        return;
+    };
+    OUTPUT_GONE.store(true, Ordering::SeqCst);
+    if e.kind() != io::ErrorKind::BrokenPipe {
+        OUTPUT_FAILED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(e);
+    }
+}
+
+/// The ending, unless standard output failed on the way: then its error.
+fn unless_output_failed(ending: Ending) -> Result<Ending, AppError> {
+    match OUTPUT_FAILED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+    {
+        Some(e) => Err(e.into()),
+        None => Ok(ending),
     }
 }
 
@@ -150,7 +175,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         let left = stop.load(Ordering::SeqCst) || signals::ctrl_c_raised();
         link.close();
         let _ = net.join();
-        return Ok(if left {
+        return unless_output_failed(if left {
             // On a line after the terminal's ^C.
             print(&out, format!("\n{}", wrap(LEFT_EARLY)));
             Ending::Clean
@@ -333,7 +358,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     }
     // A connection that ended before the player asked to leave is no clean
     // end: a script can tell a server that went away from a goodbye.
-    Ok(if dropped || !heard.load(Ordering::SeqCst) {
+    unless_output_failed(if dropped || !heard.load(Ordering::SeqCst) {
         Ending::Dropped
     } else if no_handle {
         Ending::NoHandle
