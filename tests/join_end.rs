@@ -169,3 +169,31 @@ fn a_script_with_a_refused_line_ends_with_status_3() {
     }
     running.stop();
 }
+
+#[test]
+fn a_watcher_through_join_is_told_a_guests_game_ends_at_a_shutdown() {
+    let data = Scratch::new("join-cut-off");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let (_ann, _bob, game) = fox_game(addr);
+    let mut join = piped_join(&addr.to_string());
+    let mut typed = join.stdin.take().expect("its input is piped");
+    let seen = lines(join.stdout.take().expect("its output is piped"));
+    writeln!(typed, "watch {game}").expect("join takes a line");
+    assert!(line_with(&seen, "watching:").is_some());
+    running.stop();
+    let mut said = Vec::new();
+    while let Ok(line) = seen.recv_timeout(Duration::from_secs(10)) {
+        said.push(line);
+    }
+    let said = said.join("\n");
+    assert!(!said.contains("adjourned"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "Game {game} ends here without a winner: a guest's game cannot be resumed."
+        )),
+        "{said}"
+    );
+    drop(typed);
+    let _ = join.wait();
+}

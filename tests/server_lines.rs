@@ -440,6 +440,46 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     assert!(a.stream.read_to_end(&mut rest).is_ok());
 }
 
+/// All a client is sent until its connection closes.
+fn to_the_end(client: &mut Client) -> String {
+    client
+        .stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = client.stream.read_to_end(&mut rest);
+    let mut all = client.shown.unread().to_string();
+    all.push_str(&String::from_utf8_lossy(&rest));
+    all.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_guests_game_cut_off_by_a_shutdown_is_never_called_adjourned() {
+    let running = lobby("shutdown-watched");
+    let (mut a, mut b) = people(&running);
+    let mut watcher = Client::arrive(running.line_door());
+    watcher.take_name("cat");
+    watcher.send("watch 1");
+    watcher.wait_for("unwatch to stop.");
+    running.stop();
+    let said = to_the_end(&mut watcher);
+    assert!(!said.contains("adjourned"), "{said}");
+    assert!(
+        said.contains(
+            "The server is shutting down. Game 1 ends here without a winner: a guest's game cannot be resumed."
+        ),
+        "{said}"
+    );
+    for player in [&mut a, &mut b] {
+        let said = to_the_end(player);
+        assert!(!said.contains("adjourned"), "{said}");
+        assert!(
+            said.ends_with("A guest's game cannot be resumed: your game in progress ends here."),
+            "{said}"
+        );
+    }
+}
+
 #[test]
 fn a_guest_with_no_game_is_told_only_that_the_server_is_shutting_down() {
     let running = lobby("shutdown-idle");

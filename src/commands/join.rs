@@ -1483,6 +1483,15 @@ impl View {
                 let seated = self.game.as_ref().is_some_and(|g| g.seat.is_some());
                 self.legal.clear();
                 self.game = None;
+                if event.get("resumable").and_then(Value::as_bool) == Some(false) {
+                    // A guest's game a shutdown cut off: the players'
+                    // notice of the shutdown says so.
+                    return if seated {
+                        String::new()
+                    } else {
+                        tallyho::shell::text::cut_off_by_shutdown(&number(event, "game"))
+                    };
+                }
                 format!(
                     "Game {} is adjourned: {}.",
                     number(event, "game"),

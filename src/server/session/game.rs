@@ -53,6 +53,18 @@ impl Session {
                 self.end_words(room.number, &glance)?;
                 return Ok(After::Lobby);
             }
+            if glance.cut_off {
+                // A guest's game put away by a shutdown ends at the next
+                // start: not adjourned. The players' notice of the shutdown
+                // says so; a watcher is told here.
+                self.event(json!({"event": "adjourned", "game": room.number, "resumable": false}))?;
+                if seat.is_none() {
+                    self.say(&crate::shell::text::cut_off_by_shutdown(
+                        &room.number.to_string(),
+                    ))?;
+                }
+                return Ok(After::Lobby);
+            }
             if glance.sight.adjourned || !glance.sight.seated {
                 let what = if seat.is_some() {
                     "type resume when both players are online"
@@ -672,6 +684,8 @@ struct Glance {
     computer: Option<String>,
     /// What the question asked from this look depends on.
     sight: Sight,
+    /// A guest's game put away by a shutdown: it cannot be resumed.
+    cut_off: bool,
 }
 
 /// What a session's question depends on, besides the moves (the offer
@@ -750,6 +764,9 @@ impl Glance {
                 Sitter::Person(_) => None,
             }),
             sight: Sight::of(server, &st, seat, id),
+            cut_off: st.adjourned
+                && server.shutdown().is_cancelled()
+                && st.seats.iter().any(|s| s.sitter == Sitter::Person(None)),
         }
     }
 }
