@@ -299,7 +299,7 @@ fn a_claim_over_a_player_who_never_moved_is_not_rated() {
     ann.send("claim");
     ann.wait_for("bob left the game and did not come back: ann wins.");
     ann.wait_for("The game is not rated: bob left before making a move.");
-    let said = ann.wait_for("The game is kept as number");
+    let said = ann.wait_for("in the server's log.");
     assert!(!said.contains("rating:"), "{said}");
     // Bob was not online to be told: he is, once he logs in again.
     let mut bob = Player::login(h.port, &h.dir, "bob", &h.keys[1]);

@@ -258,14 +258,30 @@ pub fn wrap_holding(text: &str, width: usize, held: impl Fn(&str, &str) -> bool)
             joined.push('\n');
         }
         let words: Vec<&str> = line.split(' ').collect();
+        // `holds[k]`: the space before word `k` is held. A run of held
+        // pairs (`game 12 plies`) is held only while it fits on a line:
+        // else it is parted at its first held spaces until it does.
+        let mut holds = vec![false; words.len()];
+        let mut start = 0;
+        let mut run = words.first().map_or(0, |w| self::width(w));
+        for k in 1..words.len() {
+            let (before, word) = (words[k - 1], words[k]);
+            if before.is_empty() || word.is_empty() || !held(before, word) {
+                start = k;
+                run = self::width(word);
+                continue;
+            }
+            holds[k] = true;
+            run += 1 + self::width(word);
+            while run > width && start < k {
+                run -= self::width(words[start]) + 1;
+                start += 1;
+                holds[start] = false;
+            }
+        }
         for (k, word) in words.iter().enumerate() {
             if k > 0 {
-                let before = words[k - 1];
-                let hold = !before.is_empty()
-                    && !word.is_empty()
-                    && self::width(before) + 1 + self::width(word) <= width
-                    && held(before, word);
-                joined.push(if hold { glue } else { ' ' });
+                joined.push(if holds[k] { glue } else { ' ' });
             }
             joined.push_str(word);
         }
@@ -277,8 +293,26 @@ pub fn wrap_holding(text: &str, width: usize, held: impl Fn(&str, &str) -> bool)
 /// the word it counts ([`number_and_unit`]).
 pub fn wrap_said(text: &str, width: usize) -> String {
     wrap_holding(text, width, |before, after| {
-        number_and_unit(before, after) || number_pair(before, after)
+        number_and_unit(before, after)
+            || number_pair(before, after)
+            || command_and_number(before, after)
     })
+}
+
+/// Whether `before` is a command that takes a number and `after` that
+/// number, as they are typed (`accept 2`, `replay 12.`), or a game or seek
+/// is named by its number (`Game 3`, `number 4`).
+pub fn command_and_number(before: &str, after: &str) -> bool {
+    const NAMING: [&str; 11] = [
+        "accept", "watch", "resume", "replay", "history", "game", "Game", "seek", "Seek", "number",
+        "games",
+    ];
+    NAMING.contains(&before.trim_start_matches(['`', '(']))
+        && after
+            .trim_end_matches(['.', ',', ';', ':', ')', '?', '!', '`'])
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        && after.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Whether `before` and `after` are two whole numbers in a row, as a fish
@@ -526,6 +560,29 @@ mod tests {
             ("-", "x"),
         ] {
             assert!(!number_and_unit(before, after), "{before} {after}");
+        }
+    }
+
+    #[test]
+    fn a_command_is_held_to_its_number() {
+        let said = "ann challenges you to fox (rated): type accept 2 to play.";
+        assert_eq!(
+            wrap_said(said, 47),
+            "ann challenges you to fox (rated): type\naccept 2 to play."
+        );
+        // A run of held words is held only while it fits a line.
+        assert_eq!(wrap_said("see game 12 plies", 11), "see game\n12 plies");
+        assert_eq!(wrap_said("x game 12 plies", 9), "x game\n12 plies");
+        for (before, after) in [("accept", "2"), ("Game", "12."), ("`replay", "3`")] {
+            assert!(command_and_number(before, after), "{before} {after}");
+        }
+        for (before, after) in [
+            ("accept,", "2"),
+            ("like", "2"),
+            ("game", "2a"),
+            ("game", "."),
+        ] {
+            assert!(!command_and_number(before, after), "{before} {after}");
         }
     }
 
