@@ -733,6 +733,40 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
     let replay = String::from_utf8_lossy(&replay.stdout);
     assert!(replay.contains("I CAN'T MOVE.\nYOU WIN!"), "{replay}");
     assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
+    assert!(replay.contains("YOU MOVED FROM"), "{replay}");
+    // The person's name lost (a record written by hand): the person is
+    // called by the side, never "I" as the computer is, nor a blank.
+    let (yours, mine) = (
+        replay.matches("YOU MOVED FROM").count(),
+        replay.matches("I MOVED FROM").count(),
+    );
+    let text = std::fs::read_to_string(&log).expect("log");
+    for blank in ["", "   "] {
+        std::fs::write(
+            &log,
+            text.replace("\"name\":\"YOU\"", &format!("\"name\":\"{blank}\"")),
+        )
+        .expect("written");
+        let replay = tallyho()
+            .args(["replay", "1", "--history"])
+            .arg(&log)
+            .output()
+            .expect("replay ran");
+        let replay = String::from_utf8_lossy(&replay.stdout);
+        assert_eq!(
+            replay.matches("HOUNDS MOVED FROM").count(),
+            yours,
+            "{replay}"
+        );
+        assert_eq!(replay.matches("I MOVED FROM").count(), mine, "{replay}");
+        let history = tallyho()
+            .args(["history", "--history"])
+            .arg(&log)
+            .output()
+            .expect("history ran");
+        let history = String::from_utf8_lossy(&history.stdout);
+        assert!(history.contains("Computer (hounds)"), "{history}");
+    }
 }
 
 /// Every bad value is refused in one style, whether clap or tallyho refuses

@@ -23,10 +23,11 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// The player's name as every view of the log shows it: an empty one
-    /// (a record written by hand, or by another program) as `Computer`.
+    /// The player's name as every view of the log shows it: an empty one,
+    /// or one of spaces (a record written by hand, or by another program),
+    /// as `Computer`.
     pub fn shown_name(&self) -> &str {
-        if self.name.is_empty() {
+        if self.name.trim().is_empty() {
             "Computer"
         } else {
             &self.name
