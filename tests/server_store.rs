@@ -838,6 +838,32 @@ fn a_file_where_the_folder_should_be_is_refused() {
 }
 
 #[test]
+fn a_folder_or_database_behind_a_loop_of_links_is_said_to_be() {
+    let dir = folder("link-loop");
+    fs::create_dir_all(dir.path()).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    for data in [a.clone(), a.join("serve")] {
+        let refused = Store::open(&data).err().unwrap();
+        assert!(matches!(refused, StoreError::LinkLoop(_)), "{refused:?}");
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so it cannot hold the server's data: name another --data folder",
+                data.display()
+            )
+        );
+    }
+    // The database file itself a link to itself.
+    let data = dir.path().join("serve");
+    fs::create_dir_all(&data).unwrap();
+    std::os::unix::fs::symlink("server.db", data.join("server.db")).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert!(matches!(refused, StoreError::LinkLoop(_)), "{refused:?}");
+}
+
+#[test]
 fn the_store_is_shared_between_threads() {
     fn shared<T: Send + Sync + Clone>() {}
     shared::<Store>();

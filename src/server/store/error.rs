@@ -25,6 +25,13 @@ pub enum StoreError {
     /// The data folder could not be made or used.
     #[error("the server's data folder {}: {}", shown(.0), clean(&.1.to_string()))]
     Folder(PathBuf, #[source] io::Error),
+    /// The data folder, or a file in it, is behind a loop of symbolic links
+    /// (or a chain longer than the system follows).
+    #[error(
+        "{} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so it cannot hold the server's data: name another --data folder",
+        shown(.0)
+    )]
+    LinkLoop(PathBuf),
     /// Something that is not a folder stands where the data folder should be.
     #[error("{} is not a folder, so it cannot hold the server's data: name another --data folder", shown(.0))]
     NotAFolder(PathBuf),
@@ -168,6 +175,16 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// The data folder, or `path` in it, could not be made or used: said
+    /// in tallyho's words where the system's are a loop of links.
+    pub(super) fn folder(path: &Path, e: io::Error) -> StoreError {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            StoreError::LinkLoop(path.to_path_buf())
+        } else {
+            StoreError::Folder(path.to_path_buf(), e)
+        }
+    }
+
     /// Whether the database itself refused or failed (a full disk, an I/O
     /// error, a lock held too long), so the same change may succeed later;
     /// not a change the store refuses for what it asks.
@@ -187,6 +204,7 @@ impl StoreError {
             StoreError::Thread(e) => clean(&e.to_string()),
             StoreError::Unreadable { what, .. } => format!("{what} does not read back"),
             StoreError::NotAFolder(_)
+            | StoreError::LinkLoop(_)
             | StoreError::InUse(_)
             | StoreError::NotADatabase(_)
             | StoreError::Damaged(..)

@@ -17,8 +17,8 @@ pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
             .recursive(true)
             .mode(0o700)
             .create(dir)
-            .map_err(|e| StoreError::Folder(dir.to_path_buf(), e)),
-        Err(e) => Err(StoreError::Folder(dir.to_path_buf(), e)),
+            .map_err(|e| StoreError::folder(dir, e)),
+        Err(e) => Err(StoreError::folder(dir, e)),
     }
 }
 
@@ -33,7 +33,7 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
         .mode(0o600)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(&path)
-        .map_err(|e| StoreError::Folder(path.clone(), e))?;
+        .map_err(|e| StoreError::folder(&path, e))?;
     // A lock let go a moment ago may still be held for a moment more: by
     // a process started just then, between its fork and its exec, which
     // holds every open file until the exec closes it. Another server's is
@@ -46,7 +46,7 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             Err(fs::TryLockError::WouldBlock) => return Err(StoreError::InUse(dir.to_path_buf())),
-            Err(fs::TryLockError::Error(e)) => return Err(StoreError::Folder(path, e)),
+            Err(fs::TryLockError::Error(e)) => return Err(StoreError::folder(&path, e)),
         }
     }
 }
@@ -63,7 +63,7 @@ pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
             .mode(0o600)
             .open(db)
             .map(drop)
-            .map_err(|e| StoreError::Folder(db.to_path_buf(), e)),
-        Err(e) => Err(StoreError::Folder(db.to_path_buf(), e)),
+            .map_err(|e| StoreError::folder(db, e)),
+        Err(e) => Err(StoreError::folder(db, e)),
     }
 }
