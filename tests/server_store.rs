@@ -779,6 +779,38 @@ fn another_programs_database_and_a_newer_one_are_refused() {
 }
 
 #[test]
+fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
+    // Marked as a tallyho store of the first version, with no tables.
+    let dir = folder("marked");
+    fs::create_dir_all(dir.path()).unwrap();
+    let conn = database(dir.path());
+    conn.execute_batch("PRAGMA application_id = 1414285391; PRAGMA user_version = 1")
+        .unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(matches!(refused, StoreError::Damaged(..)), "{refused:?}");
+    assert!(
+        refused.to_string().contains(
+            "is damaged (it is marked as a tallyho server's store of schema version 1, but has no table accounts)"
+        ),
+        "{refused}"
+    );
+    // Marked, with no version, over a table of the same name as one of
+    // ours: SQLite's reason, without the schema it was running.
+    let dir = folder("marked-clash");
+    fs::create_dir_all(dir.path()).unwrap();
+    let conn = database(dir.path());
+    conn.execute_batch("PRAGMA application_id = 1414285391; CREATE TABLE accounts (x)")
+        .unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap().to_string();
+    assert!(
+        refused.ends_with("could not set up the database's tables: table accounts already exists"),
+        "{refused}"
+    );
+}
+
+#[test]
 fn a_first_version_database_is_upgraded_and_keeps_unseen_endings_until_read() {
     let dir = folder("upgrade");
     let store = Store::open(dir.path()).unwrap();

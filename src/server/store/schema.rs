@@ -117,6 +117,35 @@ CREATE TABLE unseen (
 ) WITHOUT ROWID;
 ";
 
+/// A database marked as ours at schema `version` has every table that
+/// version made: one marked by hand, or cut short, is refused as damaged
+/// before anything reads it.
+fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), StoreError> {
+    let made = MIGRATIONS
+        .iter()
+        .take(usize::try_from(version).unwrap_or(0))
+        .flat_map(|step| step.split("CREATE TABLE ").skip(1))
+        .filter_map(|rest| rest.split_whitespace().next());
+    for table in made {
+        let found: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                [table],
+                |row| row.get(0),
+            )
+            .map_err(|e| StoreError::sqlite(path, "read the database", e))?;
+        if found == 0 {
+            return Err(StoreError::Damaged(
+                path.to_path_buf(),
+                format!(
+                    "it is marked as a tallyho server's store of schema version {version}, but has no table {table}"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a SQLite error means the file is not a database.
 fn not_a_database(e: &rusqlite::Error) -> bool {
     matches!(
@@ -164,6 +193,7 @@ pub(super) fn open_writer(path: &Path, synchronous: &str) -> Result<Connection, 
     }
     if ours {
         check(&conn, path)?;
+        has_its_tables(&conn, path, version)?;
     }
     let mode: String = conn
         .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
@@ -210,7 +240,16 @@ fn migrate(conn: &Connection, path: &Path, version: i64) -> Result<(), StoreErro
     if version == VERSION {
         return Ok(());
     }
-    let sqlite = |e| StoreError::sqlite(path, "set up the database's tables", e);
+    // SQLite's words, without the whole schema it was running.
+    let sqlite = |e| {
+        let e = match e {
+            rusqlite::Error::SqlInputError { error, msg, .. } => {
+                rusqlite::Error::SqliteFailure(error, Some(msg))
+            }
+            other => other,
+        };
+        StoreError::sqlite(path, "set up the database's tables", e)
+    };
     let transaction = conn.unchecked_transaction().map_err(sqlite)?;
     let from = usize::try_from(version).unwrap_or(0);
     for step in MIGRATIONS.iter().skip(from) {
