@@ -313,40 +313,61 @@ fn a_join_that_cannot_write_its_output_says_so() {
 /// join through the system's ssh, as a player runs it: a server gone is
 /// said once, in join's words, with nothing of ssh's own on the row the
 /// player types on.
-#[test]
-fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
-    use server_common::openssh::{have_openssh, keygen};
+/// A PATH whose `ssh` is the real one, told to use a key made in `dir`
+/// and a host list there rather than the user's, with `options` more.
+fn ssh_on_path(dir: &Scratch, options: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
-    if !have_openssh() {
-        return;
-    }
-    let dir = Scratch::new("join-ssh-gone");
-    let key = keygen(&dir, "ann");
-    // `ssh` on the PATH: the real one, told to trust this test's key and
-    // host list rather than the user's.
+    let key = server_common::openssh::keygen(dir, "ann");
     let real = Command::new("sh")
         .args(["-c", "command -v ssh"])
         .output()
-        .unwrap();
-    let real = String::from_utf8(real.stdout).unwrap().trim().to_string();
+        .expect("sh runs");
+    let real = String::from_utf8(real.stdout)
+        .expect("a path")
+        .trim()
+        .to_string();
     let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&bin).expect("a folder for the wrapper");
     let wrapper = bin.join("ssh");
     std::fs::write(
         &wrapper,
         format!(
-            "#!/bin/sh\nexec '{real}' -F /dev/null -i '{}' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o 'UserKnownHostsFile={}' \"$@\"\n",
+            "#!/bin/sh\nexec '{real}' -F /dev/null -i '{}' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o 'UserKnownHostsFile={}' {options} \"$@\"\n",
             key.display(),
             dir.join("known_hosts").display()
         ),
     )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
+    .expect("the wrapper is written");
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
+        .expect("the wrapper runs");
+    format!(
         "{}:{}",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
-    );
+    )
+}
+
+/// Reads `stdout` until `text` has come; all of it.
+fn read_until(stdout: &mut impl std::io::Read, text: &str) -> Vec<u8> {
+    let mut seen = Vec::new();
+    let mut buf = [0; 4096];
+    let until = Instant::now() + Duration::from_secs(20);
+    while !String::from_utf8_lossy(&seen).contains(text) {
+        assert!(Instant::now() < until, "{}", String::from_utf8_lossy(&seen));
+        let n = stdout.read(&mut buf).expect("join's output reads");
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    seen
+}
+
+#[test]
+fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
+    if !server_common::openssh::have_openssh() {
+        return;
+    }
+    let dir = Scratch::new("join-ssh-gone");
+    let path = ssh_on_path(&dir, "");
     let (mut server, port) = server_common::process::serve_ssh(&dir.join("data"));
     let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
         .args(["join", &format!("ann@127.0.0.1:{port}")])
@@ -360,15 +381,7 @@ fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
     let mut input = client.stdin.take().unwrap();
     input.write_all(b"who\n").unwrap();
     let mut stdout = client.stdout.take().unwrap();
-    let mut seen = Vec::new();
-    let mut buf = [0; 4096];
-    let until = Instant::now() + Duration::from_secs(20);
-    while !String::from_utf8_lossy(&seen).contains("in the lobby") {
-        assert!(Instant::now() < until, "{}", String::from_utf8_lossy(&seen));
-        let n = std::io::Read::read(&mut stdout, &mut buf).unwrap();
-        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
-        seen.extend_from_slice(&buf[..n]);
-    }
+    let mut seen = read_until(&mut stdout, "in the lobby");
     // Gone without a word: the connection cut.
     server.kill().unwrap();
     server.wait().unwrap();
@@ -386,6 +399,47 @@ fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
     // note of a host key added to the list.
     assert_eq!(stderr, "", "{seen}");
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// A connection ssh gives up on (the server stopped answering) is said to
+/// be lost, after ssh's own reason, not closed by the server.
+#[test]
+fn a_connection_ssh_gives_up_on_is_said_to_be_lost() {
+    if !server_common::openssh::have_openssh() {
+        return;
+    }
+    let dir = Scratch::new("join-ssh-lost");
+    let path = ssh_on_path(&dir, "-o ServerAliveInterval=1 -o ServerAliveCountMax=1");
+    let (server, port) = server_common::process::serve_ssh(&dir.join("data"));
+    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &format!("ann@127.0.0.1:{port}")])
+        .env("HOME", &dir)
+        .env("PATH", &path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = client.stdin.take().unwrap();
+    input.write_all(b"who\n").unwrap();
+    let mut stdout = client.stdout.take().unwrap();
+    let mut seen = read_until(&mut stdout, "in the lobby");
+    // The server stops answering, and ssh gives up after two seconds.
+    server_common::process::signal(&server, "STOP");
+    std::io::Read::read_to_end(&mut stdout, &mut seen).unwrap();
+    server_common::process::signal(&server, "CONT");
+    drop(input);
+    let out = client.wait_with_output().unwrap();
+    let seen = String::from_utf8_lossy(&seen);
+    assert!(
+        seen.trim_end()
+            .ends_with("The connection to the server was lost."),
+        "{seen}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not responding."), "{stderr}");
+    assert_eq!(out.status.code(), Some(1));
+    drop(server);
 }
 
 #[test]

@@ -144,10 +144,13 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // The server said something: ssh reached it, or the door answered.
     let heard = Arc::new(AtomicBool::new(false));
     let (first_word, answered) = mpsc::channel::<()>();
-    if let Some(errors) = link.errors() {
-        let out = Arc::clone(&out);
-        std::thread::spawn(move || relay_ssh(errors, &out));
-    }
+    // What ssh said of the connection's end, where join runs through it.
+    let ssh_end = link.errors().map(|errors| {
+        let end = Arc::new(SshEnd::default());
+        let (out, told, heard) = (Arc::clone(&out), Arc::clone(&end), Arc::clone(&heard));
+        std::thread::spawn(move || relay_ssh(errors, &out, &told, &heard));
+        end
+    });
     let net = {
         let view = Arc::clone(&view);
         let out = Arc::clone(&out);
@@ -155,7 +158,12 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         let heard = Arc::clone(&heard);
         let tx = tx.clone();
         std::thread::spawn(move || {
-            read_server(stream, &view, &out, &leaving, &heard, first_word);
+            let ends = Ends {
+                leaving: &leaving,
+                heard: &heard,
+                ssh: ssh_end.as_deref(),
+            };
+            read_server(stream, &view, &out, &ends, first_word);
             let _ = tx.send(Input::ServerGone);
         })
     };
@@ -858,7 +866,12 @@ const SSH_LINE: usize = 1024;
 /// (join says the connection's end in its own words), and so is its note
 /// that it added a host key to the list; its errors, and the user's own
 /// `LogLevel`, stand.
-fn relay_ssh(errors: std::process::ChildStderr, out: &Mutex<Out>) {
+fn relay_ssh(
+    errors: std::process::ChildStderr,
+    out: &Mutex<Out>,
+    end: &SshEnd,
+    heard: &AtomicBool,
+) {
     let mut errors = BufReader::new(errors);
     let mut line = Vec::new();
     loop {
@@ -867,16 +880,23 @@ fn relay_ssh(errors: std::process::ChildStderr, out: &Mutex<Out>) {
             .take(SSH_LINE as u64)
             .read_until(b'\n', &mut line)
         {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                end.done.store(true, Ordering::SeqCst);
+                return;
+            }
             Ok(_) => {}
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\r', '\n']);
-        if text.trim().is_empty()
-            || (text.starts_with("Connection to ") && text.ends_with("closed by remote host."))
-            || text.starts_with("Warning: Permanently added ")
-        {
+        if text.starts_with("Connection to ") && text.ends_with("closed by remote host.") {
+            end.remote_closed.store(true, Ordering::SeqCst);
             continue;
+        }
+        if text.trim().is_empty() || text.starts_with("Warning: Permanently added ") {
+            continue;
+        }
+        if heard.load(Ordering::SeqCst) {
+            end.spoke.store(true, Ordering::SeqCst);
         }
         let text = format!("{}\n", safe::text(text));
         match &mut *out.lock().unwrap_or_else(|e| e.into_inner()) {
@@ -1074,18 +1094,65 @@ fn paced(view: &Mutex<View>, turn: bool, wait: Duration) -> Result<(), String> {
     }
 }
 
-/// The server's lines, each event said to the player; at the end, who
-/// closed the connection: `Goodbye.` when the player had asked to leave,
-/// and that the server never answered when no event came (ssh could not
-/// reach it; its own words are on standard error).
+/// What ssh said on its way out, read by [`relay_ssh`].
+#[derive(Default)]
+struct SshEnd {
+    /// `Connection to HOST closed by remote host.`: the server's end.
+    remote_closed: AtomicBool,
+    /// ssh said something of its own (an error: `Timeout, server not
+    /// responding.`) after the server's first word, passed on to the
+    /// player. What it says as it connects (a warning about the host's
+    /// keys) is no reason for the end.
+    spoke: AtomicBool,
+    /// ssh's standard error has closed: ssh has exited.
+    done: AtomicBool,
+}
+
+/// How long join waits for ssh's last words once the server's have ended.
+const SSH_LAST_WORDS: Duration = Duration::from_secs(1);
+
+/// What tells how the connection ended.
+struct Ends<'a> {
+    /// The player asked to leave.
+    leaving: &'a AtomicBool,
+    /// The server said something.
+    heard: &'a AtomicBool,
+    /// What ssh said, where join runs through it.
+    ssh: Option<&'a SshEnd>,
+}
+
+impl Ends<'_> {
+    /// The last word: `Goodbye.` when the player asked to leave; that the
+    /// connection was lost when ssh gave a reason of its own (its words
+    /// are shown); else that the server closed it.
+    fn last_word(&self) -> &'static str {
+        if self.leaving.load(Ordering::SeqCst) {
+            return "Goodbye.";
+        }
+        if let Some(ssh) = self.ssh {
+            let until = Instant::now() + SSH_LAST_WORDS;
+            while !ssh.done.load(Ordering::SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if ssh.spoke.load(Ordering::SeqCst) && !ssh.remote_closed.load(Ordering::SeqCst) {
+                return "The connection to the server was lost.";
+            }
+        }
+        "The server closed the connection."
+    }
+}
+
+/// The server's lines, each event said to the player; at the end, how the
+/// connection ended ([`Ends::last_word`]), and nothing when no event came
+/// (ssh could not reach it; its own words are on standard error).
 fn read_server(
     stream: Box<dyn Read + Send>,
     view: &Mutex<View>,
     out: &Mutex<Out>,
-    leaving: &AtomicBool,
-    heard: &AtomicBool,
+    ends: &Ends,
     first_word: mpsc::Sender<()>,
 ) {
+    let heard = ends.heard;
     let mut first_word = Some(first_word);
     let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
@@ -1137,12 +1204,7 @@ fn read_server(
     if !heard.load(Ordering::SeqCst) {
         return;
     }
-    let last = if leaving.load(Ordering::SeqCst) {
-        "Goodbye."
-    } else {
-        "The server closed the connection."
-    };
-    print(out, wrap(last));
+    print(out, wrap(ends.last_word()));
 }
 
 /// The player's lines at a terminal, through rustyline.
