@@ -212,6 +212,28 @@ fn enter_after_the_server_has_gone_gives_the_terminal_back() -> Result<(), expec
     Ok(())
 }
 
+/// Ctrl-D after the server has gone leaves as Enter does, even after a
+/// line half typed, where the line editor would delete a character.
+#[test]
+fn ctrl_d_after_the_server_has_gone_leaves_after_a_half_typed_line() -> Result<(), expectrl::Error>
+{
+    let data = Scratch::new("join-gone-ctrl-d");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door();
+    let home = Scratch::unmade("join-gone-ctrl-d-home");
+    let mut session = join_under_a_shell(&addr.to_string(), &home)?;
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    session.send("who")?;
+    session.send("\x01")?;
+    running.stop();
+    session.expect("Press Enter to leave.")?;
+    session.send("\x04")?;
+    session.expect("STATUS=1")?;
+    session.expect(Eof)?;
+    Ok(())
+}
+
 /// Ctrl-\ after the server has gone leaves as Enter does, with no word of
 /// leaving a server that is not there.
 #[test]

@@ -422,11 +422,35 @@ fn start_reading(
         rustyline::KeyEvent::ctrl('\\'),
         rustyline::EventHandler::Conditional(Box::new(tallyho::shell::console::Quit)),
     );
+    // Ctrl-D once the server has gone leaves, as Enter does, even after
+    // a line half typed (where it would delete a character).
+    editor.bind_sequence(
+        rustyline::KeyEvent::ctrl('D'),
+        rustyline::EventHandler::Conditional(Box::new(LeaveWhenGone(Arc::clone(view)))),
+    );
     let printer = editor.create_external_printer().map_err(editor_failed)?;
     // A signal's exit turns off what rustyline turns on (bracketed paste).
     signals::editing();
     std::thread::spawn(move || read_editor(editor, &tx));
     Ok(Out::Editor(Box::new(printer)))
+}
+
+/// Ctrl-D at the line editor: once the server has gone, the line ends and
+/// join with it; before, the editor's own key (the end of input on an
+/// empty line, else deleting a character).
+struct LeaveWhenGone(Arc<Mutex<View>>);
+
+impl rustyline::ConditionalEventHandler for LeaveWhenGone {
+    fn handle(
+        &self,
+        _: &rustyline::Event,
+        _: rustyline::RepeatCount,
+        _: bool,
+        _: &rustyline::EventContext,
+    ) -> Option<rustyline::Cmd> {
+        let gone = self.0.lock().unwrap_or_else(|e| e.into_inner()).closed;
+        gone.then_some(rustyline::Cmd::AcceptLine)
+    }
 }
 
 /// What the lobby's events say, worded as the text door words the same
