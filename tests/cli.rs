@@ -725,12 +725,15 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
     let json = String::from_utf8_lossy(&json.stdout);
     assert!(json.contains("\"name\":\"SWTP\""), "{json}");
     assert!(json.contains("\"name\":\"YOU\""), "{json}");
-    let replay = tallyho()
-        .args(["replay", "1", "--history"])
-        .arg(&log)
-        .output()
-        .expect("replay ran");
-    let replay = String::from_utf8_lossy(&replay.stdout);
+    let replay_of = |log: &std::path::Path| {
+        let replay = tallyho()
+            .args(["replay", "1", "--history"])
+            .arg(log)
+            .output()
+            .expect("replay ran");
+        String::from_utf8_lossy(&replay.stdout).into_owned()
+    };
+    let replay = replay_of(&log);
     assert!(replay.contains("I CAN'T MOVE.\nYOU WIN!"), "{replay}");
     assert!(replay.contains("I MOVED FROM 8,1"), "{replay}");
     assert!(replay.contains("YOU MOVED FROM"), "{replay}");
@@ -747,12 +750,7 @@ fn a_classic_game_is_logged_with_swtp_and_replays_the_fox_that_cannot_move() {
             text.replace("\"name\":\"YOU\"", &format!("\"name\":\"{blank}\"")),
         )
         .expect("written");
-        let replay = tallyho()
-            .args(["replay", "1", "--history"])
-            .arg(&log)
-            .output()
-            .expect("replay ran");
-        let replay = String::from_utf8_lossy(&replay.stdout);
+        let replay = replay_of(&log);
         assert_eq!(
             replay.matches("HOUNDS MOVED FROM").count(),
             yours,

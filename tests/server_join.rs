@@ -361,6 +361,35 @@ fn read_until(stdout: &mut impl std::io::Read, text: &str) -> Vec<u8> {
     seen
 }
 
+/// `tallyho join ann@127.0.0.1:PORT` with `path`'s ssh, home in `dir`,
+/// once it has listed who is in the lobby: the child, its input and output,
+/// and what it has shown.
+fn join_over_ssh(
+    dir: &Scratch,
+    path: &str,
+    port: u16,
+) -> (
+    std::process::Child,
+    ChildStdin,
+    std::process::ChildStdout,
+    Vec<u8>,
+) {
+    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &format!("ann@127.0.0.1:{port}")])
+        .env("HOME", dir)
+        .env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("join starts");
+    let mut input = client.stdin.take().expect("piped");
+    input.write_all(b"who\n").expect("join takes a line");
+    let mut stdout = client.stdout.take().expect("piped");
+    let seen = read_until(&mut stdout, "in the lobby");
+    (client, input, stdout, seen)
+}
+
 #[test]
 fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
     if !server_common::openssh::have_openssh() {
@@ -369,19 +398,7 @@ fn a_server_gone_under_ssh_is_said_in_joins_words_alone() {
     let dir = Scratch::new("join-ssh-gone");
     let path = ssh_on_path(&dir, "");
     let (mut server, port) = server_common::process::serve_ssh(&dir.join("data"));
-    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &format!("ann@127.0.0.1:{port}")])
-        .env("HOME", &dir)
-        .env("PATH", &path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = client.stdin.take().unwrap();
-    input.write_all(b"who\n").unwrap();
-    let mut stdout = client.stdout.take().unwrap();
-    let mut seen = read_until(&mut stdout, "in the lobby");
+    let (client, input, mut stdout, mut seen) = join_over_ssh(&dir, &path, port);
     // Gone without a word: the connection cut.
     server.kill().unwrap();
     server.wait().unwrap();
@@ -411,19 +428,7 @@ fn a_connection_ssh_gives_up_on_is_said_to_be_lost() {
     let dir = Scratch::new("join-ssh-lost");
     let path = ssh_on_path(&dir, "-o ServerAliveInterval=1 -o ServerAliveCountMax=1");
     let (server, port) = server_common::process::serve_ssh(&dir.join("data"));
-    let mut client = Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["join", &format!("ann@127.0.0.1:{port}")])
-        .env("HOME", &dir)
-        .env("PATH", &path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = client.stdin.take().unwrap();
-    input.write_all(b"who\n").unwrap();
-    let mut stdout = client.stdout.take().unwrap();
-    let mut seen = read_until(&mut stdout, "in the lobby");
+    let (client, input, mut stdout, mut seen) = join_over_ssh(&dir, &path, port);
     // The server stops answering, and ssh gives up after two seconds.
     server_common::process::signal(&server, "STOP");
     std::io::Read::read_to_end(&mut stdout, &mut seen).unwrap();
