@@ -805,7 +805,34 @@ fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
     drop(conn);
     let refused = Store::open(dir.path()).err().unwrap().to_string();
     assert!(
-        refused.ends_with("could not set up the database's tables: table accounts already exists"),
+        refused.contains("schema version is 0, which tallyho never writes"),
+        "{refused}"
+    );
+    // Marked at a version tallyho never writes.
+    let dir = folder("marked-negative");
+    fs::create_dir_all(dir.path()).unwrap();
+    let conn = database(dir.path());
+    conn.execute_batch("PRAGMA application_id = 1414285391; PRAGMA user_version = -1")
+        .unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap().to_string();
+    assert!(
+        refused.contains("schema version is -1, which tallyho never writes"),
+        "{refused}"
+    );
+    // Every table there, each with a column of its own: the first missing
+    // column is named, and no SQL is quoted.
+    let dir = folder("marked-columns");
+    drop(Store::open(dir.path()).unwrap());
+    let conn = database(dir.path());
+    conn.execute_batch("DROP TABLE moves; CREATE TABLE moves (q TEXT)")
+        .unwrap();
+    drop(conn);
+    let refused = Store::open(dir.path()).err().unwrap().to_string();
+    assert!(
+        refused.contains(
+            "is damaged (it is marked as a tallyho server's store of schema version 2, but its table moves has no column game)"
+        ),
         "{refused}"
     );
 }

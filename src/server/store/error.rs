@@ -220,8 +220,15 @@ impl StoreError {
         }
     }
 
-    /// An error of SQLite's, with what the store was doing.
+    /// An error of SQLite's, with what the store was doing: in SQLite's
+    /// words, without the statement it was running.
     pub(super) fn sqlite(path: &Path, doing: &'static str, source: rusqlite::Error) -> StoreError {
+        let source = match source {
+            rusqlite::Error::SqlInputError { error, msg, .. } => {
+                rusqlite::Error::SqliteFailure(error, Some(msg))
+            }
+            other => other,
+        };
         StoreError::Sqlite {
             path: path.to_path_buf(),
             doing,
@@ -233,4 +240,26 @@ impl StoreError {
 /// What became of a finished game's line in `history.jsonl`, kept in words.
 pub(super) fn log_failure(e: &LogError) -> String {
     format!("the game is kept in the server's database but not in the game log: {e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlites_errors_are_said_without_the_statement() {
+        let conn = rusqlite::Connection::open_in_memory().expect("a database in memory");
+        let error = conn
+            .prepare("SELECT nocolumn FROM sqlite_schema")
+            .expect_err("no such column");
+        assert!(
+            matches!(error, rusqlite::Error::SqlInputError { .. }),
+            "{error:?}"
+        );
+        let said = StoreError::sqlite(Path::new("server.db"), "read the database", error);
+        assert_eq!(
+            said.to_string(),
+            "server.db: could not read the database: no such column: nocolumn"
+        );
+    }
 }

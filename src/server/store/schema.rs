@@ -117,30 +117,46 @@ CREATE TABLE unseen (
 ) WITHOUT ROWID;
 ";
 
-/// A database marked as ours at schema `version` has every table that
-/// version made: one marked by hand, or cut short, is refused as damaged
-/// before anything reads it.
+/// A database marked as ours at schema `version` has every table and
+/// column that version made (as a fresh database made in memory has
+/// them): one marked by hand, or cut short, is refused as damaged before
+/// anything reads it.
 fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), StoreError> {
-    let made = MIGRATIONS
+    let sqlite = |e| StoreError::sqlite(path, "read the database", e);
+    let model = Connection::open_in_memory().map_err(sqlite)?;
+    for step in MIGRATIONS
         .iter()
         .take(usize::try_from(version).unwrap_or(0))
-        .flat_map(|step| step.split("CREATE TABLE ").skip(1))
-        .filter_map(|rest| rest.split_whitespace().next());
-    for table in made {
-        let found: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-                [table],
-                |row| row.get(0),
-            )
-            .map_err(|e| StoreError::sqlite(path, "read the database", e))?;
-        if found == 0 {
-            return Err(StoreError::Damaged(
-                path.to_path_buf(),
-                format!(
-                    "it is marked as a tallyho server's store of schema version {version}, but has no table {table}"
-                ),
-            ));
+    {
+        model.execute_batch(step).map_err(sqlite)?;
+    }
+    let damaged = |what: String| {
+        StoreError::Damaged(
+            path.to_path_buf(),
+            format!(
+                "it is marked as a tallyho server's store of schema version {version}, but {what}"
+            ),
+        )
+    };
+    let names = |conn: &Connection, sql: &str, arg: &str| -> Result<Vec<String>, StoreError> {
+        let mut statement = conn.prepare(sql).map_err(sqlite)?;
+        let rows = statement
+            .query_map([arg], |row| row.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>());
+        rows.map_err(sqlite)
+    };
+    let tables_sql = "SELECT name FROM sqlite_schema WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY rowid";
+    let columns_sql = "SELECT name FROM pragma_table_info(?1)";
+    let have = names(conn, tables_sql, "table")?;
+    for table in names(&model, tables_sql, "table")? {
+        if !have.contains(&table) {
+            return Err(damaged(format!("has no table {table}")));
+        }
+        let columns = names(conn, columns_sql, &table)?;
+        for column in names(&model, columns_sql, &table)? {
+            if !columns.contains(&column) {
+                return Err(damaged(format!("its table {table} has no column {column}")));
+            }
         }
     }
     Ok(())
@@ -183,6 +199,15 @@ pub(super) fn open_writer(path: &Path, synchronous: &str) -> Result<Connection, 
     let ours = application == APPLICATION_ID;
     if !ours && (application != 0 || tables > 0) {
         return Err(StoreError::Foreign(path.to_path_buf()));
+    }
+    if ours && (version < 0 || (version == 0 && tables > 0)) {
+        // No schema tallyho writes: it sets the mark and the version at once.
+        return Err(StoreError::Damaged(
+            path.to_path_buf(),
+            format!(
+                "it is marked as a tallyho server's store, but its schema version is {version}, which tallyho never writes"
+            ),
+        ));
     }
     if ours && version > VERSION {
         return Err(StoreError::TooNew {
@@ -240,16 +265,7 @@ fn migrate(conn: &Connection, path: &Path, version: i64) -> Result<(), StoreErro
     if version == VERSION {
         return Ok(());
     }
-    // SQLite's words, without the whole schema it was running.
-    let sqlite = |e| {
-        let e = match e {
-            rusqlite::Error::SqlInputError { error, msg, .. } => {
-                rusqlite::Error::SqliteFailure(error, Some(msg))
-            }
-            other => other,
-        };
-        StoreError::sqlite(path, "set up the database's tables", e)
-    };
+    let sqlite = |e| StoreError::sqlite(path, "set up the database's tables", e);
     let transaction = conn.unchecked_transaction().map_err(sqlite)?;
     let from = usize::try_from(version).unwrap_or(0);
     for step in MIGRATIONS.iter().skip(from) {
