@@ -94,6 +94,25 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it_and_a_shutdown_
     );
 }
 
+#[test]
+fn an_account_with_no_game_in_progress_is_told_only_that_the_server_is_shutting_down() {
+    let running = lobby("shutdown-watching-account");
+    let mut carol = account(&running, "carol");
+    let mut visitor = guest(&running, "visitor");
+    let mut dave = account(&running, "dave");
+    carol.send("challenge visitor fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    visitor.wait_for(&format!("type accept {n} to play."));
+    visitor.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    dave.send("watch 1");
+    dave.wait_for("unwatch to stop.");
+    running.stop();
+    dave.wait_for("The server is shutting down.");
+    let rest = dave.wait_for("\n");
+    assert!(rest.trim().is_empty(), "{rest:?}");
+}
+
 /// The next event named `name` a keyed player in the machine dialect is
 /// sent.
 fn keyed_event(player: &mut Keyed, name: &str) -> serde_json::Value {

@@ -359,6 +359,8 @@ impl Server {
         let mut adjourned = Adjourned::default();
         // The sessions at a game with a guest in progress: it ends.
         let mut with_a_guest = Vec::new();
+        // Those at a game between accounts: it is adjourned, to resume.
+        let mut adjourned_here = Vec::new();
         for room in self.hub().rooms() {
             let mut st = room.lock();
             // An adjourned game was put away already: it is counted as in
@@ -371,6 +373,7 @@ impl Server {
                 with_a_guest.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
             } else {
                 adjourned.games += 1;
+                adjourned_here.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
             }
             st.adjourned = true;
             for seat in &mut st.seats {
@@ -381,12 +384,15 @@ impl Server {
         }
         // A guest's game cannot be resumed (the guest is nobody once gone):
         // both its players are told so, not to come back for it.
+        // A player with no game in progress (watching, or in the lobby) is
+        // told only that the server is shutting down.
         self.hub().tell_each(|id, account| {
+            let playing = adjourned_here.contains(&id);
             Notice::Last(match (account, with_a_guest.contains(&id)) {
                 (Some(_), true) => "The server is shutting down. A game with a guest cannot be resumed: your game in progress ends here, without a winner.".into(),
-                (Some(_), false) => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
+                (Some(_), false) if playing => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
                 (None, true) => "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here.".into(),
-                (None, false) => "The server is shutting down.".into(),
+                _ => "The server is shutting down.".into(),
             })
         });
         adjourned
