@@ -923,6 +923,32 @@ fn a_folder_or_database_behind_a_loop_of_links_is_said_to_be() {
 }
 
 #[test]
+fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
+    let dir = folder("dangling");
+    fs::create_dir_all(dir.path()).unwrap();
+    let data = dir.path().join("serve");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &data).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{} is a symbolic link to nothing, so it cannot hold the server's data: make what it leads to, or name another --data folder",
+            data.display()
+        )
+    );
+    assert!(
+        !dir.path().join("nowhere").exists(),
+        "nothing made through it"
+    );
+    fs::remove_file(&data).unwrap();
+    fs::create_dir_all(&data).unwrap();
+    std::os::unix::fs::symlink("nothere", data.join("server.db")).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert!(matches!(refused, StoreError::Dangling(_)), "{refused:?}");
+    assert!(!data.join("nothere").exists(), "nothing made through it");
+}
+
+#[test]
 fn the_store_is_shared_between_threads() {
     fn shared<T: Send + Sync + Clone>() {}
     shared::<Store>();

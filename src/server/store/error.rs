@@ -32,6 +32,12 @@ pub enum StoreError {
         shown(.0)
     )]
     LinkLoop(PathBuf),
+    /// The data folder, or its database, is a symbolic link to nothing.
+    #[error(
+        "{} is a symbolic link to nothing, so it cannot hold the server's data: make what it leads to, or name another --data folder",
+        shown(.0)
+    )]
+    Dangling(PathBuf),
     /// Something that is not a folder stands where the data folder should be.
     #[error("{} is not a folder, so it cannot hold the server's data: name another --data folder", shown(.0))]
     NotAFolder(PathBuf),
@@ -205,6 +211,7 @@ impl StoreError {
             StoreError::Unreadable { what, .. } => format!("{what} does not read back"),
             StoreError::NotAFolder(_)
             | StoreError::LinkLoop(_)
+            | StoreError::Dangling(_)
             | StoreError::InUse(_)
             | StoreError::NotADatabase(_)
             | StoreError::Damaged(..)

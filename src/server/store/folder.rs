@@ -13,6 +13,9 @@ pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
     match fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => Err(StoreError::NotAFolder(dir.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(dir) => {
+            Err(StoreError::Dangling(dir.to_path_buf()))
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -57,6 +60,9 @@ pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
     match fs::metadata(db) {
         Ok(meta) if meta.is_file() => Ok(()),
         Ok(_) => Err(StoreError::NotADatabase(db.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(db) => {
+            Err(StoreError::Dangling(db.to_path_buf()))
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -66,4 +72,10 @@ pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
             .map_err(|e| StoreError::folder(db, e)),
         Err(e) => Err(StoreError::folder(db, e)),
     }
+}
+
+/// Whether `path` is a symbolic link to nothing: nothing is made through
+/// it, as the link could lead anywhere.
+fn dangling(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
 }
