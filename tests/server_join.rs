@@ -313,6 +313,33 @@ fn a_join_that_cannot_write_its_output_says_so() {
 /// join through the system's ssh, as a player runs it: a server gone is
 /// said once, in join's words, with nothing of ssh's own on the row the
 /// player types on.
+/// A line door that turns join away says why in plain words, before any
+/// event: join passes them on, not that the server said nothing.
+#[test]
+fn a_door_that_turns_join_away_is_heard() {
+    let data = Scratch::new("join-turned-away");
+    let limits = Limits {
+        per_address: 1,
+        ..Limits::default()
+    };
+    let running = Serving::lines(data.to_path_buf(), limits, Rules::default());
+    let addr = running.line_door();
+    let _first = Client::arrive(addr);
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr.to_string()])
+        .env("HOME", &data)
+        .stdin(Stdio::null())
+        .output()
+        .expect("tallyho runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        said,
+        "The server said: Sorry: too many connections from your address; close one and\ntry again.\nThe server closed the connection.\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    running.stop();
+}
+
 /// A PATH whose `ssh` is the real one, told to use a key made in `dir`
 /// and a host list there rather than the user's, with `options` more.
 fn ssh_on_path(dir: &Scratch, options: &str) -> String {

@@ -134,6 +134,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         closed: false,
         asked_handle: false,
         refused: false,
+        unheard: Vec::new(),
     }));
     let (tx, rx) = mpsc::channel::<Input>();
     // Until the server's first word, ssh may still be asking at the terminal
@@ -188,7 +189,19 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
             print(&out, format!("\n{}", wrap(LEFT_EARLY)));
             Ending::Clean
         } else {
-            print(&out, wrap(NO_WORD));
+            // The server's own words, where it said some before closing
+            // (`Sorry: too many connections…`): said for it.
+            let unheard =
+                std::mem::take(&mut view.lock().unwrap_or_else(|e| e.into_inner()).unheard);
+            if unheard.is_empty() {
+                print(&out, wrap(NO_WORD));
+            } else {
+                print(
+                    &out,
+                    wrap(&format!("The server said: {}", unheard.join(" "))),
+                );
+                print(&out, wrap("The server closed the connection."));
+            }
             Ending::Dropped
         });
     }
@@ -1209,6 +1222,15 @@ fn read_server(
             .find('{')
             .and_then(|i| serde_json::from_str::<Value>(text[i..].trim_end()).ok())
         else {
+            // Before the first event, kept: a door that turns the player
+            // away says why in plain words, then closes.
+            let said = text.trim();
+            if !heard.load(Ordering::SeqCst) && !said.is_empty() {
+                let mut view = view.lock().unwrap_or_else(|e| e.into_inner());
+                if view.unheard.len() < UNHEARD_LINES {
+                    view.unheard.push(safe::text_cut(said, UNHEARD_WIDTH));
+                }
+            }
             continue;
         };
         heard.store(true, Ordering::SeqCst);
@@ -1414,7 +1436,15 @@ struct View {
     asked_handle: bool,
     /// The server refused a line (an `error` event).
     refused: bool,
+    /// What the server said before its first event, in plain words (the
+    /// line door's reason for turning the player away), made safe.
+    unheard: Vec<String>,
 }
+
+/// How many of the server's lines before its first event are kept.
+const UNHEARD_LINES: usize = 4;
+/// How many columns of each are kept.
+const UNHEARD_WIDTH: usize = 240;
 
 fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
     event.get(name).and_then(Value::as_str).unwrap_or("")
