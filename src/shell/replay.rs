@@ -306,9 +306,9 @@ struct Playback<'a, R: Rules, F: Face<R>> {
 }
 
 impl<R: Rules, F: Face<R>> Playback<'_, R, F> {
-    /// The name of the seat that played `side`, as the log has it, cut.
-    /// The name of the seat that played `side`; `None` for a person with
-    /// no name (a record written by hand), who is called by the side.
+    /// The name of the seat that played `side`, as the log has it, cut;
+    /// `None` for a person with no name (a record written by hand), who is
+    /// called by the side.
     fn seat_name(&self, side: R::Side) -> Option<String> {
         let side = side.to_string();
         self.record
