@@ -440,6 +440,53 @@ fn shutting_down_adjourns_the_games_and_tells_the_players() {
     assert!(a.stream.read_to_end(&mut rest).is_ok());
 }
 
+/// A computer's move the store cannot keep (a full disk) is said once, as
+/// the computer's, and the player leaves the game, which waits: the
+/// session does not try it again and again.
+#[test]
+fn a_computers_move_the_store_cannot_keep_is_said_once_and_the_game_waits() {
+    let data = Scratch::unmade("server-lines-unkept");
+    let start = || {
+        Serving::lines(
+            data.to_path_buf(),
+            Limits::default(),
+            quick_rules(Duration::from_secs(60)),
+        )
+    };
+    start().stop();
+    let conn = server_common::store::database(&data);
+    conn.execute_batch(
+        "CREATE TRIGGER refuse BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'no room'); END;",
+    )
+    .unwrap();
+    drop(conn);
+    let running = start();
+    let mut alone = Client::arrive(running.line_door());
+    alone.send("play fox rubbish --side hounds");
+    let said = alone.wait_for("type resume to go back.");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains("The server could not keep the computer's move, so it was not played (no room). You left game 1."),
+        "{said}"
+    );
+    // Nothing more comes of it.
+    alone
+        .stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut more = Vec::new();
+    let until = Instant::now() + Duration::from_secs(1);
+    let mut buf = [0; 65536];
+    while Instant::now() < until && more.len() < 100_000 {
+        if let Ok(n) = alone.stream.read(&mut buf) {
+            more.extend_from_slice(&buf[..n]);
+        }
+    }
+    let more = String::from_utf8_lossy(&more);
+    assert!(!more.contains("could not keep"), "{more}");
+    assert!(more.len() < 200, "{more}");
+}
+
 /// All a client is sent until its connection closes.
 fn to_the_end(client: &mut Client) -> String {
     client

@@ -13,6 +13,27 @@ use crate::games::GameKind;
 use crate::shell::log::{Record, Seat as LoggedSeat, warn};
 use crate::shell::table::Table;
 
+/// Why a move was not played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unplayed {
+    /// The rules or the game's state refused it: the reason, a clause.
+    Refused(String),
+    /// The store could not keep it (a full disk): why, in its words.
+    NotKept(String),
+}
+
+impl Unplayed {
+    /// The clause said to the player whose move it was.
+    pub(crate) fn words(&self) -> String {
+        match self {
+            Unplayed::Refused(why) => why.clone(),
+            Unplayed::NotKept(why) => {
+                format!("the server could not keep your move, so it was not played ({why})")
+            }
+        }
+    }
+}
+
 impl Server {
     /// Starts a game at a new room: kept in the store first, then listed.
     pub(crate) fn begin_room(
@@ -111,18 +132,20 @@ impl Server {
         seat: usize,
         mv: &str,
         by: Option<SessionId>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Unplayed> {
         let mut st = room.lock();
         if st.adjourned {
-            return Err("the game is adjourned".into());
+            return Err(Unplayed::Refused("the game is adjourned".into()));
         }
         if st.table.ending().is_some() {
-            return Err("the game is over".into());
+            return Err(Unplayed::Refused("the game is over".into()));
         }
         if st.table.to_move() != seat {
-            return Err("it is not your turn".into());
+            return Err(Unplayed::Refused("it is not your turn".into()));
         }
-        st.table.play(mv).map_err(|e| e.to_string())?;
+        st.table
+            .play(mv)
+            .map_err(|e| Unplayed::Refused(e.to_string()))?;
         let ply = st.table.moves().len() - 1;
         let id = GameId(i64::try_from(room.number).unwrap_or_default());
         let played = st.table.moves().last().cloned().unwrap_or_default();
@@ -131,10 +154,7 @@ impl Server {
             .add_move(id, u32::try_from(ply).unwrap_or(u32::MAX), &played)
         {
             st.table.take_back(1);
-            return Err(format!(
-                "the server could not keep your move, so it was not played ({})",
-                e.reason()
-            ));
+            return Err(Unplayed::NotKept(e.reason()));
         }
         if let Some(offer) = st.offer.take() {
             self.lapsed(&st, offer, seat, "moved");

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::{After, Session, words};
 use crate::server::hub::{Doing, Offer, Room, RoomState, SessionId, Sitter, ending_said};
+use crate::server::referee::Unplayed;
 use crate::shell::safe;
 use crate::shell::table::{Asked, Table};
 use crate::shell::turn::Command;
@@ -91,10 +92,7 @@ impl Session {
                     self.my_turn(room, seat, glance.table.as_ref(), computer)?
                 }
                 _ => match &glance.computer {
-                    Some(level) => {
-                        self.computer_turn(room, glance.table.as_ref(), level)?;
-                        None
-                    }
+                    Some(level) => self.computer_turn(room, glance.table.as_ref(), level)?,
                     None => self.their_turn(room, seat, &names[1 - seat], glance.sight.away)?,
                 },
             };
@@ -315,7 +313,7 @@ impl Session {
         match asked {
             Asked::Play(mv) => {
                 if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
-                    self.refuse(&why)?;
+                    self.refuse(&why.words())?;
                 }
                 Ok(None)
             }
@@ -558,21 +556,34 @@ impl Session {
     }
 
     /// The server's computer moves, thought out on this player's thread.
+    /// The computer's move, played by the session of the person it
+    /// plays. A move the store cannot keep is not tried again at once: the
+    /// person is told, and leaves the game, which waits (adjourned) until
+    /// they resume it.
     pub(super) fn computer_turn(
         &mut self,
         room: &Arc<Room>,
         table: &dyn Table,
         level: &str,
-    ) -> io::Result<()> {
+    ) -> io::Result<Option<After>> {
         let seed = rand::random();
         let deadline = crate::shell::clock::Until::after(self.server.think());
-        if let Some(mv) = table.computer_move(level, seed, &deadline) {
-            let seat = table.to_move();
-            if let Err(why) = self.server.play(room, seat, &mv, Some(self.id)) {
-                self.refuse(&why)?;
+        let Some(mv) = table.computer_move(level, seed, &deadline) else {
+            return Ok(None);
+        };
+        let seat = table.to_move();
+        match self.server.play(room, seat, &mv, Some(self.id)) {
+            Ok(()) => Ok(None),
+            // The game changed meanwhile: the next look says how.
+            Err(Unplayed::Refused(_)) => Ok(None),
+            Err(Unplayed::NotKept(why)) => {
+                self.refuse(&format!(
+                    "the server could not keep the computer's move, so it was not played ({why})"
+                ))?;
+                self.leave(room, 1 - seat)?;
+                Ok(Some(After::Lobby))
             }
         }
-        Ok(())
     }
 
     /// A watcher's prompt.
