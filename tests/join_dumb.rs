@@ -89,3 +89,29 @@ fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expec
     session.expect("LEFT=[after]")?;
     Ok(())
 }
+
+/// The server gone at a dumb terminal: one Ctrl-D on the empty line leaves,
+/// as Enter does; the terminal reads the end of input once.
+#[test]
+fn one_ctrl_d_at_a_dumb_terminal_leaves_when_the_server_has_gone() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-dumb-ctrl-d");
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
+    let addr = running.line_door().to_string();
+    let script = format!(
+        "'{}' join {addr}; echo STATUS=$?",
+        env!("CARGO_BIN_EXE_tallyho")
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script])
+        .env("HOME", data.join("home"))
+        .env("TERM", "dumb");
+    let mut session = Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(10)));
+    session.expect("commands.")?;
+    session.expect("> ")?;
+    running.stop();
+    session.expect("Press Enter to leave.")?;
+    session.send("\x04")?;
+    session.expect("STATUS=1")?;
+    Ok(())
+}

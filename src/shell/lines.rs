@@ -153,11 +153,24 @@ impl AnyNewline {
         input: &mut R,
         cap: usize,
     ) -> io::Result<Option<Capped>> {
-        if std::mem::take(&mut self.after_cr) && filled(input)?.first() == Some(&b'\n') {
-            input.consume(1);
+        // Each look ahead that finds the end of the input ends the read
+        // there: at a terminal the end (Ctrl-D) is read once, and a second
+        // read would wait for another.
+        if std::mem::take(&mut self.after_cr) {
+            match filled(input)?.first() {
+                None => return Ok(None),
+                Some(b'\n') => input.consume(1),
+                Some(_) => {}
+            }
         }
-        if !std::mem::replace(&mut self.started, true) && filled(input)?.starts_with(BOM) {
-            input.consume(BOM.len());
+        if !std::mem::replace(&mut self.started, true) {
+            let ahead = filled(input)?;
+            if ahead.is_empty() {
+                return Ok(None);
+            }
+            if ahead.starts_with(BOM) {
+                input.consume(BOM.len());
+            }
         }
         let line = read_capped(input, cap, Ends::CrOrLf)?;
         self.after_cr = line.as_ref().is_some_and(|l| l.by_cr);
@@ -184,6 +197,41 @@ fn filled<R: BufRead + ?Sized>(input: &mut R) -> io::Result<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Input as a terminal gives it: each `None` an end of input (Ctrl-D)
+    /// read once, and then more.
+    struct Terminal(std::collections::VecDeque<Option<&'static [u8]>>);
+
+    impl io::Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.0.pop_front() {
+                Some(Some(bytes)) => {
+                    buf[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                }
+                Some(None) | None => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn one_end_of_input_at_a_terminal_ends_the_read() {
+        // At the very start.
+        let typed = Terminal([None, Some(&b"more\n"[..])].into());
+        let mut input = io::BufReader::new(typed);
+        assert!(
+            AnyNewline::default()
+                .read(&mut input, 80)
+                .unwrap()
+                .is_none()
+        );
+        // After a line ended by a carriage return.
+        let typed = Terminal([Some(&b"one\r"[..]), None, Some(&b"more\n"[..])].into());
+        let mut input = io::BufReader::new(typed);
+        let mut reader = AnyNewline::default();
+        assert_eq!(reader.read(&mut input, 80).unwrap().unwrap().kept, b"one");
+        assert!(reader.read(&mut input, 80).unwrap().is_none());
+    }
 
     fn lines(text: &[u8], cap: usize, ends: Ends) -> Vec<(Vec<u8>, usize, bool)> {
         let mut input = text;
