@@ -835,6 +835,16 @@ fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
         ),
         "{refused}"
     );
+    // Names in another case are the same names to SQLite.
+    let dir = folder("marked-case");
+    drop(Store::open(dir.path()).unwrap());
+    let conn = database(dir.path());
+    conn.execute_batch(
+        "ALTER TABLE accounts RENAME COLUMN handle TO HANDLE; ALTER TABLE games RENAME TO g; ALTER TABLE g RENAME TO GAMES",
+    )
+    .unwrap();
+    drop(conn);
+    assert!(Store::open(dir.path()).is_ok());
 }
 
 #[test]

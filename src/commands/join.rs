@@ -1227,8 +1227,13 @@ fn read_server(
             let said = text.trim();
             if !heard.load(Ordering::SeqCst) && !said.is_empty() {
                 let mut view = view.lock().unwrap_or_else(|e| e.into_inner());
-                if view.unheard.len() < UNHEARD_LINES {
-                    view.unheard.push(safe::text_cut(said, UNHEARD_WIDTH));
+                match view.unheard.len() {
+                    n if n < UNHEARD_LINES => {
+                        view.unheard.push(safe::text_cut(said, UNHEARD_WIDTH))
+                    }
+                    // More than are kept: the cut is shown.
+                    UNHEARD_LINES => view.unheard.push("…".to_string()),
+                    _ => {}
                 }
             }
             continue;

@@ -147,14 +147,16 @@ fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), St
     };
     let tables_sql = "SELECT name FROM sqlite_schema WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY rowid";
     let columns_sql = "SELECT name FROM pragma_table_info(?1)";
+    // SQLite's names are the same whatever their case.
+    let among = |name: &str, names: &[String]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
     let have = names(conn, tables_sql, "table")?;
     for table in names(&model, tables_sql, "table")? {
-        if !have.contains(&table) {
+        if !among(&table, &have) {
             return Err(damaged(format!("has no table {table}")));
         }
         let columns = names(conn, columns_sql, &table)?;
         for column in names(&model, columns_sql, &table)? {
-            if !columns.contains(&column) {
+            if !among(&column, &columns) {
                 return Err(damaged(format!("its table {table} has no column {column}")));
             }
         }
