@@ -59,18 +59,22 @@ fn a_dumb_terminal_shows_the_prompt_plainly() -> Result<(), expectrl::Error> {
     Ok(())
 }
 
-/// The server gone at a dumb terminal, with a line half typed: join asks
-/// for Enter, as at any terminal, and takes the line, which would else be
-/// left in the terminal for the shell to run.
-#[test]
-fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expectrl::Error> {
-    let data = Scratch::new("join-dumb-gone");
+/// A server with its data in `data`, and join to it at a dumb terminal
+/// under a shell that runs `after` when join ends, shown the lobby's
+/// prompt.
+fn dumb_join(
+    data: &Scratch,
+    after: &str,
+) -> Result<
+    (
+        Serving,
+        Session<expectrl::process::unix::UnixProcess, expectrl::process::unix::PtyStream>,
+    ),
+    expectrl::Error,
+> {
     let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
     let addr = running.line_door().to_string();
-    let script = format!(
-        "'{}' join {addr}; echo STATUS=$?; read rest; echo \"LEFT=[$rest]\"",
-        env!("CARGO_BIN_EXE_tallyho")
-    );
+    let script = format!("'{}' join {addr}; {after}", env!("CARGO_BIN_EXE_tallyho"));
     let mut cmd = Command::new("sh");
     cmd.args(["-c", &script])
         .env("HOME", data.join("home"))
@@ -79,6 +83,17 @@ fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expec
     session.set_expect_timeout(Some(Duration::from_secs(10)));
     session.expect("commands.")?;
     session.expect("> ")?;
+    Ok((running, session))
+}
+
+/// The server gone at a dumb terminal, with a line half typed: join asks
+/// for Enter, as at any terminal, and takes the line, which would else be
+/// left in the terminal for the shell to run.
+#[test]
+fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expectrl::Error> {
+    let data = Scratch::new("join-dumb-gone");
+    let (running, mut session) =
+        dumb_join(&data, "echo STATUS=$?; read rest; echo \"LEFT=[$rest]\"")?;
     session.send("11-1")?;
     running.stop();
     session.expect("Press Enter to leave.")?;
@@ -95,20 +110,7 @@ fn a_dumb_terminal_is_asked_for_enter_when_the_server_goes() -> Result<(), expec
 #[test]
 fn one_ctrl_d_at_a_dumb_terminal_leaves_when_the_server_has_gone() -> Result<(), expectrl::Error> {
     let data = Scratch::new("join-dumb-ctrl-d");
-    let running = Serving::lines(data.to_path_buf(), Limits::default(), Rules::default());
-    let addr = running.line_door().to_string();
-    let script = format!(
-        "'{}' join {addr}; echo STATUS=$?",
-        env!("CARGO_BIN_EXE_tallyho")
-    );
-    let mut cmd = Command::new("sh");
-    cmd.args(["-c", &script])
-        .env("HOME", data.join("home"))
-        .env("TERM", "dumb");
-    let mut session = Session::spawn(cmd)?;
-    session.set_expect_timeout(Some(Duration::from_secs(10)));
-    session.expect("commands.")?;
-    session.expect("> ")?;
+    let (running, mut session) = dumb_join(&data, "echo STATUS=$?")?;
     running.stop();
     session.expect("Press Enter to leave.")?;
     session.send("\x04")?;

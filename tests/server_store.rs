@@ -778,16 +778,28 @@ fn another_programs_database_and_a_newer_one_are_refused() {
     );
 }
 
+/// A store opened after `sql` ran on its database: an empty file, or one
+/// a store made first when `made`.
+fn opened_after(name: &str, made: bool, sql: &str) -> Result<Store, StoreError> {
+    let dir = folder(name);
+    fs::create_dir_all(dir.path()).expect("the folder is made");
+    if made {
+        drop(Store::open(dir.path()).expect("a store is made"));
+    }
+    let conn = database(dir.path());
+    conn.execute_batch(sql)
+        .expect("the database takes the change");
+    drop(conn);
+    Store::open(dir.path())
+}
+
 #[test]
 fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
+    const MARK: &str = "PRAGMA application_id = 1414285391;";
     // Marked as a tallyho store of the first version, with no tables.
-    let dir = folder("marked");
-    fs::create_dir_all(dir.path()).unwrap();
-    let conn = database(dir.path());
-    conn.execute_batch("PRAGMA application_id = 1414285391; PRAGMA user_version = 1")
+    let refused = opened_after("marked", false, &format!("{MARK} PRAGMA user_version = 1"))
+        .err()
         .unwrap();
-    drop(conn);
-    let refused = Store::open(dir.path()).err().unwrap();
     assert!(matches!(refused, StoreError::Damaged(..)), "{refused:?}");
     assert!(
         refused.to_string().contains(
@@ -796,39 +808,34 @@ fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
         "{refused}"
     );
     // Marked, with no version, over a table of the same name as one of
-    // ours: SQLite's reason, without the schema it was running.
-    let dir = folder("marked-clash");
-    fs::create_dir_all(dir.path()).unwrap();
-    let conn = database(dir.path());
-    conn.execute_batch("PRAGMA application_id = 1414285391; CREATE TABLE accounts (x)")
-        .unwrap();
-    drop(conn);
-    let refused = Store::open(dir.path()).err().unwrap().to_string();
-    assert!(
-        refused.contains("schema version is 0, which tallyho never writes"),
-        "{refused}"
-    );
-    // Marked at a version tallyho never writes.
-    let dir = folder("marked-negative");
-    fs::create_dir_all(dir.path()).unwrap();
-    let conn = database(dir.path());
-    conn.execute_batch("PRAGMA application_id = 1414285391; PRAGMA user_version = -1")
-        .unwrap();
-    drop(conn);
-    let refused = Store::open(dir.path()).err().unwrap().to_string();
-    assert!(
-        refused.contains("schema version is -1, which tallyho never writes"),
-        "{refused}"
-    );
+    // ours; marked at a version tallyho never writes.
+    for (name, sql, said) in [
+        (
+            "marked-clash",
+            "CREATE TABLE accounts (x)",
+            "schema version is 0, which tallyho never writes",
+        ),
+        (
+            "marked-negative",
+            "PRAGMA user_version = -1",
+            "schema version is -1, which tallyho never writes",
+        ),
+    ] {
+        let refused = opened_after(name, false, &format!("{MARK} {sql}"))
+            .err()
+            .unwrap();
+        assert!(refused.to_string().contains(said), "{refused}");
+    }
     // Every table there, each with a column of its own: the first missing
     // column is named, and no SQL is quoted.
-    let dir = folder("marked-columns");
-    drop(Store::open(dir.path()).unwrap());
-    let conn = database(dir.path());
-    conn.execute_batch("DROP TABLE moves; CREATE TABLE moves (q TEXT)")
-        .unwrap();
-    drop(conn);
-    let refused = Store::open(dir.path()).err().unwrap().to_string();
+    let refused = opened_after(
+        "marked-columns",
+        true,
+        "DROP TABLE moves; CREATE TABLE moves (q TEXT)",
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(
         refused.contains(
             "is damaged (it is marked as a tallyho server's store of schema version 2, but its table moves has no column game)"
@@ -836,15 +843,8 @@ fn a_database_marked_as_ours_by_hand_is_refused_in_a_sentence() {
         "{refused}"
     );
     // Names in another case are the same names to SQLite.
-    let dir = folder("marked-case");
-    drop(Store::open(dir.path()).unwrap());
-    let conn = database(dir.path());
-    conn.execute_batch(
-        "ALTER TABLE accounts RENAME COLUMN handle TO HANDLE; ALTER TABLE games RENAME TO g; ALTER TABLE g RENAME TO GAMES",
-    )
-    .unwrap();
-    drop(conn);
-    assert!(Store::open(dir.path()).is_ok());
+    let renamed = "ALTER TABLE accounts RENAME COLUMN handle TO HANDLE; ALTER TABLE games RENAME TO g; ALTER TABLE g RENAME TO GAMES";
+    assert!(opened_after("marked-case", true, renamed).is_ok());
 }
 
 #[test]
