@@ -29,13 +29,15 @@
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/engine_process.rs"]
+mod engine_process;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use engine_process::Engine;
 
 use tallyho::games::Rules;
 use tallyho::games::draughts::{Move, Position, Setup, Side, ballot, notation};
@@ -115,89 +117,6 @@ fn note_info(name: &str, line: &str) {
             .unwrap_or_else(|p| p.into_inner());
         sums.0.push(u32::try_from(depth).unwrap_or(u32::MAX));
         sums.1 = sums.1.saturating_add(nodes);
-    }
-}
-
-/// An engine process: its input, and its output lines arriving on a channel.
-struct Engine {
-    name: &'static str,
-    child: Child,
-    input: ChildStdin,
-    lines: Receiver<String>,
-    /// The `info` line said before the last answer, if any.
-    info: Option<String>,
-}
-
-impl Engine {
-    fn start(name: &'static str, command: &str) -> Result<Engine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("an empty engine command")?;
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("{program}: {e}"))?;
-        let input = child.stdin.take().ok_or("no stdin")?;
-        let output = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            name,
-            child,
-            input,
-            lines: rx,
-            info: None,
-        };
-        e.send("isready")?;
-        // The first `isready` waits for the engine's database.
-        e.expect("readyok", Duration::from_secs(600))?;
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|_| self.input.flush())
-            .map_err(|e| format!("engine {}: {e}", self.name))
-    }
-
-    /// The first line starting with `word`, within `timeout`.
-    fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
-        let end = Instant::now() + timeout;
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with(word) => return Ok(line),
-                Ok(line) if line.starts_with("info ") => self.info = Some(line),
-                Ok(line) if line.starts_with("error") => {
-                    return Err(format!("engine {} said: {line}", self.name));
-                }
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("engine {} did not answer in time", self.name));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("engine {} has gone", self.name));
-                }
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        std::thread::sleep(Duration::from_millis(50));
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
