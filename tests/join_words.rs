@@ -208,3 +208,77 @@ fn a_draughts_game_starts_in_the_text_doors_words() {
         "{seen}"
     );
 }
+
+/// A door that turns join away with words that have no line end, and
+/// closes at once: the words are said, whether the server read join's
+/// first line before closing (an orderly close) or not (a reset).
+#[test]
+fn a_servers_last_words_without_a_line_end_are_said() {
+    for reads_first in [true, false] {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("its address").to_string();
+        let server = std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+            if reads_first {
+                let mut first = String::new();
+                let _ = BufReader::new(&stream).read_line(&mut first);
+            } else {
+                // join's first line has come, and is left unread.
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            let _ = stream.write_all(b"Full: try again later.");
+            let _ = stream.flush();
+            std::thread::sleep(Duration::from_millis(300));
+        });
+        let out = joined(&addr, b"");
+        let _ = server.join();
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            seen, "The server said: Full: try again later.\nThe server closed the connection.\n",
+            "read first: {reads_first}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{seen}");
+    }
+}
+
+/// An `error` event the server sends before join has sent a line of the
+/// script's is said, but no line of the script's was refused: the status
+/// stays 0. One that answers a line makes it 3.
+#[test]
+fn an_error_before_any_line_is_said_but_refuses_nothing() {
+    for (typed, status) in [(&b""[..], 0), (&b"nonsense\n"[..], 3)] {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("its address").to_string();
+        let server = std::thread::spawn(move || {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+            let Ok(mut out) = stream.try_clone() else {
+                return;
+            };
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                let events = match line.trim() {
+                    "proto json" => vec![
+                        json!({"event": "welcome", "handle": "ann", "rated": false}),
+                        json!({"event": "error", "message": "the store is slow today"}),
+                    ],
+                    "quit" => return,
+                    _ => vec![json!({"event": "error", "message": "no such command"})],
+                };
+                for event in events {
+                    let _ = writeln!(out, "{event}");
+                }
+            }
+        });
+        let out = joined(&addr, typed);
+        let _ = server.join();
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert!(seen.contains("The store is slow today.\n"), "{seen}");
+        assert_eq!(out.status.code(), Some(status), "{seen}");
+    }
+}

@@ -322,6 +322,34 @@ fn a_claim_over_a_player_who_never_moved_is_not_rated() {
     h.running.stop();
 }
 
+/// A player whose only move was taken back by agreement had begun the
+/// game: a claim over them is rated, and nobody is told they never moved.
+#[test]
+fn a_claim_over_a_player_whose_move_was_taken_back_is_rated() {
+    let Some(h) = house("takenback", Duration::from_secs(1)) else {
+        return;
+    };
+    let (mut ann, mut bob) = h.start_game();
+    bob.send("B1-A2");
+    ann.wait_for("Move fox to (A6, C6, A8, C8)? ");
+    ann.send("B7-C6");
+    bob.wait_for("3. ann moved B7-C6.");
+    bob.send("undo");
+    ann.wait_for("bob asks to take back their last move. Do you agree (yes/no)? ");
+    ann.send("yes");
+    bob.wait_for("Taken back: 2 plies.");
+    bob.wait_for("Move (B1, D1, F1, H1)? ");
+    bob.drop_line();
+    ann.wait_for("bob has not come back: type claim to take the win, or adjourn");
+    ann.send("claim");
+    ann.wait_for("bob left the game and did not come back: ann wins.");
+    let said = ann.wait_for("in the server's log.");
+    assert!(said.contains("ann's fox rating: 1500 to "), "{said}");
+    assert!(!said.contains("not rated"), "{said}");
+    drop(ann);
+    h.running.stop();
+}
+
 #[test]
 fn a_player_offline_when_a_rated_game_ends_is_told_with_the_ratings() {
     let Some(h) = house("unseen", Duration::from_secs(1)) else {

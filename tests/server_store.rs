@@ -956,6 +956,49 @@ fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
     let refused = Store::open(&data).err().unwrap();
     assert!(matches!(refused, StoreError::Dangling(_)), "{refused:?}");
     assert!(!data.join("nothere").exists(), "nothing made through it");
+    // The lock and SQLite's own files are made through no such link either.
+    fs::remove_file(data.join("server.db")).unwrap();
+    for name in [
+        "server.lock",
+        "server.db-wal",
+        "server.db-shm",
+        "server.db-journal",
+    ] {
+        let link = data.join(name);
+        // The lock file, left by the refused start above, is replaced.
+        let _ = fs::remove_file(&link);
+        std::os::unix::fs::symlink("nothere", &link).unwrap();
+        let refused = Store::open(&data).err().unwrap();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{} is a symbolic link to nothing, so it cannot hold the server's data: make what it leads to, or name another --data folder",
+                link.display()
+            )
+        );
+        assert!(
+            !data.join("nothere").exists(),
+            "nothing made through {name}"
+        );
+        fs::remove_file(&link).unwrap();
+    }
+    // With none left, the store opens.
+    assert!(Store::open(&data).is_ok());
+}
+
+#[test]
+fn a_folder_where_the_database_should_be_is_called_one() {
+    let dir = folder("db-folder");
+    let data = dir.path().join("serve");
+    fs::create_dir_all(data.join("server.db")).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{} is a folder, not a database file: move it aside to start an empty store, or name another --data folder",
+            data.join("server.db").display()
+        )
+    );
 }
 
 #[test]

@@ -1198,11 +1198,14 @@ fn read_server(
         let read = (&mut reader)
             .take(MAX_EVENT as u64 + 1)
             .read_until(b'\n', &mut line);
-        match read {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        // The last line may have no line end, or be cut off by a reset
+        // (a server that closes without reading what join sent): what
+        // came of it is read all the same, and then the loop ends.
+        let last = !matches!(read, Ok(n) if n > 0);
+        if last && line.is_empty() {
+            break;
         }
-        if line.len() > MAX_EVENT && !line.ends_with(b"\n") {
+        if line.len() > MAX_EVENT && !line.ends_with(b"\n") && !last {
             // Skip the rest of an overlong line.
             let mut rest = Vec::new();
             loop {
@@ -1625,7 +1628,9 @@ impl View {
             }
             // The server's reasons come as clauses: said as sentences.
             "error" => {
-                self.refused = true;
+                // A refusal of a line sent; one before any line is the
+                // server's news, not a line of the script's refused.
+                self.refused |= self.sent.is_some();
                 tallyho::shell::ask::capitalise(&clean(event, "message"))
             }
             "info" | "help" => clean_lines(event, "text"),

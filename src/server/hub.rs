@@ -728,6 +728,9 @@ pub struct RoomState {
     /// Why a rated room's game, ended, does not count after all: a player
     /// who left before their first move had not begun it.
     pub unrated: Option<String>,
+    /// Whether each seat has made a move in this game, one taken back since
+    /// included (of a game brought back from the store, the moves it kept).
+    pub moved: [bool; 2],
 }
 
 /// How a game ended, as its players are told: an ending the players made
@@ -751,6 +754,8 @@ impl Room {
             number,
             rated,
             state: Mutex::new(RoomState {
+                moved: [0, 1]
+                    .map(|seat| (0..table.moves().len()).any(|ply| table.mover(ply) == seat)),
                 table,
                 seats,
                 watchers: Vec::new(),

@@ -156,6 +156,7 @@ impl Server {
             st.table.take_back(1);
             return Err(Unplayed::NotKept(e.reason()));
         }
+        st.moved[seat] = true;
         if let Some(offer) = st.offer.take() {
             self.lapsed(&st, offer, seat, "moved");
         }
@@ -319,9 +320,9 @@ impl Server {
             "{gone} left the game and did not come back: {winner} wins."
         ));
         // As a game abandoned before its first moves is aborted elsewhere,
-        // a player who never moved has not begun it: it is not rated.
-        let moved = (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == 1 - seat);
-        if room.rated && !moved {
+        // a player who never moved has not begun it: it is not rated. One
+        // whose moves were taken back had begun it.
+        if room.rated && !st.moved[1 - seat] {
             st.unrated = Some(format!(
                 "The game is not rated: {gone} left before making a move."
             ));

@@ -48,6 +48,14 @@ pub enum StoreError {
         shown(&.0.join(super::LOCK_FILE))
     )]
     InUse(PathBuf),
+    /// A folder or a special file (a pipe, a socket, a device) stands where
+    /// the database file should be; the words say which.
+    #[error(
+        "{} is {}, not a database file: move it aside to start an empty store, or name another --data folder",
+        shown(.0),
+        .1
+    )]
+    NotAFile(PathBuf, &'static str),
     /// The database file is not SQLite, or its first page is damaged.
     #[error(
         "{} is not a database tallyho can read (damaged, or not an SQLite file): move it aside to start an empty store, or restore it from a backup",
@@ -214,6 +222,7 @@ impl StoreError {
             | StoreError::Dangling(_)
             | StoreError::InUse(_)
             | StoreError::NotADatabase(_)
+            | StoreError::NotAFile(..)
             | StoreError::Damaged(..)
             | StoreError::Foreign(_)
             | StoreError::TooNew { .. } => "the server's database cannot be used".to_string(),

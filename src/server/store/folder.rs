@@ -25,9 +25,23 @@ pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// Refuses a symbolic link to nothing among the files the store may make
+/// in `dir` (`names`): opening one to write would make a file wherever it
+/// leads.
+pub(super) fn refuse_dangling(dir: &Path, names: &[&str]) -> Result<(), StoreError> {
+    for name in names {
+        let path = dir.join(name);
+        if dangling(&path) && !path.exists() {
+            return Err(StoreError::Dangling(path));
+        }
+    }
+    Ok(())
+}
+
 /// Takes the data folder's lock, held as long as the file stays open.
 pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
     let path = dir.join(LOCK_FILE);
+    refuse_dangling(dir, &[LOCK_FILE])?;
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -59,7 +73,11 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
 pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
     match fs::metadata(db) {
         Ok(meta) if meta.is_file() => Ok(()),
-        Ok(_) => Err(StoreError::NotADatabase(db.to_path_buf())),
+        Ok(meta) if meta.is_dir() => Err(StoreError::NotAFile(db.to_path_buf(), "a folder")),
+        Ok(_) => Err(StoreError::NotAFile(
+            db.to_path_buf(),
+            "a special file (a pipe, a socket or a device)",
+        )),
         Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(db) => {
             Err(StoreError::Dangling(db.to_path_buf()))
         }

@@ -82,6 +82,8 @@ pub const DATABASE: &str = "server.db";
 
 /// The finished games' log in the data folder.
 pub const HISTORY: &str = "history.jsonl";
+/// The files SQLite makes beside [`DATABASE`] as it needs them.
+const SQLITE_FILES: [&str; 3] = ["server.db-wal", "server.db-shm", "server.db-journal"];
 
 /// The file whose lock says a server is using the data folder.
 pub const LOCK_FILE: &str = "server.lock";
@@ -440,6 +442,8 @@ impl Store {
         let lock = lock_folder(dir)?;
         let db = dir.join(DATABASE);
         make_database_file(&db)?;
+        // SQLite's own files beside it, made as it needs them.
+        folder::refuse_dangling(dir, &SQLITE_FILES)?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY));
         let quick_log = log.clone().with_patience(QUICK_LOG);
