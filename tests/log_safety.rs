@@ -624,6 +624,27 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
         );
     }
 
+    // A folder that is a loop of links is called one, not a missing folder.
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::os::unix::fs::symlink(&b, &a).expect("a link");
+    std::os::unix::fs::symlink(&a, &b).expect("a link");
+    let inside = a.join("h.jsonl");
+    let output = tallyho(&inside)
+        .args(["--players", "0", "--level", "rubbish"])
+        .output()
+        .expect("ran");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty(), "played: {output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the folder {} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so the game log {} cannot be kept there",
+            a.display(),
+            inside.display()
+        )),
+        "{stderr}"
+    );
+
     let link = dir.join("link.jsonl");
     std::os::unix::fs::symlink(dir.join("nowhere").join("x.jsonl"), &link).expect("a link");
     let output = tallyho(&link).arg("history").output().expect("ran");

@@ -146,6 +146,19 @@ pub enum LogError {
         /// Its missing folder.
         folder: PathBuf,
     },
+    /// The log's folder is a loop of symbolic links (or a chain longer
+    /// than the system follows).
+    #[error(
+        "the folder {} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so the game log {} cannot be kept there: name a log in a folder that exists",
+        shown(.folder),
+        shown(.log)
+    )]
+    FolderLinkLoop {
+        /// The log named.
+        log: PathBuf,
+        /// Its folder, behind the loop.
+        folder: PathBuf,
+    },
     /// The log's folder is a file (or anything but a folder).
     #[error(
         "{} is not a folder, so the game log {} cannot be kept there: name a log in a folder that exists",
@@ -279,10 +292,12 @@ impl Log {
             return Ok(());
         };
         let (log, folder) = (self.path.clone(), folder.to_path_buf());
-        if folder.exists() {
-            Err(LogError::NotAFolder { log, folder })
-        } else {
-            Err(LogError::NoFolder { log, folder })
+        match fs::metadata(&folder) {
+            Ok(_) => Err(LogError::NotAFolder { log, folder }),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                Err(LogError::FolderLinkLoop { log, folder })
+            }
+            Err(_) => Err(LogError::NoFolder { log, folder }),
         }
     }
 
