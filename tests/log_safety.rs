@@ -376,6 +376,14 @@ fn a_log_in_a_missing_folder_is_refused_and_no_folder_is_made() {
     assert!(!dir.join("no").exists(), "no folder was made");
 }
 
+/// What a session refused before play said on standard error: it ended
+/// with status 1, and nothing was played.
+fn refused_unplayed(output: &std::process::Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(output.stdout.is_empty(), "played: {output:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
 fn the_default_log_makes_its_own_folder() {
     let home = folder("default");
@@ -603,9 +611,7 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
         .env_remove("TALLYHO_HISTORY")
         .output()
         .expect("ran");
-    assert_eq!(output.status.code(), Some(1));
-    assert!(output.stdout.is_empty(), "played: {output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused_unplayed(&output);
     assert!(
         stderr.contains("tallyho is not a folder, so the game log"),
         "{stderr}"
@@ -633,9 +639,7 @@ fn a_log_that_cannot_be_read_is_said_in_words() {
         .args(["--players", "0", "--level", "rubbish"])
         .output()
         .expect("ran");
-    assert_eq!(output.status.code(), Some(1));
-    assert!(output.stdout.is_empty(), "played: {output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused_unplayed(&output);
     assert!(
         stderr.contains(&format!(
             "the folder {} leads through more symbolic links than the system follows (a loop of links, or a chain of over 40), so the game log {} cannot be kept there",
