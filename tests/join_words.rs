@@ -282,3 +282,50 @@ fn an_error_before_any_line_is_said_but_refuses_nothing() {
         assert_eq!(out.status.code(), Some(status), "{seen}");
     }
 }
+
+/// A door's first words longer than join takes are quoted cut, not taken
+/// for silence; a door that takes the connection and says nothing holds a
+/// script no longer than `--wait`.
+#[test]
+fn a_door_too_long_or_silent_is_said_so() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let server = std::thread::spawn(move || {
+        // Too long: said once join's first line is read, then closed.
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+        let _ = BufReader::new(&stream).read_line(&mut String::new());
+        let mut said = vec![b'x'; 1 << 20];
+        said.push(b'\n');
+        let _ = stream.write_all(&said);
+        drop(stream);
+        // Silent: the connection held until join has left.
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+        let _ = std::io::Read::read_to_end(&mut stream, &mut Vec::new());
+    });
+    let out = joined(&addr, b"");
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(seen.starts_with("The server said:\nxxxxxxxx"), "{seen}");
+    assert!(
+        seen.ends_with("x…\nThe server closed the connection.\n"),
+        "{seen}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{seen}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["join", &addr, "--wait", "1"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("tallyho join runs");
+    let _ = server.join();
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        seen,
+        "The server has said nothing in 1 second: join stops waiting (--wait) and leaves.\n"
+    );
+    assert_eq!(out.status.code(), Some(1), "{seen}");
+}

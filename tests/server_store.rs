@@ -963,6 +963,7 @@ fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
         "server.db-wal",
         "server.db-shm",
         "server.db-journal",
+        "history.jsonl",
     ] {
         let link = data.join(name);
         // The lock file, left by the refused start above, is replaced.
@@ -986,19 +987,56 @@ fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
     assert!(Store::open(&data).is_ok());
 }
 
+/// A folder, a pipe or a loop of links where the store keeps a file is
+/// called what it is, naming the file, before anything is written.
 #[test]
-fn a_folder_where_the_database_should_be_is_called_one() {
-    let dir = folder("db-folder");
+fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
+    let dir = folder("not-files");
     let data = dir.path().join("serve");
-    fs::create_dir_all(data.join("server.db")).unwrap();
-    let refused = Store::open(&data).err().unwrap();
-    assert_eq!(
-        refused.to_string(),
-        format!(
-            "{} is a folder, not a database file: move it aside to start an empty store, or name another --data folder",
-            data.join("server.db").display()
-        )
-    );
+    let files = [
+        "server.db",
+        "server.lock",
+        "server.db-wal",
+        "server.db-journal",
+        "history.jsonl",
+    ];
+    for name in files {
+        fs::create_dir_all(&data).unwrap();
+        let path = data.join(name);
+        fs::create_dir(&path).unwrap();
+        let refused = Store::open(&data).err().unwrap();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{} is a folder, where the server keeps a file of its own: move it aside, or name another --data folder",
+                path.display()
+            )
+        );
+        fs::remove_dir_all(&data).unwrap();
+    }
+    for name in files {
+        fs::create_dir_all(&data).unwrap();
+        let path = data.join(name);
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {name}");
+        let refused = Store::open(&data).err().unwrap();
+        assert!(
+            refused.to_string().starts_with(&format!(
+                "{} is a special file (a pipe, a socket or a device), where the server keeps a file",
+                path.display()
+            )),
+            "{refused}"
+        );
+        fs::remove_dir_all(&data).unwrap();
+        fs::create_dir_all(&data).unwrap();
+        std::os::unix::fs::symlink(name, &path).unwrap();
+        let refused = Store::open(&data).err().unwrap();
+        assert!(
+            matches!(refused, StoreError::LinkLoop(_)),
+            "{name}: {refused:?}"
+        );
+        fs::remove_dir_all(&data).unwrap();
+    }
 }
 
 #[test]

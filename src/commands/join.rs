@@ -170,9 +170,18 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     };
     // The first event, or the end of a connection that never gave one. At
     // a terminal the signal thread only notes Ctrl-C: it leaves here too.
+    // A script waits for it as long as for a move (`--wait`): a server
+    // that takes the connection and says nothing does not hold it for good.
     let stop = signals::interrupt_flag();
+    let script = !interactive && !dumb;
+    let began = Instant::now();
+    let mut silent = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = answered.recv_timeout(TICK) {
         if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        if script && began.elapsed() >= wait {
+            silent = true;
             break;
         }
     }
@@ -188,6 +197,9 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
             // On a line after the terminal's ^C.
             print(&out, format!("\n{}", wrap(LEFT_EARLY)));
             Ending::Clean
+        } else if silent {
+            print(&out, wrap(&silent_words(wait)));
+            Ending::Dropped
         } else {
             // The server's own words, where it said some before closing
             // (`Sorry: too many connections…`): said for it.
@@ -223,8 +235,6 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // What the loop takes next before reading more: the end of input, once
     // a script has given up waiting.
     let mut next: Option<Input> = None;
-    // Lines from a pipe, not typed at a terminal.
-    let script = !interactive && !dumb;
     loop {
         prompt_when_settled(&out);
         // A script's reader gone (`| head -1`) is seen before the next
@@ -393,11 +403,28 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     })
 }
 
-/// Said when a script stops waiting for `to_move`'s move after `wait`.
-fn gave_up_words(to_move: &str, wait: Duration) -> String {
+/// `wait` in words: `3 seconds`.
+fn seconds_words(wait: Duration) -> String {
     let seconds = wait.as_secs();
     let unit = if seconds == 1 { "second" } else { "seconds" };
-    format!("{to_move} has not moved in {seconds} {unit}: join stops waiting (--wait) and leaves.")
+    format!("{seconds} {unit}")
+}
+
+/// Said when a script stops waiting for the server's first word after
+/// `wait`.
+fn silent_words(wait: Duration) -> String {
+    format!(
+        "The server has said nothing in {}: join stops waiting (--wait) and leaves.",
+        seconds_words(wait)
+    )
+}
+
+/// Said when a script stops waiting for `to_move`'s move after `wait`.
+fn gave_up_words(to_move: &str, wait: Duration) -> String {
+    format!(
+        "{to_move} has not moved in {}: join stops waiting (--wait) and leaves.",
+        seconds_words(wait)
+    )
 }
 
 /// Starts the thread that reads the player's lines, through the line
@@ -1216,7 +1243,8 @@ fn read_server(
                     Ok(_) => {}
                 }
             }
-            continue;
+            // Cut, it is no event; before the first, its start is kept
+            // as a door's words are.
         }
         let text = String::from_utf8_lossy(&line);
         // Only events are read; a line that holds none (a prompt or an echo)

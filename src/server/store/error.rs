@@ -49,9 +49,10 @@ pub enum StoreError {
     )]
     InUse(PathBuf),
     /// A folder or a special file (a pipe, a socket, a device) stands where
-    /// the database file should be; the words say which.
+    /// the store keeps a file (the database, its lock, SQLite's files, the
+    /// log); the words say which.
     #[error(
-        "{} is {}, not a database file: move it aside to start an empty store, or name another --data folder",
+        "{} is {}, where the server keeps a file of its own: move it aside, or name another --data folder",
         shown(.0),
         .1
     )]

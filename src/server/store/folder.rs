@@ -25,23 +25,43 @@ pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// Refuses a symbolic link to nothing among the files the store may make
-/// in `dir` (`names`): opening one to write would make a file wherever it
-/// leads.
-pub(super) fn refuse_dangling(dir: &Path, names: &[&str]) -> Result<(), StoreError> {
+/// Refuses what stands in the way of a file the store makes or opens in
+/// `dir` (`names`): a symbolic link to nothing (opening it to write would
+/// make a file wherever it leads), a loop of links, or anything but a file
+/// (a folder, a pipe, a device). A file missing is made when needed.
+pub(super) fn check_files(dir: &Path, names: &[&str]) -> Result<(), StoreError> {
     for name in names {
         let path = dir.join(name);
-        if dangling(&path) && !path.exists() {
-            return Err(StoreError::Dangling(path));
+        match fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(meta) => return Err(not_a_file(path, &meta)),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(StoreError::LinkLoop(path));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(&path) => {
+                return Err(StoreError::Dangling(path));
+            }
+            // Missing, or met again with its own error when it is opened.
+            Err(_) => {}
         }
     }
     Ok(())
 }
 
+/// What is not a file, in words.
+fn not_a_file(path: std::path::PathBuf, meta: &fs::Metadata) -> StoreError {
+    let what = if meta.is_dir() {
+        "a folder"
+    } else {
+        "a special file (a pipe, a socket or a device)"
+    };
+    StoreError::NotAFile(path, what)
+}
+
 /// Takes the data folder's lock, held as long as the file stays open.
 pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
     let path = dir.join(LOCK_FILE);
-    refuse_dangling(dir, &[LOCK_FILE])?;
+    check_files(dir, &[LOCK_FILE])?;
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -73,11 +93,7 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
 pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
     match fs::metadata(db) {
         Ok(meta) if meta.is_file() => Ok(()),
-        Ok(meta) if meta.is_dir() => Err(StoreError::NotAFile(db.to_path_buf(), "a folder")),
-        Ok(_) => Err(StoreError::NotAFile(
-            db.to_path_buf(),
-            "a special file (a pipe, a socket or a device)",
-        )),
+        Ok(meta) => Err(not_a_file(db.to_path_buf(), &meta)),
         Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(db) => {
             Err(StoreError::Dangling(db.to_path_buf()))
         }

@@ -442,8 +442,9 @@ impl Store {
         let lock = lock_folder(dir)?;
         let db = dir.join(DATABASE);
         make_database_file(&db)?;
-        // SQLite's own files beside it, made as it needs them.
-        folder::refuse_dangling(dir, &SQLITE_FILES)?;
+        // SQLite's own files beside it, made as it needs them, and the log.
+        folder::check_files(dir, &SQLITE_FILES)?;
+        folder::check_files(dir, &[HISTORY])?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY));
         let quick_log = log.clone().with_patience(QUICK_LOG);
