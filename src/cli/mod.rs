@@ -246,7 +246,8 @@ pub enum Command {
         #[arg(value_name = "[USER@]HOST[:PORT]")]
         target: String,
         /// From a script: how long to wait for the other player's move
-        /// before leaving (exit status 6); default 600.
+        /// before leaving (exit status 6), or for the server's first word
+        /// (status 1); default 600.
         #[arg(long, value_name = "SECONDS", value_parser = number::<u64>(1, None))]
         wait: Option<u64>,
     },
