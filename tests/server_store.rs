@@ -970,13 +970,13 @@ fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
         let _ = fs::remove_file(&link);
         std::os::unix::fs::symlink("nothere", &link).unwrap();
         let refused = Store::open(&data).err().unwrap();
-        assert_eq!(
-            refused.to_string(),
-            format!(
-                "{} is a symbolic link to nothing, so it cannot hold the server's data: make what it leads to, or name another --data folder",
-                link.display()
-            )
-        );
+        let says = if name.starts_with("server.db-") {
+            // SQLite opens no link there, to something or not.
+            "is a symbolic link, where SQLite keeps a file of its own beside the database: remove the link"
+        } else {
+            "is a symbolic link to nothing, so it cannot hold the server's data: make what it leads to, or name another --data folder"
+        };
+        assert_eq!(refused.to_string(), format!("{} {says}", link.display()));
         assert!(
             !data.join("nothere").exists(),
             "nothing made through {name}"
@@ -1031,12 +1031,43 @@ fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
         fs::create_dir_all(&data).unwrap();
         std::os::unix::fs::symlink(name, &path).unwrap();
         let refused = Store::open(&data).err().unwrap();
-        assert!(
-            matches!(refused, StoreError::LinkLoop(_)),
-            "{name}: {refused:?}"
-        );
+        if name.starts_with("server.db-") {
+            assert!(
+                matches!(refused, StoreError::SqliteLink(_)),
+                "{name}: {refused:?}"
+            );
+        } else {
+            assert!(
+                matches!(refused, StoreError::LinkLoop(_)),
+                "{name}: {refused:?}"
+            );
+        }
         fs::remove_dir_all(&data).unwrap();
     }
+    // A database that is a link to a file elsewhere: SQLite's files are
+    // made beside that file, and checked there.
+    let elsewhere = dir.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::create_dir_all(&data).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("kept.db"), data.join("server.db")).unwrap();
+    fs::write(elsewhere.join("kept.db"), "").unwrap();
+    fs::create_dir(elsewhere.join("kept.db-wal")).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert!(
+        refused.to_string().starts_with(&format!(
+            "{} is a folder, where the server keeps a file of its own",
+            fs::canonicalize(&elsewhere)
+                .unwrap()
+                .join("kept.db-wal")
+                .display()
+        )),
+        "{refused}"
+    );
+    fs::remove_dir(elsewhere.join("kept.db-wal")).unwrap();
+    assert!(
+        Store::open(&data).is_ok(),
+        "a database linked elsewhere opens"
+    );
 }
 
 #[test]

@@ -197,23 +197,25 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
             // On a line after the terminal's ^C.
             print(&out, format!("\n{}", wrap(LEFT_EARLY)));
             Ending::Clean
-        } else if silent {
-            print(&out, wrap(&silent_words(wait)));
-            Ending::Dropped
         } else {
             // The server's own words, where it said some before closing
-            // (`Sorry: too many connections…`): said for it.
+            // (`Sorry: too many connections…`) or falling silent: said for it.
             let unheard =
                 std::mem::take(&mut view.lock().unwrap_or_else(|e| e.into_inner()).unheard);
-            if unheard.is_empty() {
-                print(&out, wrap(NO_WORD));
-            } else {
+            if !unheard.is_empty() {
                 print(
                     &out,
                     wrap(&format!("The server said: {}", unheard.join(" "))),
                 );
-                print(&out, wrap("The server closed the connection."));
             }
+            let last = if silent {
+                silent_words(wait)
+            } else if unheard.is_empty() {
+                NO_WORD.to_string()
+            } else {
+                "The server closed the connection.".to_string()
+            };
+            print(&out, wrap(&last));
             Ending::Dropped
         });
     }
@@ -414,7 +416,7 @@ fn seconds_words(wait: Duration) -> String {
 /// `wait`.
 fn silent_words(wait: Duration) -> String {
     format!(
-        "The server has said nothing in {}: join stops waiting (--wait) and leaves.",
+        "The server has not answered in {}: join stops waiting (--wait) and leaves.",
         seconds_words(wait)
     )
 }

@@ -57,6 +57,13 @@ pub enum StoreError {
         .1
     )]
     NotAFile(PathBuf, &'static str),
+    /// A symbolic link where SQLite keeps a file of its own beside the
+    /// database (`server.db-wal`): SQLite will not open it.
+    #[error(
+        "{} is a symbolic link, where SQLite keeps a file of its own beside the database: remove the link",
+        shown(.0)
+    )]
+    SqliteLink(PathBuf),
     /// The database file is not SQLite, or its first page is damaged.
     #[error(
         "{} is not a database tallyho can read (damaged, or not an SQLite file): move it aside to start an empty store, or restore it from a backup",
@@ -224,6 +231,7 @@ impl StoreError {
             | StoreError::InUse(_)
             | StoreError::NotADatabase(_)
             | StoreError::NotAFile(..)
+            | StoreError::SqliteLink(_)
             | StoreError::Damaged(..)
             | StoreError::Foreign(_)
             | StoreError::TooNew { .. } => "the server's database cannot be used".to_string(),

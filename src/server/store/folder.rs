@@ -48,6 +48,31 @@ pub(super) fn check_files(dir: &Path, names: &[&str]) -> Result<(), StoreError> 
     Ok(())
 }
 
+/// Refuses what stands in the way of the files SQLite makes beside the
+/// database `db` as it needs them (`-wal`, `-shm`, `-journal`), beside the
+/// file `db` leads to, where SQLite makes them: as [`check_files`], and a
+/// symbolic link of any kind, which SQLite will not open.
+pub(super) fn check_sqlite_files(db: &Path) -> Result<(), StoreError> {
+    let real = fs::canonicalize(db).unwrap_or_else(|_| db.to_path_buf());
+    let (Some(dir), Some(name)) = (real.parent(), real.file_name()) else {
+        return Ok(());
+    };
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut file = name.to_os_string();
+        file.push(suffix);
+        let path = dir.join(file);
+        if fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink()) {
+            return Err(StoreError::SqliteLink(path));
+        }
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        check_files(dir, &[name])?;
+    }
+    Ok(())
+}
+
 /// What is not a file, in words.
 fn not_a_file(path: std::path::PathBuf, meta: &fs::Metadata) -> StoreError {
     let what = if meta.is_dir() {

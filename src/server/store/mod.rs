@@ -82,8 +82,6 @@ pub const DATABASE: &str = "server.db";
 
 /// The finished games' log in the data folder.
 pub const HISTORY: &str = "history.jsonl";
-/// The files SQLite makes beside [`DATABASE`] as it needs them.
-const SQLITE_FILES: [&str; 3] = ["server.db-wal", "server.db-shm", "server.db-journal"];
 
 /// The file whose lock says a server is using the data folder.
 pub const LOCK_FILE: &str = "server.lock";
@@ -442,8 +440,7 @@ impl Store {
         let lock = lock_folder(dir)?;
         let db = dir.join(DATABASE);
         make_database_file(&db)?;
-        // SQLite's own files beside it, made as it needs them, and the log.
-        folder::check_files(dir, &SQLITE_FILES)?;
+        folder::check_sqlite_files(&db)?;
         folder::check_files(dir, &[HISTORY])?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY));
