@@ -25,32 +25,28 @@ pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// Refuses what stands in the way of a file the store makes or opens in
-/// `dir` (`names`): a symbolic link to nothing (opening it to write would
-/// make a file wherever it leads), a loop of links, or anything but a file
-/// (a folder, a pipe, a device). A file missing is made when needed.
-pub(super) fn check_files(dir: &Path, names: &[&str]) -> Result<(), StoreError> {
-    for name in names {
-        let path = dir.join(name);
-        match fs::metadata(&path) {
-            Ok(meta) if meta.is_file() => {}
-            Ok(meta) => return Err(not_a_file(path, &meta)),
-            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-                return Err(StoreError::LinkLoop(path));
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(&path) => {
-                return Err(StoreError::Dangling(path));
-            }
-            // Missing, or met again with its own error when it is opened.
-            Err(_) => {}
+/// Refuses what stands in the way of a file the store makes or opens at
+/// `path`: a symbolic link to nothing (opening it to write would make a
+/// file wherever it leads), a loop of links, or anything but a file (a
+/// folder, a pipe, a device). A file missing is made when needed.
+pub(super) fn check_file(path: &Path) -> Result<(), StoreError> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(not_a_file(path.to_path_buf(), &meta)),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            Err(StoreError::LinkLoop(path.to_path_buf()))
         }
+        Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(path) => {
+            Err(StoreError::Dangling(path.to_path_buf()))
+        }
+        // Missing, or met again with its own error when it is opened.
+        Err(_) => Ok(()),
     }
-    Ok(())
 }
 
 /// Refuses what stands in the way of the files SQLite makes beside the
 /// database `db` as it needs them (`-wal`, `-shm`, `-journal`), beside the
-/// file `db` leads to, where SQLite makes them: as [`check_files`], and a
+/// file `db` leads to, where SQLite makes them: as [`check_file`], and a
 /// symbolic link of any kind, which SQLite will not open.
 pub(super) fn check_sqlite_files(db: &Path) -> Result<(), StoreError> {
     let real = fs::canonicalize(db).unwrap_or_else(|_| db.to_path_buf());
@@ -64,11 +60,7 @@ pub(super) fn check_sqlite_files(db: &Path) -> Result<(), StoreError> {
         if fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink()) {
             return Err(StoreError::SqliteLink(path));
         }
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        check_files(dir, &[name])?;
+        check_file(&path)?;
     }
     Ok(())
 }
@@ -86,7 +78,7 @@ fn not_a_file(path: std::path::PathBuf, meta: &fs::Metadata) -> StoreError {
 /// Takes the data folder's lock, held as long as the file stays open.
 pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
     let path = dir.join(LOCK_FILE);
-    check_files(dir, &[LOCK_FILE])?;
+    check_file(&path)?;
     let file = OpenOptions::new()
         .read(true)
         .write(true)

@@ -441,7 +441,7 @@ impl Store {
         let db = dir.join(DATABASE);
         make_database_file(&db)?;
         folder::check_sqlite_files(&db)?;
-        folder::check_files(dir, &[HISTORY])?;
+        folder::check_file(&dir.join(HISTORY))?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY));
         let quick_log = log.clone().with_patience(QUICK_LOG);
