@@ -100,6 +100,13 @@ fn stand_in(listener: &TcpListener) {
     }
 }
 
+/// A listener on a free loopback port, and its address.
+fn loopback() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    (listener, addr)
+}
+
 /// `tallyho join ADDR` fed `typed` on standard input, each line answered
 /// in turn on the one connection; what it printed and its status.
 fn joined(addr: &str, typed: &[u8]) -> std::process::Output {
@@ -120,8 +127,7 @@ fn joined(addr: &str, typed: &[u8]) -> std::process::Output {
 
 #[test]
 fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let addr = listener.local_addr().expect("its address").to_string();
+    let (listener, addr) = loopback();
     let server = std::thread::spawn(move || stand_in(&listener));
     let out = joined(&addr, b"who\nratings\nhistory\nquit\n");
     let _ = server.join();
@@ -148,8 +154,7 @@ Goodbye.
 /// door does for a script it turns away.
 #[test]
 fn a_script_asked_for_a_handle_says_so_and_leaves() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let addr = listener.local_addr().expect("its address").to_string();
+    let (listener, addr) = loopback();
     // The lines the stand-in was sent, but for join's own `proto json`.
     let server = std::thread::spawn(move || {
         let mut sent = Vec::new();
@@ -195,8 +200,7 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
 /// capitals as the game's own sentences write them.
 #[test]
 fn a_draughts_game_starts_in_the_text_doors_words() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let addr = listener.local_addr().expect("its address").to_string();
+    let (listener, addr) = loopback();
     let server = std::thread::spawn(move || stand_in(&listener));
     let out = joined(&addr, b"play draughts rubbish\n");
     let _ = server.join();
@@ -215,8 +219,7 @@ fn a_draughts_game_starts_in_the_text_doors_words() {
 #[test]
 fn a_servers_last_words_without_a_line_end_are_said() {
     for reads_first in [true, false] {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        let addr = listener.local_addr().expect("its address").to_string();
+        let (listener, addr) = loopback();
         let server = std::thread::spawn(move || {
             let Ok((mut stream, _)) = listener.accept() else {
                 return;
@@ -250,8 +253,7 @@ fn a_servers_last_words_without_a_line_end_are_said() {
 #[test]
 fn an_error_before_any_line_is_said_but_refuses_nothing() {
     for (typed, status) in [(&b""[..], 0), (&b"nonsense\n"[..], 3)] {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        let addr = listener.local_addr().expect("its address").to_string();
+        let (listener, addr) = loopback();
         let server = std::thread::spawn(move || {
             let Ok((stream, _)) = listener.accept() else {
                 return;
@@ -288,8 +290,7 @@ fn an_error_before_any_line_is_said_but_refuses_nothing() {
 /// script no longer than `--wait`.
 #[test]
 fn a_door_too_long_or_silent_is_said_so() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let addr = listener.local_addr().expect("its address").to_string();
+    let (listener, addr) = loopback();
     let server = std::thread::spawn(move || {
         // Too long: said once join's first line is read, then closed.
         let Ok((mut stream, _)) = listener.accept() else {
