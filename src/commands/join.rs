@@ -91,6 +91,8 @@ const LEFT_EARLY: &str = "You left before the server said anything.";
 /// Said when the connection ended before the server's first word (ssh's
 /// own reason is on standard error).
 const NO_WORD: &str = "The connection ended before the server said anything.";
+/// Said last when the server closed the connection.
+const CLOSED: &str = "The server closed the connection.";
 /// Said last when a signal ends the client.
 const LEFT: &str = "You left the server.";
 /// Said when the server asks a script for a handle.
@@ -213,7 +215,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
             } else if unheard.is_empty() {
                 NO_WORD.to_string()
             } else {
-                "The server closed the connection.".to_string()
+                CLOSED.to_string()
             };
             print(&out, wrap(&last));
             Ending::Dropped
@@ -1204,7 +1206,7 @@ impl Ends<'_> {
                 return "The connection to the server was lost.";
             }
         }
-        "The server closed the connection."
+        CLOSED
     }
 }
 

@@ -33,13 +33,9 @@ pub(super) fn check_file(path: &Path) -> Result<(), StoreError> {
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => Ok(()),
         Ok(meta) => Err(not_a_file(path.to_path_buf(), &meta)),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            Err(StoreError::LinkLoop(path.to_path_buf()))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(path) => {
-            Err(StoreError::Dangling(path.to_path_buf()))
-        }
-        // Missing, or met again with its own error when it is opened.
+        // A loop of links among them.
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(StoreError::folder(path, e)),
+        Err(_) if dangling(path) => Err(StoreError::Dangling(path.to_path_buf())),
         Err(_) => Ok(()),
     }
 }
@@ -108,19 +104,15 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
 /// Makes an empty `server.db` readable by its owner only (SQLite's own
 /// files beside it take its mode); refuses what is not a file.
 pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
-    match fs::metadata(db) {
-        Ok(meta) if meta.is_file() => Ok(()),
-        Ok(meta) => Err(not_a_file(db.to_path_buf(), &meta)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(db) => {
-            Err(StoreError::Dangling(db.to_path_buf()))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(db)
-            .map(drop)
-            .map_err(|e| StoreError::folder(db, e)),
+    check_file(db)?;
+    match OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(db)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(StoreError::folder(db, e)),
     }
 }
