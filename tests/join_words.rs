@@ -286,8 +286,8 @@ fn an_error_before_any_line_is_said_but_refuses_nothing() {
 }
 
 /// A door's first words longer than join takes are quoted cut, not taken
-/// for silence; a door that takes the connection and says nothing holds a
-/// script no longer than `--wait`.
+/// for silence; a door that takes the connection and says nothing, or
+/// stops mid-line, holds a script no longer than `--wait`.
 #[test]
 fn a_door_too_long_or_silent_is_said_so() {
     let (listener, addr) = loopback();
@@ -304,7 +304,7 @@ fn a_door_too_long_or_silent_is_said_so() {
         drop(stream);
         // Silent, then a line and silent: the connection held until join
         // has left.
-        for said in [&b""[..], b"Sorry: busy\n"] {
+        for said in [&b""[..], b"Sorry: busy\n", b"Sorry: bu"] {
             let Ok((mut stream, _)) = listener.accept() else {
                 return;
             };
@@ -323,7 +323,12 @@ fn a_door_too_long_or_silent_is_said_so() {
     assert_eq!(out.status.code(), Some(1), "{seen}");
     let silent =
         "The server has not answered in 1 second: join stops waiting (--wait) and leaves.\n";
-    for said in ["", "The server said: Sorry: busy\n"] {
+    // The third door's words are cut off mid-line: quoted as far as they go.
+    for said in [
+        "",
+        "The server said: Sorry: busy\n",
+        "The server said: Sorry: bu\n",
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_tallyho"))
             .args(["join", &addr, "--wait", "1"])
             .stdin(Stdio::null())

@@ -707,6 +707,38 @@ fn a_port_in_use_is_named_with_its_door() {
         stderr.contains(&format!("the line door on 127.0.0.1:{port}: ")),
         "{stderr}"
     );
+    assert!(
+        !home.join("serve").exists(),
+        "a start refused at its door makes no data folder"
+    );
+}
+
+/// A host key that is no key refuses the start before the store is made.
+#[test]
+fn a_damaged_host_key_refuses_the_start_before_anything_is_made() {
+    let home = Scratch::new("damaged-key");
+    let data = home.join("serve");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("ssh_host_ed25519_key"), "not a key\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
+        .arg(&data)
+        .env("HOME", &home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not an ssh host key"), "{stderr}");
+    let held: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        held,
+        ["ssh_host_ed25519_key"],
+        "nothing made beside the key"
+    );
 }
 
 /// An undo with no move of one's own to take back is refused at once, not

@@ -366,6 +366,12 @@ fn finished_games_go_to_the_database_and_to_history_jsonl() {
 
     let log = logged(&store.history_path());
     assert_eq!(log.len(), 2);
+    let mode = fs::metadata(store.history_path())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600, "history.jsonl is the owner's alone");
     assert_eq!(
         log[0],
         Record {
@@ -989,6 +995,17 @@ fn a_folder_or_database_that_is_a_link_to_nothing_is_said_to_be() {
 
 /// A folder, a pipe or a loop of links where the store keeps a file is
 /// called what it is, naming the file, before anything is written.
+/// Asserts that a refused start made nothing in `data`: it holds only the
+/// file `name` put there.
+fn holds_only(data: &Path, name: &str) {
+    let mut held: Vec<String> = fs::read_dir(data)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    held.sort();
+    assert_eq!(held, [name], "a refused start leaves nothing made");
+}
+
 #[test]
 fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
     let dir = folder("not-files");
@@ -1012,6 +1029,7 @@ fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
                 path.display()
             )
         );
+        holds_only(&data, name);
         fs::remove_dir_all(&data).unwrap();
     }
     for name in files {
@@ -1027,10 +1045,12 @@ fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
             )),
             "{refused}"
         );
+        holds_only(&data, name);
         fs::remove_dir_all(&data).unwrap();
         fs::create_dir_all(&data).unwrap();
         std::os::unix::fs::symlink(name, &path).unwrap();
         let refused = Store::open(&data).err().unwrap();
+        holds_only(&data, name);
         if name.starts_with("server.db-") {
             assert!(
                 matches!(refused, StoreError::SqliteLink(_)),

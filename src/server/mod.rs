@@ -230,8 +230,6 @@ pub fn start(config: Config) -> std::io::Result<Running> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)
-        .map_err(std::io::Error::other)?;
     let bind =
         |port: Option<u16>, door: &str| -> std::io::Result<Option<tokio::net::TcpListener>> {
             match port {
@@ -249,12 +247,20 @@ pub fn start(config: Config) -> std::io::Result<Running> {
                 }
             }
         };
-    if config.ssh_port.is_some() {
-        // A host key that cannot be read or made stops the start, not the door.
-        ssh::host_key(&config.data).map_err(std::io::Error::other)?;
-    }
+    // What could refuse the start is found before anything is made in the
+    // data folder: the doors first, then a host key that cannot be read.
     let ssh = bind(config.ssh_port, "ssh")?;
     let lines = bind(config.line_port, "line")?;
+    // (A data folder that is not a folder is the store's to name.)
+    if config.ssh_port.is_some() && config.data.is_dir() {
+        ssh::existing_host_key(&config.data).map_err(std::io::Error::other)?;
+    }
+    let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)
+        .map_err(std::io::Error::other)?;
+    if config.ssh_port.is_some() {
+        // A host key that cannot be made stops the start, not the door.
+        ssh::host_key(&config.data).map_err(std::io::Error::other)?;
+    }
     let ssh_addr = ssh.as_ref().map(|l| l.local_addr()).transpose()?;
     let lines_addr = lines.as_ref().map(|l| l.local_addr()).transpose()?;
     let doors = server.clone();

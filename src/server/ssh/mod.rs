@@ -112,18 +112,10 @@ pub enum HostKeyError {
 /// (OpenSSH's format, mode 0600): made on the first start, the same on
 /// every later one. `dir` is created (mode 0700) if missing.
 pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
-    let path = dir.join(HOST_KEY_FILE);
-    match fs::read(&path) {
-        Ok(bytes) => return read_key(&path, &bytes),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => {
-            return Err(HostKeyError::File {
-                what: "read",
-                path,
-                source,
-            });
-        }
+    if let Some(key) = existing_host_key(dir)? {
+        return Ok(key);
     }
+    let path = dir.join(HOST_KEY_FILE);
     fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
@@ -182,6 +174,22 @@ pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
             read_key(&path, &bytes)
         }
         Err(e) => Err(write_error(e)),
+    }
+}
+
+/// The host key kept in `dir`, if there is one yet; makes nothing. A
+/// start checks it before making anything, so that a damaged key refuses
+/// the start before the store is made.
+pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError> {
+    let path = dir.join(HOST_KEY_FILE);
+    match fs::read(&path) {
+        Ok(bytes) => read_key(&path, &bytes).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(HostKeyError::File {
+            what: "read",
+            path,
+            source,
+        }),
     }
 }
 

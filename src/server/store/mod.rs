@@ -431,19 +431,24 @@ fn folded(handle: &str) -> String {
 
 impl Store {
     /// Opens the store in `dir`, making the folder (mode 0700) if it is
-    /// missing, `server.db` inside it, and `history.jsonl` beside it.
+    /// missing, `server.db` inside it (mode 0600), and `history.jsonl`
+    /// beside it (0600, when the first game ends).
     /// Refuses a folder another server is using, and a `server.db` that is
     /// damaged, another program's, or from a newer tallyho. Appends to the
     /// log any finished game it has not taken yet.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         make_folder(dir)?;
-        let lock = lock_folder(dir)?;
         let db = dir.join(DATABASE);
-        make_database_file(&db)?;
+        // Every file is checked before any is made: a start refused for
+        // what stands in the folder leaves nothing of its own behind.
+        for file in [&dir.join(LOCK_FILE), &db, &dir.join(HISTORY)] {
+            folder::check_file(file)?;
+        }
         folder::check_sqlite_files(&db)?;
-        folder::check_file(&dir.join(HISTORY))?;
+        let lock = lock_folder(dir)?;
+        make_database_file(&db)?;
         let conn = schema::open_writer(&db, "FULL")?;
-        let log = Log::new(dir.join(HISTORY));
+        let log = Log::new(dir.join(HISTORY)).private();
         let quick_log = log.clone().with_patience(QUICK_LOG);
         // Briefly, as a game's end: another program holding the log does
         // not keep the doors shut. What it could not take waits in memory.

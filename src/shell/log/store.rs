@@ -241,6 +241,9 @@ pub struct Log {
     /// Whether a missing folder is made: only for the default log. A path
     /// the user named in a folder that is not there is more likely a typo.
     make_folder: bool,
+    /// Whether a log made anew is for its owner alone (mode 0600), as a
+    /// server's is in its private data folder.
+    private: bool,
 }
 
 impl Log {
@@ -252,6 +255,15 @@ impl Log {
             path,
             patience: Duration::from_secs(10),
             make_folder,
+            private: false,
+        }
+    }
+
+    /// The same log, made (if it is missing) readable by its owner alone.
+    pub fn private(self) -> Log {
+        Log {
+            private: true,
+            ..self
         }
     }
 
@@ -426,6 +438,7 @@ impl Log {
                 .read(true)
                 .append(true)
                 .create(true)
+                .mode(if self.private { 0o600 } else { 0o666 })
                 .custom_flags(NO_WAIT)
                 .open(&self.path)
         };
