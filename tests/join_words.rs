@@ -73,8 +73,9 @@ fn answer(line: &str) -> Option<Value> {
 }
 
 /// Serves one connection, if one comes within 20 seconds: each line
-/// answered, until `quit`, the end, or 20 seconds of silence.
-fn stand_in(listener: &TcpListener) {
+/// answered, until `quit`, the end, or 20 seconds of silence; the first
+/// answer only after `first_after`.
+fn stand_in(listener: &TcpListener, first_after: Duration) {
     let end = Instant::now() + Duration::from_secs(20);
     let _ = listener.set_nonblocking(true);
     let stream = loop {
@@ -93,6 +94,9 @@ fn stand_in(listener: &TcpListener) {
         let Ok(line) = line else { return };
         if line.trim() == "quit" {
             return;
+        }
+        if line.trim() == "proto json" {
+            std::thread::sleep(first_after);
         }
         if let Some(event) = answer(line.trim()) {
             let _ = writeln!(out, "{event}");
@@ -128,7 +132,7 @@ fn joined(addr: &str, typed: &[u8]) -> std::process::Output {
 #[test]
 fn an_accounts_who_ratings_and_history_are_said_as_the_text_door_says_them() {
     let (listener, addr) = loopback();
-    let server = std::thread::spawn(move || stand_in(&listener));
+    let server = std::thread::spawn(move || stand_in(&listener, Duration::ZERO));
     let out = joined(&addr, b"who\nratings\nhistory\nquit\n");
     let _ = server.join();
     let seen = String::from_utf8_lossy(&out.stdout);
@@ -201,7 +205,7 @@ fn a_script_asked_for_a_handle_says_so_and_leaves() {
 #[test]
 fn a_draughts_game_starts_in_the_text_doors_words() {
     let (listener, addr) = loopback();
-    let server = std::thread::spawn(move || stand_in(&listener));
+    let server = std::thread::spawn(move || stand_in(&listener, Duration::ZERO));
     let out = joined(&addr, b"play draughts rubbish\n");
     let _ = server.join();
     let seen = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
@@ -339,4 +343,29 @@ fn a_door_too_long_or_silent_is_said_so() {
         assert_eq!(out.status.code(), Some(1), "{seen}");
     }
     let _ = server.join();
+}
+
+/// A person typing at a terminal whose output goes to a pipe (`join … |
+/// tee game.txt`) is no script: join waits for the server as long as they
+/// like, past `--wait`, and sends their lines as they type them.
+#[test]
+fn a_person_whose_output_is_piped_is_waited_for() -> Result<(), expectrl::Error> {
+    use expectrl::Expect;
+    let (listener, addr) = loopback();
+    let server = std::thread::spawn(move || stand_in(&listener, Duration::from_millis(2500)));
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "\"$0\" join \"$1\" --wait 1 | cat"])
+        .arg(env!("CARGO_BIN_EXE_tallyho"))
+        .arg(&addr);
+    let mut session = expectrl::Session::spawn(cmd)?;
+    session.set_expect_timeout(Some(Duration::from_secs(10)));
+    let welcome = session.expect("Type help for the commands.")?;
+    let before = String::from_utf8_lossy(welcome.before()).into_owned();
+    assert!(!before.contains("has not answered"), "{before}");
+    session.send("who\r")?;
+    session.expect("2 online:")?;
+    session.send("quit\r")?;
+    session.expect(expectrl::Eof)?;
+    let _ = server.join();
+    Ok(())
 }

@@ -175,7 +175,12 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // A script waits for it as long as for a move (`--wait`): a server
     // that takes the connection and says nothing does not hold it for good.
     let stop = signals::interrupt_flag();
-    let script = !interactive && !dumb;
+    // A script's lines are paced and its waits bounded by `--wait`; a
+    // person typing at a terminal is waited for, whatever standard output
+    // is (`join … | tee game.txt`).
+    let script = !terminal.stdin;
+    // Output read by another program, which may stop reading (`| head -1`).
+    let piped = !interactive && !dumb;
     let began = Instant::now();
     let mut silent = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = answered.recv_timeout(TICK) {
@@ -245,7 +250,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
         // line goes, not only when an answer cannot be written.
         if next.is_none()
             && (OUTPUT_GONE.load(Ordering::SeqCst)
-                || (script && tallyho::shell::console::output_unread()))
+                || (piped && tallyho::shell::console::output_unread()))
         {
             next = Some(Input::End);
         }
