@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tallyho::shell::log::{Ending, Record, Seat};
 
+mod scratch;
+use scratch::Scratch;
+
 /// A finished game of fox as the server's store keeps it.
 fn record() -> Record {
     Record {
@@ -368,4 +371,50 @@ fn a_person_whose_output_is_piped_is_waited_for() -> Result<(), expectrl::Error>
     session.expect(expectrl::Eof)?;
     let _ = server.join();
     Ok(())
+}
+
+/// Through ssh, a connection that ssh ends with its own error status (255:
+/// lost, or timed out) is said to be lost even where ssh says nothing of it
+/// (`LogLevel QUIET`); one the server ends (its exit status) was closed by
+/// the server. A stand-in `ssh` early on `PATH` plays both.
+#[test]
+fn a_connection_ssh_lost_quietly_is_said_to_be_lost() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = Scratch::new("quiet-ssh");
+    let ssh = bin.join("ssh");
+    std::fs::write(
+        &ssh,
+        "#!/bin/sh\nprintf '{\"event\": \"welcome\", \"handle\": \"ann\", \"rated\": true}\\n'\nsleep 1\nexit \"$STATUS\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    for (status, last) in [
+        ("255", "The connection to the server was lost.\n"),
+        ("0", "The server closed the connection.\n"),
+    ] {
+        // Input held open: the player has not left when the server goes.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tallyho"))
+            .args(["join", "ann@127.0.0.1"])
+            .env("PATH", &path)
+            .env("STATUS", status)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tallyho join runs");
+        let input = child.stdin.take();
+        let out = child.wait_with_output().expect("join ends");
+        drop(input);
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            seen,
+            format!("You are ann. Your games are rated. Type help for the commands.\n{last}"),
+            "ssh's status {status}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{seen}");
+    }
 }

@@ -148,8 +148,12 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let heard = Arc::new(AtomicBool::new(false));
     let (first_word, answered) = mpsc::channel::<()>();
     // What ssh said of the connection's end, where join runs through it.
+    let ssh_pid = link.ssh_pid();
     let ssh_end = link.errors().map(|errors| {
-        let end = Arc::new(SshEnd::default());
+        let end = Arc::new(SshEnd {
+            pid: ssh_pid,
+            ..SshEnd::default()
+        });
         let (out, told, heard) = (Arc::clone(&out), Arc::clone(&end), Arc::clone(&heard));
         std::thread::spawn(move || relay_ssh(errors, &out, &told, &heard));
         end
@@ -863,6 +867,14 @@ impl Link {
         drop(writer);
     }
 
+    /// The ssh process's id, to read how it exited; none for the line door.
+    fn ssh_pid(&self) -> Option<rustix::process::Pid> {
+        match self {
+            Link::Tcp(_) => None,
+            Link::Ssh(child) => Some(rustix::process::Pid::from_child(child)),
+        }
+    }
+
     /// ssh's standard error, to pass on; nothing for the line door.
     fn errors(&mut self) -> Option<std::process::ChildStderr> {
         match self {
@@ -1179,7 +1191,31 @@ struct SshEnd {
     spoke: AtomicBool,
     /// ssh's standard error has closed: ssh has exited.
     done: AtomicBool,
+    /// The ssh process, whose exit status tells a connection ssh lost
+    /// (255) where it said nothing of it (`LogLevel QUIET`).
+    pid: Option<rustix::process::Pid>,
 }
+
+impl SshEnd {
+    /// ssh's exit status, once it has exited, read without reaping it (the
+    /// link's close does that), waiting until `until` at most.
+    fn status(&self, until: Instant) -> Option<i32> {
+        use rustix::process::{WaitId, WaitIdOptions, waitid};
+        let pid = self.pid?;
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+        loop {
+            match waitid(WaitId::Pid(pid), options) {
+                Ok(Some(status)) => return status.exit_status(),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// ssh's exit status for an error of its own (a connection lost, or
+/// never made), as against the server's end of the session.
+const SSH_FAILED: i32 = 255;
 
 /// How long join waits for ssh's last words once the server's have ended.
 const SSH_LAST_WORDS: Duration = Duration::from_secs(1);
@@ -1197,7 +1233,8 @@ struct Ends<'a> {
 impl Ends<'_> {
     /// The last word: `Goodbye.` when the player asked to leave; that the
     /// connection was lost when ssh gave a reason of its own (its words
-    /// are shown); else that the server closed it.
+    /// are shown), or exited as it does on its own errors while saying
+    /// nothing (`LogLevel QUIET`); else that the server closed it.
     fn last_word(&self) -> &'static str {
         if self.leaving.load(Ordering::SeqCst) {
             return "Goodbye.";
@@ -1207,7 +1244,9 @@ impl Ends<'_> {
             while !ssh.done.load(Ordering::SeqCst) && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            if ssh.spoke.load(Ordering::SeqCst) && !ssh.remote_closed.load(Ordering::SeqCst) {
+            if !ssh.remote_closed.load(Ordering::SeqCst)
+                && (ssh.spoke.load(Ordering::SeqCst) || ssh.status(until) == Some(SSH_FAILED))
+            {
                 return "The connection to the server was lost.";
             }
         }
