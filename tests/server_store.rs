@@ -885,6 +885,27 @@ fn a_first_version_database_is_upgraded_and_keeps_unseen_endings_until_read() {
     assert_eq!(version, 2);
 }
 
+/// A first-version file that already holds a table the upgrade makes
+/// (made by hand, or by another program) is refused in a sentence, not
+/// half upgraded.
+#[test]
+fn a_first_version_database_with_a_later_table_is_refused() {
+    let refused = opened_after(
+        "upgrade-clash",
+        true,
+        "DROP TABLE unseen; CREATE TABLE unseen (x); PRAGMA user_version = 1",
+    )
+    .err()
+    .unwrap();
+    let text = refused.to_string();
+    assert!(
+        text.contains(
+            "it is marked as a tallyho server's store of schema version 1, but it already has a table unseen, which only a later version makes"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn one_server_at_a_time_uses_a_data_folder() {
     let (dir, store) = fresh_store("inuse");

@@ -150,7 +150,21 @@ fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), St
     // SQLite's names are the same whatever their case.
     let among = |name: &str, names: &[String]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
     let have = names(conn, tables_sql, "table")?;
-    for table in names(&model, tables_sql, "table")? {
+    let made = names(&model, tables_sql, "table")?;
+    // A table a later version makes, there already: the upgrade could not
+    // make it, and what is in it was never tallyho's.
+    let latest = Connection::open_in_memory().map_err(sqlite)?;
+    for step in MIGRATIONS {
+        latest.execute_batch(step).map_err(sqlite)?;
+    }
+    for table in names(&latest, tables_sql, "table")? {
+        if !among(&table, &made) && among(&table, &have) {
+            return Err(damaged(format!(
+                "it already has a table {table}, which only a later version makes"
+            )));
+        }
+    }
+    for table in made {
         if !among(&table, &have) {
             return Err(damaged(format!("has no table {table}")));
         }
