@@ -713,6 +713,34 @@ fn a_port_in_use_is_named_with_its_door() {
     );
 }
 
+/// A second server on a running server's data folder and door is told
+/// the folder is in use (the cause), not only that its door is taken.
+#[test]
+fn a_second_server_on_the_same_folder_is_told_it_is_in_use() {
+    let home = Scratch::new("folder-in-use");
+    let data = home.join("serve");
+    let running = Serving::lines(
+        data.clone(),
+        Limits::default(),
+        quick_rules(Duration::from_secs(60)),
+    );
+    let port = running.line_door().port().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "off", "--line-port", &port, "--data"])
+        .arg(&data)
+        .env("HOME", &home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("another tallyho server is using the data folder"),
+        "{stderr}"
+    );
+    running.stop();
+}
+
 /// A host key that is no key refuses the start before the store is made.
 #[test]
 fn a_damaged_host_key_refuses_the_start_before_anything_is_made() {

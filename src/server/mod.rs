@@ -248,7 +248,10 @@ pub fn start(config: Config) -> std::io::Result<Running> {
             }
         };
     // What could refuse the start is found before anything is made in the
-    // data folder: the doors first, then a host key that cannot be read.
+    // data folder: what stands in it (another server using it is named as
+    // such, before its doors are found taken), the doors, then a host key
+    // that cannot be read.
+    store::Store::check(&config.data).map_err(std::io::Error::other)?;
     let ssh = bind(config.ssh_port, "ssh")?;
     let lines = bind(config.line_port, "line")?;
     // (A data folder that is not a folder is the store's to name.)

@@ -8,20 +8,44 @@ use std::path::Path;
 
 use super::{LOCK_FILE, StoreError};
 
-/// Makes the data folder (mode 0700) if it is missing.
-pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
+/// Whether the data folder is there: refuses what stands in its place (a
+/// file, a link to nothing), making nothing.
+pub(super) fn folder_is_there(dir: &Path) -> Result<bool, StoreError> {
     match fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) if meta.is_dir() => Ok(true),
         Ok(_) => Err(StoreError::NotAFolder(dir.to_path_buf())),
         Err(e) if e.kind() == io::ErrorKind::NotFound && dangling(dir) => {
             Err(StoreError::Dangling(dir.to_path_buf()))
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|e| StoreError::folder(dir, e)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(StoreError::folder(dir, e)),
+    }
+}
+
+/// Makes the data folder (mode 0700) if it is missing.
+pub(super) fn make_folder(dir: &Path) -> Result<(), StoreError> {
+    if folder_is_there(dir)? {
+        return Ok(());
+    }
+    DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| StoreError::folder(dir, e))
+}
+
+/// Refuses a data folder another server holds, making nothing: its lock
+/// file, where there is one, is taken and let go at once.
+pub(super) fn check_not_in_use(dir: &Path) -> Result<(), StoreError> {
+    let path = dir.join(LOCK_FILE);
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(&path)
+    {
+        Ok(file) => hold_lock(&file, dir, &path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(StoreError::folder(&path, e)),
     }
 }
 
@@ -84,6 +108,13 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(&path)
         .map_err(|e| StoreError::folder(&path, e))?;
+    hold_lock(&file, dir, &path)?;
+    Ok(file)
+}
+
+/// Takes the lock on the opened lock file `file` at `path`, held until it
+/// is closed; refuses `dir` as another server's.
+fn hold_lock(file: &File, dir: &Path, path: &Path) -> Result<(), StoreError> {
     // A lock let go a moment ago may still be held for a moment more: by
     // a process started just then, between its fork and its exec, which
     // holds every open file until the exec closes it. Another server's is
@@ -91,12 +122,12 @@ pub(super) fn lock_folder(dir: &Path) -> Result<File, StoreError> {
     let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
     loop {
         match file.try_lock() {
-            Ok(()) => return Ok(file),
+            Ok(()) => return Ok(()),
             Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             Err(fs::TryLockError::WouldBlock) => return Err(StoreError::InUse(dir.to_path_buf())),
-            Err(fs::TryLockError::Error(e)) => return Err(StoreError::folder(&path, e)),
+            Err(fs::TryLockError::Error(e)) => return Err(StoreError::folder(path, e)),
         }
     }
 }

@@ -437,14 +437,11 @@ impl Store {
     /// damaged, another program's, or from a newer tallyho. Appends to the
     /// log any finished game it has not taken yet.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        make_folder(dir)?;
-        let db = dir.join(DATABASE);
         // Every file is checked before any is made: a start refused for
         // what stands in the folder leaves nothing of its own behind.
-        for file in [&dir.join(LOCK_FILE), &db, &dir.join(HISTORY)] {
-            folder::check_file(file)?;
-        }
-        folder::check_sqlite_files(&db)?;
+        Store::check(dir)?;
+        make_folder(dir)?;
+        let db = dir.join(DATABASE);
         let lock = lock_folder(dir)?;
         make_database_file(&db)?;
         let conn = schema::open_writer(&db, "FULL")?;
@@ -473,6 +470,23 @@ impl Store {
                 _lock: lock,
             }),
         })
+    }
+
+    /// What would refuse [`Store::open`] for what stands in `dir`, found
+    /// without making anything (a folder, pipe or link where a file should
+    /// be; another server using the folder), so that a start can look
+    /// before it opens its doors. What is inside `server.db` is read only
+    /// when the store opens.
+    pub fn check(dir: &Path) -> Result<(), StoreError> {
+        if !folder::folder_is_there(dir)? {
+            return Ok(());
+        }
+        let db = dir.join(DATABASE);
+        for file in [&dir.join(LOCK_FILE), &db, &dir.join(HISTORY)] {
+            folder::check_file(file)?;
+        }
+        folder::check_sqlite_files(&db)?;
+        folder::check_not_in_use(dir)
     }
 
     /// Where finished games are logged: `history.jsonl` in the data folder.
