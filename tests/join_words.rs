@@ -356,18 +356,29 @@ fn a_person_whose_output_is_piped_is_waited_for() -> Result<(), expectrl::Error>
     use expectrl::Expect;
     let (listener, addr) = loopback();
     let server = std::thread::spawn(move || stand_in(&listener, Duration::from_millis(2500)));
+    // Ctrl-C reaches the whole pipeline: `cat` is kept from it, so that
+    // what join says on leaving, and its status, are seen.
     let mut cmd = Command::new("sh");
-    cmd.args(["-c", "\"$0\" join \"$1\" --wait 1 | cat"])
-        .arg(env!("CARGO_BIN_EXE_tallyho"))
-        .arg(&addr);
+    cmd.args([
+        "-c",
+        "trap '' INT; { \"$0\" join \"$1\" --wait 1; echo \"join ended with $?\"; } | cat",
+    ])
+    .arg(env!("CARGO_BIN_EXE_tallyho"))
+    .arg(&addr);
     let mut session = expectrl::Session::spawn(cmd)?;
     session.set_expect_timeout(Some(Duration::from_secs(10)));
     let welcome = session.expect("Type help for the commands.")?;
     let before = String::from_utf8_lossy(welcome.before()).into_owned();
     assert!(!before.contains("has not answered"), "{before}");
+    // The prompt, printed plainly, as at a dumb terminal.
+    session.expect("> ")?;
     session.send("who\r")?;
     session.expect("2 online:")?;
-    session.send("quit\r")?;
+    session.expect("> ")?;
+    // Ctrl-C leaves as Ctrl-D does, cleanly.
+    session.send(expectrl::ControlCode::EndOfText)?;
+    session.expect("Goodbye.")?;
+    session.expect("join ended with 0")?;
     session.expect(expectrl::Eof)?;
     let _ = server.join();
     Ok(())

@@ -741,32 +741,90 @@ fn a_second_server_on_the_same_folder_is_told_it_is_in_use() {
     running.stop();
 }
 
-/// A host key that is no key refuses the start before the store is made.
+/// `tallyho serve` with its ssh door on `data`, stopped if it has not
+/// ended in 20 seconds: its status (`None` if it had to be stopped) and
+/// what it said on standard error.
+fn serve_refused(home: &Scratch, data: &std::path::Path) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
+        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
+        .arg(data)
+        .env("HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            _ if Instant::now() < end => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let mut stderr = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut stderr);
+    }
+    (status, stderr)
+}
+
+/// A host key that is no key, or what is not a file where the key or its
+/// public half is kept, refuses the start at once (a pipe does not hold
+/// it), in words, before the store is made.
 #[test]
-fn a_damaged_host_key_refuses_the_start_before_anything_is_made() {
+fn a_bad_host_key_refuses_the_start_before_anything_is_made() {
     let home = Scratch::new("damaged-key");
     let data = home.join("serve");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(data.join("ssh_host_ed25519_key"), "not a key\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
-        .arg(&data)
-        .env("HOME", &home)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("is not an ssh host key"), "{stderr}");
-    let held: Vec<_> = std::fs::read_dir(&data)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name())
-        .collect();
-    assert_eq!(
-        held,
-        ["ssh_host_ed25519_key"],
-        "nothing made beside the key"
-    );
+    let pipe = |path: &std::path::Path| {
+        let made = std::process::Command::new("mkfifo").arg(path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    };
+    type Put = Box<dyn Fn(&std::path::Path)>;
+    let cases: [(&str, Put, &str); 5] = [
+        (
+            "ssh_host_ed25519_key",
+            Box::new(|p| std::fs::write(p, "not a key\n").unwrap()),
+            "does not begin as a private key in OpenSSH's format does",
+        ),
+        (
+            "ssh_host_ed25519_key",
+            Box::new(|p| std::fs::write(p, "").unwrap()),
+            "does not begin as a private key in OpenSSH's format does",
+        ),
+        (
+            "ssh_host_ed25519_key",
+            Box::new(pipe),
+            "is a special file (a pipe, a socket or a device)",
+        ),
+        (
+            "ssh_host_ed25519_key.pub",
+            Box::new(pipe),
+            "is a special file (a pipe, a socket or a device)",
+        ),
+        (
+            "ssh_host_ed25519_key",
+            Box::new(|p| std::os::unix::fs::symlink("nowhere", p).unwrap()),
+            "is a symbolic link to nothing",
+        ),
+    ];
+    for (name, put, said) in cases {
+        std::fs::create_dir_all(&data).unwrap();
+        put(&data.join(name));
+        let (status, stderr) = serve_refused(&home, &data);
+        assert_eq!(status, Some(1), "{name}: {stderr}");
+        assert!(stderr.contains(said), "{name}: {stderr}");
+        let held: Vec<_> = std::fs::read_dir(&data)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(held, [name], "nothing made beside it");
+        std::fs::remove_dir_all(&data).unwrap();
+    }
 }
 
 /// An undo with no move of one's own to take back is refused at once, not

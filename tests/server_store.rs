@@ -1027,6 +1027,22 @@ fn holds_only(data: &Path, name: &str) {
     assert_eq!(held, [name], "a refused start leaves nothing made");
 }
 
+/// A database refused for what is in it leaves nothing made beside it
+/// (no lock file), and a data folder made for it is taken away again.
+#[test]
+fn a_store_refused_for_its_database_leaves_nothing_made() {
+    let dir = folder("refused-inside");
+    let data = dir.path().join("serve");
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join("server.db"), vec![0x5a_u8; 5000]).unwrap();
+    let refused = Store::open(&data).err().unwrap();
+    assert!(
+        matches!(refused, StoreError::NotADatabase(_)),
+        "{refused:?}"
+    );
+    holds_only(&data, "server.db");
+}
+
 #[test]
 fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
     let dir = folder("not-files");

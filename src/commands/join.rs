@@ -110,7 +110,7 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // it is now (before ssh or the line editor change it), say the last
     // word and exit with 128 plus the signal. The exit closes the
     // connection, and the server takes that as the player leaving.
-    signals::install(terminal);
+    signals::install_catching(terminal, terminal.stdin);
     *signals::farewell()
         .lock()
         .unwrap_or_else(|e| e.into_inner()) = Some(LEFT.to_string());
@@ -120,7 +120,9 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     // rustyline reads at a terminal; at a dumb one the terminal reads the
     // line itself and join prints its prompt plainly.
     let interactive = terminal.interactive() && !terminal.dumb;
-    let dumb = terminal.interactive() && terminal.dumb;
+    // A person types at a terminal that reads the line itself: a dumb one,
+    // or one whose output join does not write to (`join … | tee game.txt`).
+    let dumb = terminal.stdin && !interactive;
     let view = Arc::new(Mutex::new(View {
         colour: look.colour,
         keys: interactive,
@@ -181,10 +183,10 @@ pub fn run(target: &str, look: Look, wait: Duration) -> Result<Ending, AppError>
     let stop = signals::interrupt_flag();
     // A script's lines are paced and its waits bounded by `--wait`; a
     // person typing at a terminal is waited for, whatever standard output
-    // is (`join … | tee game.txt`).
-    let script = !terminal.stdin;
+    // is.
+    let script = !interactive && !dumb;
     // Output read by another program, which may stop reading (`| head -1`).
-    let piped = !interactive && !dumb;
+    let piped = !terminal.stdout;
     let began = Instant::now();
     let mut silent = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = answered.recv_timeout(TICK) {

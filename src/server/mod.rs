@@ -256,6 +256,9 @@ pub fn start(config: Config) -> std::io::Result<Running> {
     let lines = bind(config.line_port, "line")?;
     // (A data folder that is not a folder is the store's to name.)
     if config.ssh_port.is_some() && config.data.is_dir() {
+        for file in [ssh::HOST_KEY_FILE, ssh::HOST_KEY_PUB_FILE] {
+            store::check_file(&config.data.join(file)).map_err(std::io::Error::other)?;
+        }
         ssh::existing_host_key(&config.data).map_err(std::io::Error::other)?;
     }
     let server = Server::open(config.data.clone(), Gate::new(config.limits), config.rules)

@@ -78,9 +78,15 @@ static EDITING: AtomicBool = AtomicBool::new(false);
 /// Otherwise (a script's stdin), Ctrl-C ends the session as SIGTERM does:
 /// the final score, then exit status 130.
 pub fn install(terminal: Terminal) {
+    install_catching(terminal, terminal.interactive());
+}
+
+/// As [`install`], but Ctrl-C is only noted (not an exit) when
+/// `catch_ctrl_c` says, not only at a terminal at both ends: `join` reads
+/// a person's lines from a terminal whatever its output is.
+pub fn install_catching(terminal: Terminal, catch_ctrl_c: bool) {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        let catch_ctrl_c = terminal.interactive();
         if terminal.stdin {
             save_terminal();
         }

@@ -41,6 +41,9 @@ use editor::{Ahead, Edit, Editor, InSight, Place, Typed};
 /// The host key's file in the data directory.
 pub const HOST_KEY_FILE: &str = "ssh_host_ed25519_key";
 
+/// Its public half, beside it, for the operator to hand out.
+pub const HOST_KEY_PUB_FILE: &str = "ssh_host_ed25519_key.pub";
+
 /// The user who may log in with no key, as a guest.
 pub const GUEST: &str = "guest";
 
@@ -162,7 +165,14 @@ pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
     match linked {
         Ok(()) => {
             let public = key.public_key().to_openssh().unwrap_or_default();
-            let _ = fs::write(dir.join(format!("{HOST_KEY_FILE}.pub")), public + "\n");
+            // Never waiting on what stands there (a pipe).
+            let _ = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+                .open(dir.join(HOST_KEY_PUB_FILE))
+                .and_then(|mut file| file.write_all((public + "\n").as_bytes()));
             Ok(key)
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -182,22 +192,54 @@ pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
 /// the start before the store is made.
 pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError> {
     let path = dir.join(HOST_KEY_FILE);
-    match fs::read(&path) {
-        Ok(bytes) => read_key(&path, &bytes).map(Some),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(HostKeyError::File {
-            what: "read",
+    let read_error = |source| HostKeyError::File {
+        what: "read",
+        path: path.clone(),
+        source,
+    };
+    // Opened without waiting (a pipe there would hold the start for good),
+    // and read only if it is a file, and only as much as a key takes.
+    let file = match fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(&path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(read_error(e)),
+    };
+    if !file.metadata().map_err(read_error)?.is_file() {
+        return Err(HostKeyError::NotAKey {
             path,
-            source,
-        }),
+            why: "it is not a file".into(),
+        });
     }
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, MAX_KEY_FILE), &mut bytes)
+        .map_err(read_error)?;
+    read_key(&path, &bytes).map(Some)
 }
+
+/// The most of a host key file that is read: an Ed25519 key in OpenSSH's
+/// format takes under half a kilobyte.
+const MAX_KEY_FILE: u64 = 64 * 1024;
+
+/// The first line of a private key in OpenSSH's format.
+const OPENSSH_KEY_BEGINS: &str = "-----BEGIN OPENSSH PRIVATE KEY-----";
 
 fn read_key(path: &Path, bytes: &[u8]) -> Result<PrivateKey, HostKeyError> {
     let not_a_key = |why: String| HostKeyError::NotAKey {
         path: path.to_path_buf(),
         why,
     };
+    if !String::from_utf8_lossy(bytes)
+        .trim_start()
+        .starts_with(OPENSSH_KEY_BEGINS)
+    {
+        return Err(not_a_key(format!(
+            "it does not begin as a private key in OpenSSH's format does, with {OPENSSH_KEY_BEGINS}"
+        )));
+    }
     let key = PrivateKey::from_openssh(bytes).map_err(|e| not_a_key(e.to_string()))?;
     if key.is_encrypted() {
         return Err(not_a_key("it is protected by a passphrase".into()));
@@ -1197,6 +1239,10 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         let error = host_key(&dir).unwrap_err().to_string();
         assert!(error.contains("is not an ssh host key"), "{error}");
+        assert!(
+            error.contains("it does not begin as a private key in OpenSSH's format does"),
+            "{error}"
+        );
         assert!(error.contains("move it away"), "{error}");
         // A good key that others may read is refused too, as sshd does.
         fs::remove_file(&path).unwrap();

@@ -6,7 +6,7 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::Path;
 
-use super::{LOCK_FILE, StoreError};
+use super::{DATABASE, LOCK_FILE, StoreError};
 
 /// Whether the data folder is there: refuses what stands in its place (a
 /// file, a link to nothing), making nothing.
@@ -53,7 +53,7 @@ pub(super) fn check_not_in_use(dir: &Path) -> Result<(), StoreError> {
 /// `path`: a symbolic link to nothing (opening it to write would make a
 /// file wherever it leads), a loop of links, or anything but a file (a
 /// folder, a pipe, a device). A file missing is made when needed.
-pub(super) fn check_file(path: &Path) -> Result<(), StoreError> {
+pub(crate) fn check_file(path: &Path) -> Result<(), StoreError> {
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => Ok(()),
         Ok(meta) => Err(not_a_file(path.to_path_buf(), &meta)),
@@ -152,4 +152,48 @@ pub(super) fn make_database_file(db: &Path) -> Result<(), StoreError> {
 /// it, as the link could lead anywhere.
 fn dangling(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
+}
+
+/// What an opening store may make in its data folder, and whether each was
+/// missing before it began, so that an open that fails takes away what it
+/// made and nothing else.
+pub(super) struct Made {
+    folder: bool,
+    lock: bool,
+    database: bool,
+}
+
+impl Made {
+    /// What is missing in `dir` now.
+    pub(super) fn before(dir: &Path) -> Made {
+        let missing = |path: &Path| fs::symlink_metadata(path).is_err();
+        Made {
+            folder: missing(dir),
+            lock: missing(&dir.join(LOCK_FILE)),
+            database: missing(&dir.join(DATABASE)),
+        }
+    }
+
+    /// Takes away the lock file and the database (with SQLite's files
+    /// beside it) where they were made; called with the lock still held.
+    /// A database that was there before is left as it was, whatever
+    /// SQLite made beside it: its write-ahead log may hold its changes.
+    pub(super) fn take_away(&self, dir: &Path) {
+        if self.database {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                let _ = fs::remove_file(dir.join(format!("{DATABASE}{suffix}")));
+            }
+        }
+        if self.lock {
+            let _ = fs::remove_file(dir.join(LOCK_FILE));
+        }
+    }
+
+    /// Takes away the data folder where it was made, if nothing is left in
+    /// it.
+    pub(super) fn take_away_folder(&self, dir: &Path) {
+        if self.folder {
+            let _ = fs::remove_dir(dir);
+        }
+    }
 }

@@ -68,6 +68,7 @@ use skillratings::glicko2::Glicko2Rating;
 pub use error::StoreError;
 use error::log_failure;
 use finished::{history_of, keep_finished, note_logged, relog, take_unseen};
+pub(crate) use folder::check_file;
 use folder::{lock_folder, make_database_file, make_folder};
 use games::{account_exists, moves_stored, not_in_progress, unfinished_games};
 use ratings::{leaderboard, read_rating};
@@ -437,12 +438,32 @@ impl Store {
     /// damaged, another program's, or from a newer tallyho. Appends to the
     /// log any finished game it has not taken yet.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        // Every file is checked before any is made: a start refused for
-        // what stands in the folder leaves nothing of its own behind.
+        // Every file is checked before any is made, and what was made for
+        // an open that fails after all is taken away again: a refused
+        // start leaves the folder as it was.
         Store::check(dir)?;
+        let made = folder::Made::before(dir);
         make_folder(dir)?;
+        let opened = lock_folder(dir).and_then(|lock| {
+            // Held until what was made is gone, so that no other server
+            // starts on the folder in between.
+            let held = lock.try_clone().ok();
+            let opened = Store::open_locked(dir, lock);
+            if opened.is_err() {
+                made.take_away(dir);
+            }
+            drop(held);
+            opened
+        });
+        if opened.is_err() {
+            made.take_away_folder(dir);
+        }
+        opened
+    }
+
+    /// [`Store::open`] once the folder is there and locked (`lock`).
+    fn open_locked(dir: &Path, lock: File) -> Result<Store, StoreError> {
         let db = dir.join(DATABASE);
-        let lock = lock_folder(dir)?;
         make_database_file(&db)?;
         let conn = schema::open_writer(&db, "FULL")?;
         let log = Log::new(dir.join(HISTORY)).private();
