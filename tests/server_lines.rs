@@ -694,15 +694,9 @@ fn a_port_in_use_is_named_with_its_door() {
     // A port this test holds, on loopback.
     let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = held.local_addr().unwrap().port().to_string();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "off", "--line-port", &port, "--data"])
-        .arg(home.join("serve"))
-        .env("HOME", &home)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let doors = ["--ssh-port", "off", "--line-port", &port];
+    let (status, stderr) = serve_refused(&home, &home.join("serve"), &doors);
+    assert_eq!(status, Some(1), "{stderr}");
     assert!(
         stderr.contains(&format!("the line door on 127.0.0.1:{port}: ")),
         "{stderr}"
@@ -725,15 +719,9 @@ fn a_second_server_on_the_same_folder_is_told_it_is_in_use() {
         quick_rules(Duration::from_secs(60)),
     );
     let port = running.line_door().port().to_string();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "off", "--line-port", &port, "--data"])
-        .arg(&data)
-        .env("HOME", &home)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let doors = ["--ssh-port", "off", "--line-port", &port];
+    let (status, stderr) = serve_refused(&home, &data, &doors);
+    assert_eq!(status, Some(1), "{stderr}");
     assert!(
         stderr.contains("another tallyho server is using the data folder"),
         "{stderr}"
@@ -741,12 +729,14 @@ fn a_second_server_on_the_same_folder_is_told_it_is_in_use() {
     running.stop();
 }
 
-/// `tallyho serve` with its ssh door on `data`, stopped if it has not
-/// ended in 20 seconds: its status (`None` if it had to be stopped) and
-/// what it said on standard error.
-fn serve_refused(home: &Scratch, data: &std::path::Path) -> (Option<i32>, String) {
+/// `tallyho serve` on `data` with the `doors` options, stopped if it has
+/// not ended in 20 seconds: its status (`None` if it had to be stopped)
+/// and what it said on standard error.
+fn serve_refused(home: &Scratch, data: &std::path::Path, doors: &[&str]) -> (Option<i32>, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tallyho"))
-        .args(["serve", "--ssh-port", "0", "--line-port", "off", "--data"])
+        .arg("serve")
+        .args(doors)
+        .arg("--data")
         .arg(data)
         .env("HOME", home.path())
         .stdin(std::process::Stdio::null())
@@ -815,7 +805,8 @@ fn a_bad_host_key_refuses_the_start_before_anything_is_made() {
     for (name, put, said) in cases {
         std::fs::create_dir_all(&data).unwrap();
         put(&data.join(name));
-        let (status, stderr) = serve_refused(&home, &data);
+        let doors = ["--ssh-port", "0", "--line-port", "off"];
+        let (status, stderr) = serve_refused(&home, &data, &doors);
         assert_eq!(status, Some(1), "{name}: {stderr}");
         assert!(stderr.contains(said), "{name}: {stderr}");
         let held: Vec<_> = std::fs::read_dir(&data)

@@ -1043,6 +1043,51 @@ fn a_store_refused_for_its_database_leaves_nothing_made() {
     holds_only(&data, "server.db");
 }
 
+/// A database whose header says it is a newer tallyho's, or another
+/// program's, is refused from its header alone: nothing in the folder is
+/// written, made or taken away (SQLite, opening it to write, would have).
+#[test]
+fn a_database_refused_by_its_header_is_not_touched() {
+    type Seen = Vec<(String, u64, std::time::SystemTime)>;
+    let seen = |dir: &Path| -> Seen {
+        let mut all: Seen = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let meta = entry.metadata().unwrap();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                (name, meta.len(), meta.modified().unwrap())
+            })
+            .collect();
+        all.sort();
+        all.push((
+            ".".into(),
+            0,
+            fs::metadata(dir).unwrap().modified().unwrap(),
+        ));
+        all
+    };
+    for (name, sql) in [
+        ("header-newer", "PRAGMA user_version = 99"),
+        ("header-foreign", "PRAGMA application_id = 7"),
+    ] {
+        let dir = folder(name);
+        drop(Store::open(dir.path()).unwrap());
+        let conn = database(dir.path());
+        conn.execute_batch(sql).unwrap();
+        drop(conn);
+        let before = seen(dir.path());
+        // Any change would show in a time at least this much later.
+        std::thread::sleep(Duration::from_millis(20));
+        let refused = Store::open(dir.path()).err().unwrap();
+        assert!(
+            matches!(refused, StoreError::TooNew { .. } | StoreError::Foreign(_)),
+            "{name}: {refused:?}"
+        );
+        assert_eq!(seen(dir.path()), before, "{name}: the folder as it was");
+    }
+}
+
 #[test]
 fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
     let dir = folder("not-files");

@@ -116,6 +116,7 @@ pub enum HostKeyError {
 /// every later one. `dir` is created (mode 0700) if missing.
 pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
     if let Some(key) = existing_host_key(dir)? {
+        keep_public_half(dir, &key);
         return Ok(key);
     }
     let path = dir.join(HOST_KEY_FILE);
@@ -164,15 +165,7 @@ pub fn host_key(dir: &Path) -> Result<PrivateKey, HostKeyError> {
     let _ = fs::remove_file(&temporary);
     match linked {
         Ok(()) => {
-            let public = key.public_key().to_openssh().unwrap_or_default();
-            // Never waiting on what stands there (a pipe).
-            let _ = fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-                .open(dir.join(HOST_KEY_PUB_FILE))
-                .and_then(|mut file| file.write_all((public + "\n").as_bytes()));
+            keep_public_half(dir, &key);
             Ok(key)
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -218,6 +211,41 @@ pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError>
     io::Read::read_to_end(&mut io::Read::take(file, MAX_KEY_FILE), &mut bytes)
         .map_err(read_error)?;
     read_key(&path, &bytes).map(Some)
+}
+
+/// Writes the key's public half beside it ([`HOST_KEY_PUB_FILE`]) where
+/// it is missing or holds anything but that key: the fingerprint the
+/// operator hands players is read from it. Nothing there is waited on (a
+/// pipe), and what is not a file is left alone (a start refuses it).
+fn keep_public_half(dir: &Path, key: &PrivateKey) {
+    let path = dir.join(HOST_KEY_PUB_FILE);
+    let open = |options: &mut fs::OpenOptions| {
+        options
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(&path)
+    };
+    if let Ok(file) = open(fs::OpenOptions::new().read(true)) {
+        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+            return;
+        }
+        let mut text = String::new();
+        let _ = io::Read::read_to_string(&mut io::Read::take(file, MAX_KEY_FILE), &mut text);
+        let there = russh::keys::PublicKey::from_openssh(text.trim());
+        if there.is_ok_and(|there| there.key_data() == key.public_key().key_data()) {
+            return;
+        }
+    }
+    let Ok(public) = key.public_key().to_openssh() else {
+        return;
+    };
+    let _ = open(
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o644),
+    )
+    .and_then(|mut file| file.write_all((public + "\n").as_bytes()));
 }
 
 /// The most of a host key file that is read: an Ed25519 key in OpenSSH's
@@ -1184,6 +1212,21 @@ mod tests {
         let again = host_key(&dir).unwrap();
         assert_eq!(first.public_key(), again.public_key());
         assert!(fingerprint(first.public_key()).starts_with("SHA256:"));
+        // The public half, whose fingerprint players are given, is made
+        // again where it is missing or holds anything but this key.
+        let public = dir.join(HOST_KEY_PUB_FILE);
+        let other = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
+        let other = other.public_key().to_openssh().unwrap();
+        for there in [None, Some("not a key\n".to_string()), Some(other)] {
+            match there {
+                None => fs::remove_file(&public).unwrap(),
+                Some(text) => fs::write(&public, text).unwrap(),
+            }
+            host_key(&dir).unwrap();
+            let text = fs::read_to_string(&public).unwrap();
+            let read = russh::keys::PublicKey::from_openssh(text.trim()).unwrap();
+            assert_eq!(read.key_data(), first.public_key().key_data());
+        }
     }
 
     #[test]

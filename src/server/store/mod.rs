@@ -495,9 +495,10 @@ impl Store {
 
     /// What would refuse [`Store::open`] for what stands in `dir`, found
     /// without making anything (a folder, pipe or link where a file should
-    /// be; another server using the folder), so that a start can look
-    /// before it opens its doors. What is inside `server.db` is read only
-    /// when the store opens.
+    /// be; another server using the folder; a database whose header is
+    /// not tallyho's, or a newer tallyho's), so that a start can look
+    /// before it opens its doors. The rest of `server.db` is read when the
+    /// store opens.
     pub fn check(dir: &Path) -> Result<(), StoreError> {
         if !folder::folder_is_there(dir)? {
             return Ok(());
@@ -507,7 +508,8 @@ impl Store {
             folder::check_file(file)?;
         }
         folder::check_sqlite_files(&db)?;
-        folder::check_not_in_use(dir)
+        folder::check_not_in_use(dir)?;
+        schema::check_header(&db)
     }
 
     /// Where finished games are logged: `history.jsonl` in the data folder.

@@ -178,6 +178,49 @@ fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), St
     Ok(())
 }
 
+/// Refuses, from the first hundred bytes of `path` alone, a database
+/// [`open_writer`] would refuse for what its header says: not SQLite's, or
+/// marked as another program's, or as a newer tallyho's. Nothing is opened
+/// to write, so a refused start leaves the file and SQLite's files beside
+/// it as they were. (A header still waiting in the write-ahead log is
+/// SQLite's to read, when the store opens.)
+pub(super) fn check_header(path: &Path) -> Result<(), StoreError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+    {
+        Ok(file) => file,
+        // Missing (made new), or not to be read: the open says why.
+        Err(_) => return Ok(()),
+    };
+    let mut header = Vec::with_capacity(100);
+    if file.take(100).read_to_end(&mut header).is_err() || header.is_empty() {
+        return Ok(());
+    }
+    if header.len() < 100 || !header.starts_with(b"SQLite format 3\0") {
+        return Err(StoreError::NotADatabase(path.to_path_buf()));
+    }
+    let word = |at: usize| {
+        let bytes: [u8; 4] = header[at..at + 4].try_into().unwrap_or_default();
+        i64::from(i32::from_be_bytes(bytes))
+    };
+    let (version, application) = (word(60), word(68));
+    if application != 0 && application != APPLICATION_ID {
+        return Err(StoreError::Foreign(path.to_path_buf()));
+    }
+    if application == APPLICATION_ID && version > VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_path_buf(),
+            found: version,
+            known: VERSION,
+        });
+    }
+    Ok(())
+}
+
 /// Whether a SQLite error means the file is not a database.
 fn not_a_database(e: &rusqlite::Error) -> bool {
     matches!(
