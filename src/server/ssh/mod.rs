@@ -219,12 +219,11 @@ pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError>
 /// pipe), and what is not a file is left alone (a start refuses it).
 fn keep_public_half(dir: &Path, key: &PrivateKey) {
     let path = dir.join(HOST_KEY_PUB_FILE);
-    let open = |options: &mut fs::OpenOptions| {
-        options
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(&path)
-    };
-    if let Ok(file) = open(fs::OpenOptions::new().read(true)) {
+    if let Ok(file) = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(&path)
+    {
         if !file.metadata().is_ok_and(|meta| meta.is_file()) {
             return;
         }
@@ -238,14 +237,16 @@ fn keep_public_half(dir: &Path, key: &PrivateKey) {
     let Ok(public) = key.public_key().to_openssh() else {
         return;
     };
-    let _ = open(
-        fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o644),
-    )
-    .and_then(|mut file| file.write_all((public + "\n").as_bytes()));
+    // Never through a link: it could lead to a file outside the folder
+    // (someone's own key); a link there is left as it is.
+    let _ = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
+        .open(&path)
+        .and_then(|mut file| file.write_all((public + "\n").as_bytes()));
 }
 
 /// The most of a host key file that is read: an Ed25519 key in OpenSSH's
@@ -1213,7 +1214,8 @@ mod tests {
         assert_eq!(first.public_key(), again.public_key());
         assert!(fingerprint(first.public_key()).starts_with("SHA256:"));
         // The public half, whose fingerprint players are given, is made
-        // again where it is missing or holds anything but this key.
+        // again where it is missing or holds anything but this key; a link
+        // there is never written through.
         let public = dir.join(HOST_KEY_PUB_FILE);
         let other = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
         let other = other.public_key().to_openssh().unwrap();
@@ -1227,6 +1229,12 @@ mod tests {
             let read = russh::keys::PublicKey::from_openssh(text.trim()).unwrap();
             assert_eq!(read.key_data(), first.public_key().key_data());
         }
+        let elsewhere = root.join("elsewhere.pub");
+        fs::write(&elsewhere, "someone's key\n").unwrap();
+        fs::remove_file(&public).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &public).unwrap();
+        host_key(&dir).unwrap();
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "someone's key\n");
     }
 
     #[test]
