@@ -141,6 +141,9 @@ pub struct AnyNewline {
     after_cr: bool,
     /// A line has been read.
     started: bool,
+    /// The last line ended with the input, not with a line end: the end
+    /// (a second Ctrl-D at a terminal, after text) is not waited for again.
+    finished: bool,
 }
 
 /// UTF-8's byte order mark.
@@ -172,8 +175,12 @@ impl AnyNewline {
                 input.consume(BOM.len());
             }
         }
+        if self.finished {
+            return Ok(None);
+        }
         let line = read_capped(input, cap, Ends::CrOrLf)?;
         self.after_cr = line.as_ref().is_some_and(|l| l.by_cr);
+        self.finished = line.as_ref().is_some_and(|l| !l.ended);
         Ok(line)
     }
 }
@@ -212,6 +219,20 @@ mod tests {
                 Some(None) | None => Ok(0),
             }
         }
+    }
+
+    #[test]
+    fn a_line_ended_by_the_end_of_input_is_the_last() {
+        // `who`, Ctrl-D (the text sent without its end), Ctrl-D (the end).
+        let typed = Terminal([Some(&b"who"[..]), None, Some(&b"more\n"[..])].into());
+        let mut input = io::BufReader::new(typed);
+        let mut lines = AnyNewline::default();
+        let first = lines.read(&mut input, 80).unwrap().unwrap();
+        assert_eq!((first.kept.as_slice(), first.ended), (&b"who"[..], false));
+        assert!(
+            lines.read(&mut input, 80).unwrap().is_none(),
+            "not read again"
+        );
     }
 
     #[test]
