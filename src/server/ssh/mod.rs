@@ -36,6 +36,7 @@ use super::limits::{Limits, Permit};
 use super::link::{
     Arrival, Dialect, Door, DoorEnd, Identity, Input, LineCutter, PlainRows, QUESTION_PAUSE,
 };
+use crate::shell::log::{OpenError, open_regular};
 use editor::{Ahead, Edit, Editor, InSight, Place, Typed};
 
 /// The host key's file in the data directory.
@@ -192,21 +193,20 @@ pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError>
     };
     // Opened without waiting (a pipe there would hold the start for good),
     // and read only if it is a file, and only as much as a key takes.
-    let file = match fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(&path)
-    {
+    let file = match open_regular(&path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(read_error(e)),
+        Err(OpenError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(OpenError::Io(_, e)) => return Err(read_error(e)),
+        Err(OpenError::Denied(_)) => {
+            return Err(read_error(io::ErrorKind::PermissionDenied.into()));
+        }
+        Err(OpenError::Folder(_) | OpenError::NotAFile(_)) => {
+            return Err(HostKeyError::NotAKey {
+                path,
+                why: "it is not a file".into(),
+            });
+        }
     };
-    if !file.metadata().map_err(read_error)?.is_file() {
-        return Err(HostKeyError::NotAKey {
-            path,
-            why: "it is not a file".into(),
-        });
-    }
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut io::Read::take(file, MAX_KEY_FILE), &mut bytes)
         .map_err(read_error)?;
@@ -219,19 +219,17 @@ pub fn existing_host_key(dir: &Path) -> Result<Option<PrivateKey>, HostKeyError>
 /// pipe), and what is not a file is left alone (a start refuses it).
 fn keep_public_half(dir: &Path, key: &PrivateKey) {
     let path = dir.join(HOST_KEY_PUB_FILE);
-    if let Ok(file) = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(&path)
-    {
-        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
-            return;
-        }
-        let mut text = String::new();
-        let _ = io::Read::read_to_string(&mut io::Read::take(file, MAX_KEY_FILE), &mut text);
-        let there = russh::keys::PublicKey::from_openssh(text.trim());
-        if there.is_ok_and(|there| there.key_data() == key.public_key().key_data()) {
-            return;
+    match open_regular(&path) {
+        // Not a file: a start refuses it; nothing is written there.
+        Err(OpenError::Folder(_) | OpenError::NotAFile(_)) => return,
+        Err(_) => {}
+        Ok(file) => {
+            let mut text = String::new();
+            let _ = io::Read::read_to_string(&mut io::Read::take(file, MAX_KEY_FILE), &mut text);
+            let there = russh::keys::PublicKey::from_openssh(text.trim());
+            if there.is_ok_and(|there| there.key_data() == key.public_key().key_data()) {
+                return;
+            }
         }
     }
     let Ok(public) = key.public_key().to_openssh() else {

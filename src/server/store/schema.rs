@@ -186,15 +186,9 @@ fn has_its_tables(conn: &Connection, path: &Path, version: i64) -> Result<(), St
 /// SQLite's to read, when the store opens.)
 pub(super) fn check_header(path: &Path) -> Result<(), StoreError> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-    {
-        Ok(file) => file,
+    let Ok(file) = crate::shell::log::open_regular(path) else {
         // Missing (made new), or not to be read: the open says why.
-        Err(_) => return Ok(()),
+        return Ok(());
     };
     let mut header = Vec::with_capacity(100);
     if file.take(100).read_to_end(&mut header).is_err() || header.is_empty() {
