@@ -95,6 +95,41 @@ fn a_challenge_to_a_guest_is_unrated_and_the_guest_can_accept_it_and_a_shutdown_
 }
 
 #[test]
+fn an_account_whose_game_with_a_guest_a_shutdown_ended_is_not_told_again_after_it() {
+    let data = Scratch::unmade("server-lobby-guest-shutdown-told-once");
+    let rules = || quick_rules(Duration::from_secs(60));
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    let mut carol = account(&running, "carol");
+    let mut visitor = guest(&running, "visitor");
+    carol.send("challenge visitor fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    visitor.wait_for(&format!("type accept {n} to play."));
+    visitor.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    running.stop();
+    carol.wait_for("without a winner.");
+    drop((carol, visitor));
+    server_common::closed(&data);
+    // The game ended at the shutdown: the next start has nothing of it to
+    // end, and carol, told at the shutdown, is not told again.
+    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    assert_eq!(
+        again.server().recovered(),
+        tallyho::server::Recovered::default()
+    );
+    let mut carol = account(&again, "carol");
+    carol.send("history");
+    let said = flat(&carol.wait_for("Your last games:"));
+    assert!(!said.contains("While you were away"), "{said}");
+    let listed = flat(&carol.wait_for("> "));
+    assert!(
+        listed.contains("fox: carol (fox) against visitor (hounds)")
+            && listed.contains("abandoned"),
+        "{listed}"
+    );
+}
+
+#[test]
 fn an_account_with_no_game_in_progress_is_told_only_that_the_server_is_shutting_down() {
     let running = lobby("shutdown-watching-account");
     let mut carol = account(&running, "carol");

@@ -714,6 +714,9 @@ pub struct RoomState {
     pub offer: Option<Offer>,
     /// Adjourned: nobody plays until both come back.
     pub adjourned: bool,
+    /// Ended by a shutdown, as a guest cannot come back for it: its
+    /// sessions are told so by the shutdown's notice, not as an ending.
+    pub cut_off: bool,
     /// Said when the game ended otherwise than by the rules: who resigned,
     /// who left.
     pub ending_words: Option<String>,
@@ -761,6 +764,7 @@ impl Room {
                 watchers: Vec::new(),
                 offer: None,
                 adjourned: false,
+                cut_off: false,
                 ending_words: None,
                 epilogue: None,
                 version: 0,

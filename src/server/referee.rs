@@ -112,14 +112,10 @@ impl Server {
         } else if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
             recovered.guests += 1;
             // A guest's game cannot come back: the guest is gone. The
-            // server, not a player, cut it off, so nobody wins it.
-            st.ending_words = Some(
-                "The server stopped during the game, and a guest cannot come back: it ends without a winner."
-                    .to_string(),
-            );
+            // server stopped without ending it (it was killed, or it had
+            // been adjourned before): ended now.
             st.adjourned = false;
-            st.table.settle(None, "abandoned");
-            self.after_change(&room, &mut st, None);
+            self.cut_off(&room, &mut st);
         } else {
             recovered.adjourned += 1;
         }
@@ -392,15 +388,21 @@ impl Server {
             if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
                 adjourned.guests += 1;
                 with_a_guest.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
+                // Ended and kept now, while its players are here to be
+                // told (below), rather than at the next start, which would
+                // tell an account player again at their next login. One
+                // away from it is told now if online, else at that login.
+                st.cut_off = true;
+                self.cut_off(&room, &mut st);
             } else {
                 adjourned.games += 1;
                 adjourned_here.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
+                st.adjourned = true;
+                self.keep_adjourned(&room, &st);
             }
-            st.adjourned = true;
             for seat in &mut st.seats {
                 seat.session = None;
             }
-            self.keep_adjourned(&room, &st);
             st.changed(self.hub(), None);
         }
         // A guest's game cannot be resumed (the guest is nobody once gone):
@@ -419,6 +421,17 @@ impl Server {
         adjourned
     }
 
+    /// Ends a game with a guest that the server, not a player, cut off:
+    /// nobody wins it. Kept, and its players away from it told.
+    fn cut_off(&self, room: &Arc<Room>, st: &mut RoomState) {
+        st.ending_words = Some(
+            "The server stopped during the game, and a guest cannot come back: it ends without a winner."
+                .to_string(),
+        );
+        st.table.settle(None, "abandoned");
+        self.finish(room, st);
+    }
+
     /// A session has ended: every seat it held is parked, and it watches
     /// nothing any more.
     pub(crate) fn left(&self, id: SessionId) {
@@ -433,8 +446,9 @@ impl Server {
             }
             // A guest's parked games can never be resumed now: also one
             // adjourned when both seats emptied (the other is the computer,
-            // or gone). One adjourned at shutdown is ended at the next
-            // start instead, the same way whichever connection closes first.
+            // or gone). One adjourned before a shutdown is ended at the
+            // next start instead, the same way whichever connection closes
+            // first.
             let mut st = room.lock();
             let stopping = self.shutdown().is_cancelled();
             if (!st.adjourned || !stopping) && st.seats.iter().any(|s| s.owner == Some(id)) {

@@ -101,8 +101,8 @@ pub fn no_winner(how: &str) -> String {
     }
 }
 
-/// Said to a watcher of a server's game with a guest that a shutdown put
-/// away: it ends at the next start, as a guest cannot come back for it.
+/// Said to a watcher of a server's game with a guest that a shutdown
+/// ended, as a guest cannot come back for it.
 pub fn cut_off_by_shutdown(game: &str) -> String {
     format!("Game {game} ends here without a winner: a guest's game cannot be resumed.")
 }

@@ -50,20 +50,20 @@ impl Session {
             let glance = Glance::of(&self.server, room, seat, self.id);
             self.wake_for_news(room, seat, glance.sight);
             self.news(room.number, &glance, seat, &mut shown)?;
-            if glance.table.ending().is_some() {
-                self.end_words(room.number, &glance)?;
-                return Ok(After::Lobby);
-            }
             if glance.cut_off {
-                // A guest's game put away by a shutdown ends at the next
-                // start: not adjourned. The players' notice of the shutdown
-                // says so; a watcher is told here.
+                // A guest's game a shutdown ended: not adjourned. The
+                // players' notice of the shutdown says so; a watcher is
+                // told here.
                 self.event(json!({"event": "adjourned", "game": room.number, "resumable": false}))?;
                 if seat.is_none() {
                     self.say(&crate::shell::text::cut_off_by_shutdown(
                         &room.number.to_string(),
                     ))?;
                 }
+                return Ok(After::Lobby);
+            }
+            if glance.table.ending().is_some() {
+                self.end_words(room.number, &glance)?;
                 return Ok(After::Lobby);
             }
             if glance.sight.adjourned || !glance.sight.seated {
@@ -695,7 +695,7 @@ struct Glance {
     computer: Option<String>,
     /// What the question asked from this look depends on.
     sight: Sight,
-    /// A guest's game put away by a shutdown: it cannot be resumed.
+    /// A guest's game a shutdown ended: it cannot be resumed.
     cut_off: bool,
 }
 
@@ -775,9 +775,7 @@ impl Glance {
                 Sitter::Person(_) => None,
             }),
             sight: Sight::of(server, &st, seat, id),
-            cut_off: st.adjourned
-                && server.shutdown().is_cancelled()
-                && st.seats.iter().any(|s| s.sitter == Sitter::Person(None)),
+            cut_off: st.cut_off,
         }
     }
 }
