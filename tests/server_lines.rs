@@ -14,7 +14,7 @@ use tallyho::server::limits::Limits;
 mod scratch;
 mod server_common;
 use scratch::{Housed, Scratch};
-use server_common::{Client, Serving, fox_seek_taken, quick_rules};
+use server_common::{Client, Serving, fox_seek_taken, quick_rules, seek_number};
 
 /// The longest any test waits for one answer.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -501,6 +501,49 @@ fn to_the_end(client: &mut Client) -> String {
 }
 
 #[test]
+fn a_shutdown_names_the_game_it_ended_to_its_player_in_the_machine_dialect() {
+    let running = lobby("shutdown-json");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    a.take_name("ann");
+    let mut b = Client::arrive(addr);
+    b.speak_json();
+    a.send("seek fox --side fox");
+    let n = seek_number(&a.wait_for("accepts."));
+    b.send(&format!("accept {n}"));
+    let game = b.event_named("start")["game"].clone();
+    a.wait_for("Move fox to (B7)? ");
+    running.stop();
+    // The last two events: which game ended, then the shutdown's words.
+    b.stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = b.stream.read_to_end(&mut rest);
+    let mut all = b.shown.unread().to_string();
+    all.push_str(&String::from_utf8_lossy(&rest));
+    let events: Vec<Value> = all
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    let last = &events[events.len().saturating_sub(2)..];
+    assert_eq!(
+        last,
+        [
+            serde_json::json!({"event": "adjourned", "game": game, "resumable": false}),
+            serde_json::json!({"event": "info", "text": "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here. The game is kept as number 1 in the server's log."}),
+        ],
+        "{all}"
+    );
+    assert_eq!(
+        events.iter().filter(|e| e["event"] == "adjourned").count(),
+        1,
+        "{all}"
+    );
+}
+
+#[test]
 fn a_guests_game_cut_off_by_a_shutdown_is_never_called_adjourned() {
     let running = lobby("shutdown-watched");
     let (mut a, mut b) = people(&running);
@@ -522,7 +565,9 @@ fn a_guests_game_cut_off_by_a_shutdown_is_never_called_adjourned() {
         let said = to_the_end(player);
         assert!(!said.contains("adjourned"), "{said}");
         assert!(
-            said.ends_with("A guest's game cannot be resumed: your game in progress ends here."),
+            said.ends_with(
+                "A guest's game cannot be resumed: your game in progress ends here. The game is kept as number 1 in the server's log."
+            ),
             "{said}"
         );
     }

@@ -130,6 +130,96 @@ fn an_account_whose_game_with_a_guest_a_shutdown_ended_is_not_told_again_after_i
 }
 
 #[test]
+fn at_a_shutdown_an_account_away_from_a_guests_game_is_told_of_it_once_and_of_its_game_adjourned() {
+    let running = lobby("shutdown-away-from-guest");
+    let mut carol = account(&running, "carol");
+    let mut bob = account(&running, "bob");
+    let mut visitor = guest(&running, "visitor");
+    carol.send("challenge visitor fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    visitor.wait_for(&format!("type accept {n} to play."));
+    visitor.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    carol.send("quit");
+    carol.wait_for("You left game 1.");
+    carol.send("challenge bob draughts");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    bob.wait_for(&format!("type accept {n} to play."));
+    bob.send(&format!("accept {n}"));
+    carol.wait_for("Game 2: draughts");
+    running.stop();
+    // Game 1 ended; game 2 is adjourned, and carol is told so, not that
+    // her game in progress ends.
+    let said = flat(&carol.wait_for("is back."));
+    assert_eq!(
+        said.matches("Game 1, which you had left, is over").count(),
+        1,
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "Game 1, which you had left, is over: the server is shutting down, and a guest cannot come back: it ends without a winner."
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("ends here"), "{said}");
+    assert!(
+        said.ends_with(
+            "The server is shutting down. Games in progress are adjourned: type resume when it is back."
+        ),
+        "{said}"
+    );
+    // The guest, at the game, hears where it is kept.
+    let said = flat(&visitor.wait_for("server's log."));
+    assert!(
+        said.ends_with(
+            "A guest's game cannot be resumed: your game in progress ends here. The game is kept as number 1 in the server's log."
+        ),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_guests_game_both_players_left_ends_at_a_shutdown_and_its_account_player_is_told_then() {
+    let data = Scratch::unmade("server-lobby-guest-adjourned-shutdown");
+    // A short grace: its timer holds the store until it is up.
+    let rules = || quick_rules(Duration::from_secs(1));
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    let mut carol = account(&running, "carol");
+    let mut visitor = guest(&running, "visitor");
+    carol.send("challenge visitor fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    visitor.wait_for(&format!("type accept {n} to play."));
+    visitor.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    carol.send("quit");
+    carol.wait_for("You left game 1.");
+    visitor.wait_for("carol has left the game.");
+    visitor.send("quit");
+    visitor.wait_for("You left game 1.");
+    running.stop();
+    let said = flat(&carol.wait_for("shutting down."));
+    assert!(
+        said.ends_with(
+            "Game 1, which you had left, is over: the server is shutting down, and a guest cannot come back: it ends without a winner. The game is kept as number 1 in the server's log. The server is shutting down."
+        ),
+        "{said}"
+    );
+    drop((carol, visitor));
+    server_common::closed(&data);
+    server_common::closed(&data);
+    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    assert_eq!(
+        again.server().recovered(),
+        tallyho::server::Recovered::default()
+    );
+    let mut carol = account(&again, "carol");
+    carol.send("history");
+    let said = flat(&carol.wait_for("Your last games:"));
+    assert!(!said.contains("While you were away"), "{said}");
+}
+
+#[test]
 fn an_account_with_no_game_in_progress_is_told_only_that_the_server_is_shutting_down() {
     let running = lobby("shutdown-watching-account");
     let mut carol = account(&running, "carol");

@@ -41,8 +41,14 @@ pub enum Notice {
     /// A line from the server.
     Info(String),
     /// The server's last line to a player before it closes the connection
-    /// (its shutdown): no question is shown again after it.
-    Last(String),
+    /// (its shutdown): no question is shown again after it. `game`: the
+    /// game it took from under them, if they were playing one (its number,
+    /// and whether it can be resumed), which the machine dialect hears
+    /// first as an `adjourned` event.
+    Last {
+        text: String,
+        game: Option<(u64, bool)>,
+    },
 }
 
 /// A player online.
@@ -477,10 +483,12 @@ impl Hub {
                 // The last line: no question is shown again after it.
                 deliver(
                     o,
-                    &Notice::Last(
-                        "You logged in again with this key elsewhere: this session is closed."
-                            .into(),
-                    ),
+                    &Notice::Last {
+                        text:
+                            "You logged in again with this key elsewhere: this session is closed."
+                                .into(),
+                        game: None,
+                    },
                 );
                 // Closed at once, the connection could lose the notice on
                 // its way out: the outbox takes no more, and the door
@@ -539,11 +547,26 @@ fn deliver(o: &Online, notice: &Notice) {
             Notice::Said { from, text, told } => serde_json::json!({
                 "event": "said", "from": from, "text": text, "private": told
             }),
-            Notice::Info(text) | Notice::Last(text) => {
+            Notice::Info(text) | Notice::Last { text, .. } => {
                 serde_json::json!({"event": "info", "text": text})
             }
         };
-        format!("{}\n", crate::shell::safe::json(&value.to_string()))
+        let mut lines = String::new();
+        if let Notice::Last {
+            game: Some((game, resumable)),
+            ..
+        } = notice
+        {
+            let mut put_away = serde_json::json!({"event": "adjourned", "game": game});
+            if !resumable {
+                put_away["resumable"] = false.into();
+            }
+            lines.push_str(&crate::shell::safe::json(&put_away.to_string()));
+            lines.push('\n');
+        }
+        lines.push_str(&crate::shell::safe::json(&value.to_string()));
+        lines.push('\n');
+        lines
     } else {
         let line = match notice {
             Notice::Said {
@@ -556,7 +579,7 @@ fn deliver(o: &Online, notice: &Notice) {
                 text,
                 told: true,
             } => format!("{from} tells you: {text}"),
-            Notice::Info(text) | Notice::Last(text) => text.clone(),
+            Notice::Info(text) | Notice::Last { text, .. } => text.clone(),
         };
         let line = crate::shell::safe::text(&line);
         // A door that knows no window (the line door) is wrapped as a
@@ -568,7 +591,7 @@ fn deliver(o: &Online, notice: &Notice) {
         // `editor::InSight`); every door takes the mark off. The last line
         // is not marked: nothing follows it to answer.
         let mark = match notice {
-            Notice::Last(_) => String::new(),
+            Notice::Last { .. } => String::new(),
             _ => char::from(crate::server::link::NOTICE).to_string(),
         };
         format!("{mark}\n{}\n", wrapped(&line, width.max(NARROWEST)))

@@ -2,6 +2,7 @@
 //! checked against the rules on the server's own table, kept, and then
 //! shown to the others in the room by waking them.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -115,7 +116,11 @@ impl Server {
             // server stopped without ending it (it was killed, or it had
             // been adjourned before): ended now.
             st.adjourned = false;
-            self.cut_off(&room, &mut st);
+            self.cut_off(
+                &room,
+                &mut st,
+                "the server stopped during the game, and a guest cannot come back: it ends without a winner.",
+            );
         } else {
             recovered.adjourned += 1;
         }
@@ -374,60 +379,93 @@ impl Server {
     /// everyone is told. What became of the games, for the operator.
     pub(crate) fn adjourn_all(&self) -> Adjourned {
         let mut adjourned = Adjourned::default();
-        // The sessions at a game with a guest in progress: it ends.
-        let mut with_a_guest = Vec::new();
-        // Those at a game between accounts: it is adjourned, to resume.
-        let mut adjourned_here = Vec::new();
+        // The sessions at a game: its number, whether it can be resumed,
+        // and for one that ends, where it is kept.
+        let mut seated: HashMap<SessionId, (u64, bool, Option<String>)> = HashMap::new();
+        // The accounts with a game between accounts adjourned now, whether
+        // at it or away from it (in the lobby, or watching): to resume.
+        let mut to_resume: HashSet<i64> = HashSet::new();
         for room in self.hub().rooms() {
             let mut st = room.lock();
-            // An adjourned game was put away already: it is counted as in
-            // progress only once it is played again.
-            if st.table.ending().is_some() || st.adjourned {
+            if st.table.ending().is_some() {
                 continue;
             }
             if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
+                // A guest's game cannot be resumed (the guest is nobody
+                // once gone): it ends now, adjourned before or not, while
+                // its players are here to be told (below); the next start
+                // would tell an account player again at their next login.
+                // One away from it is told now if online, else at that
+                // login.
                 adjourned.guests += 1;
-                with_a_guest.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
-                // Ended and kept now, while its players are here to be
-                // told (below), rather than at the next start, which would
-                // tell an account player again at their next login. One
-                // away from it is told now if online, else at that login.
+                st.adjourned = false;
                 st.cut_off = true;
-                self.cut_off(&room, &mut st);
+                self.cut_off(
+                    &room,
+                    &mut st,
+                    "the server is shutting down, and a guest cannot come back: it ends without a winner.",
+                );
+                for id in st.seats.iter().filter_map(|s| s.session) {
+                    seated.insert(id, (room.number, false, st.epilogue.clone()));
+                }
+            } else if st.adjourned {
+                // Put away already: it is counted as in progress only once
+                // it is played again.
+                continue;
             } else {
                 adjourned.games += 1;
-                adjourned_here.extend(st.seats.iter().filter_map(|s| s.session.or(s.owner)));
                 st.adjourned = true;
                 self.keep_adjourned(&room, &st);
+                for seat in &st.seats {
+                    if let Some(id) = seat.session {
+                        seated.insert(id, (room.number, true, None));
+                    }
+                    if let Sitter::Person(Some(account)) = seat.sitter {
+                        to_resume.insert(account);
+                    }
+                }
             }
             for seat in &mut st.seats {
                 seat.session = None;
             }
             st.changed(self.hub(), None);
         }
-        // A guest's game cannot be resumed (the guest is nobody once gone):
-        // both its players are told so, not to come back for it.
         // A player with no game in progress (watching, or in the lobby) is
         // told only that the server is shutting down.
         self.hub().tell_each(|id, account| {
-            let playing = adjourned_here.contains(&id);
-            Notice::Last(match (account, with_a_guest.contains(&id)) {
-                (Some(_), true) => "The server is shutting down. A game with a guest cannot be resumed: your game in progress ends here, without a winner.".into(),
-                (Some(_), false) if playing => "The server is shutting down. Games in progress are adjourned: type resume when it is back.".into(),
-                (None, true) => "The server is shutting down. A guest's game cannot be resumed: your game in progress ends here.".into(),
-                _ => "The server is shutting down.".into(),
-            })
+            let shutting = "The server is shutting down.";
+            let (text, game) = match (seated.get(&id), account) {
+                (Some(&(game, false, ref kept)), account) => {
+                    let mut text = if account.is_some() {
+                        format!("{shutting} A game with a guest cannot be resumed: your game in progress ends here, without a winner.")
+                    } else {
+                        format!("{shutting} A guest's game cannot be resumed: your game in progress ends here.")
+                    };
+                    if let Some(kept) = kept {
+                        text.push(' ');
+                        text.push_str(kept);
+                    }
+                    (text, Some((game, false)))
+                }
+                (Some(&(game, true, _)), _) => (
+                    format!("{shutting} Games in progress are adjourned: type resume when it is back."),
+                    Some((game, true)),
+                ),
+                (None, Some(account)) if to_resume.contains(&account) => (
+                    format!("{shutting} Games in progress are adjourned: type resume when it is back."),
+                    None,
+                ),
+                (None, _) => (shutting.to_string(), None),
+            };
+            Notice::Last { text, game }
         });
         adjourned
     }
 
     /// Ends a game with a guest that the server, not a player, cut off:
-    /// nobody wins it. Kept, and its players away from it told.
-    fn cut_off(&self, room: &Arc<Room>, st: &mut RoomState) {
-        st.ending_words = Some(
-            "The server stopped during the game, and a guest cannot come back: it ends without a winner."
-                .to_string(),
-        );
+    /// nobody wins it. Kept, and its players away from it told `why`.
+    fn cut_off(&self, room: &Arc<Room>, st: &mut RoomState, why: &str) {
+        st.ending_words = Some(why.to_string());
         st.table.settle(None, "abandoned");
         self.finish(room, st);
     }
@@ -446,12 +484,9 @@ impl Server {
             }
             // A guest's parked games can never be resumed now: also one
             // adjourned when both seats emptied (the other is the computer,
-            // or gone). One adjourned before a shutdown is ended at the
-            // next start instead, the same way whichever connection closes
-            // first.
+            // or gone).
             let mut st = room.lock();
-            let stopping = self.shutdown().is_cancelled();
-            if (!st.adjourned || !stopping) && st.seats.iter().any(|s| s.owner == Some(id)) {
+            if st.seats.iter().any(|s| s.owner == Some(id)) {
                 self.reap(&room, &mut st);
             }
         }

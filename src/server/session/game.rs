@@ -50,12 +50,17 @@ impl Session {
             let glance = Glance::of(&self.server, room, seat, self.id);
             self.wake_for_news(room, seat, glance.sight);
             self.news(room.number, &glance, seat, &mut shown)?;
-            if glance.cut_off {
-                // A guest's game a shutdown ended: not adjourned. The
-                // players' notice of the shutdown says so; a watcher is
-                // told here.
-                self.event(json!({"event": "adjourned", "game": room.number, "resumable": false}))?;
+            // A player hears what a shutdown did with their game in its
+            // notice, which the machine dialect's `adjourned` event comes
+            // before: nothing is said of it here.
+            let shut_out = seat.is_some() && self.server.shutdown().is_cancelled();
+            if glance.cut_off || (shut_out && glance.sight.adjourned) {
+                // A guest's game a shutdown ended is not adjourned: a
+                // watcher is told so here.
                 if seat.is_none() {
+                    self.event(
+                        json!({"event": "adjourned", "game": room.number, "resumable": false}),
+                    )?;
                     self.say(&crate::shell::text::cut_off_by_shutdown(
                         &room.number.to_string(),
                     ))?;

@@ -221,6 +221,10 @@ pub struct SeekOptions {
     pub rated: Option<bool>,
 }
 
+/// The longest value a seek's option takes: longer is refused before the
+/// game reads it, so no refusal quotes a screenful.
+const LONGEST_VALUE: usize = 40;
+
 /// The options every seek takes beside its game's: read by [`options`].
 pub const SEEK_OPTIONS: &[&str] = &["side", "rated", "unrated"];
 
@@ -266,6 +270,13 @@ pub fn options(
                         .ok_or_else(|| format!("--{} needs a value", safe::cut(&name, 20)))?
                         .to_string(),
                 };
+                let long = value.chars().count();
+                if long > LONGEST_VALUE {
+                    return Err(format!(
+                        "the value of --{} is {long} characters long; none is longer than {LONGEST_VALUE}",
+                        safe::cut(&name, 20)
+                    ));
+                }
                 if name == "side" {
                     if options.side.is_some() {
                         return Err("--side is given twice".into());
@@ -371,6 +382,21 @@ mod tests {
         assert_eq!(
             options("--bogus", fox).unwrap_err(),
             "fox has no option --bogus; it takes --board and --rules"
+        );
+        // A value a screen long is refused by its length, not quoted.
+        let long = "x".repeat(900);
+        assert_eq!(
+            options(&format!("--tiles {long}"), any).unwrap_err(),
+            "the value of --tiles is 900 characters long; none is longer than 40"
+        );
+        assert_eq!(
+            options(&format!("--side={}", "é".repeat(41)), any).unwrap_err(),
+            "the value of --side is 41 characters long; none is longer than 40"
+        );
+        let longest = "x".repeat(40);
+        assert_eq!(
+            options(&format!("--board {longest}"), any).unwrap().setup,
+            vec![("board".to_string(), longest)]
         );
     }
 

@@ -29,7 +29,9 @@ pub fn terminal_rows() -> Option<usize> {
         .filter(|&h| h > 0)
 }
 
-/// Takes a line's bytes as text, refusing what no game should see.
+/// Takes a line's bytes as text, refusing what no game should see. A Tab
+/// separates words as a space does, and is read as one: nothing after
+/// shows it (`say` and `tell` pass words on as typed).
 pub(super) fn check(bytes: Vec<u8>, cap: usize) -> Reply {
     if bytes.len() > cap {
         return Reply::Bad(BadLine::TooLong(bytes.len(), cap));
@@ -39,7 +41,7 @@ pub(super) fn check(bytes: Vec<u8>, cap: usize) -> Reply {
         Ok(line) if line.chars().any(|c| c.is_control() && c != '\t') => {
             Reply::Bad(BadLine::Control)
         }
-        Ok(line) => Reply::Line(line),
+        Ok(line) => Reply::Line(line.replace('\t', " ")),
     }
 }
 
@@ -93,4 +95,21 @@ pub(super) fn read_capped(
 ) -> io::Result<Option<(Vec<u8>, usize)>> {
     let line = newlines.read(input, cap)?;
     Ok(line.map(|l| (l.kept, l.length)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tab_is_read_as_a_space_and_other_controls_are_refused() {
+        assert!(matches!(
+            check(b"say a\tb".to_vec(), 100),
+            Reply::Line(line) if line == "say a b"
+        ));
+        assert!(matches!(
+            check(b"say a\x1bb".to_vec(), 100),
+            Reply::Bad(BadLine::Control)
+        ));
+    }
 }
