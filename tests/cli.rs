@@ -977,3 +977,33 @@ fn q_alone_at_a_move_prompt_does_not_end_the_game() {
     );
     assert!(said.contains("YOU MOVED FROM 1,2 TO 2,3"), "{said}");
 }
+
+#[test]
+fn a_refusal_quotes_at_most_forty_columns_of_what_was_typed() {
+    let invisible = "\u{200b}".repeat(33);
+    let long = "x".repeat(99);
+    let out = tallyho()
+        .args(TWO)
+        .write_stdin(format!("{invisible}\n{long}\nA8\nquit\n"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    // Each character that draws as nothing is shown as its escape, and
+    // counted as wide as that.
+    let quoted = format!("\"{}…\" is not a square", "\\u{200b}".repeat(4));
+    assert!(said.contains(&quoted), "{said}");
+    let quoted = format!("\"{}…\" is neither a square nor a command", "x".repeat(39));
+    assert!(said.contains(&quoted), "{said}");
+    // The fox the prompt chose for the player is not "already chosen".
+    assert!(
+        said.contains("A8 is the only piece that can move: now name where it goes."),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_menu_entry_is_chosen_by_its_first_word() {
+    let out = tallyho().write_stdin("play\nquit\n").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("is not on the menu"), "{said}");
+}

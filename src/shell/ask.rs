@@ -307,16 +307,26 @@ pub fn parse_choice(line: &str, labels: &[&str]) -> Result<usize, String> {
             Err(format!("{n} is not on the menu: type a number {numbers}"))
         };
     }
-    // A word of exactly one entry's label also chooses it: "rules", "history".
+    // An entry's first word chooses it ("play", though "Watch the computer
+    // play itself" has it too); so does a word of exactly one entry's
+    // label: "rules", "history".
+    let first: Vec<usize> = (0..labels.len())
+        .filter(|&i| {
+            labels[i]
+                .split_whitespace()
+                .next()
+                .is_some_and(|word| word.eq_ignore_ascii_case(&text))
+        })
+        .collect();
     let matching: Vec<usize> = (0..labels.len())
         .filter(|&i| {
             labels[i]
                 .split_whitespace()
-                .any(|word| !text.is_empty() && word.eq_ignore_ascii_case(&text))
+                .any(|word| word.eq_ignore_ascii_case(&text))
         })
         .collect();
-    match matching[..] {
-        [only] => Ok(only),
+    match (&first[..], &matching[..]) {
+        ([only], _) | ([], [only]) => Ok(*only),
         _ => Err(format!(
             "\"{}\" is not on the menu: type a number {numbers}",
             line.trim()
@@ -436,6 +446,12 @@ mod tests {
             "Watch the computer play itself",
         ];
         assert!(parse_choice("computer", &menu).is_err(), "ambiguous");
+        // The help's promise: an entry's first word chooses it, though
+        // another entry has the word further on.
+        assert_eq!(parse_choice("Play", &menu), Ok(0));
+        assert_eq!(parse_choice("play", &menu), Ok(0));
+        assert_eq!(parse_choice("against", &menu), Ok(0));
+        assert_eq!(parse_choice("watch", &menu), Ok(1));
         assert_eq!(parse_name(" Ann "), Ok("Ann".to_string()));
         assert_eq!(parse_name("狐狸先生"), Ok("狐狸先生".to_string()));
         assert!(parse_name("").is_err());

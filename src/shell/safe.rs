@@ -37,15 +37,18 @@ pub fn text_cut(raw: &str, max: usize) -> String {
 
 /// `pieces` (each a character as shown: itself or its escape) in at most
 /// `max` columns: whole where they fit, else as many as fit before `mark`.
+/// A piece that is a character [`text`] escapes counts as wide as its
+/// escape, which is how it is shown in the end.
 pub fn cut_pieces(pieces: &[String], max: usize, mark: &str) -> String {
-    if pieces.iter().map(|p| width(p)).sum::<usize>() <= max {
+    let shown_width = |piece: &str| width(&text(piece));
+    if pieces.iter().map(|p| shown_width(p)).sum::<usize>() <= max {
         return pieces.concat();
     }
     let room = max.saturating_sub(width(mark));
     let mut out = String::new();
     let mut used = 0;
     for piece in pieces {
-        let w = width(piece);
+        let w = shown_width(piece);
         if used + w > room {
             break;
         }
@@ -146,13 +149,31 @@ pub fn width(text: &str) -> usize {
 
 /// `text` cut to at most `max` columns, with `…` where it was cut; an
 /// escape that [`text`] wrote (`\u{1b}`) is kept whole or left out, never
-/// shown in part.
+/// shown in part. A character [`text`] would escape counts as wide as its
+/// escape: the columns are those it takes once shown.
 pub fn cut(text: &str, max: usize) -> String {
-    if width(text) <= max {
-        return text.to_string();
-    }
     let pieces: Vec<String> = shown_pieces(text).into_iter().map(String::from).collect();
     cut_pieces(&pieces, max, "…")
+}
+
+/// `text` with what each pair of double quotes holds cut to at most `max`
+/// columns (see [`cut`]): a refusal quotes what was typed, and no more of
+/// it than a glance takes in.
+pub fn quotes_cut(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * max + 256));
+    let mut rest = text;
+    while let Some(open) = rest.find('"') {
+        let inside = &rest[open + 1..];
+        let Some(close) = inside.find('"') else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        out.push_str(&cut(&inside[..close], max));
+        out.push('"');
+        rest = &inside[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` cut to `columns` and padded with spaces to exactly that width,
@@ -453,6 +474,24 @@ mod tests {
         assert_eq!(cut(&shown, 18), "\\u{1b}[31mHUMAN…");
         assert_eq!(cut(&shown, 24), "\\u{1b}[31mHUMAN\\u{202e}");
         assert_eq!(cut(&shown, 5), "…");
+        // Raw text is cut by the columns it takes once escaped: characters
+        // that draw as nothing are no longer free.
+        let invisible = "\u{200b}".repeat(33);
+        assert_eq!(text(&cut(&invisible, 20)), "\\u{200b}\\u{200b}…");
+        assert_eq!(cut("a\u{1b}b", 40), "a\u{1b}b");
+        assert_eq!(text(&cut("ab\u{1b}cdef", 8)), "ab…");
+        // Each quote cut on its own; what is outside them left whole.
+        assert_eq!(
+            quotes_cut(
+                &format!("\"{}\" is not \"{}\" or \"ab\"", "x".repeat(50), invisible),
+                20
+            ),
+            format!(
+                "\"{}…\" is not \"\u{200b}\u{200b}…\" or \"ab\"",
+                "x".repeat(19)
+            )
+        );
+        assert_eq!(quotes_cut("a \"b", 20), "a \"b");
     }
 
     /// Every page of `text`, at one size.

@@ -70,6 +70,12 @@ pub fn already_chosen(square: &str) -> String {
     format!("{square} is already chosen: now name where it goes.")
 }
 
+/// Said when a player names the square of the only piece that can move,
+/// which the move prompt had filled in for them.
+pub fn only_piece(square: &str) -> String {
+    format!("{square} is the only piece that can move: now name where it goes.")
+}
+
 /// Said when a player names again squares already chosen at a move prompt,
 /// which end before the last one chosen (`1` or `1x10` once 1x10 is).
 pub fn chosen_before(typed: &str, last: &str) -> String {

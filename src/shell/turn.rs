@@ -320,9 +320,13 @@ fn squares_typed<R: Rules, F: Face<R>>(
         // filled in as the only way on): say so, rather than ask again in
         // silence, and leave the choices as they were, so that `undo` still
         // means what it did.
+        // The piece alone, filled in by the game, not chosen by the player.
+        let filled_in = filled.len() == 1 && !before.iter().any(|s| s.typed);
         *path = before;
         let at = face.square(rules, last);
-        if tried == [last] {
+        if tried == [last] && filled_in {
+            console.say(&text::only_piece(&at))?;
+        } else if tried == [last] {
             console.say(&text::already_chosen(&at))?;
         } else {
             // The piece's first square, or the path so far: quoted as typed.

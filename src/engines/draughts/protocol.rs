@@ -290,14 +290,17 @@ struct Unread {
     /// It opened with `position`: the game it meant is not known, so none
     /// is set (see [`State::unset`]).
     position: bool,
+    /// It opened with `go`: answered `bestmove none` after the error, as
+    /// every `go` is answered with a `bestmove`.
+    go: bool,
 }
 
 /// Whether a line's bytes open with the word `position`, after blanks and
 /// a byte order mark.
-fn opens_position(bytes: &[u8]) -> bool {
+fn opens_with(bytes: &[u8], word: &[u8]) -> bool {
     let rest = bytes.trim_ascii_start();
     let rest = rest.strip_prefix(BOM).unwrap_or(rest).trim_ascii_start();
-    rest.strip_prefix(b"position")
+    rest.strip_prefix(word)
         .is_some_and(|after| after.first().is_none_or(u8::is_ascii_whitespace))
 }
 
@@ -396,6 +399,9 @@ pub fn run(
                 // the reason.
                 state.unset |= e.position;
                 writeln!(output, "error {}", e.why)?;
+                if e.go {
+                    writeln!(output, "bestmove none")?;
+                }
                 output.flush()?;
                 continue;
             }
@@ -624,16 +630,19 @@ fn read_line(
     let Some(line) = lines.read(input, MAX_LINE)? else {
         return Ok(None);
     };
-    let position = opens_position(&line.head);
+    let position = opens_with(&line.head, b"position");
+    let go = opens_with(&line.head, b"go");
     let Some(bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(Unread {
             why: format!("line longer than {MAX_LINE} bytes"),
             position,
+            go,
         })));
     };
     let text = String::from_utf8(bytes).map_err(|_| Unread {
         why: "line is not UTF-8".to_string(),
         position,
+        go,
     });
     // A byte order mark opening a line (files joined one after another,
     // each saved with one) is no part of the command.
@@ -1135,11 +1144,36 @@ mod tests {
             ],
             "{out}"
         );
+        let opens_position = |bytes: &[u8]| opens_with(bytes, b"position");
         assert!(opens_position(b"position \xff"));
         assert!(opens_position(b"\tposition"));
         assert!(opens_position(b" \xef\xbb\xbf position"));
         assert!(!opens_position(b"positions"));
         assert!(!opens_position(b"go position"));
+    }
+
+    #[test]
+    fn a_go_line_too_long_or_not_utf8_still_gets_its_bestmove() {
+        let blanks = " ".repeat(MAX_LINE + 1);
+        let mut script =
+            format!("position startpos\ngo depth 2{blanks}\ngone{blanks}\n").into_bytes();
+        script.extend_from_slice(b" go movetime 10 \xff\nperft 1\n");
+        let mut out = Vec::new();
+        run(io::Cursor::new(script), &mut out, bare_engine()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "error line longer than 16384 bytes",
+                "bestmove none",
+                // Not this one: its first word is no `go`.
+                "error line longer than 16384 bytes",
+                "error line is not UTF-8",
+                "bestmove none",
+                "perft 1 7",
+            ],
+            "{out}"
+        );
     }
 
     #[test]

@@ -84,6 +84,10 @@ pub fn output_unread() -> bool {
 /// The longest line read, in bytes; the rest of a longer line is skipped.
 pub const MAX_LINE: usize = 100;
 
+/// The most columns of what was typed a refusal quotes (between double
+/// quotes): the rest is cut, with `…`.
+const QUOTED: usize = 40;
+
 /// The longest line the line editor holds, in bytes: a paste longer than
 /// that (a megabyte sent as keys, with no bracketed-paste marks) is counted
 /// past it, not kept, so each key costs the same and Ctrl-C is read at
@@ -707,7 +711,8 @@ impl Console {
         self.refused += 1;
         // A refused line stays out of the editor's history.
         self.unrefused = None;
-        self.say(&safe::text(why))
+        // What was typed is quoted in 40 columns at most.
+        self.say(&safe::text(&safe::quotes_cut(why, QUOTED)))
     }
 
     /// Says a line that should survive the next clear of the screen, such as
