@@ -321,12 +321,13 @@ pub fn wrap_said(text: &str, width: usize) -> String {
 }
 
 /// Whether `before` is a command that takes a number and `after` that
-/// number, as they are typed (`accept 2`, `replay 12.`), or a game or seek
-/// is named by its number (`Game 3`, `number 4`).
+/// number, as they are typed (`accept 2`, `replay 12.`), or a game, seek,
+/// row, column or hound is named by its number (`Game 3`, `number 4`,
+/// `column 1.`).
 pub fn command_and_number(before: &str, after: &str) -> bool {
-    const NAMING: [&str; 11] = [
+    const NAMING: [&str; 15] = [
         "accept", "watch", "resume", "replay", "history", "game", "Game", "seek", "Seek", "number",
-        "games",
+        "games", "row", "column", "hound", "Hound",
     ];
     NAMING.contains(&before.trim_start_matches(['`', '(']))
         && after
@@ -612,7 +613,19 @@ mod tests {
         // A run of held words is held only while it fits a line.
         assert_eq!(wrap_said("see game 12 plies", 11), "see game\n12 plies");
         assert_eq!(wrap_said("x game 12 plies", 9), "x game\n12 plies");
-        for (before, after) in [("accept", "2"), ("Game", "12."), ("`replay", "3`")] {
+        // A number that ends a sentence is not left alone on a line.
+        assert_eq!(
+            wrap_said("the hound moves from row 3 to column 1.", 37),
+            "the hound moves from row 3 to\ncolumn 1."
+        );
+        for (before, after) in [
+            ("accept", "2"),
+            ("Game", "12."),
+            ("`replay", "3`"),
+            ("column", "1."),
+            ("row", "3,"),
+            ("hound", "2"),
+        ] {
             assert!(command_and_number(before, after), "{before} {after}");
         }
         for (before, after) in [
