@@ -487,8 +487,8 @@ fn a_computers_move_the_store_cannot_keep_is_said_once_and_the_game_waits() {
     assert!(more.len() < 200, "{more}");
 }
 
-/// All a client is sent until its connection closes.
-fn to_the_end(client: &mut Client) -> String {
+/// All a client is sent until its connection closes, as sent.
+fn rest_of(client: &mut Client) -> String {
     client
         .stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -497,7 +497,15 @@ fn to_the_end(client: &mut Client) -> String {
     let _ = client.stream.read_to_end(&mut rest);
     let mut all = client.shown.unread().to_string();
     all.push_str(&String::from_utf8_lossy(&rest));
-    all.split_whitespace().collect::<Vec<_>>().join(" ")
+    all
+}
+
+/// The same, its words on one line.
+fn to_the_end(client: &mut Client) -> String {
+    rest_of(client)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
@@ -515,13 +523,7 @@ fn a_shutdown_names_the_game_it_ended_to_its_player_in_the_machine_dialect() {
     a.wait_for("Move fox to (B7)? ");
     running.stop();
     // The last two events: which game ended, then the shutdown's words.
-    b.stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let mut rest = Vec::new();
-    let _ = b.stream.read_to_end(&mut rest);
-    let mut all = b.shown.unread().to_string();
-    all.push_str(&String::from_utf8_lossy(&rest));
+    let all = rest_of(&mut b);
     let events: Vec<Value> = all
         .lines()
         .filter(|l| l.starts_with('{'))

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use tallyho::server::Rules;
 use tallyho::server::limits::{Limits, Talk};
 use tallyho::server::link::Dialect;
 
@@ -47,6 +48,39 @@ fn account(running: &Serving, handle: &str) -> Keyed {
         "Welcome to tallyho, {handle}. Your games are rated."
     ));
     player
+}
+
+/// The account carol playing game 1, fox, against the guest visitor, who
+/// accepted her challenge: carol to move.
+fn carol_and_a_guest(running: &Serving) -> (Keyed, Client) {
+    let mut carol = account(running, "carol");
+    let mut visitor = guest(running, "visitor");
+    carol.send("challenge visitor fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    visitor.wait_for(&format!("type accept {n} to play."));
+    visitor.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    (carol, visitor)
+}
+
+/// A server started again on `data` once the last has let go of it
+/// (a grace timer holds it until its time is up): it finds no game left
+/// unfinished, and carol, logged in and asking for her `history`, is told
+/// of no game that ended while she was away. The server, and carol at the
+/// prompt after the listing's heading.
+fn carol_back_and_told_nothing(data: &Scratch, rules: Rules) -> (Serving, Keyed) {
+    server_common::closed(data);
+    server_common::closed(data);
+    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules);
+    assert_eq!(
+        again.server().recovered(),
+        tallyho::server::Recovered::default()
+    );
+    let mut carol = account(&again, "carol");
+    carol.send("history");
+    let said = flat(&carol.wait_for("Your last games:"));
+    assert!(!said.contains("While you were away"), "{said}");
+    (again, carol)
 }
 
 #[test]
@@ -99,28 +133,13 @@ fn an_account_whose_game_with_a_guest_a_shutdown_ended_is_not_told_again_after_i
     let data = Scratch::unmade("server-lobby-guest-shutdown-told-once");
     let rules = || quick_rules(Duration::from_secs(60));
     let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
-    let mut carol = account(&running, "carol");
-    let mut visitor = guest(&running, "visitor");
-    carol.send("challenge visitor fox --side fox");
-    let n = seek_number(&flat(&carol.wait_for("accepts.")));
-    visitor.wait_for(&format!("type accept {n} to play."));
-    visitor.send(&format!("accept {n}"));
-    carol.wait_for("Move fox to (B7)? ");
+    let (mut carol, visitor) = carol_and_a_guest(&running);
     running.stop();
     carol.wait_for("without a winner.");
     drop((carol, visitor));
-    server_common::closed(&data);
     // The game ended at the shutdown: the next start has nothing of it to
     // end, and carol, told at the shutdown, is not told again.
-    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
-    assert_eq!(
-        again.server().recovered(),
-        tallyho::server::Recovered::default()
-    );
-    let mut carol = account(&again, "carol");
-    carol.send("history");
-    let said = flat(&carol.wait_for("Your last games:"));
-    assert!(!said.contains("While you were away"), "{said}");
+    let (_again, mut carol) = carol_back_and_told_nothing(&data, rules());
     let listed = flat(&carol.wait_for("> "));
     assert!(
         listed.contains("fox: carol (fox) against visitor (hounds)")
@@ -132,14 +151,8 @@ fn an_account_whose_game_with_a_guest_a_shutdown_ended_is_not_told_again_after_i
 #[test]
 fn at_a_shutdown_an_account_away_from_a_guests_game_is_told_of_it_once_and_of_its_game_adjourned() {
     let running = lobby("shutdown-away-from-guest");
-    let mut carol = account(&running, "carol");
+    let (mut carol, mut visitor) = carol_and_a_guest(&running);
     let mut bob = account(&running, "bob");
-    let mut visitor = guest(&running, "visitor");
-    carol.send("challenge visitor fox --side fox");
-    let n = seek_number(&flat(&carol.wait_for("accepts.")));
-    visitor.wait_for(&format!("type accept {n} to play."));
-    visitor.send(&format!("accept {n}"));
-    carol.wait_for("Move fox to (B7)? ");
     carol.send("quit");
     carol.wait_for("You left game 1.");
     carol.send("challenge bob draughts");
@@ -185,13 +198,7 @@ fn a_guests_game_both_players_left_ends_at_a_shutdown_and_its_account_player_is_
     // A short grace: its timer holds the store until it is up.
     let rules = || quick_rules(Duration::from_secs(1));
     let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
-    let mut carol = account(&running, "carol");
-    let mut visitor = guest(&running, "visitor");
-    carol.send("challenge visitor fox --side fox");
-    let n = seek_number(&flat(&carol.wait_for("accepts.")));
-    visitor.wait_for(&format!("type accept {n} to play."));
-    visitor.send(&format!("accept {n}"));
-    carol.wait_for("Move fox to (B7)? ");
+    let (mut carol, mut visitor) = carol_and_a_guest(&running);
     carol.send("quit");
     carol.wait_for("You left game 1.");
     visitor.wait_for("carol has left the game.");
@@ -206,30 +213,14 @@ fn a_guests_game_both_players_left_ends_at_a_shutdown_and_its_account_player_is_
         "{said}"
     );
     drop((carol, visitor));
-    server_common::closed(&data);
-    server_common::closed(&data);
-    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
-    assert_eq!(
-        again.server().recovered(),
-        tallyho::server::Recovered::default()
-    );
-    let mut carol = account(&again, "carol");
-    carol.send("history");
-    let said = flat(&carol.wait_for("Your last games:"));
-    assert!(!said.contains("While you were away"), "{said}");
+    carol_back_and_told_nothing(&data, rules());
 }
 
 #[test]
 fn an_account_with_no_game_in_progress_is_told_only_that_the_server_is_shutting_down() {
     let running = lobby("shutdown-watching-account");
-    let mut carol = account(&running, "carol");
-    let mut visitor = guest(&running, "visitor");
+    let (_carol, _visitor) = carol_and_a_guest(&running);
     let mut dave = account(&running, "dave");
-    carol.send("challenge visitor fox --side fox");
-    let n = seek_number(&flat(&carol.wait_for("accepts.")));
-    visitor.wait_for(&format!("type accept {n} to play."));
-    visitor.send(&format!("accept {n}"));
-    carol.wait_for("Move fox to (B7)? ");
     dave.send("watch 1");
     dave.wait_for("unwatch to stop.");
     running.stop();
