@@ -1088,6 +1088,34 @@ fn a_database_refused_by_its_header_is_not_touched() {
     }
 }
 
+/// A newer tallyho's header still in the write-ahead log, past the
+/// header check, is refused by SQLite's read: closing, the store folds
+/// nothing into the file, and the log stays as it was.
+#[test]
+fn a_newer_header_waiting_in_the_write_ahead_log_is_refused_and_left_there() {
+    let dir = folder("header-in-wal");
+    drop(Store::open(dir.path()).unwrap());
+    let conn = database(dir.path());
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )
+    .unwrap();
+    conn.execute_batch("PRAGMA wal_autocheckpoint = 0; PRAGMA user_version = 99;")
+        .unwrap();
+    drop(conn);
+    let read = |name: &str| fs::read(dir.path().join(name)).unwrap();
+    let (db, wal) = (read("server.db"), read("server.db-wal"));
+    assert!(!wal.is_empty());
+    let refused = Store::open(dir.path()).err().unwrap();
+    assert!(
+        matches!(refused, StoreError::TooNew { found: 99, .. }),
+        "{refused:?}"
+    );
+    assert!(read("server.db") == db, "the file as it was");
+    assert!(read("server.db-wal") == wal, "the log as it was");
+}
+
 #[test]
 fn what_stands_where_the_store_keeps_a_file_is_called_what_it_is() {
     let dir = folder("not-files");

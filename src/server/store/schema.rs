@@ -8,6 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::StoreError;
@@ -243,6 +244,15 @@ pub(super) fn open_writer(path: &Path, synchronous: &str) -> Result<Connection, 
     let conn = Connection::open_with_flags(path, flags).map_err(damaged("open the database"))?;
     conn.busy_timeout(BUSY)
         .map_err(sqlite("set the busy timeout"))?;
+    // Until the store is found fit, a refusal closes the connection
+    // without folding a write-ahead log into the file (a newer tallyho's
+    // header may wait there): the folder is left as it was found.
+    let fold_on_close = |fold: bool| {
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, !fold)
+            .map(drop)
+            .map_err(sqlite("set the database's options"))
+    };
+    fold_on_close(false)?;
     let read = |sql: &str| conn.query_row(sql, [], |row| row.get::<_, i64>(0));
     // The first read of the file is where SQLite finds a foreign header.
     let application = read("PRAGMA application_id").map_err(damaged("read the database"))?;
@@ -288,6 +298,7 @@ pub(super) fn open_writer(path: &Path, synchronous: &str) -> Result<Connection, 
     ))
     .map_err(sqlite("set the database's options"))?;
     migrate(&conn, path, if ours { version } else { 0 })?;
+    fold_on_close(true)?;
     Ok(conn)
 }
 
