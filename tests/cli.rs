@@ -984,7 +984,10 @@ fn a_refusal_quotes_at_most_forty_columns_of_what_was_typed() {
     let long = "x".repeat(99);
     let out = tallyho()
         .args(TWO)
-        .write_stdin(format!("{invisible}\n{long}\nA8\nquit\n"))
+        .write_stdin(format!(
+            "{invisible}\n{long}\n\"{long}\nx y \"{}\nA8\nquit\n",
+            "x".repeat(60)
+        ))
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
@@ -993,6 +996,11 @@ fn a_refusal_quotes_at_most_forty_columns_of_what_was_typed() {
     let quoted = format!("\"{}…\" is not a square", "\\u{200b}".repeat(4));
     assert!(said.contains(&quoted), "{said}");
     let quoted = format!("\"{}…\" is neither a square nor a command", "x".repeat(39));
+    assert!(said.contains(&quoted), "{said}");
+    // A double quote typed among the rest changes nothing.
+    let quoted = format!("\"\"{}…\" is not a square", "x".repeat(38));
+    assert!(said.contains(&quoted), "{said}");
+    let quoted = format!("\"x y \"{}…\" has too many parts", "x".repeat(34));
     assert!(said.contains(&quoted), "{said}");
     // The fox the prompt chose for the player is not "already chosen".
     assert!(

@@ -204,6 +204,41 @@ fn people(running: &Serving) -> (Client, Client) {
 }
 
 #[test]
+fn a_refusal_quotes_at_most_forty_columns_of_the_line_at_either_dialect() {
+    let running = lobby("quoting");
+    let (mut a, b) = people(&running);
+    let long = format!("\"{}", "q".repeat(900));
+    a.send(&long);
+    let said = a.wait_for("Move fox to (B7)? ");
+    assert!(
+        said.contains(&format!("\"\"{}…\" is not a square", "q".repeat(38))),
+        "{said}"
+    );
+    assert!(said.len() < 400, "{said}");
+    drop((a, b));
+    // The machine dialect's player, at the fox's move.
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    a.speak_json();
+    let mut b = Client::arrive(addr);
+    b.take_name("bob");
+    a.send("seek fox --side fox");
+    let n = a.event_named("seeking")["n"].clone();
+    b.send(&format!("accept {n}"));
+    a.event_named("position");
+    a.send(&long);
+    let error = a.event_named("error");
+    assert_eq!(
+        error["message"],
+        format!(
+            "\"\"{}…\" is not a square: type a column letter A-H then a row number 1-8, like B1",
+            "q".repeat(38)
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
     let running = lobby("say");
     let (mut a, mut b) = people(&running);

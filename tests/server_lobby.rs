@@ -217,6 +217,35 @@ fn a_guests_game_both_players_left_ends_at_a_shutdown_and_its_account_player_is_
 }
 
 #[test]
+fn at_a_shutdown_a_machine_dialect_player_hears_its_game_adjourned_and_resumable() {
+    let running = lobby("shutdown-json-account");
+    let mut bob = account(&running, "bob");
+    let mut carol = Keyed::login_in(running.server(), "carol", "carol", Dialect::Json);
+    carol.wait_for("\"event\":\"welcome\"");
+    bob.send("challenge carol draughts");
+    let n = seek_number(&flat(&bob.wait_for("accepts.")));
+    carol.wait_for("to play.");
+    carol.send(&format!("accept {n}"));
+    carol.wait_for("\"event\":\"start\"");
+    bob.wait_for("Game 1: draughts");
+    running.stop();
+    let said = carol.wait_for("type resume when it is back.\"}\n");
+    let last: Vec<serde_json::Value> = said
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        last[last.len().saturating_sub(2)..],
+        [
+            serde_json::json!({"event": "adjourned", "game": 1, "resumable": true}),
+            serde_json::json!({"event": "info", "text": "The server is shutting down. Games in progress are adjourned: type resume when it is back."}),
+        ],
+        "{said}"
+    );
+}
+
+#[test]
 fn an_account_with_no_game_in_progress_is_told_only_that_the_server_is_shutting_down() {
     let running = lobby("shutdown-watching-account");
     let (_carol, _visitor) = carol_and_a_guest(&running);

@@ -557,10 +557,8 @@ fn deliver(o: &Online, notice: &Notice) {
             ..
         } = notice
         {
-            let mut put_away = serde_json::json!({"event": "adjourned", "game": game});
-            if !resumable {
-                put_away["resumable"] = false.into();
-            }
+            let put_away =
+                serde_json::json!({"event": "adjourned", "game": game, "resumable": resumable});
             lines.push_str(&crate::shell::safe::json(&put_away.to_string()));
             lines.push('\n');
         }

@@ -295,13 +295,15 @@ struct Unread {
     go: bool,
 }
 
-/// Whether a line's bytes open with the word `position`, after blanks and
-/// a byte order mark.
-fn opens_with(bytes: &[u8], word: &[u8]) -> bool {
-    let rest = bytes.trim_ascii_start();
-    let rest = rest.strip_prefix(BOM).unwrap_or(rest).trim_ascii_start();
+/// Whether a line's bytes open with `word` (`position`, `go`), after
+/// blanks and a byte order mark, and end it there: blanks are any a line's
+/// words are split at, non-ASCII ones too (`go\u{a0}depth 1` is a `go`).
+fn opens_with(bytes: &[u8], word: &str) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let rest = text.trim_start();
+    let rest = rest.strip_prefix('\u{feff}').unwrap_or(rest).trim_start();
     rest.strip_prefix(word)
-        .is_some_and(|after| after.first().is_none_or(u8::is_ascii_whitespace))
+        .is_some_and(|after| after.chars().next().is_none_or(char::is_whitespace))
 }
 
 /// A line read during a search, waiting its turn.
@@ -630,8 +632,8 @@ fn read_line(
     let Some(line) = lines.read(input, MAX_LINE)? else {
         return Ok(None);
     };
-    let position = opens_with(&line.head, b"position");
-    let go = opens_with(&line.head, b"go");
+    let position = opens_with(&line.head, "position");
+    let go = opens_with(&line.head, "go");
     let Some(bytes) = line.whole(MAX_LINE) else {
         return Ok(Some(Err(Unread {
             why: format!("line longer than {MAX_LINE} bytes"),
@@ -653,9 +655,6 @@ fn read_line(
         },
     )))
 }
-
-/// UTF-8's byte order mark.
-const BOM: &[u8] = "\u{feff}".as_bytes();
 
 fn error(text: impl AsRef<str>) -> Reply {
     Reply::Lines(vec![error_line(text)])
@@ -1144,7 +1143,7 @@ mod tests {
             ],
             "{out}"
         );
-        let opens_position = |bytes: &[u8]| opens_with(bytes, b"position");
+        let opens_position = |bytes: &[u8]| opens_with(bytes, "position");
         assert!(opens_position(b"position \xff"));
         assert!(opens_position(b"\tposition"));
         assert!(opens_position(b" \xef\xbb\xbf position"));
@@ -1158,6 +1157,11 @@ mod tests {
         let mut script =
             format!("position startpos\ngo depth 2{blanks}\ngone{blanks}\n").into_bytes();
         script.extend_from_slice(b" go movetime 10 \xff\nperft 1\n");
+        // After a blank a line's words are split at, not only ASCII ones.
+        script.extend_from_slice(format!("go\u{a0}{blanks}\n").as_bytes());
+        script.extend_from_slice("\u{3000}go\u{2003}".as_bytes());
+        script.extend_from_slice(b"\xff\n");
+        script.extend_from_slice(b"go\xc2\xa0\xff\n");
         let mut out = Vec::new();
         run(io::Cursor::new(script), &mut out, bare_engine()).unwrap();
         let out = String::from_utf8(out).unwrap();
@@ -1171,6 +1175,12 @@ mod tests {
                 "error line is not UTF-8",
                 "bestmove none",
                 "perft 1 7",
+                "error line longer than 16384 bytes",
+                "bestmove none",
+                "error line is not UTF-8",
+                "bestmove none",
+                "error line is not UTF-8",
+                "bestmove none",
             ],
             "{out}"
         );

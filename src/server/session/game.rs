@@ -77,7 +77,7 @@ impl Session {
                 } else {
                     "it goes on when both players are back"
                 };
-                self.event(json!({"event": "adjourned", "game": room.number}))?;
+                self.event(json!({"event": "adjourned", "game": room.number, "resumable": true}))?;
                 self.say(&format!("Game {} is adjourned: {what}.", room.number))?;
                 return Ok(After::Lobby);
             }

@@ -164,6 +164,7 @@ impl Session {
     /// A refusal: said to a person, an `error` event to a machine.
     fn refuse(&mut self, why: &str) -> io::Result<()> {
         if self.json {
+            let why = self.console.quoting_cut(why);
             return self.event(json!({"event": "error", "message": why}));
         }
         self.console.refuse(&words::sentence(why))

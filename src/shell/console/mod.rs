@@ -710,9 +710,25 @@ impl Console {
     pub fn refuse(&mut self, why: &str) -> io::Result<()> {
         self.refused += 1;
         // A refused line stays out of the editor's history.
+        let why = self.quoting_cut(why);
         self.unrefused = None;
-        // What was typed is quoted in 40 columns at most.
-        self.say(&safe::text(&safe::quotes_cut(why, QUOTED)))
+        self.say(&safe::text(&why))
+    }
+
+    /// `why`, a refusal of the line just read, with what it quotes of that
+    /// line in [`QUOTED`] columns at most: the line, or a word of it, where
+    /// it stands whole, and else what each pair of double quotes holds.
+    pub fn quoting_cut(&self, why: &str) -> String {
+        let mut why = why.to_string();
+        if let Some(line) = &self.unrefused {
+            let line = line.trim();
+            for typed in std::iter::once(line).chain(line.split_whitespace()) {
+                if safe::width(&safe::text(typed)) > QUOTED {
+                    why = why.replace(typed, &safe::cut(typed, QUOTED));
+                }
+            }
+        }
+        safe::quotes_cut(&why, QUOTED)
     }
 
     /// Says a line that should survive the next clear of the screen, such as
