@@ -594,7 +594,9 @@ fn a_guests_game_cut_off_by_a_shutdown_is_never_called_adjourned() {
     // The two come in either order: the shutdown's notice and the game's
     // end reach the watcher's session on two paths.
     assert!(
-        said.contains("Game 1 ends here without a winner: a guest's game cannot be resumed."),
+        said.contains(
+            "Game 1 ends here without a winner: a guest's game cannot be resumed. The game is kept as number 1 in the server's log."
+        ),
         "{said}"
     );
     assert!(said.contains("The server is shutting down."), "{said}");

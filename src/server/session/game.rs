@@ -64,6 +64,10 @@ impl Session {
                     self.say(&crate::shell::text::cut_off_by_shutdown(
                         &room.number.to_string(),
                     ))?;
+                    // Where it is kept, as its players hear.
+                    if let Some(epilogue) = &glance.epilogue {
+                        self.say(epilogue)?;
+                    }
                 }
                 return Ok(After::Lobby);
             }
