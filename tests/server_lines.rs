@@ -239,6 +239,24 @@ fn a_refusal_quotes_at_most_forty_columns_of_the_line_at_either_dialect() {
 }
 
 #[test]
+fn an_answer_with_no_offer_to_answer_is_told_so() {
+    let running = lobby("answer-nothing");
+    let (mut a, mut b) = people(&running);
+    a.send("yes");
+    a.wait_for("There is no offer to answer.");
+    b.send("no");
+    b.wait_for("There is no offer to answer.");
+    a.send("draw");
+    a.wait_for("You offer a draw.");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    a.send("yes");
+    a.wait_for("Your offer waits for bob's answer.");
+    // The one asked still answers it.
+    b.send("no");
+    a.wait_for("bob declines the draw.");
+}
+
+#[test]
 fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
     let running = lobby("say");
     let (mut a, mut b) = people(&running);

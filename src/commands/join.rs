@@ -483,11 +483,36 @@ fn start_reading(
         rustyline::KeyEvent::ctrl('D'),
         rustyline::EventHandler::Conditional(Box::new(LeaveWhenGone(Arc::clone(view)))),
     );
+    // Ctrl-Z stops join as it stops a local game, and `fg` brings back
+    // the line as it was (rustyline's own suspend, from the editor's
+    // thread, left the terminal as the shell put it back, and the line
+    // unseen).
+    editor.bind_sequence(
+        rustyline::KeyEvent::ctrl('Z'),
+        rustyline::EventHandler::Conditional(Box::new(Suspend)),
+    );
     let printer = editor.create_external_printer().map_err(editor_failed)?;
     // A signal's exit turns off what rustyline turns on (bracketed paste).
     signals::editing();
     std::thread::spawn(move || read_editor(editor, &tx));
     Ok(Out::Editor(Box::new(printer)))
+}
+
+/// Ctrl-Z at the line editor: join stops until continued, then the line
+/// is drawn again.
+struct Suspend;
+
+impl rustyline::ConditionalEventHandler for Suspend {
+    fn handle(
+        &self,
+        _: &rustyline::Event,
+        _: rustyline::RepeatCount,
+        _: bool,
+        _: &rustyline::EventContext,
+    ) -> Option<rustyline::Cmd> {
+        signals::suspend_editing();
+        Some(rustyline::Cmd::Repaint)
+    }
 }
 
 /// Ctrl-D at the line editor: once the server has gone, the line ends and

@@ -321,6 +321,42 @@ fn save_terminal() {
     }
 }
 
+/// Ctrl-Z at join's line editor: the terminal put back as it was before
+/// the editor, the process group stopped as the terminal's own Ctrl-Z
+/// stops it, and once it is continued (`fg`), the editor's settings again,
+/// for the editor to draw its line anew.
+///
+/// The stop may reach another thread of the process a moment after the
+/// signal is sent, so the editor's settings wait for the SIGCONT that ends
+/// it: set at once, the shell would put its own back over them as the
+/// stop began. A stop that never comes (an orphaned process group, where
+/// the signal is ignored) is waited for half a second.
+pub fn suspend_editing() {
+    static CONTINUED: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
+    let continued = CONTINUED.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGCONT, Arc::clone(&flag))
+            .ok()
+            .map(|_| flag)
+    });
+    let stdin = rustix::stdio::stdin();
+    let Ok(editing) = termios::tcgetattr(stdin) else {
+        return;
+    };
+    restore_terminal();
+    if let Some(flag) = continued {
+        flag.store(false, Ordering::SeqCst);
+    }
+    let _ = rustix::process::kill_current_process_group(rustix::process::Signal::TSTP);
+    if let Some(flag) = continued {
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(500);
+        while !flag.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    let _ = termios::tcsetattr(stdin, OptionalActions::Now, &editing);
+}
+
 /// Puts the terminal back as it was when [`install`] was called: for a
 /// program ending while another thread may hold it raw (join's line
 /// editor, when the server has gone).

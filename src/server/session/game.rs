@@ -444,6 +444,26 @@ impl Session {
                 }
                 Ok(Some(None))
             }
+            // An answer with no question: none is waiting, or the one
+            // waiting is this player's own. (One from the other player is
+            // the prompt's to take.)
+            ("yes" | "no", Some(seat)) if rest.trim().is_empty() => {
+                let (offer, other) = {
+                    let st = room.lock();
+                    (st.offer, st.seats[1 - seat].handle.clone())
+                };
+                match offer {
+                    Some(Offer::Draw(by) | Offer::Undo(by)) if by != seat => Ok(None),
+                    Some(_) => {
+                        self.refuse(&format!("your offer waits for {other}'s answer"))?;
+                        Ok(Some(None))
+                    }
+                    None => {
+                        self.refuse("there is no offer to answer")?;
+                        Ok(Some(None))
+                    }
+                }
+            }
             // Both players typed resume at once, and the other's seated
             // this one first: nothing is wrong.
             ("resume", Some(_))

@@ -29,13 +29,15 @@ pub const WATCH_HELP: &str = "\
 While watching: board, moves, say TEXT, tell NAME TEXT, and unwatch to go back to the lobby.";
 
 /// The server's words at a move prompt: its own in a game (`say`, `tell`,
-/// `claim`, `adjourn`), then the lobby's, which it answers there by saying
-/// where they work.
+/// `claim`, `adjourn`, and `yes` and `no` with no offer to answer), then
+/// the lobby's, which it answers there by saying where they work.
 pub const TURN_WORDS: &[&str] = &[
     "say",
     "tell",
     "claim",
     "adjourn",
+    "yes",
+    "no",
     "who",
     "name",
     "seek",
@@ -61,7 +63,7 @@ const SERVER_WORDS: &[&str] = &[
 
 /// The lobby's commands that mean nothing in a game: typed there, the
 /// player is told where they work.
-pub const LOBBY_WORDS: &[&str] = TURN_WORDS.split_at(4).1;
+pub const LOBBY_WORDS: &[&str] = TURN_WORDS.split_at(6).1;
 
 /// Said to a player who left game `number`, to the lobby or (`going`)
 /// off the server: it waits, for a guest only while the guest is here.
@@ -71,7 +73,7 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
             format!("You left game {number}. It waits for you: type resume to go back.")
         }
         (false, true) => format!(
-            "You left game {number}. It waits for you: come back with the same key and type resume."
+            "You left game {number}. It waits for you: log in again with the same key, and it goes on."
         ),
         (true, false) => format!(
             "You left game {number}. It waits while you are here: type resume to go back. A guest who leaves the server cannot come back to it."
@@ -334,6 +336,16 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 mod tests {
     use super::*;
 
+    /// A player who left the server is put back at the board by logging in
+    /// again: nothing to type.
+    #[test]
+    fn leaving_the_server_says_a_login_goes_on_with_the_game() {
+        assert_eq!(
+            left(3, false, true),
+            "You left game 3. It waits for you: log in again with the same key, and it goes on."
+        );
+    }
+
     /// A script turned away is told the reason alone, never to choose
     /// another name, which it is not asked for.
     #[test]
@@ -412,9 +424,9 @@ mod tests {
         assert!(check_handle("overpowered").is_err());
         assert!(check_handle("a b").is_err());
         assert!(check_handle("a\u{202e}b").is_err());
-        // The lobby's words are the turn's after the server's own four.
+        // The lobby's words are the turn's after the server's own six.
         assert_eq!(LOBBY_WORDS.first(), Some(&"who"));
-        assert_eq!(TURN_WORDS.len(), LOBBY_WORDS.len() + 4);
+        assert_eq!(TURN_WORDS.len(), LOBBY_WORDS.len() + 6);
         // A combining accent alone would show as nothing: named by number.
         assert!(
             check_handle("e\u{301}")
