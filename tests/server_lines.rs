@@ -257,6 +257,35 @@ fn an_answer_with_no_offer_to_answer_is_told_so() {
 }
 
 #[test]
+fn seeks_a_game_takes_away_are_said_to_be_withdrawn() {
+    let running = lobby("seeks-withdrawn");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    a.take_name("ann");
+    let mut b = Client::arrive(addr);
+    b.take_name("bob");
+    a.send("seek fox --side fox");
+    a.wait_for("accepts.");
+    a.send("seek draughts");
+    a.wait_for("accepts.");
+    b.send("accept 1");
+    a.wait_for("Your seek 2 is withdrawn: a player plays one game at a time.");
+    // A game against the computer takes them too.
+    let mut c = Client::arrive(addr);
+    c.take_name("cat");
+    c.send("seek fish");
+    c.wait_for("accepts.");
+    c.send("seek fox");
+    c.wait_for("accepts.");
+    c.send("play draughts rubbish");
+    let said = c.wait_for("a player plays one game at a time.");
+    assert!(said.contains("Your seeks 3 and 4 are withdrawn"), "{said}");
+    let mut d = Client::arrive(addr);
+    d.send("seeks");
+    d.wait_for("No seeks are open.");
+}
+
+#[test]
 fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
     let running = lobby("say");
     let (mut a, mut b) = people(&running);

@@ -394,7 +394,8 @@ impl Hub {
             return Err("that seek is rated, and guests play unrated".into());
         }
         let seek = state.seeks.remove(i);
-        state.seeks.retain(|s| s.by != seek.by && s.by != taker);
+        withdraw_seeks(&mut state, seek.by);
+        withdraw_seeks(&mut state, taker);
         Ok(seek)
     }
 
@@ -408,7 +409,7 @@ impl Hub {
     /// Seats a session at a room and wakes it: someone else started its game.
     pub fn seat(&self, id: SessionId, room: &Arc<Room>, wake: bool) {
         let mut state = self.lock();
-        state.seeks.retain(|s| s.by != id);
+        withdraw_seeks(&mut state, id);
         if let Some(o) = state.online.get_mut(&id) {
             o.seated = Some(Arc::clone(room));
             o.doing = Doing::Playing(room.number);
@@ -537,6 +538,31 @@ impl Hub {
     /// Wakes a session, with its waker.
     pub fn waker(&self, id: SessionId) -> Option<Waker> {
         self.lock().online.get(&id).map(|o| o.waker.clone())
+    }
+}
+
+/// Takes a player's seeks off the list as a game of theirs begins (a
+/// player plays one game at a time), telling them which.
+fn withdraw_seeks(state: &mut State, id: SessionId) {
+    let gone: Vec<String> = state
+        .seeks
+        .iter()
+        .filter(|s| s.by == id)
+        .map(|s| s.n.to_string())
+        .collect();
+    if gone.is_empty() {
+        return;
+    }
+    state.seeks.retain(|s| s.by != id);
+    if let Some(o) = state.online.get(&id) {
+        let told = match &gone[..] {
+            [one] => format!("Your seek {one} is withdrawn: a player plays one game at a time."),
+            more => format!(
+                "Your seeks {} are withdrawn: a player plays one game at a time.",
+                crate::games::and_list(more)
+            ),
+        };
+        deliver(o, &Notice::Info(told));
     }
 }
 
