@@ -355,6 +355,10 @@ pub fn suspend_editing() {
         }
     }
     let _ = termios::tcsetattr(stdin, OptionalActions::Now, &editing);
+    // The window may have been resized meanwhile: the editor learns its
+    // width as from a resize.
+    let _ =
+        rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::WINCH);
 }
 
 /// Puts the terminal back as it was when [`install`] was called: for a

@@ -73,7 +73,7 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
             format!("You left game {number}. It waits for you: type resume to go back.")
         }
         (false, true) => format!(
-            "You left game {number}. It waits for you: log in again with the same key, and it goes on."
+            "You left game {number}. It waits for you: log in again with the same key to go back to it (or, if it is adjourned meanwhile, type resume)."
         ),
         (true, false) => format!(
             "You left game {number}. It waits while you are here: type resume to go back. A guest who leaves the server cannot come back to it."
@@ -342,7 +342,7 @@ mod tests {
     fn leaving_the_server_says_a_login_goes_on_with_the_game() {
         assert_eq!(
             left(3, false, true),
-            "You left game 3. It waits for you: log in again with the same key, and it goes on."
+            "You left game 3. It waits for you: log in again with the same key to go back to it (or, if it is adjourned meanwhile, type resume)."
         );
     }
 
