@@ -216,12 +216,13 @@ fn a_refusal_quotes_at_most_forty_columns_of_the_line_at_either_dialect() {
     );
     assert!(said.len() < 400, "{said}");
     drop((a, b));
-    // The machine dialect's player, at the fox's move.
+    // The machine dialect's player, at the fox's move (a name of its own:
+    // bob's session may not have ended yet).
     let addr = running.line_door();
     let mut a = Client::arrive(addr);
     a.speak_json();
     let mut b = Client::arrive(addr);
-    b.take_name("bob");
+    b.take_name("dan");
     a.send("seek fox --side fox");
     let n = a.event_named("seeking")["n"].clone();
     b.send(&format!("accept {n}"));
