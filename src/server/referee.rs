@@ -113,8 +113,8 @@ impl Server {
         } else if st.seats.iter().any(|s| s.sitter == Sitter::Person(None)) {
             recovered.guests += 1;
             // A guest's game cannot come back: the guest is gone. The
-            // server stopped without ending it (it was killed, or it had
-            // been adjourned before): ended now.
+            // server stopped without ending it (it was killed, or stopped
+            // at once by a second signal): ended now.
             st.adjourned = false;
             self.cut_off(
                 &room,
@@ -434,6 +434,8 @@ impl Server {
         // told only that the server is shutting down.
         self.hub().tell_each(|id, account| {
             let shutting = "The server is shutting down.";
+            let to_resume_later =
+                || format!("{shutting} Games in progress are adjourned: type resume when it is back.");
             let (text, game) = match (seated.get(&id), account) {
                 (Some(&(game, false, ref kept)), account) => {
                     let mut text = if account.is_some() {
@@ -447,14 +449,8 @@ impl Server {
                     }
                     (text, Some((game, false)))
                 }
-                (Some(&(game, true, _)), _) => (
-                    format!("{shutting} Games in progress are adjourned: type resume when it is back."),
-                    Some((game, true)),
-                ),
-                (None, Some(account)) if to_resume.contains(&account) => (
-                    format!("{shutting} Games in progress are adjourned: type resume when it is back."),
-                    None,
-                ),
+                (Some(&(game, true, _)), _) => (to_resume_later(), Some((game, true))),
+                (None, Some(account)) if to_resume.contains(&account) => (to_resume_later(), None),
                 (None, _) => (shutting.to_string(), None),
             };
             Notice::Last { text, game }
