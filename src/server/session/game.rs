@@ -61,13 +61,15 @@ impl Session {
                     self.event(
                         json!({"event": "adjourned", "game": room.number, "resumable": false}),
                     )?;
-                    self.say(&crate::shell::text::cut_off_by_shutdown(
-                        &room.number.to_string(),
-                    ))?;
-                    // Where it is kept, as its players hear.
+                    // With where it is kept, as its players hear: in one
+                    // piece, so the shutdown's notice never comes between.
+                    let mut told =
+                        crate::shell::text::cut_off_by_shutdown(&room.number.to_string());
                     if let Some(epilogue) = &glance.epilogue {
-                        self.say(epilogue)?;
+                        told.push(' ');
+                        told.push_str(epilogue);
                     }
+                    self.say(&told)?;
                 }
                 return Ok(After::Lobby);
             }
