@@ -305,13 +305,36 @@ fn said_text_arrives_escaped_and_moves_are_refused_out_of_turn() {
 }
 
 #[test]
+fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
+    let running = lobby("asks");
+    let (mut a, mut b) = people(&running);
+    b.send("undo");
+    b.wait_for("There is no move of yours to take back.");
+    b.send("draw");
+    b.wait_for("You offer a draw.");
+    a.wait_for("bob offers a draw. Do you accept (yes/no)? ");
+    a.send("no");
+    b.wait_for("ann declines the draw.");
+    a.wait_for("Move fox to (B7)? ");
+    a.send("A8-B7");
+    a.wait_for("Waiting for bob. (undo, draw, say, board, resign, quit) > ");
+    a.send("undo");
+    a.wait_for("You ask to take back your last move.");
+    b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
+    b.send("yes");
+    a.wait_for("bob agrees: your last move is taken back.");
+    a.wait_for("Move fox to (B7)? ");
+    running.stop();
+}
+
+#[test]
 fn the_question_a_notice_interrupts_is_asked_again_after_it() {
     let running = lobby("reask");
     let (mut a, mut b) = people(&running);
     b.send("say your move");
     a.wait_for("\nbob says: your move\nMove fox to (B7)? ");
     a.send("say thinking");
-    b.wait_for("\nann says: thinking\nWaiting for ann. (say, board, resign, quit) > ");
+    b.wait_for("\nann says: thinking\nWaiting for ann. (undo, draw, say, board, resign, quit) > ");
     running.stop();
 }
 

@@ -384,6 +384,8 @@ fn the_waiting_prompt_offers_claim_and_adjourn_only_past_the_grace_time() {
     bob.wait_for("ann is away. (say, board, resign, quit) > ");
     bob.wait_for("ann has not come back: type claim to take the win, or adjourn");
     bob.wait_for("ann is still away. (claim, adjourn, say, board, resign, quit) > ");
+    bob.send("draw");
+    bob.wait_for("No offer can be made while ann is away.");
     drop(bob);
     h.running.stop();
 }

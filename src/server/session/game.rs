@@ -332,40 +332,9 @@ impl Session {
                 self.server.resign(room, seat, self.id);
                 Ok(None)
             }
-            Asked::Command(Command::Undo | Command::Draw)
-                if !computer && room.lock().offer.is_some() =>
-            {
-                self.refuse("your offer is still waiting for an answer")?;
-                Ok(None)
-            }
-            Asked::Command(Command::Draw) => {
-                if computer {
-                    self.inform("The computer declines the draw.")?;
-                } else {
-                    self.server.offer(room, Offer::Draw(seat), self.id);
-                    self.inform("You offer a draw.")?;
-                }
-                Ok(None)
-            }
-            Asked::Command(Command::Undo) if computer && room.rated => {
-                self.refuse("moves cannot be taken back in a rated game against the computer")?;
-                Ok(None)
-            }
-            Asked::Command(Command::Undo)
-                if !(0..table.moves().len()).any(|ply| table.mover(ply) == seat) =>
-            {
-                self.refuse("there is no move of yours to take back")?;
-                Ok(None)
-            }
-            Asked::Command(Command::Undo) => {
-                if computer {
-                    if !self.server.take_back(room, seat, self.id) {
-                        self.refuse("there is no move of yours to take back")?;
-                    }
-                } else {
-                    self.server.offer(room, Offer::Undo(seat), self.id);
-                    self.inform("You ask to take back your last move.")?;
-                }
+            Asked::Command(asked @ (Command::Undo | Command::Draw)) => {
+                let moved = (0..table.moves().len()).any(|ply| table.mover(ply) == seat);
+                self.offer(room, seat, asked, computer, moved)?;
                 Ok(None)
             }
             Asked::Command(Command::Quit) => {
@@ -409,6 +378,44 @@ impl Session {
                     // `quit` at the move prompt: back to the lobby.
                     Ok(Some(After::Lobby))
                 }
+            }
+        }
+    }
+
+    /// `undo` or `draw` (`asked`), on either player's turn: an offer to
+    /// the other player, or against the computer its answer at once.
+    /// `moved` says whether the player has a move to take back.
+    fn offer(
+        &mut self,
+        room: &Arc<Room>,
+        seat: usize,
+        asked: Command,
+        computer: bool,
+        moved: bool,
+    ) -> io::Result<()> {
+        if !computer && room.lock().offer.is_some() {
+            return self.refuse("your offer is still waiting for an answer");
+        }
+        match asked {
+            Command::Draw if computer => self.inform("The computer declines the draw."),
+            Command::Draw => {
+                self.server.offer(room, Offer::Draw(seat), self.id);
+                self.inform("You offer a draw.")
+            }
+            _ if computer && room.rated => {
+                self.refuse("moves cannot be taken back in a rated game against the computer")
+            }
+            _ if !moved => self.refuse("there is no move of yours to take back"),
+            _ if computer => {
+                if self.server.take_back(room, seat, self.id) {
+                    Ok(())
+                } else {
+                    self.refuse("there is no move of yours to take back")
+                }
+            }
+            _ => {
+                self.server.offer(room, Offer::Undo(seat), self.id);
+                self.inform("You ask to take back your last move.")
             }
         }
     }
@@ -523,7 +530,9 @@ impl Session {
                 format!("{other} is still away. (claim, adjourn, say, board, resign, quit) > ")
             }
             Away::ForGood => format!("{other} has gone. (claim, say, board, resign, quit) > "),
-            Away::Here => format!("Waiting for {other}. (say, board, resign, quit) > "),
+            Away::Here => {
+                format!("Waiting for {other}. (undo, draw, say, board, resign, quit) > ")
+            }
         };
         let line = match self.read_seated(room, seat, &prompt)? {
             Ok(line) => line,
@@ -549,6 +558,18 @@ impl Session {
                 } else {
                     self.say(&help)?;
                 }
+                Ok(None)
+            }
+            Some(asked @ (Command::Undo | Command::Draw)) if away == Away::Here => {
+                let moved = {
+                    let st = room.lock();
+                    (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == seat)
+                };
+                self.offer(room, seat, asked, false, moved)?;
+                Ok(None)
+            }
+            Some(Command::Undo | Command::Draw) => {
+                self.refuse(&format!("no offer can be made while {other} is away"))?;
                 Ok(None)
             }
             _ => {
