@@ -697,3 +697,44 @@ fn watchers_hear_an_offer_and_its_answer_in_words_and_see_the_board_once() {
     );
     running.stop();
 }
+
+#[test]
+fn a_player_logging_in_is_told_of_an_adjourned_game_and_its_other_player_that_it_can_go_on() {
+    let data = Scratch::unmade("server-lobby-told-adjourned");
+    // A short grace: its timer holds the store until it is up.
+    let rules = || quick_rules(Duration::from_secs(1));
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    let mut carol = account(&running, "carol");
+    let mut bob = account(&running, "bob");
+    carol.send("challenge bob fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    bob.wait_for(&format!("type accept {n} to play."));
+    bob.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    running.stop();
+    carol.wait_for("it is back.");
+    drop((carol, bob));
+    server_common::closed(&data);
+    server_common::closed(&data);
+    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    let mut carol = account(&again, "carol");
+    let said = flat(&carol.wait_for("online too."));
+    assert!(
+        said.ends_with(
+            "Game 1 (fox against bob) is adjourned: it can go on (type resume) once bob is online too."
+        ),
+        "{said}"
+    );
+    let mut bob = account(&again, "bob");
+    let said = flat(&bob.wait_for("with it."));
+    assert!(
+        said.ends_with(
+            "Game 1 (fox against carol) is adjourned, and carol is online: type resume to go on with it."
+        ),
+        "{said}"
+    );
+    carol.wait_for("bob is online: type resume to go on with your adjourned game 1.");
+    bob.send("resume");
+    carol.wait_for("Move fox to (B7)? ");
+    bob.wait_for("Waiting for carol.");
+}

@@ -632,14 +632,7 @@ impl Session {
         number: u64,
     ) -> Result<Option<SessionId>, (String, Option<SessionId>)> {
         let hub = self.server.hub();
-        let found = match &st.seats[other].sitter {
-            Sitter::Computer(_) => Some(None),
-            Sitter::Person(Some(account)) => hub.session_of(*account).map(Some),
-            Sitter::Person(None) => st.seats[other]
-                .owner
-                .filter(|&id| hub.is_connected(id))
-                .map(Some),
-        };
+        let found = self.present(&st.seats[other]);
         let name = &st.seats[other].handle;
         // The other player must be free to sit down: in the lobby.
         if let Some(Some(id)) = found
@@ -668,6 +661,60 @@ impl Session {
             st.seats[other].owner = Some(id);
         }
         Ok(id)
+    }
+
+    /// Whether whoever sits at `seat` could sit down now: `Some(None)`
+    /// for a computer, `Some(session)` for a player online, `None` for a
+    /// player who is not.
+    fn present(&self, seat: &Seat) -> Option<Option<SessionId>> {
+        let hub = self.server.hub();
+        match &seat.sitter {
+            Sitter::Computer(_) => Some(None),
+            Sitter::Person(Some(account)) => hub.session_of(*account).map(Some),
+            Sitter::Person(None) => seat.owner.filter(|&id| hub.is_connected(id)).map(Some),
+        }
+    }
+
+    /// Tells a player who has just logged in which of their games are
+    /// adjourned, and whether each can go on now; and tells the other
+    /// player of each, if online, that it can.
+    pub(super) fn tell_adjourned(&mut self, account: i64) -> io::Result<()> {
+        let mut told = Vec::new();
+        for room in self.server.hub().rooms() {
+            let st = room.lock();
+            let mine = |s: &Seat| s.sitter == Sitter::Person(Some(account));
+            let Some(seat) = st.seats.iter().position(mine).filter(|_| st.adjourned) else {
+                continue;
+            };
+            let number = room.number;
+            let other = &st.seats[1 - seat];
+            let name = &other.handle;
+            let game = words::game_with_setup(st.table.as_ref());
+            told.push(match self.present(other) {
+                Some(None) => format!(
+                    "Game {number} ({game} against {name}) is adjourned: type resume to go on with it."
+                ),
+                Some(Some(id)) => {
+                    self.server.hub().notify(
+                        id,
+                        &Notice::Info(format!(
+                            "{} is online: type resume to go on with your adjourned game {number}.",
+                            self.handle
+                        )),
+                    );
+                    format!(
+                        "Game {number} ({game} against {name}) is adjourned, and {name} is online: type resume to go on with it."
+                    )
+                }
+                None => format!(
+                    "Game {number} ({game} against {name}) is adjourned: it can go on (type resume) once {name} is online too."
+                ),
+            });
+        }
+        for line in told {
+            self.inform(&safe::text(&line))?;
+        }
+        Ok(())
     }
 
     /// Takes this player back to `room` if they left it, or resumes it

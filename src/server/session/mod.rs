@@ -295,6 +295,7 @@ impl Session {
         }
         if let Some(account) = self.account {
             self.tell_unseen(account)?;
+            self.tell_adjourned(account)?;
         }
         // A game this account left, still waiting for it: back at once.
         if let Some(account) = self.account
