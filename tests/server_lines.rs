@@ -328,6 +328,26 @@ fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
 }
 
 #[test]
+fn a_guest_leaving_the_server_after_their_game_is_told_it_is_lost_and_the_opponent_at_once() {
+    let running = lobby("guest-leaves");
+    let (mut a, mut b) = people(&running);
+    a.send("quit");
+    a.wait_for("You left game 1.");
+    b.wait_for("ann is away. (say, board, resign, quit) > ");
+    a.send("quit");
+    a.wait_for("As a guest you cannot come back to game 1: you leave it now. Goodbye.");
+    let said = b.wait_for("gone. (claim, say, board, resign, quit) > ");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.ends_with(
+            "ann has left the server, and as a guest cannot come back: type claim to take the win. ann has gone. (claim, say, board, resign, quit) >"
+        ),
+        "{said}"
+    );
+    running.stop();
+}
+
+#[test]
 fn the_question_a_notice_interrupts_is_asked_again_after_it() {
     let running = lobby("reask");
     let (mut a, mut b) = people(&running);

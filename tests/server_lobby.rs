@@ -738,3 +738,19 @@ fn a_player_logging_in_is_told_of_an_adjourned_game_and_its_other_player_that_it
     carol.wait_for("Move fox to (B7)? ");
     bob.wait_for("Waiting for carol.");
 }
+
+#[test]
+fn an_account_leaving_the_server_from_the_lobby_is_told_which_game_waits_for_it() {
+    let running = lobby("parting");
+    let (mut carol, _visitor) = carol_and_a_guest(&running);
+    carol.send("quit");
+    carol.wait_for("You left game 1.");
+    carol.send("quit");
+    let said = flat(&carol.wait_for("Goodbye."));
+    assert!(
+        said.ends_with(
+            "Game 1 waits for you: log in again with the same key to go back to it. Goodbye."
+        ),
+        "{said}"
+    );
+}

@@ -482,8 +482,29 @@ impl Server {
             // adjourned when both seats emptied (the other is the computer,
             // or gone).
             let mut st = room.lock();
-            if st.seats.iter().any(|s| s.owner == Some(id)) {
-                self.reap(&room, &mut st);
+            let Some(owned) = st.seats.iter().position(|s| s.owner == Some(id)) else {
+                continue;
+            };
+            // A seat the guest had left before leaving the server: the
+            // opponent waiting for them hears they cannot come back now.
+            if !self.reap(&room, &mut st)
+                && seat.is_none()
+                && st.table.ending().is_none()
+                && !st.adjourned
+                && self.lost(&st, owned)
+            {
+                let name = st.seats[owned].handle.clone();
+                if let Some(other) = st.seats[1 - owned].session {
+                    let told = format!(
+                        "{name} has left the server, and as a guest cannot come back: type claim to take the win."
+                    );
+                    self.hub().notify(other, &Notice::Info(told));
+                }
+                self.tell_watchers(
+                    &st,
+                    &format!("{name} has left the server, and as a guest cannot come back."),
+                );
+                st.presence_changed(self.hub(), None);
             }
         }
     }

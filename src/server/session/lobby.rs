@@ -53,7 +53,8 @@ impl Session {
             }
             "help" | "?" => self.say(words::LOBBY_HELP)?,
             "quit" | "exit" | "bye" | "q" => {
-                self.say("Goodbye.")?;
+                let words = self.parting();
+                self.say(&words)?;
                 return Ok(false);
             }
             "who" => self.who()?,

@@ -239,7 +239,30 @@ impl Session {
         if self.outbox.is_closed() {
             return Ok(());
         }
-        self.say("Goodbye.")
+        let words = self.parting();
+        self.say(&words)
+    }
+
+    /// The last words to a player leaving the server: the games they had
+    /// left, still unfinished, named with what becomes of them.
+    fn parting(&self) -> String {
+        let mut parked: Vec<u64> = self
+            .server
+            .hub()
+            .rooms()
+            .iter()
+            .filter(|room| {
+                let st = room.lock();
+                st.table.ending().is_none()
+                    && st
+                        .seats
+                        .iter()
+                        .any(|s| s.session.is_none() && s.is_of(self.account, self.id))
+            })
+            .map(|room| room.number)
+            .collect();
+        parked.sort_unstable();
+        words::parting(&parked, self.account.is_none())
     }
 
     /// Who the player is: a guest's handle, or the account of their key

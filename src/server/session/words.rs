@@ -85,6 +85,32 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
     }
 }
 
+/// The last words to a player leaving the server from the lobby, with
+/// the numbers of the games they had left unfinished (`parked`): an
+/// account's wait for its key, a guest's are lost to them.
+pub fn parting(parked: &[u64], guest: bool) -> String {
+    let games = match parked {
+        [] => return "Goodbye.".to_string(),
+        [n] => format!("game {n}"),
+        many => format!("games {}", crate::games::and_list(many)),
+    };
+    if guest {
+        let them = if parked.len() == 1 { "it" } else { "them" };
+        format!("As a guest you cannot come back to {games}: you leave {them} now. Goodbye.")
+    } else {
+        let (wait, them) = if parked.len() == 1 {
+            ("waits", "it")
+        } else {
+            ("wait", "them")
+        };
+        let mut games = games;
+        games[..1].make_ascii_uppercase();
+        format!(
+            "{games} {wait} for you: log in again with the same key to go back to {them}. Goodbye."
+        )
+    }
+}
+
 /// Said to a player who talks faster than [`crate::server::limits::Talk`]
 /// lets through: the line was not sent, and when the next one may be.
 pub fn too_fast(wait: std::time::Duration) -> String {
@@ -334,6 +360,23 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn parting_words_name_the_games_left_behind() {
+        assert_eq!(super::parting(&[], false), "Goodbye.");
+        assert_eq!(
+            super::parting(&[3], false),
+            "Game 3 waits for you: log in again with the same key to go back to it. Goodbye."
+        );
+        assert_eq!(
+            super::parting(&[3, 5], false),
+            "Games 3 and 5 wait for you: log in again with the same key to go back to them. Goodbye."
+        );
+        assert_eq!(
+            super::parting(&[4], true),
+            "As a guest you cannot come back to game 4: you leave it now. Goodbye."
+        );
+    }
+
     use super::*;
 
     /// A player who left the server is put back at the board by logging in
