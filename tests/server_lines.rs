@@ -348,6 +348,30 @@ fn a_guest_leaving_the_server_after_their_game_is_told_it_is_lost_and_the_oppone
 }
 
 #[test]
+fn a_player_challenged_is_told_when_the_challenge_is_withdrawn_and_why() {
+    let running = lobby("withdrawn");
+    let addr = running.line_door();
+    let [mut ann, mut bob, mut cat] = ["ann", "bob", "cat"].map(|name| {
+        let mut client = Client::arrive(addr);
+        client.take_name(name);
+        client
+    });
+    ann.send("challenge bob fox");
+    let n = seek_number(&ann.wait_for("when bob accepts."));
+    ann.send("unseek");
+    bob.wait_for(&format!("ann's challenge (seek {n}) is withdrawn."));
+    ann.send("challenge bob draughts");
+    let n = seek_number(&ann.wait_for("when bob accepts."));
+    cat.send("seek fish");
+    let fish = seek_number(&cat.wait_for("someone accepts."));
+    ann.send(&format!("accept {fish}"));
+    bob.wait_for(&format!(
+        "ann's challenge (seek {n}) is withdrawn: ann has begun another game."
+    ));
+    running.stop();
+}
+
+#[test]
 fn the_question_a_notice_interrupts_is_asked_again_after_it() {
     let running = lobby("reask");
     let (mut a, mut b) = people(&running);

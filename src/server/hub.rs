@@ -186,7 +186,10 @@ impl Hub {
     pub fn leave(&self, id: SessionId) {
         let mut state = self.lock();
         let gone = state.online.remove(&id).map(|o| o.handle);
-        state.seeks.retain(|s| s.by != id);
+        if let Some(gone) = &gone {
+            let why = format!(": {gone} has left the server");
+            drop_seeks(&mut state, |s| s.by == id, &why);
+        }
         // A challenge to a player who has gone is gone too, unless the
         // handle is still online in another session.
         if let Some(gone) = gone
@@ -349,9 +352,7 @@ impl Hub {
     /// Takes back a player's seeks; how many.
     pub fn unseek(&self, id: SessionId) -> usize {
         let mut state = self.lock();
-        let before = state.seeks.len();
-        state.seeks.retain(|s| s.by != id);
-        before - state.seeks.len()
+        drop_seeks(&mut state, |s| s.by == id, "").len()
     }
 
     /// The seeks a player may see: open ones, and challenges to them.
@@ -544,16 +545,17 @@ impl Hub {
 /// Takes a player's seeks off the list as a game of theirs begins (a
 /// player plays one game at a time), telling them which.
 fn withdraw_seeks(state: &mut State, id: SessionId) {
-    let gone: Vec<String> = state
-        .seeks
+    let why = match state.online.get(&id) {
+        Some(o) => format!(": {} has begun another game", o.handle),
+        None => String::new(),
+    };
+    let gone: Vec<String> = drop_seeks(state, |s| s.by == id, &why)
         .iter()
-        .filter(|s| s.by == id)
         .map(|s| s.n.to_string())
         .collect();
     if gone.is_empty() {
         return;
     }
-    state.seeks.retain(|s| s.by != id);
     if let Some(o) = state.online.get(&id) {
         let told = match &gone[..] {
             [one] => format!("Your seek {one} is withdrawn: a player plays one game at a time."),
@@ -564,6 +566,30 @@ fn withdraw_seeks(state: &mut State, id: SessionId) {
         };
         deliver(o, &Notice::Info(told));
     }
+}
+
+/// Takes off the list the seeks `gone` picks, and tells each player one
+/// of them challenged, if online, that it is withdrawn, and `why`.
+fn drop_seeks(state: &mut State, gone: impl Fn(&Seek) -> bool, why: &str) -> Vec<Seek> {
+    let (dropped, kept): (Vec<Seek>, Vec<Seek>) = std::mem::take(&mut state.seeks)
+        .into_iter()
+        .partition(|s| gone(s));
+    state.seeks = kept;
+    for seek in &dropped {
+        let Some(to) = &seek.to else { continue };
+        let told = format!(
+            "{}'s challenge (seek {}) is withdrawn{why}.",
+            seek.handle, seek.n
+        );
+        for o in state
+            .online
+            .values()
+            .filter(|o| o.handle.eq_ignore_ascii_case(to))
+        {
+            deliver(o, &Notice::Info(told.clone()));
+        }
+    }
+    dropped
 }
 
 /// Sends a notice to one player, in their dialect.
