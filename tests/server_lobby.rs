@@ -371,7 +371,10 @@ fn a_resume_that_waits_for_a_busy_player_happens_once_both_are_free() {
         )),
         "{said}"
     );
-    ann.wait_for(&format!("Game {n}: fox, unrated."));
+    // Bob was busy, never away: ann hears that he resumes the game.
+    let said = ann.wait_for(&format!("Game {n}: fox, unrated."));
+    assert!(said.contains(&format!("bob resumes game {n}.")), "{said}");
+    assert!(!said.contains("is back"), "{said}");
     ann.wait_for("Move fox to (B7)? ");
     ann.send("A8-B7");
     bob.wait_for("1. ann moved A8-B7.");

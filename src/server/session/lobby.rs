@@ -742,7 +742,8 @@ impl Session {
                 Err((why, busy)) => return Resumed::NotYet(why, busy),
             }
         }
-        if st.adjourned {
+        let resumed = st.adjourned;
+        if resumed {
             st.adjourned = false;
             self.server.keep_resumed(room);
         }
@@ -750,12 +751,17 @@ impl Session {
         st.seats[seat].left = None;
         st.seats[seat].owner = Some(self.id);
         let me = st.seats[seat].handle.clone();
+        // Back from leaving the game, or resuming it adjourned (the other
+        // player may have been busy, never away).
+        let told = if resumed {
+            format!("{me} resumes game {}.", room.number)
+        } else {
+            format!("{me} is back.")
+        };
         if let Some(id) = st.seats[other].session {
-            self.server
-                .hub()
-                .notify(id, &Notice::Info(format!("{me} is back.")));
+            self.server.hub().notify(id, &Notice::Info(told.clone()));
         }
-        self.server.tell_watchers(&st, &format!("{me} is back."));
+        self.server.tell_watchers(&st, &told);
         st.presence_changed(self.server.hub(), Some(self.id));
         drop(st);
         self.server.hub().forget_resume(room.number);
