@@ -385,8 +385,8 @@ fn a_person_whose_output_is_piped_is_waited_for() -> Result<(), expectrl::Error>
 }
 
 /// Through ssh, a connection that ssh ends with its own error status (255:
-/// lost, or timed out) is said to be lost even where ssh says nothing of it
-/// (`LogLevel QUIET`); one the server ends (its exit status) was closed by
+/// lost, or timed out), or that ends with ssh killed, is said to be lost
+/// even where ssh says nothing of it (`LogLevel QUIET`); one the server ends (its exit status) was closed by
 /// the server. A stand-in `ssh` early on `PATH` plays both.
 #[test]
 fn a_connection_ssh_lost_quietly_is_said_to_be_lost() {
@@ -395,7 +395,7 @@ fn a_connection_ssh_lost_quietly_is_said_to_be_lost() {
     let ssh = bin.join("ssh");
     std::fs::write(
         &ssh,
-        "#!/bin/sh\nprintf '{\"event\": \"welcome\", \"handle\": \"ann\", \"rated\": true}\\n'\nsleep 1\nexit \"$STATUS\"\n",
+        "#!/bin/sh\nprintf '{\"event\": \"welcome\", \"handle\": \"ann\", \"rated\": true}\\n'\nsleep 1\n[ \"$STATUS\" = kill ] && kill -KILL $$\nexit \"$STATUS\"\n",
     )
     .unwrap();
     std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -405,6 +405,7 @@ fn a_connection_ssh_lost_quietly_is_said_to_be_lost() {
     .unwrap();
     for (status, last) in [
         ("255", "The connection to the server was lost.\n"),
+        ("kill", "The connection to the server was lost.\n"),
         ("0", "The server closed the connection.\n"),
     ] {
         // Input held open: the player has not left when the server goes.

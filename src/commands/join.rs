@@ -1224,15 +1224,21 @@ struct SshEnd {
 }
 
 impl SshEnd {
-    /// ssh's exit status, once it has exited, read without reaping it (the
-    /// link's close does that), waiting until `until` at most.
-    fn status(&self, until: Instant) -> Option<i32> {
+    /// How ssh ended, once it has, read without reaping it (the link's
+    /// close does that), waiting until `until` at most: its exit status,
+    /// or `Err` with the signal that killed it.
+    fn status(&self, until: Instant) -> Option<Result<i32, i32>> {
         use rustix::process::{WaitId, WaitIdOptions, waitid};
         let pid = self.pid?;
         let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
         loop {
             match waitid(WaitId::Pid(pid), options) {
-                Ok(Some(status)) => return status.exit_status(),
+                Ok(Some(status)) => {
+                    return match status.exit_status() {
+                        Some(code) => Some(Ok(code)),
+                        None => status.terminating_signal().map(Err),
+                    };
+                }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
                 _ => return None,
             }
@@ -1260,8 +1266,9 @@ struct Ends<'a> {
 impl Ends<'_> {
     /// The last word: `Goodbye.` when the player asked to leave; that the
     /// connection was lost when ssh gave a reason of its own (its words
-    /// are shown), or exited as it does on its own errors while saying
-    /// nothing (`LogLevel QUIET`); else that the server closed it.
+    /// are shown), exited as it does on its own errors while saying
+    /// nothing (`LogLevel QUIET`), or was killed; else that the server
+    /// closed it.
     fn last_word(&self) -> &'static str {
         if self.leaving.load(Ordering::SeqCst) {
             return "Goodbye.";
@@ -1271,8 +1278,10 @@ impl Ends<'_> {
             while !ssh.done.load(Ordering::SeqCst) && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(10));
             }
+            // ssh failed, or was killed: the connection went with it.
+            let failed = || matches!(ssh.status(until), Some(Ok(SSH_FAILED) | Err(_)));
             if !ssh.remote_closed.load(Ordering::SeqCst)
-                && (ssh.spoke.load(Ordering::SeqCst) || ssh.status(until) == Some(SSH_FAILED))
+                && (ssh.spoke.load(Ordering::SeqCst) || failed())
             {
                 return "The connection to the server was lost.";
             }
