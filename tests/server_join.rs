@@ -913,3 +913,42 @@ fn the_end_of_input_in_a_game_says_what_became_of_it() {
     assert!(client.wait().unwrap().success());
     running.stop();
 }
+
+/// What follows a move (here a hound eaten) is said under it, as the text
+/// door says it, though the machine dialect join speaks sends only moves.
+#[test]
+fn join_says_what_follows_a_move_as_the_text_door_does() {
+    let data = Scratch::new("join-eaten");
+    let running = serve(&data);
+    let addr = running.line_door().to_string();
+    let (mut bob, _from_bob) = machine(&addr, "bob");
+    let (mut client, mut input, seen) = piped_join(&addr);
+    let mut type_then = |line: &str, wanted: &str| {
+        input.write_all(format!("{line}\n").as_bytes()).unwrap();
+        until(&seen, wanted).unwrap_or_else(|| panic!("{line}: no {wanted:?}"))
+    };
+    type_then("name ann", "You are ann");
+    type_then("seek fox --rules capture --side fox", "rated nearest you");
+    bob.write_all(b"accept 1\n").unwrap();
+    for (ply, (fox, hound)) in [("A8-B7", "B1-A2"), ("B7-C6", "A2-B3"), ("C6-D5", "B3-C4")]
+        .into_iter()
+        .enumerate()
+    {
+        type_then(fox, &format!("{}. ann moved {fox}.", 2 * ply + 1));
+        bob.write_all(format!("{hound}\n").as_bytes()).unwrap();
+        until(&seen, &format!("{}. bob moved {hound}.", 2 * ply + 2)).unwrap();
+    }
+    let eaten = type_then("D5-C4", "7. ann moved D5-C4.");
+    let next = until(&seen, "The fox ate").unwrap();
+    assert_eq!(
+        next.last().map(String::as_str),
+        Some("The fox ate the hound on C4."),
+        "{eaten:?} {next:?}"
+    );
+    // Bob to move: he resigns, and ann's script ends.
+    bob.write_all(b"resign\n").unwrap();
+    until(&seen, "bob resigned").unwrap();
+    drop(input);
+    assert_eq!(client.wait().unwrap().code(), Some(0));
+    running.stop();
+}

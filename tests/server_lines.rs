@@ -372,6 +372,31 @@ fn a_player_challenged_is_told_when_the_challenge_is_withdrawn_and_why() {
 }
 
 #[test]
+fn what_follows_a_move_is_said_to_both_players_as_in_local_play() {
+    let running = lobby("eaten");
+    let addr = running.line_door();
+    let mut a = Client::arrive(addr);
+    let mut b = Client::arrive(addr);
+    a.take_name("ann");
+    b.take_name("bob");
+    a.send("seek fox --rules capture --side fox");
+    let n = seek_number(&a.wait_for(" is open: fox ("));
+    b.send(&format!("accept {n}"));
+    a.wait_for("Move fox to (B7)? ");
+    for (fox, hound) in [("A8-B7", "B1-A2"), ("B7-C6", "A2-B3"), ("C6-D5", "B3-C4")] {
+        a.send(fox);
+        b.wait_for("Move (");
+        b.send(hound);
+        a.wait_for("Move fox to (");
+    }
+    a.send("D5-C4");
+    for player in [&mut a, &mut b] {
+        player.wait_for("7. ann moved D5-C4.\nThe fox ate the hound on C4.\n");
+    }
+    running.stop();
+}
+
+#[test]
 fn the_question_a_notice_interrupts_is_asked_again_after_it() {
     let running = lobby("reask");
     let (mut a, mut b) = people(&running);

@@ -1571,6 +1571,15 @@ fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
 }
 
 /// A name or text from the server, safe for the terminal.
+/// The move at `ply`, played by `by`, and what followed from it (a
+/// hound eaten, a man crowned, a turn skipped), as the text door says them.
+fn said_with_after(table: &dyn Table, ply: usize, by: &str) -> String {
+    std::iter::once(table.said_move(ply, by))
+        .chain(table.after_move(ply))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn clean(event: &Value, name: &str) -> String {
     safe::text(text_of(event, name))
 }
@@ -1882,7 +1891,7 @@ impl View {
             let by = clean(event, "by");
             if ply == game.told + 1 && moves[ply - 1] == text_of(event, "move") {
                 game.told = ply;
-                return table.said_move(ply - 1, &by);
+                return said_with_after(table.as_ref(), ply - 1, &by);
             }
             return String::new();
         }
@@ -1898,7 +1907,7 @@ impl View {
         match table.play(text_of(event, "move")) {
             Ok(()) => {
                 game.told = ply;
-                table.said_move(ply - 1, &clean(event, "by"))
+                said_with_after(table.as_ref(), ply - 1, &clean(event, "by"))
             }
             Err(why) => {
                 game.table = None;

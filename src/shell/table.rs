@@ -89,8 +89,9 @@ pub trait Table: Send {
     fn screen(&self, colour: bool, width: usize, viewer: Option<usize>) -> String;
     /// The sentence for the move at `ply`, played by `name`.
     fn said_move(&self, ply: usize, name: &str) -> String;
-    /// Lines said after a move (a turn skipped).
-    fn after_move(&self) -> Vec<String>;
+    /// Lines said after the move at `ply` (a hound eaten, a man crowned,
+    /// a turn skipped).
+    fn after_move(&self, ply: usize) -> Vec<String>;
     /// The result, with the players' names in the order of the sides.
     fn result(&self, names: [&str; 2]) -> String;
     /// The rules and commands.
@@ -337,9 +338,13 @@ where
         format!("{}. {}", ply + 1, self.face.player_moved(name, &named))
     }
 
-    fn after_move(&self) -> Vec<String> {
-        self.face
-            .after_move(&View::new(&self.rules, self.game.positions()))
+    fn after_move(&self, ply: usize) -> Vec<String> {
+        match self.game.positions().get(..ply + 2) {
+            Some(upto) if ply < self.game.moves().len() => {
+                self.face.after_move(&View::new(&self.rules, upto))
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn result(&self, names: [&str; 2]) -> String {

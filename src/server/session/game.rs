@@ -148,6 +148,10 @@ impl Session {
                 "by": names[mover], "move": mv}))?;
             let said = table.said_move(ply, &names[mover]);
             self.say(&said)?;
+            // What followed from it, as local play says it.
+            for line in table.after_move(ply) {
+                self.say(&line)?;
+            }
         }
         shown.plies = moves.len();
         // The board again only when it changed (or was asked for): an
