@@ -662,7 +662,7 @@ fn names_must_be_visible_and_not_the_computers() {
 fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
     let out = tallyho()
         .args(["analyse", "-", "--board", "7x8", "--rules", "capture"])
-        .write_stdin("D8/A1,C1,E1,G1/fox\n\nnonsense\nx/A1,E1/fox\n")
+        .write_stdin(&b"D8/A1,C1,E1,G1/fox\n\nnonsense\nx/A1,E1/fox\n\xff\xfe\n"[..])
         .output()
         .expect("ran");
     assert_eq!(out.status.code(), Some(2));
@@ -671,7 +671,9 @@ fn analyse_reads_positions_from_standard_input_one_json_object_a_line() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
         .collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
+    // Bytes that are no text are blamed on their encoding.
+    assert_eq!(lines[3]["error"], "the line is not valid UTF-8 text");
     assert_eq!(lines[0]["winner"], "hounds");
     assert_eq!(lines[0]["plies"], 14);
     assert_eq!(lines[1]["input"], "nonsense");

@@ -199,3 +199,21 @@ fn cunning_replies_as_before_after_undo() {
         }
     }
 }
+
+#[test]
+fn a_full_width_space_around_a_plain_move_is_padding() {
+    let home = folder("typed", "ideographic");
+    // An input method may put U+3000 first; inside the move it is still
+    // full-width typing.
+    let (_, shown, _) = play(
+        &home,
+        None,
+        "\u{3000}11-15\u{3000}\n２２\u{3000}-\u{3000}１８\nquit\n",
+    );
+    assert!(
+        shown.contains("\\u{3000}11-15\\u{3000}\n1. Ann moved 11-15."),
+        "{shown}"
+    );
+    assert!(!shown.contains("\"11-15\" uses full-width"), "{shown}");
+    assert!(shown.contains("uses full-width characters"), "{shown}");
+}

@@ -339,6 +339,8 @@ pub fn analyse_each_line(
         }
         let answer = if too_long {
             Err(format!("the line is longer than {MAX_LINE} bytes"))
+        } else if std::str::from_utf8(&line.kept).is_err() {
+            Err("the line is not valid UTF-8 text".to_string())
         } else {
             answer(text)
         };

@@ -129,12 +129,10 @@ pub fn plies(n: u32) -> String {
 
 /// The plain form of a line typed in full-width characters (`１１-１５`,
 /// `Ｂ１`), if it has any: every full-width ASCII character made plain.
+/// Spaces around the line, the full-width one among them (an input method
+/// may put it first), are padding, as they are on a line of spaces alone.
 pub fn plain_if_full_width(line: &str) -> Option<String> {
-    // A line of spaces alone, the full-width one among them, is blank.
-    if line.trim().is_empty() {
-        return None;
-    }
-    crate::games::grid::plain_ascii(line)
+    crate::games::grid::plain_ascii(line.trim())
 }
 
 /// The plain form of an answer typed in full-width characters, where it is
