@@ -90,6 +90,24 @@ fn bad_positions_and_options_in_the_wrong_place_are_refused() {
         .code(2)
         .stderr(predicate::str::contains("is not a position"))
         .stderr(predicate::str::contains("\u{1b}").not());
+    // A penguin on a 2- or 3-point tile has moved there, taking a tile
+    // (collected by its side, where the points are given).
+    for (position, why) in [
+        (
+            "1111/1221/1221/1111 P:2,2 A:4,4 next:P",
+            "1 penguin stands on tiles worth more than 1 point but 0 tiles are taken",
+        ),
+        (
+            ".111/1221/1221/1111 P:2,2 A:4,4 points:-/1 next:A",
+            "P has 1 penguin on tiles worth more than 1 point but has collected 0 tiles",
+        ),
+    ] {
+        tallyho(&log)
+            .args(["fish", "analyse", position])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(why));
+    }
     tallyho(&log)
         .args(["fish", "analyse", EXAMPLE, "--players", "2"])
         .assert()

@@ -394,13 +394,14 @@ mod tests {
             why(ex, &[(1, 2), (2, 3), (3, 3)]),
             "a move names two squares: the penguin, then where it goes"
         );
-        let near = "111111/122221/123321/123321/122221/111111 P:1,1 A:3,3 next:P";
+        // A stands on a 3-point tile: it has moved, so a tile is taken.
+        let near = "111111/122221/123321/123321/122221/.11111 P:1,1 A:3,3 next:P";
         assert_eq!(why(near, &[(1, 1), (3, 3)]), "(3,3) has a penguin on it");
         assert_eq!(
             why(near, &[(1, 1), (4, 4)]),
             "(3,3) has a penguin on it, so there is no path from (1,1) to (4,4)"
         );
-        let two = "111111/122221/123321/123321/122221/111111 P:1,1;6,6 A:3,3;1,6 next:P";
+        let two = "111111/122221/123321/123321/122221/.11111 P:1,1;6,6 A:3,3;1,6 next:P";
         assert_eq!(
             why(two, &[(2, 2)]),
             "(2,2) has no penguin: P moves its penguin on (1,1) or (6,6)"

@@ -245,6 +245,17 @@ pub enum PositionError {
     /// Points collected while penguins are still being placed: no tile is
     /// taken before every penguin stands.
     CollectedWhilePlacing,
+    /// Penguins stand off 1-point tiles that cannot have got there: a
+    /// penguin is placed on a 1-point tile, and each move it makes takes
+    /// one tile (collected by its side, where points are given).
+    Unmoved {
+        /// The side, where its own points tell (else both together).
+        side: Option<Side>,
+        /// How many of its penguins stand off 1-point tiles.
+        off: u32,
+        /// The tiles its moves could have taken.
+        moves: u32,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -319,6 +330,22 @@ impl fmt::Display for PositionError {
                 f,
                 "points are collected but penguins are still to be placed: no tile is taken before every penguin stands"
             ),
+            PositionError::Unmoved { side, off, moves } => {
+                let penguins = if *off == 1 { "penguin" } else { "penguins" };
+                let tiles = if *moves == 1 { "tile" } else { "tiles" };
+                match side {
+                    Some(side) => write!(
+                        f,
+                        "{side} has {off} {penguins} on tiles worth more than 1 point but has collected {moves} {tiles}: a penguin is placed on a 1-point tile, and each move collects the tile it leaves"
+                    ),
+                    None => write!(
+                        f,
+                        "{off} {penguins} {} on tiles worth more than 1 point but {moves} {tiles} {} taken: a penguin is placed on a 1-point tile, and each move takes the tile it leaves",
+                        if *off == 1 { "stands" } else { "stand" },
+                        if *moves == 1 { "is" } else { "are" }
+                    ),
+                }
+            }
         }
     }
 }
@@ -344,9 +371,11 @@ impl Position {
     /// board, none shared, at most four a side counting those to place, as
     /// many for each side and at least one, placements in the order the
     /// rules give them (P first, then alternately), no more tiles collected
-    /// than taken (none while placing), and `to_move` the side whose turn it
-    /// really is. So only positions a game can reach pass, as far as the
-    /// parts can tell (the points of taken tiles are not known).
+    /// than taken (none while placing),
+    /// no penguin off a 1-point tile that no move of its side could have
+    /// taken there, and `to_move` the side whose turn it really is. So only
+    /// positions a game can reach pass, as far as the parts can tell (the
+    /// points of taken tiles are not known).
     pub fn from_parts(
         board: Board,
         tiles: Tiles,
@@ -368,6 +397,26 @@ impl Position {
         let taken = board.area() - tiles.present().count_ones();
         if collected > taken {
             return Err(PositionError::Collected { collected, taken });
+        }
+        // Each penguin off a 1-point tile has moved at least once.
+        let off = penguins.map(|mask| (mask & !tiles.worth(1)).count_ones());
+        if collected > 0 {
+            for side in Side::BOTH {
+                let moves = hauls[side.index()].len() as u32;
+                if off[side.index()] > moves {
+                    return Err(PositionError::Unmoved {
+                        side: Some(side),
+                        off: off[side.index()],
+                        moves,
+                    });
+                }
+            }
+        } else if off[0] + off[1] > taken {
+            return Err(PositionError::Unmoved {
+                side: None,
+                off: off[0] + off[1],
+                moves: taken,
+            });
         }
         let pos = Position {
             board,
