@@ -344,6 +344,15 @@ fn a_guest_leaving_the_server_after_their_game_is_told_it_is_lost_and_the_oppone
         ),
         "{said}"
     );
+    // Nobody is left to wait for: leaving ends the game, as claiming would.
+    b.send("quit");
+    let said = b.wait_for("server's log.\n> ");
+    assert!(
+        said.contains("ann was a guest and cannot come back: bob wins."),
+        "{said}"
+    );
+    assert!(!said.contains("waits"), "{said}");
+    assert!(!said.contains("which you had left"), "{said}");
     running.stop();
 }
 

@@ -516,6 +516,23 @@ impl Server {
         if st.table.ending().is_some() || st.seats[seat].session.is_none() || st.adjourned {
             return;
         }
+        // The other player is a guest gone for good: nobody is left to wait
+        // for, so leaving ends the game, won, and the player still at the
+        // board hears its end there.
+        let leaver = &st.seats[seat];
+        let gone_too = leaver.sitter == Sitter::Person(None)
+            && leaver.owner.is_none_or(|id| !self.hub().is_connected(id));
+        if self.lost(&st, 1 - seat) && !gone_too {
+            let gone = st.seats[1 - seat].handle.clone();
+            let winner = st.seats[seat].handle.clone();
+            st.ending_words = Some(format!(
+                "{gone} was a guest and cannot come back: {winner} wins."
+            ));
+            st.table.settle(Some(seat), "abandoned");
+            let by = st.seats[seat].session;
+            self.after_change(room, &mut st, by);
+            return;
+        }
         st.seats[seat].session = None;
         st.seats[seat].left = Some(now);
         let lapsed = st.offer.take();

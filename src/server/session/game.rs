@@ -701,6 +701,12 @@ impl Session {
         let going = self.flags.ended.load(std::sync::atomic::Ordering::SeqCst);
         if !going {
             self.server.park(room, seat, Instant::now());
+            // Leaving a game whose other player can never come back ends
+            // it: its end is said here, as at the board.
+            let glance = Glance::of(&self.server, room, Some(seat), self.id);
+            if glance.table.ending().is_some() {
+                return self.end_words(room.number, &glance);
+            }
         }
         let guest = self.account.is_none();
         let words = words::left(room.number, guest, going);
