@@ -644,7 +644,12 @@ fn join_says_every_answer_and_follows_a_take_back() {
             .contains("You left game 1. It waits while you are here: type resume to go back."),
         "{left:?}"
     );
-    input.write_all(b"quit\n").unwrap();
+    // Leaving the server names it once more, as the text door does.
+    let parting = type_then("quit", "Goodbye.");
+    assert!(
+        read(&parting).contains("As a guest you cannot come back to game 1: you leave it now."),
+        "{parting:?}"
+    );
     drop(input);
     // Some of its lines were refused on purpose: the status says so.
     assert_eq!(client.wait().unwrap().code(), Some(3));

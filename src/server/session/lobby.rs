@@ -53,8 +53,7 @@ impl Session {
             }
             "help" | "?" => self.say(words::LOBBY_HELP)?,
             "quit" | "exit" | "bye" | "q" => {
-                let words = self.parting();
-                self.say(&words)?;
+                self.farewell()?;
                 return Ok(false);
             }
             "who" => self.who()?,

@@ -239,13 +239,29 @@ impl Session {
         if self.outbox.is_closed() {
             return Ok(());
         }
-        let words = self.parting();
-        self.say(&words)
+        self.farewell()
     }
 
     /// The last words to a player leaving the server: the games they had
-    /// left, still unfinished, named with what becomes of them.
-    fn parting(&self) -> String {
+    /// left, still unfinished, named with what becomes of them, then
+    /// `Goodbye.` (a machine hears only the first, as an `info` event;
+    /// its client says its own goodbye).
+    fn farewell(&mut self) -> io::Result<()> {
+        let games = self.parting();
+        if self.json {
+            return match games {
+                Some(games) => self.inform(&games),
+                None => Ok(()),
+            };
+        }
+        match games {
+            Some(games) => self.say(&format!("{games} Goodbye.")),
+            None => self.say("Goodbye."),
+        }
+    }
+
+    /// What becomes of the games the player had left, still unfinished.
+    fn parting(&self) -> Option<String> {
         let mut parked: Vec<u64> = self
             .server
             .hub()

@@ -85,30 +85,25 @@ pub fn left(number: u64, guest: bool, going: bool) -> String {
     }
 }
 
-/// The last words to a player leaving the server from the lobby, with
-/// the numbers of the games they had left unfinished (`parked`): an
-/// account's wait for its key, a guest's are lost to them.
-pub fn parting(parked: &[u64], guest: bool) -> String {
+/// What a player leaving the server from the lobby is told of the games
+/// they had left unfinished (`parked`), if any: an account's wait for its
+/// key, a guest's are lost to them.
+pub fn parting(parked: &[u64], guest: bool) -> Option<String> {
     let games = match parked {
-        [] => return "Goodbye.".to_string(),
+        [] => return None,
         [n] => format!("game {n}"),
         many => format!("games {}", crate::games::and_list(many)),
     };
-    if guest {
-        let them = if parked.len() == 1 { "it" } else { "them" };
-        format!("As a guest you cannot come back to {games}: you leave {them} now. Goodbye.")
+    let one = parked.len() == 1;
+    let them = if one { "it" } else { "them" };
+    Some(if guest {
+        format!("As a guest you cannot come back to {games}: you leave {them} now.")
     } else {
-        let (wait, them) = if parked.len() == 1 {
-            ("waits", "it")
-        } else {
-            ("wait", "them")
-        };
+        let wait = if one { "waits" } else { "wait" };
         let mut games = games;
         games[..1].make_ascii_uppercase();
-        format!(
-            "{games} {wait} for you: log in again with the same key to go back to {them}. Goodbye."
-        )
-    }
+        format!("{games} {wait} for you: log in again with the same key to go back to {them}.")
+    })
 }
 
 /// Said to a player who talks faster than [`crate::server::limits::Talk`]
@@ -362,18 +357,18 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 mod tests {
     #[test]
     fn parting_words_name_the_games_left_behind() {
-        assert_eq!(super::parting(&[], false), "Goodbye.");
+        assert_eq!(super::parting(&[], false), None);
         assert_eq!(
-            super::parting(&[3], false),
-            "Game 3 waits for you: log in again with the same key to go back to it. Goodbye."
+            super::parting(&[3], false).as_deref(),
+            Some("Game 3 waits for you: log in again with the same key to go back to it.")
         );
         assert_eq!(
-            super::parting(&[3, 5], false),
-            "Games 3 and 5 wait for you: log in again with the same key to go back to them. Goodbye."
+            super::parting(&[3, 5], false).as_deref(),
+            Some("Games 3 and 5 wait for you: log in again with the same key to go back to them.")
         );
         assert_eq!(
-            super::parting(&[4], true),
-            "As a guest you cannot come back to game 4: you leave it now. Goodbye."
+            super::parting(&[4], true).as_deref(),
+            Some("As a guest you cannot come back to game 4: you leave it now.")
         );
     }
 
