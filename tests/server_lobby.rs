@@ -704,22 +704,8 @@ fn watchers_hear_an_offer_and_its_answer_in_words_and_see_the_board_once() {
 #[test]
 fn a_player_logging_in_is_told_of_an_adjourned_game_and_its_other_player_that_it_can_go_on() {
     let data = Scratch::unmade("server-lobby-told-adjourned");
-    // A short grace: its timer holds the store until it is up.
     let rules = || quick_rules(Duration::from_secs(1));
-    let running = Serving::lines(data.to_path_buf(), Limits::default(), rules());
-    let mut carol = account(&running, "carol");
-    let mut bob = account(&running, "bob");
-    carol.send("challenge bob fox --side fox");
-    let n = seek_number(&flat(&carol.wait_for("accepts.")));
-    bob.wait_for(&format!("type accept {n} to play."));
-    bob.send(&format!("accept {n}"));
-    carol.wait_for("Move fox to (B7)? ");
-    running.stop();
-    carol.wait_for("it is back.");
-    drop((carol, bob));
-    server_common::closed(&data);
-    server_common::closed(&data);
-    let again = Serving::lines(data.to_path_buf(), Limits::default(), rules());
+    let again = carol_and_bob_adjourned(&data, rules());
     let mut carol = account(&again, "carol");
     let said = flat(&carol.wait_for("online too."));
     assert!(
@@ -753,6 +739,51 @@ fn an_account_leaving_the_server_from_the_lobby_is_told_which_game_waits_for_it(
     assert!(
         said.ends_with(
             "Game 1 waits for you: log in again with the same key to go back to it. Goodbye."
+        ),
+        "{said}"
+    );
+}
+
+/// A server on `data` where carol (the fox) and bob had begun game 1, fox,
+/// when it was shut down: started again, with that game adjourned.
+fn carol_and_bob_adjourned(data: &Scratch, rules: Rules) -> Serving {
+    // A short grace in `rules`: its timer holds the store until it is up.
+    let running = Serving::lines(data.to_path_buf(), Limits::default(), rules);
+    let mut carol = account(&running, "carol");
+    let mut bob = account(&running, "bob");
+    carol.send("challenge bob fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    bob.wait_for(&format!("type accept {n} to play."));
+    bob.send(&format!("accept {n}"));
+    carol.wait_for("Move fox to (B7)? ");
+    running.stop();
+    carol.wait_for("it is back.");
+    drop((carol, bob));
+    server_common::closed(data);
+    server_common::closed(data);
+    Serving::lines(data.to_path_buf(), Limits::default(), rules)
+}
+
+#[test]
+fn a_player_logging_in_while_the_other_plays_is_told_the_game_goes_on_once_both_are_free() {
+    let data = Scratch::unmade("server-lobby-told-adjourned-busy");
+    let again = carol_and_bob_adjourned(&data, quick_rules(Duration::from_secs(1)));
+    let mut carol = account(&again, "carol");
+    carol.wait_for("online too.");
+    carol.send("play fish rubbish");
+    carol.wait_for("Game 2: fish");
+    let mut bob = account(&again, "bob");
+    let said = flat(&bob.wait_for("in the lobby."));
+    assert!(
+        said.ends_with(
+            "Game 1 (fox against carol) is adjourned, and carol is playing game 2: type resume, and it goes on once you are both in the lobby."
+        ),
+        "{said}"
+    );
+    let said = flat(&carol.wait_for("(type resume there)."));
+    assert!(
+        said.ends_with(
+            "bob is online: your adjourned game 1 can go on once you are back in the lobby (type resume there)."
         ),
         "{said}"
     );

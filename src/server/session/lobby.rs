@@ -695,16 +695,31 @@ impl Session {
                     "Game {number} ({game} against {name}) is adjourned: type resume to go on with it."
                 ),
                 Some(Some(id)) => {
-                    self.server.hub().notify(
-                        id,
-                        &Notice::Info(format!(
-                            "{} is online: type resume to go on with your adjourned game {number}.",
-                            self.handle
-                        )),
-                    );
-                    format!(
-                        "Game {number} ({game} against {name}) is adjourned, and {name} is online: type resume to go on with it."
-                    )
+                    let hub = self.server.hub();
+                    let busy = hub.doing_of(id).filter(|&doing| doing != Doing::Idle);
+                    let (theirs, mine) = match busy {
+                        None => (
+                            format!(
+                                "{} is online: type resume to go on with your adjourned game {number}.",
+                                self.handle
+                            ),
+                            format!(
+                                "Game {number} ({game} against {name}) is adjourned, and {name} is online: type resume to go on with it."
+                            ),
+                        ),
+                        Some(doing) => (
+                            format!(
+                                "{} is online: your adjourned game {number} can go on once you are back in the lobby (type resume there).",
+                                self.handle
+                            ),
+                            format!(
+                                "Game {number} ({game} against {name}) is adjourned, and {name} is {}: type resume, and it goes on once you are both in the lobby.",
+                                words::doing(doing)
+                            ),
+                        ),
+                    };
+                    hub.notify(id, &Notice::Info(theirs));
+                    mine
                 }
                 None => format!(
                     "Game {number} ({game} against {name}) is adjourned: it can go on (type resume) once {name} is online too."
