@@ -368,7 +368,9 @@ fn a_player_challenged_is_told_when_the_challenge_is_withdrawn_and_why() {
     ann.send("challenge bob fox");
     let n = seek_number(&ann.wait_for("when bob accepts."));
     ann.send("unseek");
-    bob.wait_for(&format!("ann's challenge (seek {n}) is withdrawn."));
+    bob.wait_for(&format!(
+        "ann's challenge (seek {n}) is withdrawn: ann took it back."
+    ));
     ann.send("challenge bob draughts");
     let n = seek_number(&ann.wait_for("when bob accepts."));
     cat.send("seek fish");
@@ -377,6 +379,22 @@ fn a_player_challenged_is_told_when_the_challenge_is_withdrawn_and_why() {
     bob.wait_for(&format!(
         "ann's challenge (seek {n}) is withdrawn: ann has begun another game."
     ));
+    // The player challenged leaves: the challenger hears it.
+    let mut dan = Client::arrive(addr);
+    dan.take_name("dan");
+    dan.send("challenge bob fox");
+    let n = seek_number(&dan.wait_for("when bob accepts."));
+    bob.wait_for("to play.");
+    bob.send("quit");
+    bob.wait_for("Goodbye.");
+    let said = dan.wait_for("left the server.");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.ends_with(&format!(
+            "Your challenge to bob (seek {n}) is withdrawn: bob has left the server."
+        )),
+        "{said}"
+    );
     running.stop();
 }
 

@@ -185,24 +185,42 @@ impl Hub {
     /// Takes a player offline, with their seeks.
     pub fn leave(&self, id: SessionId) {
         let mut state = self.lock();
-        let gone = state.online.remove(&id).map(|o| o.handle);
-        if let Some(gone) = &gone {
-            let why = format!(": {gone} has left the server");
-            drop_seeks(&mut state, |s| s.by == id, &why);
+        let Some(gone) = state.online.remove(&id).map(|o| o.handle) else {
+            return;
+        };
+        // The handle may still be online in another session (a login
+        // again with the same key): then it has not left.
+        let still_here = state
+            .online
+            .values()
+            .any(|o| o.handle.eq_ignore_ascii_case(&gone));
+        let why = if still_here {
+            String::new()
+        } else {
+            format!(": {gone} has left the server")
+        };
+        drop_seeks(&mut state, |s| s.by == id, &why);
+        if still_here {
+            return;
         }
-        // A challenge to a player who has gone is gone too, unless the
-        // handle is still online in another session.
-        if let Some(gone) = gone
-            && !state
-                .online
-                .values()
-                .any(|o| o.handle.eq_ignore_ascii_case(&gone))
-        {
-            state.seeks.retain(|s| {
-                !s.to
-                    .as_deref()
-                    .is_some_and(|to| to.eq_ignore_ascii_case(&gone))
-            });
+        // A challenge to a player who has gone is gone too, and its maker
+        // is told.
+        let to_gone = |s: &Seek| {
+            s.to.as_deref()
+                .is_some_and(|to| to.eq_ignore_ascii_case(&gone))
+        };
+        let (dropped, kept): (Vec<Seek>, Vec<Seek>) = std::mem::take(&mut state.seeks)
+            .into_iter()
+            .partition(to_gone);
+        state.seeks = kept;
+        for seek in dropped {
+            if let Some(o) = state.online.get(&seek.by) {
+                let told = format!(
+                    "Your challenge to {gone} (seek {}) is withdrawn: {gone} has left the server.",
+                    seek.n
+                );
+                deliver(o, &Notice::Info(told));
+            }
         }
     }
 
@@ -352,7 +370,11 @@ impl Hub {
     /// Takes back a player's seeks; how many.
     pub fn unseek(&self, id: SessionId) -> usize {
         let mut state = self.lock();
-        drop_seeks(&mut state, |s| s.by == id, "").len()
+        let why = match state.online.get(&id) {
+            Some(o) => format!(": {} took it back", o.handle),
+            None => String::new(),
+        };
+        drop_seeks(&mut state, |s| s.by == id, &why).len()
     }
 
     /// The seeks a player may see: open ones, and challenges to them.
