@@ -313,6 +313,10 @@ fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
     b.send("draw");
     b.wait_for("You offer a draw.");
     a.wait_for("bob offers a draw. Do you accept (yes/no)? ");
+    // The game's words work at the question, and it is asked again.
+    a.send("board");
+    let board = a.wait_for("bob offers a draw. Do you accept (yes/no)? ");
+    assert!(board.contains("8 F X O X O X O X"), "{board}");
     a.send("no");
     b.wait_for("ann declines the draw.");
     a.wait_for("Move fox to (B7)? ");
@@ -324,6 +328,19 @@ fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
     b.send("yes");
     a.wait_for("bob agrees: your last move is taken back.");
     a.wait_for("Move fox to (B7)? ");
+    // A move typed at the question is played, and the offer lapses.
+    b.send("draw");
+    a.wait_for("bob offers a draw. Do you accept (yes/no)? ");
+    a.send("A8-B7");
+    b.wait_for("ann moved without answering: your draw offer lapsed.");
+    a.wait_for("Waiting for bob.");
+    // A draw offered back is agreed.
+    a.send("draw");
+    b.wait_for("ann offers a draw. Do you accept (yes/no)? ");
+    b.send("draw");
+    for player in [&mut a, &mut b] {
+        player.wait_for("A draw, agreed by the players.");
+    }
     running.stop();
 }
 

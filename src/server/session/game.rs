@@ -397,8 +397,23 @@ impl Session {
         computer: bool,
         moved: bool,
     ) -> io::Result<()> {
-        if !computer && room.lock().offer.is_some() {
-            return self.refuse("your offer is still waiting for an answer");
+        let (pending, other) = {
+            let st = room.lock();
+            (st.offer, st.seats[1 - seat].handle.clone())
+        };
+        match pending {
+            _ if computer => {}
+            None => {}
+            Some(Offer::Draw(by) | Offer::Undo(by)) if by == seat => {
+                return self.refuse("your offer is still waiting for an answer");
+            }
+            // Two draw offers crossed: both players want it.
+            Some(Offer::Draw(_)) if asked == Command::Draw => {
+                self.server.answer(room, seat, true, self.id);
+                return Ok(());
+            }
+            // The other's offer came first: its question is asked next.
+            Some(_) => return self.refuse(&format!("{other}'s offer waits for your answer")),
         }
         match asked {
             Command::Draw if computer => self.inform("The computer declines the draw."),
@@ -604,9 +619,48 @@ impl Session {
             Ok(line) => line,
             Err(after) => return Ok(after),
         };
-        match crate::shell::ask::parse_yes_no(&line) {
-            Ok(yes) => self.server.answer(room, seat, yes, self.id),
-            Err(why) => self.refuse(&why)?,
+        let why = match crate::shell::ask::parse_yes_no(&line) {
+            Ok(yes) => {
+                self.server.answer(room, seat, yes, self.id);
+                return Ok(None);
+            }
+            Err(why) => why,
+        };
+        // The words of a game still work here, and a move on the player's
+        // own turn is played (the offer lapses, as it does for any move).
+        match Command::from_word(&line) {
+            // A draw offered back: both players want it.
+            Some(Command::Draw) if matches!(offer, Some(Offer::Draw(_))) => {
+                self.server.answer(room, seat, true, self.id);
+            }
+            Some(Command::Resign) => self.server.resign(room, seat, self.id),
+            Some(Command::Quit) => {
+                self.leave(room, seat)?;
+                return Ok(Some(After::Lobby));
+            }
+            Some(Command::Board) => self.board_asked = true,
+            Some(Command::Help) => {
+                let help = room.lock().table.help();
+                if self.json {
+                    self.event(json!({"event": "help", "text": help}))?;
+                } else {
+                    self.say(&help)?;
+                }
+            }
+            _ => {
+                let mv = {
+                    let st = room.lock();
+                    (st.table.to_move() == seat).then(|| st.table.parse_move(&line))
+                };
+                match mv {
+                    Some(Ok(mv)) => {
+                        if let Err(e) = self.server.play(room, seat, &mv, Some(self.id)) {
+                            self.refuse(&e.words())?;
+                        }
+                    }
+                    _ => self.refuse(&why)?,
+                }
+            }
         }
         Ok(None)
     }
