@@ -441,6 +441,29 @@ fn what_follows_a_move_is_said_to_both_players_as_in_local_play() {
 }
 
 #[test]
+fn a_guest_gone_for_good_is_told_once_and_not_again_when_the_grace_time_ends() {
+    let running = serve("guest-once", Limits::default(), Duration::from_secs(1));
+    let (a, mut b) = people(&running);
+    drop(a);
+    let said = b.wait_for("has gone. (claim, say, board, resign, quit) > ");
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains(
+            "ann has left the game, and as a guest cannot come back: type claim to take the win."
+        ),
+        "{said}"
+    );
+    // Past the grace time: nothing more is said of it.
+    std::thread::sleep(Duration::from_millis(1600));
+    b.send("board");
+    let said = b.wait_for("has gone. (claim, say, board, resign, quit) > ");
+    assert!(!said.contains("has not come back"), "{said}");
+    b.send("claim");
+    b.wait_for("bob wins.");
+    running.stop();
+}
+
+#[test]
 fn the_question_a_notice_interrupts_is_asked_again_after_it() {
     let running = lobby("reask");
     let (mut a, mut b) = people(&running);

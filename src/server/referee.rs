@@ -647,25 +647,21 @@ impl Server {
                 if st.seats[seat].left != Some(left) || st.table.ending().is_some() || st.adjourned {
                     return;
                 }
+                // A guest gone for good: the opponent and the watchers were
+                // told so as they went, and told they may claim.
+                if server.lost(&st, seat) {
+                    return;
+                }
                 let name = st.seats[seat].handle.clone();
-                let told = if server.lost(&st, seat) {
-                    format!("{name} has not come back, and as a guest cannot: type claim to take the win.")
-                } else {
-                    format!(
-                        "{name} has not come back: type claim to take the win, or adjourn to finish the game later."
-                    )
-                };
+                let told = format!(
+                    "{name} has not come back: type claim to take the win, or adjourn to finish the game later."
+                );
                 if let Some(id) = st.seats[1 - seat].session {
                     server.hub().notify(id, &Notice::Info(told));
                 }
                 let other = &st.seats[1 - seat].handle;
-                let watchers = if server.lost(&st, seat) {
-                    format!("{name} has not come back, and as a guest cannot: {other} may claim the win.")
-                } else {
-                    format!(
-                        "{name} has not come back: {other} may claim the win, or adjourn the game."
-                    )
-                };
+                let watchers =
+                    format!("{name} has not come back: {other} may claim the win, or adjourn the game.");
                 server.tell_watchers(&st, &watchers);
                 st.presence_changed(server.hub(), None);
             });
