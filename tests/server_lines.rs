@@ -325,6 +325,8 @@ fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
     a.send("undo");
     a.wait_for("You ask to take back your last move.");
     b.wait_for("ann asks to take back their last move. Do you agree (yes/no)? ");
+    b.send("draw");
+    b.wait_for("The offer from ann waits for your answer: type yes or no.");
     b.send("yes");
     a.wait_for("bob agrees: your last move is taken back.");
     a.wait_for("Move fox to (B7)? ");
@@ -332,6 +334,7 @@ fn a_player_may_offer_a_draw_or_ask_for_a_move_back_while_the_other_thinks() {
     b.send("draw");
     a.wait_for("bob offers a draw. Do you accept (yes/no)? ");
     a.send("A8-B7");
+    a.wait_for("You moved without answering: bob's draw offer lapsed.");
     b.wait_for("ann moved without answering: your draw offer lapsed.");
     a.wait_for("Waiting for bob.");
     // A draw offered back is agreed.
@@ -392,7 +395,12 @@ fn a_player_challenged_is_told_when_the_challenge_is_withdrawn_and_why() {
     let n = seek_number(&ann.wait_for("when bob accepts."));
     cat.send("seek fish");
     let fish = seek_number(&cat.wait_for("someone accepts."));
+    ann.send("challenge cat fox");
+    cat.wait_for("to play.");
     ann.send(&format!("accept {fish}"));
+    // Cat, whom ann now plays, is not told ann has begun another game.
+    let said = cat.wait_for("Game 1: fish");
+    assert!(!said.contains("withdrawn"), "{said}");
     bob.wait_for(&format!(
         "ann's challenge (seek {n}) is withdrawn: ann has begun another game."
     ));

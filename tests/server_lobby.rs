@@ -788,3 +788,20 @@ fn a_player_logging_in_while_the_other_plays_is_told_the_game_goes_on_once_both_
         "{said}"
     );
 }
+
+#[test]
+fn a_challenge_survives_its_maker_logging_in_again_with_the_same_key() {
+    let running = lobby("challenge-relogin");
+    let mut carol = account(&running, "carol");
+    let mut bob = account(&running, "bob");
+    carol.send("challenge bob fox --side fox");
+    let n = seek_number(&flat(&carol.wait_for("accepts.")));
+    bob.wait_for(&format!("type accept {n} to play."));
+    let mut again = account(&running, "carol");
+    again.wait_for("Your other session with this key was closed");
+    bob.send(&format!("accept {n}"));
+    let said = bob.wait_for("Waiting for carol.");
+    assert!(!said.contains("withdrawn"), "{said}");
+    again.wait_for("Move fox to (B7)? ");
+    drop(carol);
+}

@@ -189,20 +189,21 @@ impl Hub {
             return;
         };
         // The handle may still be online in another session (a login
-        // again with the same key): then it has not left.
+        // again with the same key): then it has not left, and its seeks
+        // and challenges pass to that session.
         let still_here = state
             .online
-            .values()
-            .any(|o| o.handle.eq_ignore_ascii_case(&gone));
-        let why = if still_here {
-            String::new()
-        } else {
-            format!(": {gone} has left the server")
-        };
-        drop_seeks(&mut state, |s| s.by == id, &why);
-        if still_here {
+            .iter()
+            .find(|(_, o)| o.handle.eq_ignore_ascii_case(&gone))
+            .map(|(&other, _)| other);
+        if let Some(other) = still_here {
+            for seek in state.seeks.iter_mut().filter(|s| s.by == id) {
+                seek.by = other;
+            }
             return;
         }
+        let why = format!(": {gone} has left the server");
+        drop_seeks(&mut state, |s| s.by == id, &why, None);
         // A challenge to a player who has gone is gone too, and its maker
         // is told.
         let to_gone = |s: &Seek| {
@@ -374,7 +375,7 @@ impl Hub {
             Some(o) => format!(": {} took it back", o.handle),
             None => String::new(),
         };
-        drop_seeks(&mut state, |s| s.by == id, &why).len()
+        drop_seeks(&mut state, |s| s.by == id, &why, None).len()
     }
 
     /// The seeks a player may see: open ones, and challenges to them.
@@ -417,8 +418,8 @@ impl Hub {
             return Err("that seek is rated, and guests play unrated".into());
         }
         let seek = state.seeks.remove(i);
-        withdraw_seeks(&mut state, seek.by);
-        withdraw_seeks(&mut state, taker);
+        withdraw_seeks(&mut state, seek.by, Some(taker));
+        withdraw_seeks(&mut state, taker, Some(seek.by));
         Ok(seek)
     }
 
@@ -432,7 +433,7 @@ impl Hub {
     /// Seats a session at a room and wakes it: someone else started its game.
     pub fn seat(&self, id: SessionId, room: &Arc<Room>, wake: bool) {
         let mut state = self.lock();
-        withdraw_seeks(&mut state, id);
+        withdraw_seeks(&mut state, id, None);
         if let Some(o) = state.online.get_mut(&id) {
             o.seated = Some(Arc::clone(room));
             o.doing = Doing::Playing(room.number);
@@ -565,13 +566,14 @@ impl Hub {
 }
 
 /// Takes a player's seeks off the list as a game of theirs begins (a
-/// player plays one game at a time), telling them which.
-fn withdraw_seeks(state: &mut State, id: SessionId) {
+/// player plays one game at a time), telling them which; the `partner`
+/// they begin it with, where known, hears nothing of a challenge to them.
+fn withdraw_seeks(state: &mut State, id: SessionId, partner: Option<SessionId>) {
     let why = match state.online.get(&id) {
         Some(o) => format!(": {} has begun another game", o.handle),
         None => String::new(),
     };
-    let gone: Vec<String> = drop_seeks(state, |s| s.by == id, &why)
+    let gone: Vec<String> = drop_seeks(state, |s| s.by == id, &why, partner)
         .iter()
         .map(|s| s.n.to_string())
         .collect();
@@ -591,8 +593,14 @@ fn withdraw_seeks(state: &mut State, id: SessionId) {
 }
 
 /// Takes off the list the seeks `gone` picks, and tells each player one
-/// of them challenged, if online, that it is withdrawn, and `why`.
-fn drop_seeks(state: &mut State, gone: impl Fn(&Seek) -> bool, why: &str) -> Vec<Seek> {
+/// of them challenged, if online, that it is withdrawn, and `why`; but
+/// not `spare`, who is about to play their maker.
+fn drop_seeks(
+    state: &mut State,
+    gone: impl Fn(&Seek) -> bool,
+    why: &str,
+    spare: Option<SessionId>,
+) -> Vec<Seek> {
     let (dropped, kept): (Vec<Seek>, Vec<Seek>) = std::mem::take(&mut state.seeks)
         .into_iter()
         .partition(|s| gone(s));
@@ -603,10 +611,10 @@ fn drop_seeks(state: &mut State, gone: impl Fn(&Seek) -> bool, why: &str) -> Vec
             "{}'s challenge (seek {}) is withdrawn{why}.",
             seek.handle, seek.n
         );
-        for o in state
+        for (_, o) in state
             .online
-            .values()
-            .filter(|o| o.handle.eq_ignore_ascii_case(to))
+            .iter()
+            .filter(|&(&id, o)| o.handle.eq_ignore_ascii_case(to) && Some(id) != spare)
         {
             deliver(o, &Notice::Info(told.clone()));
         }

@@ -185,11 +185,18 @@ impl Server {
             ];
             (told, seen)
         } else {
-            let told = vec![(
-                offerer,
-                format!("{mover} {did} without answering: your {what} lapsed."),
-            )];
-            let offerer = &st.seats[offerer].handle;
+            let offerer_name = &st.seats[offerer].handle;
+            let told = vec![
+                (
+                    offerer,
+                    format!("{mover} {did} without answering: your {what} lapsed."),
+                ),
+                (
+                    seat,
+                    format!("You {did} without answering: {offerer_name}'s {what} lapsed."),
+                ),
+            ];
+            let offerer = offerer_name;
             let seen = format!("{mover} {did} without answering: {offerer}'s {what} lapsed.");
             (told, seen)
         };

@@ -397,10 +397,15 @@ impl Session {
         computer: bool,
         moved: bool,
     ) -> io::Result<()> {
-        let (pending, other) = {
+        let (pending, other, away) = {
             let st = room.lock();
-            (st.offer, st.seats[1 - seat].handle.clone())
+            let them = &st.seats[1 - seat];
+            let away = matches!(them.sitter, Sitter::Person(_)) && them.session.is_none();
+            (st.offer, them.handle.clone(), away)
         };
+        if away {
+            return self.refuse(&format!("no offer can be made while {other} is away"));
+        }
         match pending {
             _ if computer => {}
             None => {}
@@ -413,7 +418,9 @@ impl Session {
                 return Ok(());
             }
             // The other's offer came first: its question is asked next.
-            Some(_) => return self.refuse(&format!("{other}'s offer waits for your answer")),
+            Some(_) => {
+                return self.refuse(&format!("the offer from {other} waits for your answer"));
+            }
         }
         match asked {
             Command::Draw if computer => self.inform("The computer declines the draw."),
@@ -571,15 +578,11 @@ impl Session {
                 Ok(None)
             }
             Some(Command::Help) => {
-                let help = room.lock().table.help();
-                if self.json {
-                    self.event(json!({"event": "help", "text": help}))?;
-                } else {
-                    self.say(&help)?;
-                }
+                self.help(room)?;
                 Ok(None)
             }
-            Some(asked @ (Command::Undo | Command::Draw)) if away == Away::Here => {
+            // Refused, with the reason, while the other player is away.
+            Some(asked @ (Command::Undo | Command::Draw)) => {
                 let moved = {
                     let st = room.lock();
                     (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == seat)
@@ -587,14 +590,20 @@ impl Session {
                 self.offer(room, seat, asked, false, moved)?;
                 Ok(None)
             }
-            Some(Command::Undo | Command::Draw) => {
-                self.refuse(&format!("no offer can be made while {other} is away"))?;
-                Ok(None)
-            }
             _ => {
                 self.refuse(&format!("not your turn: it is {other}'s move"))?;
                 Ok(None)
             }
+        }
+    }
+
+    /// The game's help, away from the move prompt (which gives its own).
+    fn help(&mut self, room: &Arc<Room>) -> io::Result<()> {
+        let help = room.lock().table.help();
+        if self.json {
+            self.event(json!({"event": "help", "text": help}))
+        } else {
+            self.say(&help)
         }
     }
 
@@ -633,20 +642,18 @@ impl Session {
             Some(Command::Draw) if matches!(offer, Some(Offer::Draw(_))) => {
                 self.server.answer(room, seat, true, self.id);
             }
+            Some(Command::Draw | Command::Undo) => {
+                self.refuse(&format!(
+                    "the offer from {by} waits for your answer: type yes or no"
+                ))?;
+            }
             Some(Command::Resign) => self.server.resign(room, seat, self.id),
             Some(Command::Quit) => {
                 self.leave(room, seat)?;
                 return Ok(Some(After::Lobby));
             }
             Some(Command::Board) => self.board_asked = true,
-            Some(Command::Help) => {
-                let help = room.lock().table.help();
-                if self.json {
-                    self.event(json!({"event": "help", "text": help}))?;
-                } else {
-                    self.say(&help)?;
-                }
-            }
+            Some(Command::Help) => self.help(room)?,
             _ => {
                 let mv = {
                     let st = room.lock();
