@@ -222,8 +222,13 @@ impl Server {
     }
 
     /// An offer to the other player.
-    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer, by: SessionId) {
+    /// `false`, and nothing made, when an offer came first: the other
+    /// player's, made since the player looked.
+    pub(crate) fn offer(&self, room: &Arc<Room>, offer: Offer, by: SessionId) -> bool {
         let mut st = room.lock();
+        if st.offer.is_some() {
+            return false;
+        }
         st.offer = Some(offer);
         // Watchers are told in words: the board is as it was.
         let told = match offer {
@@ -235,6 +240,7 @@ impl Server {
         };
         self.tell_watchers(&st, &told);
         st.changed(self.hub(), Some(by));
+        true
     }
 
     /// The answer of the player of `seat` to the offer waiting.

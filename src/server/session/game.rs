@@ -424,10 +424,10 @@ impl Session {
         }
         match asked {
             Command::Draw if computer => self.inform("The computer declines the draw."),
-            Command::Draw => {
-                self.server.offer(room, Offer::Draw(seat), self.id);
-                self.inform("You offer a draw.")
+            Command::Draw if !self.server.offer(room, Offer::Draw(seat), self.id) => {
+                self.refuse(&format!("the offer from {other} waits for your answer"))
             }
+            Command::Draw => self.inform("You offer a draw."),
             _ if computer && room.rated => {
                 self.refuse("moves cannot be taken back in a rated game against the computer")
             }
@@ -439,10 +439,10 @@ impl Session {
                     self.refuse("there is no move of yours to take back")
                 }
             }
-            _ => {
-                self.server.offer(room, Offer::Undo(seat), self.id);
-                self.inform("You ask to take back your last move.")
+            _ if !self.server.offer(room, Offer::Undo(seat), self.id) => {
+                self.refuse(&format!("the offer from {other} waits for your answer"))
             }
+            _ => self.inform("You ask to take back your last move."),
         }
     }
 
