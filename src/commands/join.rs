@@ -1570,7 +1570,6 @@ fn text_of<'a>(event: &'a Value, name: &str) -> &'a str {
     event.get(name).and_then(Value::as_str).unwrap_or("")
 }
 
-/// A name or text from the server, safe for the terminal.
 /// The move at `ply`, played by `by`, and what followed from it (a
 /// hound eaten, a man crowned, a turn skipped), as the text door says them.
 fn said_with_after(table: &dyn Table, ply: usize, by: &str) -> String {
@@ -1580,6 +1579,7 @@ fn said_with_after(table: &dyn Table, ply: usize, by: &str) -> String {
         .join("\n")
 }
 
+/// A name or text from the server, safe for the terminal.
 fn clean(event: &Value, name: &str) -> String {
     safe::text(text_of(event, name))
 }

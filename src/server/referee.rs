@@ -185,7 +185,7 @@ impl Server {
             ];
             (told, seen)
         } else {
-            let offerer_name = &st.seats[offerer].handle;
+            let name = &st.seats[offerer].handle;
             let told = vec![
                 (
                     offerer,
@@ -193,11 +193,10 @@ impl Server {
                 ),
                 (
                     seat,
-                    format!("You {did} without answering: {offerer_name}'s {what} lapsed."),
+                    format!("You {did} without answering: {name}'s {what} lapsed."),
                 ),
             ];
-            let offerer = offerer_name;
-            let seen = format!("{mover} {did} without answering: {offerer}'s {what} lapsed.");
+            let seen = format!("{mover} {did} without answering: {name}'s {what} lapsed.");
             (told, seen)
         };
         for (to, text) in told {
@@ -532,14 +531,10 @@ impl Server {
         // The other player is a guest gone for good: nobody is left to wait
         // for, so leaving ends the game, won, and the player still at the
         // board hears its end there.
-        let leaver = &st.seats[seat];
-        let gone_too = leaver.sitter == Sitter::Person(None)
-            && leaver.owner.is_none_or(|id| !self.hub().is_connected(id));
-        if self.lost(&st, 1 - seat) && !gone_too {
-            let gone = st.seats[1 - seat].handle.clone();
-            let winner = st.seats[seat].handle.clone();
-            st.ending_words = Some(format!(
-                "{gone} was a guest and cannot come back: {winner} wins."
+        if self.lost(&st, 1 - seat) && !self.guest_gone(&st.seats[seat]) {
+            st.ending_words = Some(guest_lost(
+                &st.seats[1 - seat].handle,
+                &st.seats[seat].handle,
             ));
             st.table.settle(Some(seat), "abandoned");
             let by = st.seats[seat].session;
@@ -601,9 +596,13 @@ impl Server {
     /// Whether the player of `seat` is a guest gone for good: nobody can
     /// ever sit there again.
     pub(crate) fn lost(&self, st: &RoomState, seat: usize) -> bool {
-        let seat = &st.seats[seat];
+        st.seats[seat].session.is_none() && self.guest_gone(&st.seats[seat])
+    }
+
+    /// Whether `seat` is a guest's whose session has gone from the server
+    /// (seated there still or not).
+    fn guest_gone(&self, seat: &Seat) -> bool {
         seat.sitter == Sitter::Person(None)
-            && seat.session.is_none()
             && seat.owner.is_none_or(|id| !self.hub().is_connected(id))
     }
 
@@ -628,11 +627,9 @@ impl Server {
                 if present(1 - gone) {
                     return false;
                 }
-                let name = st.seats[gone].handle.clone();
-                let winner = st.seats[1 - gone].handle.clone();
                 (
                     Some(1 - gone),
-                    format!("{name} was a guest and cannot come back: {winner} wins."),
+                    guest_lost(&st.seats[gone].handle, &st.seats[1 - gone].handle),
                 )
             }
             [false, false] => return false,
@@ -898,6 +895,11 @@ fn take_back_to(st: &mut RoomState, seat: usize) {
     if let Some(ply) = (0..plies).rev().find(|&p| st.table.mover(p) == seat) {
         st.table.take_back(plies - ply);
     }
+}
+
+/// How a game ends that a guest, `gone`, can never come back to.
+fn guest_lost(gone: &str, winner: &str) -> String {
+    format!("{gone} was a guest and cannot come back: {winner} wins.")
 }
 
 /// Who sits at a seat, as the store rates them.

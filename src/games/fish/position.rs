@@ -371,11 +371,11 @@ impl Position {
     /// board, none shared, at most four a side counting those to place, as
     /// many for each side and at least one, placements in the order the
     /// rules give them (P first, then alternately), no more tiles collected
-    /// than taken (none while placing),
-    /// no penguin off a 1-point tile that no move of its side could have
-    /// taken there, and `to_move` the side whose turn it really is. So only
-    /// positions a game can reach pass, as far as the parts can tell (the
-    /// points of taken tiles are not known).
+    /// than taken (none while placing), no penguin off a 1-point tile
+    /// that no move of its side could have taken there, and `to_move` the
+    /// side whose turn it really is. So only positions a game can reach
+    /// pass, as far as the parts can tell (the points of taken tiles are
+    /// not known).
     pub fn from_parts(
         board: Board,
         tiles: Tiles,

@@ -337,8 +337,7 @@ impl Session {
                 Ok(None)
             }
             Asked::Command(asked @ (Command::Undo | Command::Draw)) => {
-                let moved = (0..table.moves().len()).any(|ply| table.mover(ply) == seat);
-                self.offer(room, seat, asked, computer, moved)?;
+                self.offer(room, seat, asked, computer)?;
                 Ok(None)
             }
             Asked::Command(Command::Quit) => {
@@ -388,21 +387,22 @@ impl Session {
 
     /// `undo` or `draw` (`asked`), on either player's turn: an offer to
     /// the other player, or against the computer its answer at once.
-    /// `moved` says whether the player has a move to take back.
     fn offer(
         &mut self,
         room: &Arc<Room>,
         seat: usize,
         asked: Command,
         computer: bool,
-        moved: bool,
     ) -> io::Result<()> {
-        let (pending, other, away) = {
+        let (pending, other, away, moved) = {
             let st = room.lock();
             let them = &st.seats[1 - seat];
             let away = matches!(them.sitter, Sitter::Person(_)) && them.session.is_none();
-            (st.offer, them.handle.clone(), away)
+            let moved = (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == seat);
+            (st.offer, them.handle.clone(), away, moved)
         };
+        // The other player's offer, made first.
+        let theirs_first = format!("the offer from {other} waits for your answer");
         if away {
             return self.refuse(&format!("no offer can be made while {other} is away"));
         }
@@ -418,14 +418,12 @@ impl Session {
                 return Ok(());
             }
             // The other's offer came first: its question is asked next.
-            Some(_) => {
-                return self.refuse(&format!("the offer from {other} waits for your answer"));
-            }
+            Some(_) => return self.refuse(&theirs_first),
         }
         match asked {
             Command::Draw if computer => self.inform("The computer declines the draw."),
             Command::Draw if !self.server.offer(room, Offer::Draw(seat), self.id) => {
-                self.refuse(&format!("the offer from {other} waits for your answer"))
+                self.refuse(&theirs_first)
             }
             Command::Draw => self.inform("You offer a draw."),
             _ if computer && room.rated => {
@@ -439,9 +437,7 @@ impl Session {
                     self.refuse("there is no move of yours to take back")
                 }
             }
-            _ if !self.server.offer(room, Offer::Undo(seat), self.id) => {
-                self.refuse(&format!("the offer from {other} waits for your answer"))
-            }
+            _ if !self.server.offer(room, Offer::Undo(seat), self.id) => self.refuse(&theirs_first),
             _ => self.inform("You ask to take back your last move."),
         }
     }
@@ -581,13 +577,9 @@ impl Session {
                 self.help(room)?;
                 Ok(None)
             }
-            // Refused, with the reason, while the other player is away.
+            // An offer (refused, with the reason, while the other is away).
             Some(asked @ (Command::Undo | Command::Draw)) => {
-                let moved = {
-                    let st = room.lock();
-                    (0..st.table.moves().len()).any(|ply| st.table.mover(ply) == seat)
-                };
-                self.offer(room, seat, asked, false, moved)?;
+                self.offer(room, seat, asked, false)?;
                 Ok(None)
             }
             _ => {

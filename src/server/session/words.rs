@@ -355,24 +355,24 @@ pub fn setup_text(pairs: &[(String, String)]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn parting_words_name_the_games_left_behind() {
-        assert_eq!(super::parting(&[], false), None);
+        assert_eq!(parting(&[], false), None);
         assert_eq!(
-            super::parting(&[3], false).as_deref(),
+            parting(&[3], false).as_deref(),
             Some("Game 3 waits for you: log in again with the same key to go back to it.")
         );
         assert_eq!(
-            super::parting(&[3, 5], false).as_deref(),
+            parting(&[3, 5], false).as_deref(),
             Some("Games 3 and 5 wait for you: log in again with the same key to go back to them.")
         );
         assert_eq!(
-            super::parting(&[4], true).as_deref(),
+            parting(&[4], true).as_deref(),
             Some("As a guest you cannot come back to game 4: you leave it now.")
         );
     }
-
-    use super::*;
 
     /// A player who left the server is put back at the board by logging in
     /// again: nothing to type.
